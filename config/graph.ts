@@ -1,0 +1,262 @@
+// The MissionGraph: the loader's output and the runtime's only input. Immutable (deep-frozen by the
+// loader), fully resolved: every reference is checked, toolsets are expanded, every tool and skill
+// carries the declaration that brought it in (its provenance). Nothing here is a raw HCL string
+// that still needs interpreting, except expressions deliberately evaluated later (task objectives
+// with mission inputs, custom tool fields with the tool's inputs).
+
+import type { Expression } from './hcl/ast.js';
+import type { Range } from './hcl/diagnostic.js';
+import type { Value } from './hcl/value.js';
+
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+export type ProviderName = 'anthropic' | 'openai' | 'replay';
+export type Reasoning = 'low' | 'medium' | 'high';
+
+/**
+ * Why a tool or skill is in an agent's hands. `task`: the task's own list; `toolset:<n>`: expanded
+ * from that toolset; `agent:<n>`: the declared agent's own list; `agent_defaults`: the mission's
+ * defaults for workers; `skill:<n>`: unlocked by loading that skill; `cli`: the caller's flags.
+ */
+export type Provenance = 'task' | 'agent_defaults' | 'cli' | `toolset:${string}` | `agent:${string}` | `skill:${string}`;
+
+/** `models.<block>.<key>`, resolved: the block name is kept so two blocks of one provider differ. */
+export interface ModelRef {
+  block: string;
+  key: string;
+  provider: ProviderName;
+  /** The id sent on the wire, from the provider's catalog or the block's `aliases`. */
+  apiModel: string;
+  /** Whether the model accepts a reasoning effort; undefined for an alias to an id the catalog does not know. */
+  supportsReasoning?: boolean;
+}
+
+export interface Pricing {
+  /** USD per million tokens. */
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+export interface ModelBlock {
+  name: string;
+  provider: ProviderName;
+  /** Resolved value (usually from a secret variable). Never persisted or logged. */
+  apiKey?: string;
+  baseUrl?: string;
+  aliases: Readonly<Record<string, string>>;
+  maxOutputTokens?: number;
+  /** Keyed by model key (catalog key or alias). */
+  pricing: Readonly<Record<string, Pricing>>;
+  /** `provider = "replay"`: absolute path of the JSONL cassette. */
+  cassette?: string;
+  timeoutSeconds?: number;
+  maxRetries?: number;
+  location: SourceLocation;
+}
+
+export interface VariableValue {
+  name: string;
+  description?: string;
+  /** undefined when declared with neither a default nor a supplied value. */
+  value?: string;
+  secret: boolean;
+  source: 'cli' | 'env' | 'default' | 'unset';
+}
+
+/** A tool reference after expansion: `builtins.http.get`, `tools.weather`, `mcp.fs.read_file`, `mcp.fs.all`. */
+export interface ToolRefWithProvenance {
+  /** Canonical dotted ref. `mcp.<server>.all` stays unexpanded until the server is connected. */
+  ref: string;
+  via: Provenance;
+}
+
+export interface SkillRefWithProvenance {
+  name: string;
+  via: Provenance;
+}
+
+export type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'map';
+
+/** One field of a custom tool's inputs or a task's output schema. */
+export interface FieldSchema {
+  name: string;
+  type: FieldType;
+  description: string;
+  required: boolean;
+  /** Element schema for arrays (name is ""), properties for objects. */
+  items?: FieldSchema;
+  properties?: FieldSchema[];
+}
+
+export interface CustomTool {
+  name: string;
+  /** `tools.<name>` */
+  ref: string;
+  /** The builtin it wraps, e.g. `builtins.http.get`. */
+  implements: string;
+  description: string;
+  inputs: FieldSchema[];
+  /** Fields of the implemented tool's input, evaluated at call time with only `inputs` in scope. */
+  fields: Readonly<Record<string, Expression>>;
+  idempotent: boolean;
+  location: SourceLocation;
+}
+
+export type McpTransport =
+  | { kind: 'stdio'; command: string; args: string[]; env: Readonly<Record<string, string>> }
+  | { kind: 'http'; url: string; headers: Readonly<Record<string, string>> };
+
+export interface McpServer {
+  name: string;
+  transport: McpTransport;
+  location: SourceLocation;
+}
+
+/** Where an `mcp.<server>.<tool>` (or `.all`) reference is written, so a later check that lists the
+ * server's tools can report an unknown tool at the exact characters. */
+export interface McpToolReference {
+  server: string;
+  /** The tool name, or `all`. */
+  tool: string;
+  range: Range;
+}
+
+export interface Toolset {
+  name: string;
+  description?: string;
+  /** The toolset's own refs (builtins `.all` expanded), each with via `toolset:<name>`. */
+  tools: ToolRefWithProvenance[];
+  location: SourceLocation;
+}
+
+export interface Skill {
+  name: string;
+  description: string;
+  instructions: string;
+  /** Tools the skill unlocks when loaded (via `skill:<name>`). */
+  tools: ToolRefWithProvenance[];
+  origin: { kind: 'hcl' | 'folder'; file: string; line: number };
+  license?: string;
+  compatibility?: string;
+  metadata?: Readonly<Record<string, string>>;
+  allowedTools?: string[];
+}
+
+export interface AgentSpec {
+  name: string;
+  scope: 'global' | 'mission';
+  model: ModelRef;
+  personality: string;
+  tools: ToolRefWithProvenance[];
+  skills: SkillRefWithProvenance[];
+  reasoning?: Reasoning;
+  maxTurns?: number;
+  location: SourceLocation;
+}
+
+/** The dynamic agent of a task, fully resolved at load time (caller flags apply on top at run time). */
+export interface WorkerSpec {
+  name: 'worker';
+  model: ModelRef;
+  modelVia: 'task' | 'agent_defaults' | 'commander';
+  reasoning?: Reasoning;
+  /** Task tools (direct and toolset-expanded) then `agent_defaults.tools`, de-duplicated, order kept. */
+  tools: ToolRefWithProvenance[];
+  skills: SkillRefWithProvenance[];
+  /** Resolved discovery decision inputs. */
+  discovery: 'auto' | 'on' | 'off';
+  discoveryThreshold: number;
+  /** Refs always sent with full schema even under discovery. */
+  alwaysLoad: string[];
+  maxTurns?: number;
+}
+
+export interface Route {
+  target: string;
+  condition: string;
+}
+
+export type InputType = 'string' | 'number' | 'integer' | 'bool' | 'list' | 'map' | 'object';
+
+export interface MissionInput {
+  name: string;
+  type: InputType;
+  description?: string;
+  default?: Value;
+  required: boolean;
+}
+
+export interface TaskSpec {
+  name: string;
+  mission: string;
+  /** The objective template; evaluate with `renderObjective` once inputs are known. */
+  objective: Expression;
+  /** Source text of the objective, for display. */
+  objectiveSource: string;
+  dependsOn: string[];
+  /** Declared agents available to this task's commander (the task's list, else the mission's). */
+  agents: string[];
+  agentsVia: 'task' | 'mission' | 'none';
+  /** Present exactly when the task declares `tools`. */
+  worker?: WorkerSpec;
+  router: Route[];
+  sendTo: string[];
+  /** Task output schema; undefined when the task declares none. */
+  output?: FieldSchema[];
+  location: SourceLocation;
+}
+
+export interface CommanderSpec {
+  model: ModelRef;
+  reasoning?: Reasoning;
+  maxTurns?: number;
+}
+
+export interface AgentDefaults {
+  model?: ModelRef;
+  reasoning?: Reasoning;
+  tools: ToolRefWithProvenance[];
+  skills: SkillRefWithProvenance[];
+  discovery?: boolean;
+  discoveryThreshold?: number;
+  maxTurns?: number;
+}
+
+export interface Mission {
+  name: string;
+  description?: string;
+  commander: CommanderSpec;
+  agentDefaults?: AgentDefaults;
+  /** Mission-level agent list (names of global or mission-scoped agents). */
+  agents: string[];
+  /** Agents declared inside this mission block. */
+  localAgents: AgentSpec[];
+  maxParallel: number;
+  inputs: MissionInput[];
+  /** In declaration order. */
+  tasks: TaskSpec[];
+  location: SourceLocation;
+}
+
+export interface MissionGraph {
+  /** Directory that relative paths (load(), skills_dir, cassettes, the default database) resolve against. */
+  projectRoot: string;
+  /** Every loaded .hcl file, in load order. */
+  files: string[];
+  variables: VariableValue[];
+  models: ModelBlock[];
+  customTools: CustomTool[];
+  mcpServers: McpServer[];
+  toolsets: Toolset[];
+  skills: Skill[];
+  agents: AgentSpec[];
+  missions: Mission[];
+  /** Every `mcp.<server>.<tool>` reference as written (one per occurrence); always set by the loader. */
+  mcpToolRefs?: McpToolReference[];
+}

@@ -1,0 +1,152 @@
+// Canonical conversation parts and the one interface every provider adapter implements. Sessions,
+// the store and cassettes speak only these shapes; adapters translate to and from each wire API.
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/** Kept verbatim (signature, redacted data) so it can be sent back unchanged on the next turn. */
+export interface ThinkingPart {
+  type: 'thinking';
+  text: string;
+  signature?: string;
+  /** Anthropic `redacted_thinking` payload (then `text` is ""). */
+  redactedData?: string;
+}
+
+export interface ToolUsePart {
+  type: 'tool_use';
+  id: string;
+  /** The API name the model used (e.g. `builtins_http_get`). */
+  name: string;
+  input: unknown;
+  /** Set when the model produced arguments that are not valid JSON; `input` is then {}. */
+  malformedInput?: string;
+}
+
+export type ToolResultContent =
+  | { type: 'text'; text: string }
+  | { type: 'image'; mediaType: string; data: string };
+
+export interface ToolResultPart {
+  type: 'tool_result';
+  toolUseId: string;
+  content: ToolResultContent[];
+  isError: boolean;
+}
+
+export interface ImagePart {
+  type: 'image';
+  mediaType: string;
+  /** base64 */
+  data: string;
+}
+
+export type Part = TextPart | ThinkingPart | ToolUsePart | ToolResultPart | ImagePart;
+
+export interface Message {
+  role: 'user' | 'assistant';
+  parts: Part[];
+}
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+export interface Usage {
+  /** Uncached input tokens. */
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'other';
+
+/** Who is asking: used by the replay provider to find the cassette entry, and by logs. */
+export interface RequestTrace {
+  task: string;
+  /** `commander`, `worker`, or a declared agent's name. */
+  agent: string;
+  /** 1-based model turn within the session. */
+  turn: number;
+}
+
+export interface ModelRequest {
+  /** The wire model id. */
+  model: string;
+  system: string;
+  messages: Message[];
+  tools: ToolDefinition[];
+  maxOutputTokens: number;
+  reasoning?: 'low' | 'medium' | 'high';
+  trace: RequestTrace;
+}
+
+export interface ModelResponse {
+  message: { role: 'assistant'; parts: Part[] };
+  stopReason: StopReason;
+  usage: Usage;
+  /** The model id the server reported. */
+  model: string;
+}
+
+export interface RetryNotice {
+  /** 1-based number of the attempt that just failed; the next one is `attempt + 1`. */
+  attempt: number;
+  /** How long the client waits before the next attempt. */
+  delayMs: number;
+  /** One line, e.g. `429 rate limited` or `connection dropped`. */
+  reason: string;
+  /** HTTP status, when the failure had one. */
+  status?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Streamed text, for live progress. Never needed for correctness. */
+  onTextDelta?: (text: string) => void;
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+export interface ModelClient {
+  readonly provider: 'anthropic' | 'openai' | 'replay';
+  complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse>;
+}
+
+/**
+ * What kind of failure ended a model call. `http`: the server answered with an error status;
+ * `network`: connection refused/reset/dropped; `timeout`: the per-request timeout expired;
+ * `stream`: the response stream broke off or reported an error; `aborted`: the caller's signal;
+ * `replay`: a cassette miss or divergence; `protocol`: a response the client could not interpret.
+ */
+export type ModelCallErrorKind = 'http' | 'network' | 'timeout' | 'stream' | 'aborted' | 'replay' | 'protocol';
+
+export interface ModelCallErrorInfo {
+  kind?: ModelCallErrorKind;
+  /** Attempts made before giving up (1 when not retryable). */
+  attempts?: number;
+}
+
+/** A model call that failed for good (after retries, or not retryable). */
+export class ModelCallError extends Error {
+  readonly kind?: ModelCallErrorKind;
+  readonly attempts?: number;
+
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly retryable = false,
+    info: ModelCallErrorInfo = {},
+  ) {
+    super(message);
+    this.name = 'ModelCallError';
+    this.kind = info.kind;
+    this.attempts = info.attempts;
+  }
+}
