@@ -1,0 +1,241 @@
+// Persistence figures for the SQLite store: event and message write rates, the cost of persisting one
+// model turn (synchronous=NORMAL vs FULL), and the time to load a long session. Prints figures only;
+// nothing here is asserted. Run after building:  npx tsc -p tsconfig.json && node bench/persistence.mjs
+// Options: --dir <folder> (default: the OS temp folder; use a real disk, fsync cost is the point).
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createSecretRedactor, openStore } from '../dist/store/index.js';
+
+const args = process.argv.slice(2);
+const baseDir = args.includes('--dir') ? args[args.indexOf('--dir') + 1] : tmpdir();
+const root = mkdtempSync(join(baseDir, 'squadron-bench-'));
+let dbCounter = 0;
+
+const SECRETS = [
+  { name: 'vars.api_key', value: 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789' },
+  { name: 'vars.github_token', value: 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB' },
+];
+
+function freshStore({ synchronous = 'NORMAL', redact = false } = {}) {
+  const path = join(root, `bench-${++dbCounter}.db`);
+  return openStore(path, { synchronous, redactor: redact ? createSecretRedactor(SECRETS) : undefined });
+}
+
+function seed(store) {
+  const run = store.runs.create({ mission: 'bench', configPath: '/bench/mission.hcl', inputs: { topic: 'owls' } });
+  store.tasks.ensure(run.id, 'research');
+  const session = store.sessions.open({
+    runId: run.id,
+    task: 'research',
+    agent: 'worker',
+    role: 'agent',
+    model: 'claude-sonnet-4',
+    systemPrompt: 'You are a worker. '.repeat(100),
+    tools: ['builtins.http.get', 'builtins.file.read'],
+    skills: [],
+  });
+  return { runId: run.id, sessionId: session.id };
+}
+
+const lorem = (n) => 'The quick brown fox jumps over the lazy dog; '.repeat(Math.ceil(n / 45)).slice(0, n);
+
+/** An assistant message of about 2 KB of JSON: reasoning text plus a tool call. */
+function assistantParts(i) {
+  return [
+    { type: 'text', text: lorem(1300) },
+    {
+      type: 'tool_use',
+      id: `toolu_${i}`,
+      name: 'builtins_http_get',
+      input: { url: `https://example.com/articles/${i}`, headers: { accept: 'text/html' }, note: lorem(500) },
+    },
+  ];
+}
+
+function toolResultParts(i) {
+  return [{ type: 'tool_result', toolUseId: `toolu_${i}`, isError: false, content: [{ type: 'text', text: lorem(1900) }] }];
+}
+
+function timeIt(fn) {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const fmtRate = (n, ms) => `${Math.round((n / ms) * 1000).toLocaleString('en-US')}/s`;
+const fmtMs = (ms) => `${ms.toFixed(ms < 1 ? 3 : 1)} ms`;
+const results = [];
+function report(name, value, detail = '') {
+  results.push({ name, value, detail });
+  console.log(`${name.padEnd(58)} ${value.padStart(14)}  ${detail}`);
+}
+
+// ---- events
+
+function benchEvents() {
+  const store = freshStore();
+  const { runId, sessionId } = seed(store);
+  const data = { tool: 'builtins.http.get', callId: 'toolu_1', durationMs: 123, isError: false };
+  const single = 5000;
+  const ms = timeIt(() => {
+    for (let i = 0; i < single; i++) store.events.append({ runId, type: 'tool.finished', task: 'research', sessionId, data });
+  });
+  report('events: append, one commit each', fmtRate(single, ms), `${single} events`);
+
+  const batches = 200;
+  const batchSize = 100;
+  const batch = Array.from({ length: batchSize }, () => ({ runId, type: 'tool.finished', task: 'research', sessionId, data }));
+  const msBatched = timeIt(() => {
+    for (let b = 0; b < batches; b++) store.events.appendMany(batch);
+  });
+  report('events: appendMany, 100 per transaction', fmtRate(batches * batchSize, msBatched), `${batches * batchSize} events`);
+  store.close();
+}
+
+// ---- messages
+
+function benchMessages(redact) {
+  const store = freshStore({ redact });
+  const { sessionId } = seed(store);
+  const n = 3000;
+  const payload = JSON.stringify(assistantParts(0)).length;
+  for (let i = 0; i < 300; i++) store.messages.append(sessionId, { role: 'assistant', parts: assistantParts(i), turn: 1 }); // warm-up
+  const ms = timeIt(() => {
+    for (let i = 0; i < n; i++) store.messages.append(sessionId, { role: 'assistant', parts: assistantParts(i), turn: i + 1 });
+  });
+  report(`messages: append ~${(payload / 1024).toFixed(1)} KB parts${redact ? ', with redactor' : ''}`, fmtRate(n, ms), `${n} messages`);
+  store.close();
+}
+
+// ---- one model turn
+
+/**
+ * One model turn as the runtime writes it: the assistant message and the turn row in one transaction,
+ * then for each of 3 tool calls a write-ahead start and a completion (each committed on its own, as
+ * they must be before/after the tool runs), then 2 events. 9 commits in all.
+ */
+function persistTurn(store, runId, sessionId, turn) {
+  store.transaction(() => {
+    store.messages.append(sessionId, { role: 'assistant', parts: assistantParts(turn), turn });
+    store.turns.record({
+      runId,
+      task: 'research',
+      sessionId,
+      turn,
+      model: 'claude-sonnet-4',
+      usage: { inputTokens: 1200, outputTokens: 350, cacheReadTokens: 9000, cacheWriteTokens: 0 },
+      costUsd: 0.0123,
+      durationMs: 2345,
+      stopReason: 'tool_use',
+    });
+  });
+  for (let c = 0; c < 3; c++) {
+    const callId = `toolu_${turn}_${c}`;
+    store.ledger.recordStarted({ sessionId, callId, toolRef: 'builtins.http.get', apiName: 'builtins_http_get', input: { url: `https://example.com/${c}` }, idempotent: true });
+    store.ledger.recordCompleted(sessionId, callId, { content: [{ type: 'text', text: lorem(600) }], isError: false });
+  }
+  store.events.append({ runId, type: 'model.turn', task: 'research', sessionId, data: { turn, stopReason: 'tool_use' } });
+  store.events.append({ runId, type: 'tool.finished', task: 'research', sessionId, data: { turn, calls: 3 } });
+}
+
+function benchTurn(synchronous, redact = false) {
+  const store = freshStore({ synchronous, redact });
+  const { runId, sessionId } = seed(store);
+  for (let t = 1; t <= 20; t++) persistTurn(store, runId, sessionId, t); // warm-up
+  const samples = [];
+  for (let t = 21; t <= 520; t++) samples.push(timeIt(() => persistTurn(store, runId, sessionId, t)));
+  samples.sort((a, b) => a - b);
+  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
+  report(
+    `model turn persisted, synchronous=${synchronous}${redact ? ', with redactor' : ''}`,
+    fmtMs(percentile(samples, 50)),
+    `p50; mean ${fmtMs(mean)}, p99 ${fmtMs(percentile(samples, 99))} over ${samples.length} turns (9 commits each)`,
+  );
+  store.close();
+}
+
+// ---- loading a long session
+
+function benchLoad(redact) {
+  const store = freshStore({ redact });
+  const { sessionId } = seed(store);
+  const n = 10_000;
+  store.transaction(() => {
+    for (let i = 0; i < n; i += 2) {
+      store.messages.append(sessionId, { role: 'assistant', parts: assistantParts(i), turn: i / 2 + 1 });
+      store.messages.append(sessionId, { role: 'user', parts: toolResultParts(i), turn: i / 2 + 1, kind: 'tool_results' });
+    }
+  });
+  store.messages.list(sessionId); // warm the page cache and the statement
+  const samples = [1, 2, 3].map(() => timeIt(() => store.messages.list(sessionId))).sort((a, b) => a - b);
+  report(`load a session of ${n.toLocaleString('en-US')} messages${redact ? ', with redactor' : ''}`, fmtMs(samples[1]), 'median of 3: list + restore + parse + validate');
+  store.close();
+}
+
+// ---- resume (store part; the lead extends this with the runtime-level resume time)
+
+/**
+ * Resume figures. Today it measures the store-level part of resuming a run: everything the runtime
+ * reads back to rebuild a run of 5 tasks × 3 sessions × 200 messages (+ ledgers, loaded tools, routes,
+ * usage totals). The runtime-level resume time (rebuilding sessions and continuing the scheduler) is
+ * to be added here by the runtime's owner.
+ */
+function measureRuntimeResume() {
+  const path = join(root, `bench-${++dbCounter}.db`);
+  const writer = openStore(path, { redactor: createSecretRedactor(SECRETS) });
+  const run = writer.runs.create({ mission: 'bench', configPath: '/bench/mission.hcl', inputs: {} });
+  writer.transaction(() => {
+    for (let t = 0; t < 5; t++) {
+      const task = `task_${t}`;
+      writer.tasks.ensure(run.id, task);
+      for (const agent of ['commander', 'worker', 'analyst']) {
+        const s = writer.sessions.open({ runId: run.id, task, agent, role: agent === 'commander' ? 'commander' : 'agent', model: 'm', systemPrompt: lorem(4000), tools: [], skills: [] });
+        for (let i = 0; i < 200; i += 2) {
+          writer.messages.append(s.id, { role: 'assistant', parts: assistantParts(i), turn: i / 2 + 1 });
+          writer.ledger.recordStarted({ sessionId: s.id, callId: `toolu_${i}`, toolRef: 'builtins.http.get', apiName: 'builtins_http_get', input: {}, idempotent: true });
+          writer.ledger.recordCompleted(s.id, `toolu_${i}`, { content: [{ type: 'text', text: lorem(1900) }], isError: false });
+          writer.messages.append(s.id, { role: 'user', parts: toolResultParts(i), turn: i / 2 + 1 });
+        }
+        writer.sessions.addLoadedTool(s.id, 'builtins.http.get');
+      }
+    }
+  });
+  writer.close();
+
+  const ms = timeIt(() => {
+    const store = openStore(path, { redactor: createSecretRedactor(SECRETS) });
+    store.runs.get(run.id);
+    store.tasks.list(run.id);
+    store.routes.list(run.id);
+    store.turns.totalsForRun(run.id);
+    for (const s of store.sessions.listForRun(run.id)) {
+      store.messages.list(s.id);
+      store.ledger.listForSession(s.id);
+      store.sessions.loadedTools(s.id);
+    }
+    store.close();
+  });
+  report('resume, store part: open + read back a whole run', fmtMs(ms), '5 tasks × 3 sessions × 200 messages + ledgers');
+}
+
+try {
+  console.log(`SQLite persistence figures (node ${process.version}, databases in ${root})\n`);
+  benchEvents();
+  benchMessages(false);
+  benchMessages(true);
+  benchTurn('NORMAL');
+  benchTurn('FULL');
+  benchTurn('NORMAL', true);
+  benchLoad(false);
+  benchLoad(true);
+  measureRuntimeResume();
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}

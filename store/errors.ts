@@ -1,0 +1,22 @@
+// The one error type the store throws. Every throw carries a code so the CLI can print one clear line
+// (and tests can assert the reason) without matching message text.
+
+export type StoreErrorCode =
+  | 'MIGRATION_EDITED'
+  | 'MIGRATION_UNKNOWN'
+  | 'MIGRATION_SEQUENCE'
+  | 'MIGRATION_FAILED'
+  | 'OPEN_FAILED'
+  | 'NOT_FOUND'
+  | 'CORRUPT_ROW';
+
+export class StoreError extends Error {
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StoreError';
+  }
+}

@@ -1,0 +1,41 @@
+// Public face of the store: open it, the Store interface, its error, the redactor, and row types.
+
+export { openStore } from './open.js';
+export type { OpenStoreOptions } from './open.js';
+export type { Store } from './store.js';
+export { StoreError } from './errors.js';
+export type { StoreErrorCode } from './errors.js';
+export { createSecretRedactor, identityRedactor, MIN_SECRET_LENGTH } from './redact.js';
+export type { Redactor, SecretValue } from './redact.js';
+export { newId } from './ids.js';
+export { readMigrations, migrationChecksum } from './migrate.js';
+export { isProcessAlive } from './repos/leases.js';
+export type { RunsRepo } from './repos/runs.js';
+export type { TasksRepo } from './repos/tasks.js';
+export type { SessionsRepo, OpenSession } from './repos/sessions.js';
+export type { MessagesRepo, NewMessage } from './repos/messages.js';
+export type { LedgerRepo, StartedCall } from './repos/ledger.js';
+export type { TurnsRepo, TurnRecord } from './repos/turns.js';
+export type { EventsRepo, NewEvent } from './repos/events.js';
+export type { RoutesRepo } from './repos/routes.js';
+export type { LeasesRepo, LeaseOwner, AcquireResult } from './repos/leases.js';
+export { RUN_STATUSES, TASK_STATUSES, SESSION_STATUSES } from './rows.js';
+export { PartSchema, ToolResultSchema } from './rowSchemas.js';
+export type {
+  RunRow,
+  RunSummary,
+  RunStatus,
+  UsageTotals,
+  TaskRow,
+  TaskStatus,
+  SessionRow,
+  SessionRole,
+  SessionStatus,
+  MessageRow,
+  LedgerRow,
+  LedgerStatus,
+  EventRow,
+  RouteRow,
+  RouteKind,
+  LeaseRow,
+} from './rows.js';

@@ -1,0 +1,79 @@
+// Runs: one row per execution of a mission, with its inputs (redacted), status and error.
+
+import { StoreError } from '../errors.js';
+import { newId } from '../ids.js';
+import { toRunRow, toRunSummary } from '../rowReaders.js';
+import { parseRow, RawRun, RawRunSummary } from '../rowSchemas.js';
+import type { RunRow, RunStatus, RunSummary } from '../rows.js';
+import type { RepoContext } from './context.js';
+
+export interface RunsRepo {
+  /** `id` defaults to a new `run_…` id; `options` are stored as given (redacted). */
+  create(r: { id?: string; mission: string; configPath: string; inputs: Record<string, unknown>; options?: Record<string, unknown> }): RunRow;
+  get(id: string): RunRow | undefined;
+  /** Newest first, with usage totals, cost and task counts. */
+  list(opts?: { limit?: number; mission?: string }): RunSummary[];
+  /** Sets finished_at for terminal states and clears it (and the error) for 'running'. */
+  setStatus(id: string, status: RunStatus, error?: string): void;
+  latestForMission(mission: string, configPath: string): RunRow | undefined;
+}
+
+const SUMMARY_SELECT = `
+  SELECT r.*,
+    COALESCE(t.input_tokens, 0) AS input_tokens, COALESCE(t.output_tokens, 0) AS output_tokens,
+    COALESCE(t.cache_read_tokens, 0) AS cache_read_tokens, COALESCE(t.cache_write_tokens, 0) AS cache_write_tokens,
+    COALESCE(t.cost_usd, 0.0) AS cost_usd, COALESCE(t.turns, 0) AS turns,
+    (SELECT COUNT(*) FROM tasks k WHERE k.run_id = r.id) AS tasks_total,
+    (SELECT COUNT(*) FROM tasks k WHERE k.run_id = r.id AND k.status = 'completed') AS tasks_completed,
+    (SELECT COUNT(*) FROM tasks k WHERE k.run_id = r.id AND k.status = 'failed') AS tasks_failed
+  FROM runs r
+  LEFT JOIN (
+    SELECT run_id, SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens,
+      SUM(cache_read_tokens) AS cache_read_tokens, SUM(cache_write_tokens) AS cache_write_tokens,
+      SUM(cost_usd) AS cost_usd, COUNT(*) AS turns
+    FROM model_turns GROUP BY run_id
+  ) t ON t.run_id = r.id`;
+
+const TERMINAL: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'interrupted']);
+
+export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
+  const insert = db.prepare(
+    `INSERT INTO runs (id, mission, config_path, status, inputs_json, options_json, started_at)
+     VALUES (?, ?, ?, 'running', ?, ?, ?) RETURNING *`,
+  );
+  const byId = db.prepare('SELECT * FROM runs WHERE id = ?');
+  const listAll = db.prepare(`${SUMMARY_SELECT} ORDER BY r.started_at DESC, r.rowid DESC LIMIT ?`);
+  const listMission = db.prepare(`${SUMMARY_SELECT} WHERE r.mission = ? ORDER BY r.started_at DESC, r.rowid DESC LIMIT ?`);
+  const setStatus = db.prepare(
+    `UPDATE runs SET status = ?, error = ?, finished_at = CASE WHEN ? THEN ? ELSE NULL END WHERE id = ?`,
+  );
+  const latest = db.prepare(
+    `SELECT * FROM runs WHERE mission = ? AND config_path = ? ORDER BY started_at DESC, rowid DESC LIMIT 1`,
+  );
+
+  const read = (row: unknown): RunRow => toRunRow(codec, parseRow(RawRun, 'runs', row));
+
+  return {
+    create({ id, mission, configPath, inputs, options }) {
+      return read(insert.get(id ?? newId('run'), mission, configPath, codec.json(inputs), codec.json(options ?? {}), now()));
+    },
+    get(id) {
+      const row = byId.get(id);
+      return row === undefined ? undefined : read(row);
+    },
+    list(opts = {}) {
+      const limit = opts.limit ?? -1;
+      const rows = opts.mission === undefined ? listAll.all(limit) : listMission.all(opts.mission, limit);
+      return rows.map((row) => toRunSummary(codec, parseRow(RawRunSummary, 'runs', row)));
+    },
+    setStatus(id, status, error) {
+      const terminal = TERMINAL.has(status);
+      const changed = setStatus.run(status, codec.textOrNull(error), terminal ? 1 : 0, now(), id).changes;
+      if (changed === 0) throw new StoreError('NOT_FOUND', `no run ${id}`);
+    },
+    latestForMission(mission, configPath) {
+      const row = latest.get(mission, configPath);
+      return row === undefined ? undefined : read(row);
+    },
+  };
+}

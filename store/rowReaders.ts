@@ -1,0 +1,151 @@
+// Raw rows → the typed rows of rows.ts: JSON columns restored (redaction) and parsed, NULLs turned
+// into absent fields, 0/1 into booleans.
+
+import { z } from 'zod';
+import type { ColumnCodec } from './columns.js';
+import type { EventRow, LeaseRow, LedgerRow, MessageRow, RouteRow, RunRow, RunSummary, SessionRow, TaskRow, UsageTotals } from './rows.js';
+import {
+  InputsSchema,
+  parseJsonColumn,
+  PartsSchema,
+  ToolResultSchema,
+  type RawEvent,
+  type RawLease,
+  type RawLedger,
+  type RawMessage,
+  type RawRoute,
+  type RawRun,
+  type RawRunSummary,
+  type RawSession,
+  type RawTask,
+  type RawTotals,
+} from './rowSchemas.js';
+
+function opt(value: string | null): string | undefined {
+  return value ?? undefined;
+}
+
+export function toRunRow(codec: ColumnCodec, r: z.output<typeof RawRun>): RunRow {
+  return {
+    id: r.id,
+    mission: r.mission,
+    configPath: r.config_path,
+    status: r.status,
+    inputs: parseJsonColumn(codec, InputsSchema, `runs ${r.id} inputs_json`, r.inputs_json),
+    options: parseJsonColumn(codec, InputsSchema, `runs ${r.id} options_json`, r.options_json),
+    startedAt: r.started_at,
+    finishedAt: opt(r.finished_at),
+    error: codec.readTextOrUndefined(r.error),
+  };
+}
+
+export function toRunSummary(codec: ColumnCodec, r: z.output<typeof RawRunSummary>): RunSummary {
+  return {
+    ...toRunRow(codec, r),
+    totals: toTotals(r),
+    tasks: { total: r.tasks_total, completed: r.tasks_completed, failed: r.tasks_failed },
+  };
+}
+
+export function toTotals(r: z.output<typeof RawTotals>): UsageTotals {
+  return {
+    inputTokens: r.input_tokens,
+    outputTokens: r.output_tokens,
+    cacheReadTokens: r.cache_read_tokens,
+    cacheWriteTokens: r.cache_write_tokens,
+    costUsd: r.cost_usd,
+    turns: r.turns,
+  };
+}
+
+export function toTaskRow(codec: ColumnCodec, r: z.output<typeof RawTask>): TaskRow {
+  return {
+    id: r.id,
+    runId: r.run_id,
+    name: r.name,
+    status: r.status,
+    startedAt: opt(r.started_at),
+    finishedAt: opt(r.finished_at),
+    summary: codec.readTextOrUndefined(r.summary),
+    output: r.output_json === null ? undefined : parseJsonColumn(codec, z.unknown(), `tasks ${r.id} output_json`, r.output_json),
+    route: opt(r.route),
+    error: codec.readTextOrUndefined(r.error),
+  };
+}
+
+export function toSessionRow(codec: ColumnCodec, r: z.output<typeof RawSession>): SessionRow {
+  return {
+    id: r.id,
+    runId: r.run_id,
+    task: r.task_name,
+    agent: r.agent,
+    role: r.role,
+    model: r.model,
+    status: r.status,
+    systemPrompt: codec.readText(r.system_prompt),
+    tools: parseJsonColumn(codec, z.unknown(), `sessions ${r.id} tools_json`, r.tools_json),
+    skills: parseJsonColumn(codec, z.unknown(), `sessions ${r.id} skills_json`, r.skills_json),
+    answer: codec.readTextOrUndefined(r.answer),
+    answerDelivered: r.answer_delivered === 1,
+    startedAt: r.started_at,
+    finishedAt: opt(r.finished_at),
+  };
+}
+
+export function toMessageRow(codec: ColumnCodec, r: z.output<typeof RawMessage>): MessageRow {
+  return {
+    id: r.id,
+    sessionId: r.session_id,
+    seq: r.seq,
+    role: r.role,
+    parts: parseJsonColumn(codec, PartsSchema, `messages ${r.id} parts_json`, r.parts_json),
+    turn: r.turn,
+    kind: opt(r.kind),
+    callId: opt(r.call_id),
+    createdAt: r.created_at,
+  };
+}
+
+export function toLedgerRow(codec: ColumnCodec, r: z.output<typeof RawLedger>): LedgerRow {
+  const where = `tool_calls ${r.session_id}/${r.call_id}`;
+  return {
+    id: r.id,
+    sessionId: r.session_id,
+    callId: r.call_id,
+    toolRef: r.tool_ref,
+    apiName: r.api_name,
+    input: parseJsonColumn(codec, z.unknown(), `${where} input_json`, r.input_json),
+    idempotent: r.idempotent === 1,
+    status: r.status,
+    result: r.result_json === null ? undefined : parseJsonColumn(codec, ToolResultSchema, `${where} result_json`, r.result_json),
+    startedAt: r.started_at,
+    finishedAt: opt(r.finished_at),
+  };
+}
+
+export function toEventRow(codec: ColumnCodec, r: z.output<typeof RawEvent>): EventRow {
+  return {
+    id: r.id,
+    runId: r.run_id,
+    type: r.type,
+    task: opt(r.task_name),
+    sessionId: opt(r.session_id),
+    data: parseJsonColumn(codec, z.unknown(), `events ${r.id} data_json`, r.data_json),
+    createdAt: r.created_at,
+  };
+}
+
+export function toRouteRow(r: z.output<typeof RawRoute>): RouteRow {
+  return { runId: r.run_id, from: r.from_task, to: r.to_task, kind: r.kind, createdAt: r.created_at };
+}
+
+export function toLeaseRow(r: z.output<typeof RawLease>): LeaseRow {
+  return {
+    runId: r.run_id,
+    owner: r.owner,
+    pid: r.pid,
+    host: r.host,
+    acquiredAt: r.acquired_at,
+    heartbeatAt: r.heartbeat_at,
+  };
+}

@@ -1,0 +1,215 @@
+// zod schemas for what the store reads back: raw SQLite rows (snake_case, NULLs, 0/1 flags) and the
+// JSON payloads inside them (conversation parts, tool results). A row that fails is reported as
+// CORRUPT_ROW: a resumed run must not act on a row it misreads.
+
+import { z } from 'zod';
+import type { Part, ToolResultContent } from '../runtime/providers/types.js';
+import type { ToolResult } from '../runtime/tools/types.js';
+import type { ColumnCodec } from './columns.js';
+import { StoreError } from './errors.js';
+import { RUN_STATUSES, SESSION_STATUSES, TASK_STATUSES } from './rows.js';
+
+// ---- JSON payload schemas. Loose objects keep fields a newer contract adds (e.g. provider ids on
+// thinking parts) instead of silently dropping them on the way through the store.
+
+const ToolResultContentSchema = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('text'), text: z.string() }),
+  z.looseObject({ type: z.literal('image'), mediaType: z.string(), data: z.string() }),
+]) satisfies z.ZodType<ToolResultContent>;
+
+export const PartSchema = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('text'), text: z.string() }),
+  z.looseObject({
+    type: z.literal('thinking'),
+    text: z.string(),
+    signature: z.string().optional(),
+    redactedData: z.string().optional(),
+  }),
+  z.looseObject({
+    type: z.literal('tool_use'),
+    id: z.string(),
+    name: z.string(),
+    input: z.unknown(),
+    malformedInput: z.string().optional(),
+  }),
+  z.looseObject({
+    type: z.literal('tool_result'),
+    toolUseId: z.string(),
+    content: z.array(ToolResultContentSchema),
+    isError: z.boolean(),
+  }),
+  z.looseObject({ type: z.literal('image'), mediaType: z.string(), data: z.string() }),
+]) satisfies z.ZodType<Part>;
+
+export const PartsSchema = z.array(PartSchema);
+
+const ToolResultResourceSchema = z.looseObject({
+  kind: z.enum(['resource', 'resource_link', 'audio']),
+  uri: z.string().optional(),
+  name: z.string().optional(),
+  mimeType: z.string().optional(),
+  text: z.string().optional(),
+  blob: z.string().optional(),
+});
+
+export const ToolResultSchema = z.looseObject({
+  content: z.array(ToolResultContentSchema),
+  isError: z.boolean(),
+  structured: z.unknown().optional(),
+  resources: z.array(ToolResultResourceSchema).optional(),
+}) satisfies z.ZodType<ToolResult>;
+
+export const InputsSchema = z.record(z.string(), z.unknown());
+
+// ---- Raw rows as SQLite returns them (snake_case, NULLs, 0/1 booleans).
+
+const text = z.string();
+const nullableText = z.string().nullable();
+const int = z.number().int();
+const flag = z.union([z.literal(0), z.literal(1)]);
+
+export const RawRun = z.object({
+  id: text,
+  mission: text,
+  config_path: text,
+  status: z.enum(RUN_STATUSES),
+  inputs_json: text,
+  options_json: text,
+  started_at: text,
+  finished_at: nullableText,
+  error: nullableText,
+});
+
+export const RawRunSummary = RawRun.extend({
+  input_tokens: int,
+  output_tokens: int,
+  cache_read_tokens: int,
+  cache_write_tokens: int,
+  cost_usd: z.number(),
+  turns: int,
+  tasks_total: int,
+  tasks_completed: int,
+  tasks_failed: int,
+});
+
+export const RawTask = z.object({
+  id: text,
+  run_id: text,
+  name: text,
+  status: z.enum(TASK_STATUSES),
+  started_at: nullableText,
+  finished_at: nullableText,
+  summary: nullableText,
+  output_json: nullableText,
+  route: nullableText,
+  error: nullableText,
+});
+
+export const RawSession = z.object({
+  id: text,
+  run_id: text,
+  task_name: text,
+  agent: text,
+  role: z.enum(['commander', 'agent']),
+  model: text,
+  status: z.enum(SESSION_STATUSES),
+  system_prompt: text,
+  tools_json: text,
+  skills_json: text,
+  answer: nullableText,
+  answer_delivered: flag,
+  started_at: text,
+  finished_at: nullableText,
+});
+
+export const RawMessage = z.object({
+  id: int,
+  session_id: text,
+  seq: int,
+  role: z.enum(['user', 'assistant']),
+  parts_json: text,
+  turn: int,
+  kind: nullableText,
+  call_id: nullableText,
+  created_at: text,
+});
+
+export const RawLedger = z.object({
+  id: int,
+  session_id: text,
+  call_id: text,
+  tool_ref: text,
+  api_name: text,
+  input_json: text,
+  idempotent: flag,
+  status: z.enum(['started', 'completed']),
+  result_json: nullableText,
+  is_error: flag.nullable(),
+  started_at: text,
+  finished_at: nullableText,
+});
+
+export const RawTotals = z.object({
+  input_tokens: int,
+  output_tokens: int,
+  cache_read_tokens: int,
+  cache_write_tokens: int,
+  cost_usd: z.number(),
+  turns: int,
+});
+
+export const RawSessionTotals = RawTotals.extend({ session_id: text });
+
+export const RawEvent = z.object({
+  id: int,
+  run_id: text,
+  type: text,
+  task_name: nullableText,
+  session_id: nullableText,
+  data_json: text,
+  created_at: text,
+});
+
+export const RawRoute = z.object({
+  run_id: text,
+  from_task: text,
+  to_task: text,
+  kind: z.enum(['route', 'send_to']),
+  created_at: text,
+});
+
+export const RawLease = z.object({
+  run_id: text,
+  owner: text,
+  pid: int,
+  host: text,
+  acquired_at: text,
+  heartbeat_at: text,
+});
+
+/** Validates one row read from `table`; a mismatch means the file was changed behind our back. */
+export function parseRow<S extends z.ZodType>(schema: S, table: string, row: unknown): z.output<S> {
+  const result = schema.safeParse(row);
+  if (!result.success) {
+    throw new StoreError('CORRUPT_ROW', `unreadable ${table} row: ${z.prettifyError(result.error)}`);
+  }
+  return result.data;
+}
+
+/** Restores, parses and validates a JSON column; `where` names the row in the error. */
+export function parseJsonColumn<S extends z.ZodType>(
+  codec: ColumnCodec,
+  schema: S,
+  where: string,
+  stored: string,
+): z.output<S> {
+  let value: unknown;
+  try {
+    value = codec.readJson(stored);
+  } catch (err) {
+    throw new StoreError('CORRUPT_ROW', `${where} is not valid JSON`, { cause: err });
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) throw new StoreError('CORRUPT_ROW', `${where}: ${z.prettifyError(result.error)}`);
+  return result.data;
+}

@@ -1,0 +1,132 @@
+// Row types the store hands out. They are validated where they are read back: rowSchemas.ts checks
+// the raw SQLite rows and JSON payloads with zod, rowReaders.ts turns them into these types.
+
+import type { Part } from '../runtime/providers/types.js';
+import type { ToolResult } from '../runtime/tools/types.js';
+
+export const RUN_STATUSES = ['running', 'completed', 'failed', 'interrupted'] as const;
+export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled', 'skipped'] as const;
+export const SESSION_STATUSES = ['running', 'completed', 'failed'] as const;
+
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+export type SessionRole = 'commander' | 'agent';
+export type RouteKind = 'route' | 'send_to';
+export type LedgerStatus = 'started' | 'completed';
+
+export interface RunRow {
+  id: string;
+  mission: string;
+  configPath: string;
+  status: RunStatus;
+  inputs: Record<string, unknown>;
+  /** How the run was started (the runtime's RunOptions). */
+  options: Record<string, unknown>;
+  startedAt: string;
+  finishedAt?: string;
+  error?: string;
+}
+
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+  /** Number of model turns recorded. */
+  turns: number;
+}
+
+export interface RunSummary extends RunRow {
+  totals: UsageTotals;
+  tasks: { total: number; completed: number; failed: number };
+}
+
+export interface TaskRow {
+  id: string;
+  runId: string;
+  name: string;
+  status: TaskStatus;
+  startedAt?: string;
+  finishedAt?: string;
+  summary?: string;
+  /** undefined when no output was submitted (a submitted JSON `null` reads back as null). */
+  output?: unknown;
+  route?: string;
+  error?: string;
+}
+
+export interface SessionRow {
+  id: string;
+  runId: string;
+  task: string;
+  agent: string;
+  role: SessionRole;
+  model: string;
+  status: SessionStatus;
+  systemPrompt: string;
+  tools: unknown;
+  skills: unknown;
+  answer?: string;
+  answerDelivered: boolean;
+  startedAt: string;
+  finishedAt?: string;
+}
+
+export interface MessageRow {
+  id: number;
+  sessionId: string;
+  /** 1-based position in the session. */
+  seq: number;
+  role: 'user' | 'assistant';
+  parts: Part[];
+  turn: number;
+  /** Why the message exists, as the runtime gave it. */
+  kind?: string;
+  /** The commander tool call an instruction belongs to. */
+  callId?: string;
+  createdAt: string;
+}
+
+export interface LedgerRow {
+  id: number;
+  sessionId: string;
+  callId: string;
+  toolRef: string;
+  apiName: string;
+  input: unknown;
+  idempotent: boolean;
+  status: LedgerStatus;
+  /** Present once status is `completed`. */
+  result?: ToolResult;
+  startedAt: string;
+  finishedAt?: string;
+}
+
+export interface EventRow {
+  id: number;
+  runId: string;
+  type: string;
+  task?: string;
+  sessionId?: string;
+  data: unknown;
+  createdAt: string;
+}
+
+export interface RouteRow {
+  runId: string;
+  from: string;
+  to: string;
+  kind: RouteKind;
+  createdAt: string;
+}
+
+export interface LeaseRow {
+  runId: string;
+  owner: string;
+  pid: number;
+  host: string;
+  acquiredAt: string;
+  heartbeatAt: string;
+}

@@ -1,0 +1,49 @@
+// Shared set-up for store tests: a fresh temporary folder per test, and a store opened in it.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { openStore, type OpenStoreOptions, type Store } from '../../store/index.js';
+
+const cleanups: (() => void)[] = [];
+
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+});
+
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'squadron-store-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Opens a store in a fresh folder; it is closed after the test. */
+export function freshStore(opts: OpenStoreOptions = {}): Store {
+  const store = openStore(join(tempDir(), 'store.db'), opts);
+  cleanups.push(() => {
+    try {
+      store.close();
+    } catch {
+      // already closed by the test
+    }
+  });
+  return store;
+}
+
+/** A run with one task and one session, the usual starting point. */
+export function seedSession(store: Store, agent = 'worker'): { runId: string; sessionId: string } {
+  const run = store.runs.create({ mission: 'm', configPath: '/p/m.hcl', inputs: {} });
+  store.tasks.ensure(run.id, 'research');
+  const session = store.sessions.open({
+    runId: run.id,
+    task: 'research',
+    agent,
+    role: 'agent',
+    model: 'claude',
+    systemPrompt: 'You are a worker.',
+    tools: ['builtins.http.get'],
+    skills: [],
+  });
+  return { runId: run.id, sessionId: session.id };
+}

@@ -1,0 +1,99 @@
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { isProcessAlive, openStore } from '../../store/index.js';
+import { freshStore } from './fixtures.js';
+
+const HOST = hostname();
+const STALE_MS = 30_000;
+
+/** A pid that existed a moment ago and no longer does. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['--version']);
+  expect(isProcessAlive(child.pid)).toBe(false);
+  return child.pid;
+}
+
+function setup() {
+  let t = Date.parse('2025-06-01T12:00:00.000Z');
+  const clock = { advance: (ms: number) => (t += ms), now: () => t };
+  const store = freshStore({ clock: clock.now });
+  const runId = store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} }).id;
+  return { store, runId, clock };
+}
+
+describe('leases', () => {
+  it('acquires a free lease and re-acquires its own', () => {
+    const { store, runId, clock } = setup();
+    const me = { id: 'owner-a', pid: process.pid, host: HOST };
+    expect(store.leases.acquire(runId, me, STALE_MS)).toEqual({ ok: true });
+    const first = store.leases.get(runId);
+    expect(first).toMatchObject({ owner: 'owner-a', pid: process.pid, host: HOST });
+    clock.advance(1000);
+    expect(store.leases.acquire(runId, me, STALE_MS)).toEqual({ ok: true });
+    expect(store.leases.get(runId)).toMatchObject({ acquiredAt: first?.acquiredAt, heartbeatAt: '2025-06-01T12:00:01.000Z' });
+  });
+
+  it('refuses a live holder and names it', () => {
+    const { store, runId, clock } = setup();
+    store.leases.acquire(runId, { id: 'owner-a', pid: process.pid, host: HOST }, STALE_MS);
+    clock.advance(STALE_MS - 1);
+    const result = store.leases.acquire(runId, { id: 'owner-b', pid: process.pid, host: HOST }, STALE_MS);
+    expect(result).toEqual({ ok: false, holder: expect.objectContaining({ owner: 'owner-a', pid: process.pid, host: HOST }) });
+    expect(store.leases.get(runId)?.owner).toBe('owner-a');
+  });
+
+  it('refuses a holder on another host even when its pid does not exist here', () => {
+    const { store, runId } = setup();
+    store.leases.acquire(runId, { id: 'remote', pid: deadPid(), host: 'other-machine' }, STALE_MS);
+    expect(store.leases.acquire(runId, { id: 'local', pid: process.pid, host: HOST }, STALE_MS).ok).toBe(false);
+  });
+
+  it('takes over a lease whose holder process on this host is dead, even with a fresh heartbeat', () => {
+    const { store, runId } = setup();
+    store.leases.acquire(runId, { id: 'crashed', pid: deadPid(), host: HOST }, STALE_MS);
+    expect(store.leases.acquire(runId, { id: 'resumer', pid: process.pid, host: HOST }, STALE_MS)).toEqual({ ok: true });
+    expect(store.leases.get(runId)).toMatchObject({ owner: 'resumer', pid: process.pid });
+  });
+
+  it('takes over a lease whose heartbeat is older than the stale limit', () => {
+    const { store, runId, clock } = setup();
+    store.leases.acquire(runId, { id: 'silent', pid: process.pid, host: 'other-machine' }, STALE_MS);
+    clock.advance(STALE_MS + 1);
+    expect(store.leases.acquire(runId, { id: 'resumer', pid: process.pid, host: HOST }, STALE_MS)).toEqual({ ok: true });
+    expect(store.leases.get(runId)).toMatchObject({ owner: 'resumer', acquiredAt: '2025-06-01T12:00:30.001Z' });
+  });
+
+  it('a heartbeat keeps the lease fresh and reports false once the lease was taken over', () => {
+    const { store, runId, clock } = setup();
+    const old = { id: 'old', pid: process.pid, host: 'other-machine' };
+    store.leases.acquire(runId, old, STALE_MS);
+    clock.advance(STALE_MS - 1);
+    expect(store.leases.heartbeat(runId, 'old')).toBe(true);
+    clock.advance(STALE_MS - 1);
+    expect(store.leases.acquire(runId, { id: 'new', pid: process.pid, host: HOST }, STALE_MS).ok).toBe(false);
+    clock.advance(2);
+    expect(store.leases.acquire(runId, { id: 'new', pid: process.pid, host: HOST }, STALE_MS).ok).toBe(true);
+    expect(store.leases.heartbeat(runId, 'old')).toBe(false);
+    expect(store.leases.heartbeat(runId, 'new')).toBe(true);
+  });
+
+  it('releases only its own lease', () => {
+    const { store, runId } = setup();
+    store.leases.acquire(runId, { id: 'a', pid: process.pid, host: HOST }, STALE_MS);
+    store.leases.release(runId, 'b');
+    expect(store.leases.get(runId)?.owner).toBe('a');
+    store.leases.release(runId, 'a');
+    expect(store.leases.get(runId)).toBeUndefined();
+    expect(store.leases.acquire(runId, { id: 'b', pid: process.pid, host: HOST }, STALE_MS)).toEqual({ ok: true });
+  });
+
+  it('lets exactly one of two stores on the same file win a contested lease', () => {
+    const { store, runId, clock } = setup();
+    const second = openStore(store.path, { clock: clock.now });
+    const a = store.leases.acquire(runId, { id: 'a', pid: process.pid, host: HOST }, STALE_MS);
+    const b = second.leases.acquire(runId, { id: 'b', pid: process.pid, host: HOST }, STALE_MS);
+    second.close();
+    expect([a.ok, b.ok]).toEqual([true, false]);
+  });
+});

@@ -1,0 +1,160 @@
+import Database from 'better-sqlite3';
+import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { assetPath } from '../../config/assets.js';
+import { openStore, readMigrations, StoreError } from '../../store/index.js';
+import { tempDir } from './fixtures.js';
+
+/** A private copy of the real migrations, so a test can edit, add or remove files. */
+function copyMigrations(): string {
+  const dir = join(tempDir(), 'migrations');
+  mkdirSync(dir);
+  for (const f of readdirSync(assetPath('migrations'))) copyFileSync(join(assetPath('migrations'), f), join(dir, f));
+  return dir;
+}
+
+function appliedVersions(dbPath: string): { version: number; name: string }[] {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as { version: number; name: string }[];
+  } finally {
+    db.close();
+  }
+}
+
+function openError(path: string, migrationsDir: string): StoreError {
+  try {
+    openStore(path, { migrationsDir }).close();
+  } catch (err) {
+    if (err instanceof StoreError) return err;
+    throw err;
+  }
+  throw new Error('openStore succeeded but should have failed');
+}
+
+describe('migrations', () => {
+  it('applies every migration on a fresh database and records it with its checksum', () => {
+    const path = join(tempDir(), 'store.db');
+    openStore(path).close();
+    const files = readMigrations(assetPath('migrations'));
+    expect(files.length).toBeGreaterThan(0);
+    expect(appliedVersions(path)).toEqual(files.map((f) => ({ version: f.version, name: f.name })));
+    const db = new Database(path, { readonly: true });
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+    db.close();
+    expect(tables).toEqual(expect.arrayContaining(['runs', 'tasks', 'sessions', 'messages', 'tool_calls', 'loaded_tools', 'model_turns', 'events', 'route_decisions', 'leases']));
+  });
+
+  it('skips applied migrations on reopen and keeps the data', () => {
+    const path = join(tempDir(), 'store.db');
+    const first = openStore(path);
+    const run = first.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: { a: 1 } });
+    first.close();
+    const db = new Database(path, { readonly: true });
+    const appliedAt = db.prepare('SELECT applied_at FROM schema_migrations').pluck().all();
+    db.close();
+
+    const second = openStore(path);
+    expect(second.runs.get(run.id)?.inputs).toEqual({ a: 1 });
+    second.close();
+    const again = new Database(path, { readonly: true });
+    expect(again.prepare('SELECT applied_at FROM schema_migrations').pluck().all()).toEqual(appliedAt);
+    again.close();
+  });
+
+  it('applies a migration added after the database was created, and only that one', () => {
+    const dir = copyMigrations();
+    const path = join(tempDir(), 'store.db');
+    openStore(path, { migrationsDir: dir }).close();
+    const next = readMigrations(dir).length + 1;
+    writeFileSync(join(dir, `${String(next).padStart(4, '0')}_add_notes.sql`), 'CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT) STRICT;\n');
+    openStore(path, { migrationsDir: dir }).close();
+    expect(appliedVersions(path).at(-1)).toEqual({ version: next, name: 'add_notes' });
+  });
+
+  it('refuses a migration that was edited after it was applied', () => {
+    const dir = copyMigrations();
+    const path = join(tempDir(), 'store.db');
+    openStore(path, { migrationsDir: dir }).close();
+    appendFileSync(join(dir, '0001_initial.sql'), '\nCREATE TABLE sneaky (id INTEGER);\n');
+
+    const err = openError(path, dir);
+    expect(err.code).toBe('MIGRATION_EDITED');
+    expect(err.message).toMatch(/^migration 0001_initial\.sql was edited after it was applied \(checksum [0-9a-f]{12}… recorded, [0-9a-f]{12}… now\); restore it and add a new migration instead$/);
+  });
+
+  it('does not treat CRLF line endings as an edit', () => {
+    const dir = copyMigrations();
+    const path = join(tempDir(), 'store.db');
+    openStore(path, { migrationsDir: dir }).close();
+    const file = join(dir, '0001_initial.sql');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/\n/g, '\r\n'));
+    expect(() => openStore(path, { migrationsDir: dir }).close()).not.toThrow();
+  });
+
+  it('refuses a migration renamed after it was applied', () => {
+    const dir = copyMigrations();
+    const path = join(tempDir(), 'store.db');
+    openStore(path, { migrationsDir: dir }).close();
+    renameSync(join(dir, '0001_initial.sql'), join(dir, '0001_first.sql'));
+    const err = openError(path, dir);
+    expect(err.code).toBe('MIGRATION_EDITED');
+    expect(err.message).toContain('0001_initial.sql was renamed to 0001_first.sql');
+  });
+
+  it('refuses a database written by a newer version (an applied migration it does not know)', () => {
+    const newer = copyMigrations();
+    const path = join(tempDir(), 'store.db');
+    const next = readMigrations(newer).length + 1;
+    const nextName = `${String(next).padStart(4, '0')}_future.sql`;
+    writeFileSync(join(newer, nextName), 'CREATE TABLE future (id INTEGER) STRICT;\n');
+    openStore(path, { migrationsDir: newer }).close();
+
+    const err = openError(path, assetPath('migrations'));
+    expect(err.code).toBe('MIGRATION_UNKNOWN');
+    expect(err.message).toContain(`newer squadron (it has migration ${nextName}`);
+  });
+
+  it('refuses a gap in the numbering, naming the missing number', () => {
+    const dir = copyMigrations();
+    const next = readMigrations(dir).length;
+    writeFileSync(join(dir, `${String(next + 2).padStart(4, '0')}_skipped.sql`), 'SELECT 1;\n');
+    const err = openError(join(tempDir(), 'store.db'), dir);
+    expect(err.code).toBe('MIGRATION_SEQUENCE');
+    expect(err.message).toContain(`migration ${String(next + 1).padStart(4, '0')} is missing`);
+  });
+
+  it('refuses two migrations with the same number', () => {
+    const dir = copyMigrations();
+    writeFileSync(join(dir, '0001_again.sql'), 'SELECT 1;\n');
+    const err = openError(join(tempDir(), 'store.db'), dir);
+    expect(err.code).toBe('MIGRATION_SEQUENCE');
+    expect(err.message).toMatch(/0001_again\.sql and 0001_initial\.sql share number 0001/);
+  });
+
+  it('refuses a misnamed migration file', () => {
+    const dir = copyMigrations();
+    writeFileSync(join(dir, '2_Extra.sql'), 'SELECT 1;\n');
+    const err = openError(join(tempDir(), 'store.db'), dir);
+    expect(err.code).toBe('MIGRATION_SEQUENCE');
+    expect(err.message).toContain('2_Extra.sql is misnamed');
+  });
+
+  it('rolls back a failing migration together with its schema_migrations row', () => {
+    const dir = copyMigrations();
+    const path = join(tempDir(), 'store.db');
+    openStore(path, { migrationsDir: dir }).close();
+    const next = readMigrations(dir).length + 1;
+    const name = `${String(next).padStart(4, '0')}_broken.sql`;
+    writeFileSync(join(dir, name), 'CREATE TABLE half (id INTEGER) STRICT;\nINSERT INTO no_such_table VALUES (1);\n');
+    const err = openError(path, dir);
+    expect(err.code).toBe('MIGRATION_FAILED');
+    expect(err.message).toContain(name);
+    const db = new Database(path, { readonly: true });
+    const half = db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'half'").pluck().get();
+    db.close();
+    expect(half).toBe(0);
+    expect(appliedVersions(path).map((r) => r.version)).not.toContain(next);
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { createSecretRedactor } from '../../store/index.js';
+
+describe('createSecretRedactor', () => {
+  const redactor = createSecretRedactor([
+    { name: 'vars.api_key', value: 'sk-live-123456' },
+    { name: 'vars.api_key_prefix', value: 'sk-live' },
+    { name: 'vars.pin', value: 'abc' },
+  ]);
+
+  it('replaces a secret value with a named placeholder and restores it', () => {
+    const redacted = redactor.redact('Authorization: Bearer sk-live-123456.');
+    expect(redacted).toBe('Authorization: Bearer [REDACTED:vars.api_key].');
+    expect(redactor.restore(redacted)).toBe('Authorization: Bearer sk-live-123456.');
+  });
+
+  it('prefers the longest secret when one value contains another', () => {
+    expect(redactor.redact('sk-live-123456 and sk-live-999')).toBe('[REDACTED:vars.api_key] and [REDACTED:vars.api_key_prefix]-999');
+  });
+
+  it('ignores values shorter than four characters', () => {
+    expect(redactor.redact('abc abcd')).toBe('abc abcd');
+  });
+
+  it('redacts the JSON-escaped form of a value and restores valid JSON', () => {
+    const quoted = createSecretRedactor([{ name: 'vars.pw', value: 'p"ss\\wörd' }]);
+    const json = JSON.stringify({ password: 'p"ss\\wörd' });
+    const redacted = quoted.redact(json);
+    expect(redacted).not.toContain('ss\\\\w');
+    expect(redacted).toBe('{"password":"[REDACTED:vars.pw:json]"}');
+    expect(JSON.parse(quoted.restore(redacted))).toEqual({ password: 'p"ss\\wörd' });
+    // The ASCII-only escaping other JSON encoders use is caught too.
+    expect(quoted.redact('"p\\"ss\\\\w\\u00f6rd"')).toBe('"[REDACTED:vars.pw:json]"');
+  });
+
+  it('never turns a literal placeholder in the input into a secret on restore', () => {
+    const text = 'the model wrote [REDACTED:vars.api_key] itself';
+    const redacted = redactor.redact(text);
+    expect(redactor.restore(redacted)).toBe(text);
+    const noSecrets = createSecretRedactor([]);
+    expect(noSecrets.restore(noSecrets.redact(text))).toBe(text);
+  });
+
+  it('leaves a placeholder whose secret is no longer supplied', () => {
+    const later = createSecretRedactor([{ name: 'vars.other', value: 'zzzzzz' }]);
+    expect(later.restore('key [REDACTED:vars.api_key]')).toBe('key [REDACTED:vars.api_key]');
+  });
+
+  it('uses the name verbatim, so other kinds of secrets keep their own reference', () => {
+    const keys = createSecretRedactor([{ name: 'models.anthropic.api_key', value: 'sk-ant-xyz' }]);
+    expect(keys.redact('x-api-key: sk-ant-xyz')).toBe('x-api-key: [REDACTED:models.anthropic.api_key]');
+    expect(keys.restore('[REDACTED:models.anthropic.api_key]')).toBe('sk-ant-xyz');
+  });
+
+  it('rejects a name that could not be read back from a placeholder', () => {
+    expect(() => createSecretRedactor([{ name: 'vars.a]b', value: 'secret-value' }])).toThrow(/cannot be used in a placeholder/);
+  });
+
+  it('restores the current value of a rotated secret', () => {
+    const stored = createSecretRedactor([{ name: 'vars.token', value: 'old-token-1' }]).redact('use old-token-1');
+    expect(createSecretRedactor([{ name: 'vars.token', value: 'new-token-2' }]).restore(stored)).toBe('use new-token-2');
+  });
+
+  it('does not re-scan placeholders it inserted (a secret equal to part of a placeholder)', () => {
+    const tricky = createSecretRedactor([
+      { name: 'vars.a', value: 'REDACTED' },
+      { name: 'vars.b', value: 'vars' },
+      { name: 'vars.c', value: 'hunter22' },
+    ]);
+    const redacted = tricky.redact('hunter22 vars');
+    expect(redacted).toBe('[REDACTED:vars.c] [REDACTED:vars.b]');
+    expect(tricky.restore(redacted)).toBe('hunter22 vars');
+  });
+});
