@@ -1,0 +1,68 @@
+// Builds the ModelClient for a model block: the adapter of its provider with the block's key, base
+// URL, timeout and retry bound, optionally wrapped in a cassette recorder.
+
+import type { ModelBlock } from '../../config/graph.js';
+import { createAnthropicClient } from './anthropic.js';
+import type { NetworkClientOptions } from './clientOptions.js';
+import { createOpenAIClient } from './openai.js';
+import { createRecordingClient } from './record.js';
+import { createReplayClient } from './replay.js';
+import type { RetryPolicy } from './retry.js';
+import type { ModelClient } from './types.js';
+
+export interface ModelClientFactoryOptions {
+  /** Overrides the backoff base (tests use a few milliseconds). */
+  retryBaseDelayMs?: number;
+  retryMaxDelayMs?: number;
+  /** Caps how long a server's retry-after is honoured. */
+  maxRetryAfterMs?: number;
+  /** Total attempts; overrides the block's `max_retries` (which counts retries, not attempts). */
+  maxAttempts?: number;
+  /** Per-request timeout; overrides the block's `timeout_seconds`. */
+  timeoutMs?: number;
+  random?: () => number;
+  /** OpenAI only: which models accept `reasoning_effort` (see createOpenAIClient). */
+  supportsReasoning?: boolean | ((model: string) => boolean);
+  /** Anthropic only: cache breakpoint on the newest user block (default true). */
+  cacheConversation?: boolean;
+  /** Record every completed turn into this cassette, redacted. Ignored for replay blocks. */
+  record?: { cassette: string; redact: (text: string) => string };
+}
+
+export function createModelClient(block: ModelBlock, options: ModelClientFactoryOptions = {}): ModelClient {
+  if (block.provider === 'replay') {
+    if (block.cassette === undefined) {
+      throw new Error(`model block "${block.name}" has provider "replay" but no cassette`);
+    }
+    return createReplayClient({ cassette: block.cassette });
+  }
+  const network = networkOptions(block, options);
+  const client =
+    block.provider === 'anthropic'
+      ? createAnthropicClient({
+          ...network,
+          ...(options.cacheConversation !== undefined ? { cacheConversation: options.cacheConversation } : {}),
+        })
+      : createOpenAIClient({
+          ...network,
+          ...(options.supportsReasoning !== undefined ? { supportsReasoning: options.supportsReasoning } : {}),
+        });
+  return options.record ? createRecordingClient(client, options.record) : client;
+}
+
+function networkOptions(block: ModelBlock, options: ModelClientFactoryOptions): NetworkClientOptions {
+  const retry: Partial<RetryPolicy> = {};
+  const maxAttempts = options.maxAttempts ?? (block.maxRetries !== undefined ? block.maxRetries + 1 : undefined);
+  if (maxAttempts !== undefined) retry.maxAttempts = maxAttempts;
+  if (options.retryBaseDelayMs !== undefined) retry.baseDelayMs = options.retryBaseDelayMs;
+  if (options.retryMaxDelayMs !== undefined) retry.maxDelayMs = options.retryMaxDelayMs;
+  if (options.maxRetryAfterMs !== undefined) retry.maxRetryAfterMs = options.maxRetryAfterMs;
+  const timeoutMs = options.timeoutMs ?? (block.timeoutSeconds !== undefined ? block.timeoutSeconds * 1000 : undefined);
+  return {
+    retry,
+    ...(block.apiKey !== undefined ? { apiKey: block.apiKey } : {}),
+    ...(block.baseUrl !== undefined ? { baseURL: block.baseUrl } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(options.random ? { random: options.random } : {}),
+  };
+}

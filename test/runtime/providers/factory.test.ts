@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ModelBlock } from '../../../config/graph.js';
+import { createModelClient } from '../../../runtime/providers/factory.js';
+import { ModelCallError } from '../../../runtime/providers/types.js';
+import { startFakeModelServer, type FakeModelServer } from '../../support/fakeModelServer.js';
+import { request } from './sampleRequests.js';
+
+let server: FakeModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function block(overrides: Partial<ModelBlock>): ModelBlock {
+  return { name: 'main', provider: 'anthropic', aliases: {}, pricing: {}, location: { file: 'm.hcl', line: 1, column: 1 }, ...overrides };
+}
+
+describe('createModelClient', () => {
+  it('builds an Anthropic client from the block key and base URL', async () => {
+    server = await startFakeModelServer({ respond: () => ({ text: 'from anthropic' }) });
+    const client = createModelClient(block({ apiKey: 'block-key', baseUrl: server.url }));
+    const response = await client.complete(request());
+    expect(client.provider).toBe('anthropic');
+    expect(response.message.parts).toEqual([{ type: 'text', text: 'from anthropic' }]);
+    expect(JSON.stringify(server.requests[0]?.headers)).toContain('block-key');
+    expect(server.requests[0]?.api).toBe('anthropic');
+  });
+
+  it('builds an OpenAI client for an OpenAI-compatible base URL', async () => {
+    server = await startFakeModelServer({ respond: () => ({ text: 'from openai' }) });
+    const client = createModelClient(block({ provider: 'openai', apiKey: 'k', baseUrl: server.openaiBaseURL }));
+    const response = await client.complete(request());
+    expect(response.message.parts).toEqual([{ type: 'text', text: 'from openai' }]);
+    expect(server.requests[0]?.api).toBe('openai');
+  });
+
+  it('bounds attempts by the block max_retries (retries after the first attempt)', async () => {
+    server = await startFakeModelServer({ respond: () => ({ status: 500 }) });
+    const client = createModelClient(block({ apiKey: 'k', baseUrl: server.url, maxRetries: 1 }), { retryBaseDelayMs: 1 });
+    const error = (await client.complete(request()).catch((e: unknown) => e)) as ModelCallError;
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(error.attempts).toBe(2);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('applies the block timeout per request', async () => {
+    server = await startFakeModelServer({ respond: () => ({ text: 'late', delayMs: 3000 }) });
+    const client = createModelClient(block({ apiKey: 'k', baseUrl: server.url, timeoutSeconds: 0.2, maxRetries: 0 }));
+    const error = (await client.complete(request()).catch((e: unknown) => e)) as ModelCallError;
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toBe('anthropic: request timed out after 200 ms');
+  });
+
+  it('records through the record option and replays a replay block', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'squadron-factory-'));
+    try {
+      server = await startFakeModelServer({ respond: () => ({ text: 'recorded answer' }) });
+      const cassette = join(dir, 'c.jsonl');
+      const live = createModelClient(block({ apiKey: 'secret-key', baseUrl: server.url }), {
+        record: { cassette, redact: (t) => t.split('secret-key').join('[REDACTED]') },
+      });
+      await live.complete(request());
+      expect(readFileSync(cassette, 'utf8')).toContain('recorded answer');
+      const replay = createModelClient(block({ provider: 'replay', cassette }));
+      expect(replay.provider).toBe('replay');
+      expect((await replay.complete(request())).message.parts).toEqual([{ type: 'text', text: 'recorded answer' }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
