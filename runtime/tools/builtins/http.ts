@@ -1,0 +1,167 @@
+// `builtins.http.*`: HTTP requests with the global fetch. A 4xx/5xx answer is a normal result the
+// model reads (status first); only network failures, timeouts and cancellations are error results.
+// Bodies are capped so one large page cannot flood the model's context.
+
+import type { ToolContext, ToolResult } from '../types.js';
+import { textResult } from '../types.js';
+
+export interface HttpOptions {
+  /** Per-call timeout (default 30 s). */
+  timeoutMs?: number;
+  /** Response bodies beyond this are truncated (default 1 MiB). */
+  maxResponseBytes?: number;
+}
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The input after schema validation (see config/builtinTools.ts). */
+export interface HttpInput {
+  url: string;
+  headers?: Record<string, string>;
+  body?: Record<string, unknown> | string;
+  content_type?: 'json' | 'form' | 'text';
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_BYTES = 1024 * 1024;
+const SHOWN_HEADERS = ['content-type', 'content-length', 'location'];
+
+export async function httpRequest(method: HttpMethod, input: HttpInput, ctx: ToolContext, options: HttpOptions = {}): Promise<ToolResult> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_BYTES;
+
+  let url: URL;
+  try {
+    url = new URL(input.url);
+  } catch {
+    return textResult(`input.url: not an absolute URL: ${input.url}`, true);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return textResult(`input.url: only http:// and https:// URLs are allowed, got ${url.protocol}`, true);
+  }
+
+  const headers = new Headers();
+  headers.set('user-agent', 'squadron');
+  const encoded = encodeBody(input);
+  if (typeof encoded === 'string') return textResult(encoded, true);
+  if (encoded) headers.set('content-type', encoded.contentType);
+  // Caller headers win over the defaults above (e.g. a vendor JSON content type).
+  for (const [name, value] of Object.entries(input.headers ?? {})) {
+    try {
+      headers.set(name, value);
+    } catch {
+      return textResult(`input.headers: invalid header ${JSON.stringify(name)}`, true);
+    }
+  }
+
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = AbortSignal.any([ctx.signal, timeout]);
+  const init: RequestInit = { method: method.toUpperCase(), headers, signal, redirect: 'follow' };
+  if (encoded) init.body = encoded.body;
+
+  try {
+    const response = await fetch(url, init);
+    const body = await readCapped(response, maxBytes);
+    return textResult(formatResponse(response, body, maxBytes));
+  } catch (err) {
+    if (timeout.aborted) return textResult(`HTTP ${method.toUpperCase()} ${url.href} timed out after ${timeoutMs / 1000} s`, true);
+    if (ctx.signal.aborted) return textResult(`HTTP ${method.toUpperCase()} ${url.href} was cancelled`, true);
+    return textResult(`HTTP ${method.toUpperCase()} ${url.href} failed: ${networkErrorMessage(err)}`, true);
+  }
+}
+
+/** Returns the encoded body, undefined for none, or an error message the model can act on. */
+function encodeBody(input: HttpInput): { body: string; contentType: string } | undefined | string {
+  const { body } = input;
+  if (body === undefined) return undefined;
+  const kind = input.content_type ?? 'json';
+  switch (kind) {
+    case 'json':
+      return { body: typeof body === 'string' ? body : JSON.stringify(body), contentType: 'application/json' };
+    case 'form': {
+      if (typeof body === 'string') return 'input.body: content_type "form" needs an object body (field names to values)';
+      const form = new URLSearchParams();
+      for (const [k, v] of Object.entries(body)) {
+        if (v === undefined || v === null) continue;
+        form.append(k, typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
+      }
+      return { body: form.toString(), contentType: 'application/x-www-form-urlencoded' };
+    }
+    case 'text':
+      if (typeof body !== 'string') return 'input.body: content_type "text" needs a string body';
+      return { body, contentType: 'text/plain; charset=utf-8' };
+  }
+}
+
+interface CappedBody {
+  bytes: Uint8Array;
+  truncated: boolean;
+}
+
+/** Reads at most `maxBytes` and cancels the rest of the stream, so a huge body costs nothing more. */
+async function readCapped(response: Response, maxBytes: number): Promise<CappedBody> {
+  if (!response.body) return { bytes: new Uint8Array(0), truncated: false };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > maxBytes) {
+      chunks.push(value.subarray(0, maxBytes - size));
+      size = maxBytes;
+      truncated = true;
+      await reader.cancel().catch(() => undefined);
+      break;
+    }
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    bytes.set(c, offset);
+    offset += c.byteLength;
+  }
+  return { bytes, truncated };
+}
+
+function formatResponse(response: Response, body: CappedBody, maxBytes: number): string {
+  const lines = [`HTTP ${response.status} ${response.statusText}`.trimEnd()];
+  for (const name of SHOWN_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) lines.push(`${name}: ${value}`);
+  }
+  const contentType = response.headers.get('content-type') ?? '';
+  if (body.truncated) lines.push(`(body truncated: showing the first ${maxBytes} bytes)`);
+  let text: string;
+  if (isTextual(contentType)) {
+    // A cut can fall inside a multi-byte character; the decoder replaces it rather than failing.
+    text = new TextDecoder('utf-8', { fatal: false }).decode(body.bytes);
+  } else {
+    text = `[binary body: ${body.bytes.byteLength}${body.truncated ? '+' : ''} bytes of ${contentType}, not shown]`;
+  }
+  return `${lines.join('\n')}\n\n${text}`;
+}
+
+function isTextual(contentType: string): boolean {
+  const ct = contentType.toLowerCase();
+  if (ct === '') return true;
+  return (
+    ct.startsWith('text/') ||
+    /[/+](json|xml|javascript|ecmascript|yaml|x-yaml|csv|html|x-www-form-urlencoded|graphql)\b/.test(ct) ||
+    ct.includes('charset=')
+  );
+}
+
+function networkErrorMessage(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  // undici reports "fetch failed" with the useful part (ECONNREFUSED, ENOTFOUND…) in `cause`.
+  const cause = (err as Error & { cause?: unknown }).cause;
+  if (cause instanceof Error) {
+    const code = (cause as Error & { code?: unknown }).code;
+    return `${cause.message}${typeof code === 'string' && !cause.message.includes(code) ? ` (${code})` : ''}`;
+  }
+  return err.message;
+}

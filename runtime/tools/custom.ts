@@ -1,0 +1,104 @@
+// Custom `tool` blocks: a builtin with some of its fields computed from the tool's own inputs. At
+// call time each field expression is evaluated with only `inputs` in scope, and the builtin runs
+// with the result (checked against the builtin's schema first, so a bad field is an error result).
+
+import type { CustomTool } from '../../config/graph.js';
+import type { Diagnostic } from '../../config/hcl/diagnostic.js';
+import { evaluate, stdlibFunctions } from '../../config/hcl/index.js';
+import { isUnknown, type ObjectValue, type Value } from '../../config/hcl/value.js';
+import { builtinToolSpecs, type BuiltinOptions } from './builtins/index.js';
+import { fieldsToJsonSchema } from './fieldSchema.js';
+import { invalidInputResult, validateToolInput } from './inputValidation.js';
+import type { ToolContext, ToolResult, ToolSpec } from './types.js';
+import { apiNameOf, textResult } from './types.js';
+
+export function customToolSpec(tool: CustomTool, builtinOptions: BuiltinOptions = {}): ToolSpec {
+  const apiName = apiNameOf(tool.ref);
+  const inputSchema = fieldsToJsonSchema(tool.inputs);
+  const implemented = builtinToolSpecs(builtinOptions).find((b) => b.ref === tool.implements);
+  return {
+    ref: tool.ref,
+    apiName,
+    description: tool.description || implemented?.description || `Custom tool ${tool.name}.`,
+    inputSchema,
+    group: 'tools',
+    source: 'custom',
+    idempotent: tool.idempotent,
+    async execute(input: unknown, ctx: ToolContext): Promise<ToolResult> {
+      const checked = validateToolInput(inputSchema, input ?? {});
+      if (!checked.ok) return invalidInputResult(apiName, checked.errors);
+      // The loader only accepts builtins it knows; reaching this means graph and catalog disagree.
+      if (!implemented) return textResult(`${apiName}: implemented tool ${tool.implements} is not available`, true);
+
+      const fields = evaluateFields(tool, checked.value as Record<string, unknown>);
+      if (!fields.ok) return textResult(`${apiName}: could not compute the fields of ${tool.implements}:\n${fields.errors.join('\n')}`, true);
+      const forBuiltin = validateToolInput(implemented.inputSchema, fields.value);
+      if (!forBuiltin.ok) {
+        return textResult(
+          `${apiName}: the fields computed from your inputs are not valid for ${tool.implements}:\n${forBuiltin.errors.map((e) => `- ${e}`).join('\n')}`,
+          true,
+        );
+      }
+      return implemented.execute(forBuiltin.value, ctx);
+    },
+  };
+}
+
+type Fields = { ok: true; value: Record<string, unknown> } | { ok: false; errors: string[] };
+
+/** Evaluates every field with `inputs` in scope; absent optional inputs read as null. */
+export function evaluateFields(tool: CustomTool, input: Record<string, unknown>): Fields {
+  const inputs: ObjectValue = {};
+  for (const field of tool.inputs) inputs[field.name] = toValue(input[field.name]);
+  const ctx = { variables: { inputs }, functions: stdlibFunctions };
+  const value: Record<string, unknown> = {};
+  const errors: string[] = [];
+  for (const [name, expr] of Object.entries(tool.fields)) {
+    const result = evaluate(expr, ctx);
+    const problems = result.diagnostics.filter((d: Diagnostic) => d.severity === 'error');
+    if (problems.length > 0) {
+      for (const d of problems) errors.push(`- ${name} (${d.file}:${d.line}:${d.column}): ${d.message}`);
+      continue;
+    }
+    const json = toJson(result.value);
+    if (!json.ok) errors.push(`- ${name}: ${json.error}`);
+    // A null field is an unset field (HCL semantics), so optional inputs can leave it out.
+    else if (json.value !== null) value[name] = json.value;
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value };
+}
+
+function toValue(v: unknown): Value {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  if (Array.isArray(v)) return v.map(toValue);
+  if (typeof v === 'object') {
+    const out: ObjectValue = {};
+    for (const [k, x] of Object.entries(v)) out[k] = toValue(x);
+    return out;
+  }
+  return null;
+}
+
+function toJson(v: Value): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (isUnknown(v)) return { ok: false, error: 'the value is not known' };
+  if (Array.isArray(v)) {
+    const items: unknown[] = [];
+    for (const x of v as Value[]) {
+      const r = toJson(x);
+      if (!r.ok) return r;
+      items.push(r.value);
+    }
+    return { ok: true, value: items };
+  }
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as ObjectValue)) {
+      const r = toJson(x);
+      if (!r.ok) return r;
+      out[k] = r.value;
+    }
+    return { ok: true, value: out };
+  }
+  return { ok: true, value: v };
+}

@@ -1,0 +1,311 @@
+// The MCP servers of one run. Each server is started (stdio) or connected (Streamable HTTP) on first
+// use and shared by every task. A server that dies is restarted once, on the next call; after a
+// second failure every call is an error result naming the server. Nothing here ever rejects out of
+// a tool call, and `closeAll()` leaves no child process behind.
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+import type { McpServer } from '../../../config/graph.js';
+import type { ToolResult, ToolSpec } from '../types.js';
+import { textResult } from '../types.js';
+import { toToolResult } from './results.js';
+import { mcpToolSpec } from './toolSpec.js';
+import { toolInfoFromSdk, type McpToolInfo } from './toolInfo.js';
+
+export interface McpConnectionOptions {
+  /** Bound on starting a server and the MCP handshake (default 10 s). */
+  connectTimeoutMs?: number;
+  /** Bound on listing a server's tools (default 10 s). */
+  listTimeoutMs?: number;
+  /** Bound on one tool call without progress notifications (default 60 s). */
+  callTimeoutMs?: number;
+  /** Working directory of stdio servers (usually the project root). */
+  cwd?: string;
+  clientVersion?: string;
+}
+
+/** Thrown by `get`/`listTools` when a server cannot be reached; tool calls return error results instead. */
+export class McpServerError extends Error {
+  constructor(
+    readonly server: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'McpServerError';
+  }
+}
+
+/** Starts allowed per server and run: the first start plus one restart. */
+const MAX_STARTS = 2;
+const STDERR_TAIL_CHARS = 2000;
+const CLOSE_GRACE_MS = 2000;
+
+/**
+ * The SDK closes a transport itself when the handshake fails, without awaiting it; a second close()
+ * then returns at once while the child may still be running. Sharing one close promise lets
+ * closeAll wait until the child has really exited.
+ */
+class StdioTransport extends StdioClientTransport {
+  private closing?: Promise<void>;
+  override close(): Promise<void> {
+    this.closing ??= super.close();
+    return this.closing;
+  }
+}
+
+interface Live {
+  client: Client;
+  transport: StdioTransport | StreamableHTTPClientTransport;
+  /** Set once the handshake completed; a close before that is a failed start, not a death. */
+  ready: boolean;
+  /** Closed by us or declared dead: its close events no longer count. */
+  retired: boolean;
+  stderr: string[];
+}
+
+interface ServerState {
+  server: McpServer;
+  live?: Live;
+  connecting?: Promise<Live>;
+  /** Deaths plus failed starts. */
+  failures: number;
+  lastError?: string;
+  tools?: Promise<McpToolInfo[]>;
+}
+
+export class McpConnections {
+  private readonly states = new Map<string, ServerState>();
+  private readonly closing = new Set<Promise<void>>();
+  private closed = false;
+  private readonly connectTimeoutMs: number;
+  private readonly listTimeoutMs: number;
+  private readonly callTimeoutMs: number;
+
+  constructor(private readonly options: McpConnectionOptions = {}) {
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+    this.listTimeoutMs = options.listTimeoutMs ?? 10_000;
+    this.callTimeoutMs = options.callTimeoutMs ?? 60_000;
+  }
+
+  /** The connected client, starting the server on first use. Throws McpServerError when unreachable. */
+  async get(server: McpServer): Promise<Client> {
+    return (await this.ensureLive(this.stateOf(server))).client;
+  }
+
+  /** The server's tools in the server's order, listed once per run. Throws McpServerError. */
+  async listToolInfos(server: McpServer): Promise<McpToolInfo[]> {
+    const state = this.stateOf(server);
+    if (!state.tools) {
+      state.tools = this.fetchTools(state);
+      // A failed listing is retried by the next caller rather than cached.
+      state.tools.catch(() => {
+        state.tools = undefined;
+      });
+    }
+    return state.tools;
+  }
+
+  /** The server's tools as ToolSpecs (`mcp.<server>.<tool>`). Throws McpServerError. */
+  async listTools(server: McpServer): Promise<ToolSpec[]> {
+    const infos = await this.listToolInfos(server);
+    return infos.map((info) => mcpToolSpec(server, info, this));
+  }
+
+  /** Calls a tool. Every failure (unreachable server, crash, timeout, cancellation) is an error result. */
+  async callTool(server: McpServer, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+    const state = this.stateOf(server);
+    let live: Live;
+    try {
+      live = await this.ensureLive(state);
+    } catch (err) {
+      return textResult(err instanceof Error ? err.message : String(err), true);
+    }
+    const call = `the call to "${tool}"`;
+    try {
+      const options = { timeout: this.callTimeoutMs, resetTimeoutOnProgress: true, ...(signal ? { signal } : {}) };
+      const result = await live.client.callTool({ name: tool, arguments: args }, undefined, options);
+      return toToolResult(result as CallToolResult);
+    } catch (err) {
+      if (signal?.aborted) return textResult(`${call} on MCP server "${server.name}" was cancelled`, true);
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+        return textResult(`${call} on MCP server "${server.name}" timed out after ${this.callTimeoutMs / 1000} s`, true);
+      }
+      if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) {
+        return textResult(`MCP server "${server.name}" rejected ${call}: ${err.message}`, true);
+      }
+      // The transport failed: the process exited, the HTTP session vanished or the host went away.
+      this.retire(state, live, describeError(err));
+      // An unknown session (the HTTP server restarted while we were idle) means the call was never
+      // run, so it is safe to reconnect and send it again right away.
+      if (err instanceof StreamableHTTPError && err.code === 404 && state.failures < MAX_STARTS) {
+        return this.callTool(server, tool, args, signal);
+      }
+      const next = state.failures >= MAX_STARTS ? 'it will not be restarted again' : 'it will be restarted on the next call';
+      return textResult(`MCP server "${server.name}" stopped during ${call} (${next}): ${state.lastError ?? 'unknown error'}`, true);
+    }
+  }
+
+  /** Closes every server (stdio children are terminated). Later calls return error results. */
+  async closeAll(): Promise<void> {
+    this.closed = true;
+    const pending = [...this.states.values()].map(async (state) => {
+      const live = state.live ?? (await state.connecting?.catch(() => undefined));
+      if (live) this.shutdown(live);
+    });
+    await Promise.all(pending);
+    await Promise.all([...this.closing]);
+  }
+
+  private stateOf(server: McpServer): ServerState {
+    let state = this.states.get(server.name);
+    if (!state) {
+      state = { server, failures: 0 };
+      this.states.set(server.name, state);
+    }
+    return state;
+  }
+
+  private ensureLive(state: ServerState): Promise<Live> {
+    const name = state.server.name;
+    if (this.closed) return Promise.reject(new McpServerError(name, `MCP server "${name}" is closed: the run is ending`));
+    if (state.live && !state.live.retired) return Promise.resolve(state.live);
+    if (state.connecting) return state.connecting;
+    if (state.failures >= MAX_STARTS) {
+      return Promise.reject(
+        new McpServerError(name, `MCP server "${name}" is unavailable: it failed ${state.failures} times during this run and is not restarted again. Last error: ${state.lastError ?? 'unknown'}`),
+      );
+    }
+    const connecting = this.connect(state).then(
+      (live) => {
+        state.connecting = undefined;
+        if (this.closed) {
+          this.shutdown(live);
+          throw new McpServerError(name, `MCP server "${name}" is closed: the run is ending`);
+        }
+        state.live = live;
+        return live;
+      },
+      (err: unknown) => {
+        state.connecting = undefined;
+        state.failures++;
+        state.lastError = describeError(err);
+        throw new McpServerError(name, `MCP server "${name}" could not be started: ${state.lastError}`);
+      },
+    );
+    state.connecting = connecting;
+    return connecting;
+  }
+
+  private async connect(state: ServerState): Promise<Live> {
+    const { transport: config } = state.server;
+    const transport =
+      config.kind === 'stdio'
+        ? new StdioTransport({
+            command: config.command,
+            args: [...config.args],
+            env: { ...config.env },
+            // Piped, not inherited: server logs must not interleave with our output; the tail explains crashes.
+            stderr: 'pipe',
+            ...(this.options.cwd !== undefined ? { cwd: this.options.cwd } : {}),
+          })
+        : new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
+    const client = new Client({ name: 'squadron', version: this.options.clientVersion ?? '0.1.0' }, { capabilities: {} });
+    const live: Live = { client, transport, ready: false, retired: false, stderr: [] };
+    if (transport instanceof StdioTransport) {
+      transport.stderr?.on('data', (chunk: Buffer | string) => appendTail(live.stderr, String(chunk)));
+    }
+    client.onclose = () => {
+      if (live.ready) this.retire(state, live, 'the server closed the connection');
+    };
+    // Transport errors surface through the pending requests; this handler only keeps them from being unhandled.
+    client.onerror = () => undefined;
+    try {
+      await client.connect(transport, { timeout: this.connectTimeoutMs });
+      // The process may have exited between the handshake and here.
+      if (!client.transport) throw new Error('the server closed the connection right after the handshake');
+    } catch (err) {
+      live.retired = true;
+      this.shutdown(live);
+      throw new Error(withStderr(describeError(err), live));
+    }
+    live.ready = true;
+    return live;
+  }
+
+  private async fetchTools(state: ServerState): Promise<McpToolInfo[]> {
+    const live = await this.ensureLive(state);
+    const infos: McpToolInfo[] = [];
+    try {
+      let cursor: string | undefined;
+      do {
+        const page = await live.client.listTools(cursor ? { cursor } : {}, { timeout: this.listTimeoutMs });
+        infos.push(...page.tools.map(toolInfoFromSdk));
+        cursor = page.nextCursor;
+      } while (cursor);
+    } catch (err) {
+      const name = state.server.name;
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+        throw new McpServerError(name, `MCP server "${name}" did not list its tools within ${this.listTimeoutMs / 1000} s`);
+      }
+      if (!(err instanceof McpError) || err.code === ErrorCode.ConnectionClosed) this.retire(state, live, describeError(err));
+      throw new McpServerError(name, `MCP server "${name}" could not list its tools: ${withStderr(describeError(err), live)}`);
+    }
+    return infos;
+  }
+
+  /** Declares a connection dead (once) and counts it against the server's restarts. */
+  private retire(state: ServerState, live: Live, reason: string): void {
+    if (live.retired) return;
+    live.retired = true;
+    if (state.live === live) state.live = undefined;
+    state.failures++;
+    state.lastError = withStderr(reason, live);
+    this.shutdown(live);
+  }
+
+  /** Closes a connection in the background; closeAll waits for every such close. */
+  private shutdown(live: Live): void {
+    live.retired = true;
+    const closing = (async () => {
+      if (live.transport instanceof StreamableHTTPClientTransport && live.ready) {
+        // Politely end the HTTP session, but never wait long on a host that is gone.
+        await Promise.race([live.transport.terminateSession().catch(() => undefined), delay(CLOSE_GRACE_MS)]);
+      }
+      await live.client.close().catch(() => undefined);
+      await live.transport.close().catch(() => undefined);
+    })();
+    this.closing.add(closing);
+    void closing.finally(() => this.closing.delete(closing));
+  }
+}
+
+function appendTail(tail: string[], chunk: string): void {
+  tail.push(chunk);
+  let size = tail.reduce((n, s) => n + s.length, 0);
+  while (size > STDERR_TAIL_CHARS && tail.length > 1) size -= tail.shift()!.length;
+}
+
+function withStderr(message: string, live: Live): string {
+  const text = live.stderr.join('').trim();
+  if (text === '') return message;
+  const tail = text.length > STDERR_TAIL_CHARS ? `…${text.slice(-STDERR_TAIL_CHARS)}` : text;
+  return `${message}\nserver stderr:\n${tail}`;
+}
+
+function describeError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  if (err instanceof StreamableHTTPError && err.code !== undefined) return `HTTP ${err.code}: ${err.message}`;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' && 'path' in err) return `command not found: ${String((err as NodeJS.ErrnoException).path)}`;
+  // fetch reports "fetch failed" with the useful part (ECONNREFUSED, ENOTFOUND…) in `cause`.
+  const cause = (err as Error & { cause?: unknown }).cause;
+  if (cause instanceof Error) return `${err.message}: ${cause.message}`;
+  return err.message;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

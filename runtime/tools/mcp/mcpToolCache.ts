@@ -1,0 +1,120 @@
+// Tool lists of MCP servers cached on disk, keyed by the sha256 of the server's canonical transport
+// config, so `squadron validate` can check `mcp.<server>.<tool>` refs without starting servers each
+// time (and offline). The cache file holds tool metadata only: never env values or headers.
+
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { z } from 'zod';
+
+import type { McpServer, McpTransport } from '../../../config/graph.js';
+import { McpConnections } from './connections.js';
+import type { McpToolInfo } from './toolInfo.js';
+
+export interface CachedListOptions {
+  /** Never start the server: a cache miss is an error. */
+  offline?: boolean;
+  /** Ignore a cached list and ask the server (the cache is rewritten). */
+  refresh?: boolean;
+  /** Bound on connecting and listing (default 10 s each). */
+  timeoutMs?: number;
+  /** Working directory of stdio servers. */
+  cwd?: string;
+}
+
+export interface CachedToolList {
+  tools: McpToolInfo[];
+  fromCache: boolean;
+  /**
+   * A problem worth a warning: the server could not be asked (offline miss, start failure; `tools`
+   * then come from the cache when there is one) or the cache could not be written.
+   */
+  error?: string;
+}
+
+const CacheFile = z.object({
+  version: z.literal(1),
+  server: z.string(),
+  listedAt: z.string(),
+  tools: z.array(
+    z.object({
+      name: z.string(),
+      title: z.string().optional(),
+      description: z.string(),
+      inputSchema: z.record(z.string(), z.unknown()),
+      idempotent: z.boolean(),
+    }),
+  ),
+});
+
+/** sha256 (hex) of the transport config with keys sorted, so equal configs share a cache entry. */
+export function mcpConfigHash(transport: McpTransport): string {
+  return createHash('sha256').update(canonicalJson(transport)).digest('hex');
+}
+
+export function mcpCachePath(cacheDir: string, server: McpServer): string {
+  return path.join(cacheDir, `${mcpConfigHash(server.transport)}.json`);
+}
+
+export async function listToolsCached(server: McpServer, cacheDir: string, options: CachedListOptions = {}): Promise<CachedToolList> {
+  const file = mcpCachePath(cacheDir, server);
+  const cached = await readCache(file);
+  if (cached && !options.refresh) return { tools: cached, fromCache: true };
+  if (options.offline) {
+    return { tools: cached ?? [], fromCache: cached !== undefined, error: `no cached tool list for MCP server "${server.name}" (run once without --offline to fill the cache)` };
+  }
+
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const connections = new McpConnections({ connectTimeoutMs: timeoutMs, listTimeoutMs: timeoutMs, ...(options.cwd ? { cwd: options.cwd } : {}) });
+  try {
+    const tools = await connections.listToolInfos(server);
+    const writeError = await writeCache(file, server.name, tools).then(
+      () => undefined,
+      (err: unknown) => `could not write the MCP tool cache ${file}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+    return writeError ? { tools, fromCache: false, error: writeError } : { tools, fromCache: false };
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    return { tools: cached ?? [], fromCache: cached !== undefined, error };
+  } finally {
+    await connections.closeAll();
+  }
+}
+
+async function readCache(file: string): Promise<McpToolInfo[] | undefined> {
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  try {
+    const parsed = CacheFile.safeParse(JSON.parse(text));
+    // A corrupt or foreign file is a miss, not an error: the server can always be asked again.
+    return parsed.success ? parsed.data.tools.map(stripUndefined) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeCache(file: string, server: string, tools: McpToolInfo[]): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const body = { version: 1, server, listedAt: new Date().toISOString(), tools };
+  // Write then rename, so a concurrent reader never sees half a file.
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(body, null, 2)}\n`, 'utf8');
+  await rename(tmp, file);
+}
+
+function stripUndefined(t: z.infer<typeof CacheFile>['tools'][number]): McpToolInfo {
+  const info: McpToolInfo = { name: t.name, description: t.description, inputSchema: t.inputSchema, idempotent: t.idempotent };
+  if (t.title !== undefined) info.title = t.title;
+  return info;
+}
+
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (typeof v === 'object' && v !== null) {
+    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}

@@ -1,0 +1,105 @@
+// Resolves canonical tool refs (`builtins.*`, `tools.<n>`, `mcp.<s>.<t>`, `mcp.<s>.all`) into
+// ToolSpecs, in the order given, `.all` expanded in place in the server's order, duplicates dropped.
+// A ref that cannot be resolved (unknown tool, unreachable server) is an error value, not a throw.
+
+import type { McpServer, MissionGraph } from '../../config/graph.js';
+import { builtinToolSpecs, type BuiltinOptions } from './builtins/index.js';
+import { customToolSpec } from './custom.js';
+import type { McpConnections } from './mcp/connections.js';
+import type { ToolSpec } from './types.js';
+
+export interface ToolRefError {
+  ref: string;
+  message: string;
+}
+
+/**
+ * The resolved specs (an array, usable as `ToolSpec[]`) plus the refs that could not be resolved.
+ * Callers decide whether a missing tool fails the task or is reported and skipped.
+ */
+export type ResolvedTools = ToolSpec[] & { readonly errors: readonly ToolRefError[] };
+
+export interface ToolRegistry {
+  resolve(refs: readonly string[]): Promise<ResolvedTools>;
+}
+
+export interface ToolRegistryDeps {
+  mcp: McpConnections;
+  builtins?: BuiltinOptions;
+}
+
+export function buildToolRegistry(graph: MissionGraph, deps: ToolRegistryDeps): ToolRegistry {
+  const builtins = new Map(builtinToolSpecs(deps.builtins).map((s) => [s.ref, s]));
+  const custom = new Map<string, ToolSpec>();
+  const servers = new Map(graph.mcpServers.map((s) => [s.name, s]));
+
+  function customSpec(name: string): ToolSpec | undefined {
+    let spec = custom.get(name);
+    if (!spec) {
+      const tool = graph.customTools.find((t) => t.name === name);
+      if (!tool) return undefined;
+      spec = customToolSpec(tool, deps.builtins);
+      custom.set(name, spec);
+    }
+    return spec;
+  }
+
+  async function resolveOne(ref: string): Promise<ToolSpec[] | ToolRefError> {
+    const parts = ref.split('.');
+    const [root, second] = parts;
+    if (root === 'builtins' && parts.length === 3) {
+      if (parts[2] === 'all') {
+        const all = [...builtins.values()].filter((s) => s.group === `builtins.${second}`);
+        return all.length > 0 ? all : { ref, message: `unknown builtin namespace "builtins.${second}"` };
+      }
+      const spec = builtins.get(ref);
+      return spec ? [spec] : { ref, message: `unknown builtin tool "${ref}"` };
+    }
+    if (root === 'tools' && parts.length === 2 && second) {
+      const spec = customSpec(second);
+      return spec ? [spec] : { ref, message: `unknown custom tool "${ref}"` };
+    }
+    if (root === 'mcp' && parts.length >= 3 && second) {
+      const server = servers.get(second);
+      if (!server) return { ref, message: `unknown MCP server "${second}" in "${ref}"` };
+      return resolveMcp(ref, server, parts.slice(2).join('.'));
+    }
+    return { ref, message: `"${ref}" is not a tool reference (expected builtins.<ns>.<tool>, tools.<name> or mcp.<server>.<tool>)` };
+  }
+
+  async function resolveMcp(ref: string, server: McpServer, tool: string): Promise<ToolSpec[] | ToolRefError> {
+    let specs: ToolSpec[];
+    try {
+      specs = await deps.mcp.listTools(server);
+    } catch (err) {
+      return { ref, message: err instanceof Error ? err.message : String(err) };
+    }
+    if (tool === 'all') return specs;
+    const spec = specs.find((s) => s.ref === ref);
+    if (spec) return [spec];
+    const names = specs.map((s) => s.ref.slice(`mcp.${server.name}.`.length));
+    return { ref, message: `MCP server "${server.name}" has no tool "${tool}" (it has: ${names.join(', ') || 'no tools'})` };
+  }
+
+  return {
+    async resolve(refs) {
+      // Look up every ref concurrently (servers start in parallel), then assemble in the given order.
+      const outcomes = await Promise.all(refs.map(resolveOne));
+      const tools: ToolSpec[] = [];
+      const errors: ToolRefError[] = [];
+      const seen = new Set<string>();
+      for (const outcome of outcomes) {
+        if (!Array.isArray(outcome)) {
+          errors.push(outcome);
+          continue;
+        }
+        for (const spec of outcome) {
+          if (seen.has(spec.ref)) continue;
+          seen.add(spec.ref);
+          tools.push(spec);
+        }
+      }
+      return Object.assign(tools, { errors });
+    },
+  };
+}

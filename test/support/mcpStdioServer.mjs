@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+// Squadron's test MCP server over stdio: `node test/support/mcpStdioServer.mjs`. Tools are in
+// mcpTestTools.mjs; `crash` exits the process with code 3 to simulate a server dying mid-run.
+// With MCP_TEST_PID_FILE set, the process writes its pid there on start (to check for orphans).
+
+import { writeFileSync } from 'node:fs';
+
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+
+import { createTestMcpServer } from './mcpTestTools.mjs';
+
+const server = createTestMcpServer({
+  name: process.env.MCP_TEST_SERVER_NAME ?? 'squadron-test-stdio',
+  onCrash: () => {
+    process.stderr.write('test server: crashing on purpose\n');
+    process.exit(3);
+  },
+});
+if (process.env.MCP_TEST_PID_FILE) writeFileSync(process.env.MCP_TEST_PID_FILE, String(process.pid));
+await server.connect(new StdioServerTransport());
+process.stderr.write(`test server: ready (pid ${process.pid})\n`);

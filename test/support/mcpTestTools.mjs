@@ -1,0 +1,105 @@
+// The tools of Squadron's test MCP servers (stdio and Streamable HTTP share them). Plain JavaScript
+// on the SDK's server side, so a compiled CLI can spawn `node test/support/mcpStdioServer.mjs`.
+// Each tool exercises one behaviour of the client: text, images, structured content, embedded
+// resources, error results, visible side effects, slowness and crashes.
+
+import { appendFileSync } from 'node:fs';
+
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+
+/** A 1×1 transparent PNG. */
+export const TEST_PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+/**
+ * @param {{ name?: string, appendFile?: string, onCrash: () => void }} options
+ * @returns {McpServer}
+ */
+export function createTestMcpServer(options) {
+  const server = new McpServer({ name: options.name ?? 'squadron-test', version: '1.0.0' });
+
+  server.registerTool(
+    'echo',
+    { description: 'Echo the given text back.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+    async ({ text }) => ({ content: [{ type: 'text', text }] }),
+  );
+
+  server.registerTool(
+    'add',
+    { description: 'Add two numbers.', inputSchema: { a: z.number(), b: z.number() }, annotations: { idempotentHint: true } },
+    async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
+  );
+
+  server.registerTool('image', { description: 'Return a tiny PNG image.' }, async () => ({
+    content: [
+      { type: 'text', text: 'here is the image' },
+      { type: 'image', data: TEST_PNG_BASE64, mimeType: 'image/png' },
+    ],
+  }));
+
+  server.registerTool(
+    'weather',
+    {
+      description: 'Structured weather for a city (structuredContent only, no text).',
+      inputSchema: { city: z.string() },
+      outputSchema: { city: z.string(), celsius: z.number(), conditions: z.array(z.string()) },
+    },
+    async ({ city }) => ({ content: [], structuredContent: { city, celsius: 21.5, conditions: ['sunny', 'dry'] } }),
+  );
+
+  server.registerTool(
+    'weather_with_text',
+    {
+      description: 'Structured weather with its own text rendering.',
+      inputSchema: { city: z.string() },
+      outputSchema: { city: z.string(), celsius: z.number() },
+    },
+    async ({ city }) => ({ content: [{ type: 'text', text: `${city}: 21.5 °C` }], structuredContent: { city, celsius: 21.5 } }),
+  );
+
+  server.registerTool('resources', { description: 'Return embedded resources and a resource link.' }, async () => ({
+    content: [
+      { type: 'resource', resource: { uri: 'file:///notes.txt', mimeType: 'text/plain', text: 'the notes' } },
+      { type: 'resource', resource: { uri: 'file:///data.bin', mimeType: 'application/octet-stream', blob: 'AAECAw==' } },
+      { type: 'resource_link', uri: 'file:///big.csv', name: 'big.csv', mimeType: 'text/csv', description: 'a large table' },
+    ],
+  }));
+
+  server.registerTool(
+    'fail',
+    { description: 'Always report an error result.', inputSchema: { message: z.string().optional() } },
+    async ({ message }) => ({ content: [{ type: 'text', text: message ?? 'it failed on purpose' }], isError: true }),
+  );
+
+  server.registerTool(
+    'append_line',
+    { description: 'Append a line to the file named by MCP_TEST_APPEND_FILE.', inputSchema: { line: z.string() } },
+    async ({ line }) => {
+      const file = options.appendFile ?? process.env.MCP_TEST_APPEND_FILE;
+      if (!file) return { content: [{ type: 'text', text: 'MCP_TEST_APPEND_FILE is not set' }], isError: true };
+      appendFileSync(file, `${line}\n`);
+      return { content: [{ type: 'text', text: `appended to ${file}` }] };
+    },
+  );
+
+  server.registerTool('pid', { description: 'Return the server process id.', annotations: { readOnlyHint: true } }, async () => ({
+    content: [{ type: 'text', text: String(process.pid) }],
+  }));
+
+  server.registerTool(
+    'slow',
+    { description: 'Wait the given milliseconds, then answer.', inputSchema: { ms: z.number().int().min(0) } },
+    async ({ ms }) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { content: [{ type: 'text', text: `waited ${ms} ms` }] };
+    },
+  );
+
+  server.registerTool('crash', { description: 'Simulate a crash of the server (never answers).' }, async () => {
+    options.onCrash();
+    return new Promise(() => {});
+  });
+
+  return server;
+}
