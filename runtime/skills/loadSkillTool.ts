@@ -1,0 +1,63 @@
+// The `load_skill {name}` tool as the model sees it: its definition, and the execution that checks
+// the model's input, asks the SkillSession and words the result from prompts/skills.md. An unknown
+// skill or a bad input is an error result the model can correct, never a throw.
+
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import type { ToolRefWithProvenance } from '../../config/graph.js';
+import type { ToolDefinition } from '../providers/types.js';
+import { apiNameOf, textResult } from '../tools/types.js';
+import type { ToolResult } from '../tools/types.js';
+import type { SkillSession } from './session.js';
+import { fillSkillPrompt } from './template.js';
+
+export const LOAD_SKILL_TOOL_NAME = 'load_skill';
+
+const LoadSkillInput = z.object({ name: z.string().min(1) }).strict();
+
+export function loadSkillToolDefinition(): ToolDefinition {
+  return {
+    name: LOAD_SKILL_TOOL_NAME,
+    description: fillSkillPrompt('tool_description'),
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string', description: fillSkillPrompt('tool_name_description') } },
+      required: ['name'],
+      additionalProperties: false,
+    },
+  };
+}
+
+export interface LoadSkillOutcome {
+  result: ToolResult;
+  /**
+   * Tools to add to the provider tool list from the next turn (empty on error or when the skill was
+   * already loaded). `session.unlockedTools()` gives the whole list, e.g. after a resume.
+   */
+  newTools: ToolRefWithProvenance[];
+}
+
+/** Runs one `load_skill` call against `session`. The instructions travel in the tool result, so
+ * they are persisted with the conversation and need no re-injection on resume. */
+export function executeLoadSkill(session: SkillSession, input: unknown): LoadSkillOutcome {
+  const parsed = LoadSkillInput.safeParse(input);
+  if (!parsed.success) {
+    const problem = parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+    return { result: textResult(fillSkillPrompt('invalid_input', { problem }), true), newTools: [] };
+  }
+  const outcome = session.load(parsed.data.name);
+  if (!outcome.ok) return { result: textResult(outcome.error, true), newTools: [] };
+  const parts = [fillSkillPrompt('loaded', { name: outcome.skill.name, instructions: outcome.instructions })];
+  if (outcome.tools.length > 0) {
+    parts.push(fillSkillPrompt('loaded_tools', { tools: outcome.tools.map((t) => toolLabel(t.ref)).join(', ') }));
+  }
+  if (outcome.skill.origin.kind === 'folder') {
+    parts.push(fillSkillPrompt('loaded_folder', { dir: dirname(outcome.skill.origin.file) }));
+  }
+  return { result: textResult(parts.join('\n\n')), newTools: outcome.alreadyLoaded ? [] : outcome.tools };
+}
+
+/** The name the model will call; `mcp.<server>.all` stands for every tool of that server. */
+function toolLabel(ref: string): string {
+  return ref.endsWith('.all') ? `${apiNameOf(ref.slice(0, -'.all'.length))}_*` : apiNameOf(ref);
+}
