@@ -1,0 +1,73 @@
+// String functions of the standard library: upper, lower, trimspace, title, join, split, replace,
+// format. Arguments convert as cty's string parameters do (numbers and bools become strings).
+
+import { isSpaceCode } from './scanners.js';
+import { formatString } from './format.js';
+import { argList, argString, fn } from './stdlib-args.js';
+import { toStringValue, typeName } from './convert.js';
+import { FunctionError, type HclFunction, type Value } from './value.js';
+
+function trimSpace(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && isSpaceCode(s.charCodeAt(a))) a++;
+  while (b > a && isSpaceCode(s.charCodeAt(b - 1))) b--;
+  return s.slice(a, b);
+}
+
+/** Go's strings.Title: upper-case every letter that follows a non-letter. */
+function title(s: string): string {
+  let out = '';
+  let prevLetter = false;
+  for (const ch of s) {
+    const letter = /[\p{L}\p{N}_']/u.test(ch);
+    out += letter && !prevLetter ? ch.toUpperCase() : ch;
+    prevLetter = letter;
+  }
+  return out;
+}
+
+/** `/re/` patterns use regular-expression replacement; `$1` and `${1}` refer to groups. */
+function replace(str: string, substr: string, repl: string): string {
+  if (substr.length >= 2 && substr.startsWith('/') && substr.endsWith('/')) {
+    let re: RegExp;
+    try {
+      re = new RegExp(substr.slice(1, -1), 'gu');
+    } catch (err) {
+      throw new FunctionError(`invalid regular expression: ${err instanceof Error ? err.message : String(err)}`, 1);
+    }
+    const jsRepl = repl.replace(/\$\{(\w+)\}/g, (_m, g: string) => (/^\d+$/.test(g) ? `$${g}` : `$<${g}>`));
+    return str.replace(re, jsRepl);
+  }
+  if (substr === '') return str;
+  return str.split(substr).join(repl);
+}
+
+export const stringFunctions: Record<string, HclFunction> = {
+  upper: fn(1, 1, (a) => argString(a, 0).toUpperCase()),
+  lower: fn(1, 1, (a) => argString(a, 0).toLowerCase()),
+  trimspace: fn(1, 1, (a) => trimSpace(argString(a, 0))),
+  title: fn(1, 1, (a) => title(argString(a, 0))),
+  join: fn(2, undefined, (a) => {
+    const sep = argString(a, 0, 'separator');
+    const parts: string[] = [];
+    for (let i = 1; i < a.length; i++) {
+      const list = argList(a, i, 'list');
+      list.forEach((item: Value, j) => {
+        if (item === null) throw new FunctionError(`element ${j} of the list is null; cannot concatenate null values.`, i);
+        const s = toStringValue(item);
+        if (!s.ok) throw new FunctionError(`element ${j} of the list must be a string, not ${typeName(item)}.`, i);
+        parts.push(s.value);
+      });
+    }
+    return parts.join(sep);
+  }),
+  split: fn(2, 2, (a) => {
+    const sep = argString(a, 0, 'separator');
+    const str = argString(a, 1, 'string');
+    if (str === '') return [''];
+    return sep === '' ? Array.from(str) : str.split(sep);
+  }),
+  replace: fn(3, 3, (a) => replace(argString(a, 0), argString(a, 1), argString(a, 2))),
+  format: fn(1, undefined, (a) => formatString(argString(a, 0, 'format'), a.slice(1))),
+};

@@ -1,0 +1,110 @@
+// The standard library: each function's behaviour on ordinary input and the error it reports on
+// bad input (as an EVAL006 diagnostic at the offending argument).
+
+import { describe, expect, it } from 'vitest';
+import { stdlibFunctions } from '../../../config/hcl/index.js';
+import { brief, ev, value } from './support/helpers.js';
+
+describe('stdlib: strings', () => {
+  it('changes case and trims', () => {
+    expect(value('upper("abc é")')).toBe('ABC É');
+    expect(value('lower("ABC")')).toBe('abc');
+    expect(value('trimspace("  \\t hi \\n ")')).toBe('hi');
+    expect(value('title("hello big-world")')).toBe('Hello Big-World');
+  });
+
+  it('joins and splits', () => {
+    expect(value('join(", ", ["a", "b"], ["c"])')).toBe('a, b, c');
+    expect(value('join("-", [1, true])')).toBe('1-true');
+    expect(value('split(",", "a,b,,c")')).toEqual(['a', 'b', '', 'c']);
+    expect(brief(ev('join(",", ["a", null])').diagnostics)).toEqual(['1:15 EVAL006 Error in function call']);
+  });
+
+  it('replaces substrings and /regex/ patterns', () => {
+    expect(value('replace("a-b-c", "-", "+")')).toBe('a+b+c');
+    expect(value('replace("v1.2.3", "/(\\\\d+)\\\\.(\\\\d+)/", "$2.$1")')).toBe('v2.1.3');
+  });
+
+  it('formats with %s %d %q %v %f, widths and flags', () => {
+    expect(value('format("%s=%d %q %v %.2f", "a", 3, "q\\"", [1, "x"], 3.14159)')).toBe('a=3 "q\\"" [1,"x"] 3.14');
+    expect(value('format("%5s|%-5s|%05d|%+d|%%", "ab", "cd", 42, 7)')).toBe('   ab|cd   |00042|+7|%');
+    expect(value('format("%[2]s %[1]s", "world", "hello")')).toBe('hello world');
+    expect(value('format("%v %v", true, null)')).toBe('true null');
+  });
+
+  it('rejects format verbs without arguments and %d of a fraction', () => {
+    expect(brief(ev('format("%s %s", "a")').diagnostics)).toEqual(['1:12 EVAL006 Error in function call']);
+    expect(ev('format("%d", 1.5)').diagnostics[0]!.message).toContain('whole number');
+  });
+});
+
+describe('stdlib: collections', () => {
+  it('measures length of strings in characters, lists and objects', () => {
+    expect(value('length("héllo😀")')).toBe(6);
+    expect(value('length([1, 2])')).toBe(2);
+    expect(value('length({a = 1})')).toBe(1);
+  });
+
+  it('concatenates lists and merges objects, later keys winning', () => {
+    expect(value('concat([1], [], [2, 3])')).toEqual([1, 2, 3]);
+    expect(value('merge({a = 1, b = 1}, null, {b = 2})')).toEqual({ a: 1, b: 2 });
+  });
+
+  it('lists keys and values in key order', () => {
+    expect(value('keys({b = 1, a = 2})')).toEqual(['a', 'b']);
+    expect(value('values({b = 1, a = 2})')).toEqual([2, 1]);
+  });
+
+  it('tests membership with deep equality', () => {
+    expect(value('contains(["a", {x = 1}], {x = 1})')).toBe(true);
+    expect(value('contains([1], "1")')).toBe(false);
+  });
+
+  it('looks up keys with and without a default', () => {
+    expect(value('lookup({a = 1}, "a")')).toBe(1);
+    expect(value('lookup({a = 1}, "b", "dflt")')).toBe('dflt');
+    expect(brief(ev('lookup({a = 1}, "b")').diagnostics)).toEqual(['1:21 EVAL006 Error in function call']);
+  });
+
+  it('picks elements (wrapping around) and slices', () => {
+    expect(value('element(["a", "b"], 3)')).toBe('b');
+    expect(value('slice([1, 2, 3, 4], 1, 3)')).toEqual([2, 3]);
+    expect(brief(ev('slice([1], 0, 5)').diagnostics)).toEqual(['1:19 EVAL006 Error in function call']);
+  });
+
+  it('coalesces to the first non-null, non-empty value', () => {
+    expect(value('coalesce(null, "", "x", "y")')).toBe('x');
+    expect(ev('coalesce(null, "")').diagnostics).toHaveLength(1);
+  });
+});
+
+describe('stdlib: numbers, encoding and conversion', () => {
+  it('computes min, max, abs, floor and ceil', () => {
+    expect(value('min(3, 1, 2)')).toBe(1);
+    expect(value('max([4, 9]...)')).toBe(9);
+    expect(value('abs(-2.5)')).toBe(2.5);
+    expect(value('floor(1.7)')).toBe(1);
+    expect(value('ceil(1.2)')).toBe(2);
+  });
+
+  it('encodes JSON with sorted keys and decodes it', () => {
+    expect(value('jsonencode({b = [1, true], a = null})')).toBe('{"a":null,"b":[1,true]}');
+    expect(value('jsondecode("{\\"x\\": [1, 2]}")')).toEqual({ x: [1, 2] });
+    expect(brief(ev('jsondecode("{oops")').diagnostics)).toEqual(['1:16 EVAL006 Error in function call']);
+  });
+
+  it('converts between strings, numbers and bools', () => {
+    expect(value('tostring(12)')).toBe('12');
+    expect(value('tonumber("1e3")')).toBe(1000);
+    expect(value('tobool("true")')).toBe(true);
+    expect(value('tostring(null)')).toBe(null);
+    expect(ev('tonumber("twelve")').diagnostics[0]!.message).toBe('Error in function call: Call to function "tonumber" failed: cannot convert "twelve" to number.');
+    expect(ev('tobool(1)').diagnostics).toHaveLength(1);
+  });
+
+  it('offers exactly the documented set of functions', () => {
+    expect(Object.keys(stdlibFunctions).sort()).toEqual(
+      ['abs', 'ceil', 'coalesce', 'concat', 'contains', 'element', 'floor', 'format', 'join', 'jsondecode', 'jsonencode', 'keys', 'length', 'lookup', 'lower', 'max', 'merge', 'min', 'replace', 'slice', 'split', 'title', 'tobool', 'tonumber', 'tostring', 'trimspace', 'upper', 'values'].sort(),
+    );
+  });
+});

@@ -1,0 +1,20 @@
+// Locations the conformance tests read at run time: the repository root, and the shared HCL
+// corpus that lives beside the repository (`../shared/corpus` from the repo root).
+
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export const repoRoot = path.resolve(fileURLToPath(new URL('../../../../', import.meta.url)));
+export const corpusRoot = path.resolve(repoRoot, '../shared/corpus');
+export const corpusDir = path.join(corpusRoot, 'squadron-docs');
+export const manifestPath = path.join(corpusRoot, 'squadron-docs.manifest.json');
+
+/** Throws (failing the suite at collection time) when the shared corpus is not where it should be. */
+export function requireCorpus(): void {
+  for (const p of [corpusDir, manifestPath]) {
+    if (!existsSync(p)) {
+      throw new Error(`HCL conformance corpus missing: ${p} does not exist. The tests read it from ../shared/corpus relative to the repository root.`);
+    }
+  }
+}
