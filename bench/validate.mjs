@@ -1,0 +1,185 @@
+// Validate speed: generates a ~5,000-line project (500 tasks in 5 missions, 50 toolsets, 20 agents)
+// and a 10-line one, then prints parse time, load time, the whole `squadron validate` command
+// (spawned, --offline) on both, and @cdktf/hcl2json's parse of the same text for comparison.
+// Prints figures only; nothing is asserted. Run after building:
+//   npx tsc -p tsconfig.json && node bench/validate.mjs [--runs 7]
+
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseHcl } from '../dist/config/hcl/index.js';
+import { loadConfig } from '../dist/config/load.js';
+
+const args = process.argv.slice(2);
+const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 7;
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(repo, 'dist', 'cli', 'main.js');
+const env = { ...process.env, SQUADRON_VAR_api_key: 'bench', NO_COLOR: '1' };
+
+function bigProject() {
+  const files = {};
+  const lib = [];
+  lib.push('variable "api_key" {\n  secret = true\n}\n');
+  lib.push('variable "region" {\n  default = "eu"\n}\n');
+  lib.push('model "claude" {\n  provider = "anthropic"\n  api_key  = vars.api_key\n}\n');
+  lib.push('model "openai" {\n  provider = "openai"\n  base_url = "https://api.example.com/${vars.region}/v1"\n}\n');
+  for (let i = 0; i < 10; i++) {
+    lib.push(`tool "lookup_${i}" {
+  implements  = builtins.http.get
+  description = "Lookup service ${i}"
+  inputs = {
+    query = string("What to look up", true)
+    limit = integer("How many results")
+  }
+  url = "https://svc${i}.example.com/search?q=\${inputs.query}&n=\${inputs.limit}"
+}
+`);
+  }
+  for (let i = 0; i < 50; i++) {
+    lib.push(`toolset "ts_${i}" {
+  description = "Toolset ${i}"
+  tools       = [builtins.http.get, tools.lookup_${i % 10}, builtins.utils.current_time, builtins.files.read]
+}
+`);
+  }
+  for (let i = 0; i < 20; i++) {
+    lib.push(`agent "agent_${i}" {
+  model       = models.claude.claude_sonnet_4_5
+  personality = "Specialist number ${i}. Careful and concise."
+  tools       = [toolsets.ts_${i}, builtins.http.post]
+  reasoning   = "medium"
+}
+`);
+  }
+  files['lib.hcl'] = lib.join('\n');
+  for (let m = 0; m < 5; m++) {
+    const out = [];
+    out.push(`mission "mission_${m}" {
+  description = "Generated mission ${m}"
+  agents      = [agents.agent_${m}, agents.agent_${m + 5}]
+
+  commander {
+    model = models.claude.claude_sonnet_4_5
+  }
+
+  agent_defaults {
+    model = models.claude.claude_haiku_4_5
+    tools = [builtins.utils.current_time]
+  }
+
+  input "topic" {
+    type        = "string"
+    description = "What the mission is about"
+  }
+`);
+    for (let t = 0; t < 100; t++) {
+      const deps = t === 0 ? '' : `    depends_on = [${[t - 1, t - 7].filter((d) => d >= 0).map((d) => `tasks.t_${d}`).join(', ')}]\n`;
+      const agents = t % 10 === 0 ? `    agents     = [agents.agent_${(t / 10) % 20}]\n` : '';
+      out.push(`
+  task "t_${t}" {
+    objective  = "Step ${t} of mission ${m} about \${inputs.topic}."
+    tools      = [toolsets.ts_${(t + m) % 50}, builtins.http.get]
+${deps}${agents}
+    output = {
+      summary = string("What step ${t} found", true)
+    }
+  }
+`);
+    }
+    out.push('}\n');
+    files[`missions/mission_${m}.hcl`] = out.join('');
+  }
+  return files;
+}
+
+const SMALL = {
+  'main.hcl': `model "claude" {
+  provider = "anthropic"
+}
+mission "m" {
+  commander {
+    model = models.claude.claude_haiku_4_5
+  }
+  task "a" {
+    objective = "Say hello"
+    tools     = []
+  }
+}
+`,
+};
+
+function write(files) {
+  const dir = mkdtempSync(join(tmpdir(), 'squadron-bench-validate-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const lines = (files) => Object.values(files).reduce((n, t) => n + t.split('\n').length - 1, 0);
+const ms = (x) => `${x.toFixed(1)} ms`;
+
+function time(fn, runs = RUNS) {
+  const out = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    fn();
+    out.push(performance.now() - t);
+  }
+  return median(out);
+}
+
+function command(dir) {
+  return time(() => {
+    const r = spawnSync(process.execPath, [cli, 'validate', dir, '--offline'], { env, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`validate failed (${r.status}):\n${r.stderr}`);
+  });
+}
+
+const big = bigProject();
+const bigDir = write(big);
+const smallDir = write(SMALL);
+try {
+  const texts = Object.entries(big).map(([name, text]) => [join(bigDir, name), text]);
+  console.log(`big project: ${lines(big)} lines in ${texts.length} files (500 tasks, 50 toolsets, 20 agents); small: ${lines(SMALL)} lines`);
+
+  const first = loadConfig(bigDir, { env });
+  globalThis.__keepBigDir = process.env.BENCH_KEEP === '1' ? console.error(bigDir) : undefined;
+  const errors = first.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw new Error(`the generated project does not validate: ${JSON.stringify(errors.slice(0, 3))}`);
+  const tasks = first.graph.missions.reduce((n, m) => n + m.tasks.length, 0);
+
+  const parse = time(() => {
+    for (const [name, text] of texts) parseHcl(text, name);
+  });
+  const load = time(() => loadConfig(bigDir, { env }));
+  console.log(`parse (our parser, all files):   ${ms(parse)}  median of ${RUNS}`);
+  console.log(`loadConfig (parse + all stages): ${ms(load)}  (${tasks} tasks resolved)`);
+
+  const bigCmd = command(bigDir);
+  const smallCmd = command(smallDir);
+  console.log(`squadron validate, big:          ${ms(bigCmd)}  (spawned, --offline)`);
+  console.log(`squadron validate, small:        ${ms(smallCmd)}`);
+  console.log(`big / small:                     ${(bigCmd / smallCmd).toFixed(2)}x  (target ≤ 2x)`);
+
+  const { parse: hcl2json } = await import('@cdktf/hcl2json');
+  let t = performance.now();
+  for (const [name, text] of texts) await hcl2json(name, text);
+  const cold = performance.now() - t;
+  const warm = [];
+  for (let i = 0; i < RUNS; i++) {
+    t = performance.now();
+    for (const [name, text] of texts) await hcl2json(name, text);
+    warm.push(performance.now() - t);
+  }
+  console.log(`@cdktf/hcl2json parse, first:    ${ms(cold)}  (includes starting its WASM)`);
+  console.log(`@cdktf/hcl2json parse, warm:     ${ms(median(warm))}  median of ${RUNS}`);
+} finally {
+  if (process.env.BENCH_KEEP !== '1') rmSync(bigDir, { recursive: true, force: true });
+  rmSync(smallDir, { recursive: true, force: true });
+}

@@ -1,0 +1,131 @@
+// `squadron validate [path]`: load the config, report every problem with its position, and on
+// success print what was loaded (models, toolsets, agents, missions and their tasks' work sources).
+// Exit 0 when valid (warnings allowed), 1 when invalid, 2 on a usage error. `--format json` prints
+// the documented `{valid, diagnostics, summary}` contract on stdout.
+
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import type { McpToolLister } from '../../config/mcpCheck.js';
+import { countSummary, diagnosticToJson, renderDiagnostics } from '../../config/diagnostics.js';
+import { validateProject } from '../../config/validateProject.js';
+import { summarize, type ConfigSummary } from '../../config/summary.js';
+import type { Diagnostic } from '../../config/hcl/diagnostic.js';
+import type { McpServer } from '../../config/graph.js';
+import { collect, EXIT, parseKeyValues, type CliIo } from '../io.js';
+
+export interface ValidateOptions {
+  format: 'text' | 'json';
+  var: string[];
+  offline?: boolean;
+}
+
+export interface ValidateDeps {
+  /** How MCP servers are asked for their tools (tests inject a fake; default: start/connect them). */
+  mcpTools?: McpToolLister;
+}
+
+export function register(program: Command, io: CliIo, deps: ValidateDeps = {}): void {
+  program
+    .command('validate')
+    .description('Check a config and report every problem with its file, line and column')
+    .argument('[path]', 'a .hcl file or a directory of .hcl files', '.')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--var <name=value>', 'set a variable (repeatable)', collect, [])
+    .option('--offline', 'do not contact MCP servers to check mcp.<server>.<tool> references')
+    .action(async (path: string, opts: ValidateOptions) => {
+      io.exitCode = await validate(path, opts, io, deps);
+    });
+}
+
+export async function validate(path: string, opts: ValidateOptions, io: CliIo, deps: ValidateDeps = {}): Promise<number> {
+  const vars = parseKeyValues(opts.var, '--var');
+  const full = resolve(io.cwd, path);
+  // The MCP client is loaded (and servers started) only when the check will actually run.
+  const lister = opts.offline === true ? undefined : deps.mcpTools !== undefined ? { list: deps.mcpTools } : await defaultMcpLister(full);
+  let result;
+  try {
+    result = await validateProject(full, { vars, env: io.env, offline: opts.offline === true, ...(lister === undefined ? {} : { mcpTools: lister.list }) });
+  } finally {
+    await lister?.close?.();
+  }
+  const { diagnostics } = result;
+  const summary = result.graph !== undefined ? summarize(result.graph) : null;
+  if (opts.format === 'json') {
+    const out = { valid: result.graph !== undefined, diagnostics: diagnostics.map((d) => diagnosticToJson(d, io.cwd)), summary };
+    io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  } else {
+    writeText(diagnostics, summary, io);
+  }
+  return result.graph !== undefined ? EXIT.ok : EXIT.failure;
+}
+
+function writeText(diagnostics: readonly Diagnostic[], summary: ConfigSummary | null, io: CliIo): void {
+  if (diagnostics.length > 0) {
+    io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: io.stderrIsTTY })}\n\n`);
+  }
+  if (summary === null) {
+    io.stderr.write(`config is invalid: ${countSummary(diagnostics)}\n`);
+    return;
+  }
+  const warnings = diagnostics.length > 0 ? ` (${countSummary(diagnostics)})` : '';
+  io.stdout.write(`${renderSummary(summary)}\nconfig is valid${warnings}\n`);
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The success summary: one line per kind, then each mission with its tasks' work sources. */
+export function renderSummary(s: ConfigSummary): string {
+  const lines: string[] = [];
+  const row = (label: string, items: string[]): void => {
+    if (items.length > 0) lines.push(`${label.padEnd(10)} ${items.join(', ')}`);
+  };
+  lines.push(`${plural(s.files, 'file')} loaded`);
+  row('models', s.models.map((m) => `${m.name} (${m.provider}${m.apiKey || m.provider === 'replay' ? '' : ', no api_key'})`));
+  row('tools', s.customTools.map((t) => `${t.name} (${t.implements})`));
+  row('mcp', s.mcpServers.map((m) => `${m.name} (${m.transport})`));
+  row('toolsets', s.toolsets.map((t) => `${t.name} (${plural(t.tools, 'tool')})`));
+  row('skills', s.skills.map((k) => k.name));
+  row('agents', s.agents.map((a) => `${a.name} (${a.model}, ${plural(a.tools, 'tool')})`));
+  for (const m of s.missions) {
+    lines.push(`mission ${m.name}: commander ${m.commander}, ${plural(m.tasks.length, 'task')}, max_parallel ${m.maxParallel}`);
+    const width = Math.max(...m.tasks.map((t) => t.name.length), 4);
+    for (const t of m.tasks) {
+      const sources: string[] = [];
+      if (t.worker !== null) sources.push(`worker (${plural(t.worker.tools, 'tool')}, ${t.worker.model})`);
+      if (t.agents.length > 0) sources.push(`agents ${t.agents.join(', ')}${t.agentsVia === 'mission' ? ' (from the mission)' : ''}`);
+      const deps = t.dependsOn.length > 0 ? `  after ${t.dependsOn.join(', ')}` : '';
+      lines.push(`  ${t.name.padEnd(width)}  ${sources.join(' + ')}${deps}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+interface ClosableLister {
+  list: McpToolLister;
+  close?: () => Promise<void>;
+}
+
+/**
+ * Starts or connects each server through the runtime's MCP client. The client module is imported
+ * on the first listing, so a config without MCP references never loads it.
+ */
+async function defaultMcpLister(path: string): Promise<ClosableLister> {
+  let connections: import('../../runtime/tools/mcp/connections.js').McpConnections | undefined;
+  return {
+    list: async (server: McpServer) => {
+      try {
+        if (connections === undefined) {
+          const { McpConnections } = await import('../../runtime/tools/mcp/connections.js');
+          connections = new McpConnections({ cwd: statSync(path).isDirectory() ? path : dirname(path) });
+        }
+        return (await connections.listToolInfos(server)).map((t) => t.name);
+      } catch (err) {
+        return { error: err instanceof Error ? err.message : String(err) };
+      }
+    },
+    close: async () => {
+      await connections?.closeAll();
+    },
+  };
+}

@@ -1,0 +1,170 @@
+// The diagnostic code registry (every stable code with a one-line description) and the two
+// renderings the CLI uses: text (`file:line:col: error[CODE]: message`, the source line, a caret
+// underline, the hint) and JSON (the same fields, paths relative to the working directory).
+
+import { readFileSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
+import type { Diagnostic } from './hcl/diagnostic.js';
+
+export type { Diagnostic, Severity } from './hcl/diagnostic.js';
+
+/**
+ * Every code the loader emits, with what it means. Codes are stable: tools and tests key on them.
+ * SYN/EVAL come from the HCL parser and evaluator, SKL from SKILL.md folders, MCP from the optional
+ * server check; they are listed here too so the documentation covers everything a user can see.
+ */
+export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
+  // Schema: the shape of blocks and values.
+  SCH001: 'Unknown attribute in a block.',
+  SCH002: 'Unknown block type.',
+  SCH003: 'A required attribute is missing.',
+  SCH004: 'A required block is missing.',
+  SCH005: 'A block appears more times than allowed.',
+  SCH006: 'A block has the wrong number of labels.',
+  SCH007: 'A value has the wrong type.',
+  SCH008: 'A name is declared twice.',
+  SCH009: 'A block name does not match ^[a-z_][a-z0-9_]*$.',
+  SCH010: 'A value is not one of the allowed values.',
+  SCH012: 'Attributes or blocks that exclude each other are used together.',
+  SCH013: 'A number is out of range or not a whole number.',
+  SCH014: 'A reserved name is used.',
+  SCH015: 'A secret variable has a default value.',
+  SCH016: 'reasoning is set for a model that does not support it (warning).',
+  SCH017: 'A field schema (string(), list(), …) is malformed.',
+  // References: traversals in reference positions and inside expressions.
+  REF001: 'An expression names something that is not a namespace.',
+  REF002: 'A namespace cannot be referenced from this block (it is resolved later, or not at all here).',
+  REF003: 'A reference names something that is not declared.',
+  REF004: 'A quoted string is used where a reference is expected.',
+  REF005: 'A reference of the wrong kind (e.g. a skill where a tool is expected).',
+  REF006: 'A reference has the wrong shape (too few or too many parts, an index).',
+  REF007: 'A declared variable is used but has no value.',
+  REF008: 'A toolset references another toolset.',
+  REF009: 'A model key is not offered by the model block.',
+  REF010: 'A custom tool implements something other than builtins.http.*.',
+  REF011: 'An always_load tool is not among the task\'s tools.',
+  REF012: 'An objective references something other than inputs and vars.',
+  REF013: 'A --var names a variable that is not declared.',
+  REF014: 'A custom tool field references something other than its inputs.',
+  // Graph: mission structure and work assignment.
+  GRA001: 'A mission has no tasks.',
+  GRA002: 'A task has no work source (no tools, no task agents, no mission agents).',
+  GRA003: 'A task depends on, routes to or sends to itself.',
+  GRA004: 'Tasks form a dependency cycle (depends_on, router and send_to edges).',
+  GRA005: 'A task has both a router and send_to.',
+  GRA006: 'A target or dependency is listed twice.',
+  GRA007: 'A task activated by a router or send_to also has depends_on.',
+  GRA008: 'No task can start (every task waits for another or for a router/send_to).',
+  GRA009: 'A worker setting (model, reasoning, skills, discovery…) on a task without tools has no effect (warning).',
+  GRA010: 'A task depends on a task that only runs when a router or send_to activates it.',
+  GRA011: 'An agent declared inside a mission is never used (warning).',
+  GRA012: 'No mission is declared (warning).',
+  // Files and paths.
+  FIL001: 'A path does not exist.',
+  FIL002: 'A path leaves the project root.',
+  FIL003: 'load() can only read .md and .txt files.',
+  FIL004: 'A file could not be read.',
+  FIL005: 'No .hcl files were found.',
+  FIL006: 'An absolute path is used where a relative one is required.',
+  FIL007: 'A replay cassette does not exist yet (warning).',
+  // MCP server check (squadron validate without --offline).
+  MCP001: 'An mcp.<server>.<tool> reference names a tool the server does not offer.',
+  MCP002: 'An MCP server could not be contacted to list its tools.',
+};
+
+export function describeCode(code: string): string | undefined {
+  return DIAGNOSTIC_CODES[code];
+}
+
+/** Sort by file, then position, then code: a stable order for output and tests. */
+export function sortDiagnostics(diags: readonly Diagnostic[]): Diagnostic[] {
+  return [...diags].sort(
+    (a, b) =>
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+      a.line - b.line ||
+      a.column - b.column ||
+      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+  );
+}
+
+export interface RenderOptions {
+  /** Paths are shown relative to this directory. */
+  cwd: string;
+  color: boolean;
+  /** Source text of a file, for the excerpt; defaults to reading it from disk. */
+  readSource?: (file: string) => string | undefined;
+}
+
+const ansi = {
+  red: '\u001b[31m',
+  yellow: '\u001b[33m',
+  cyan: '\u001b[36m',
+  bold: '\u001b[1m',
+  dim: '\u001b[2m',
+  reset: '\u001b[0m',
+};
+
+/** A path as the user should see it: relative to the cwd when that is shorter and stays inside. */
+export function displayPath(file: string, cwd: string): string {
+  if (!isAbsolute(file)) return file;
+  const rel = relative(cwd, file);
+  return rel === '' ? '.' : rel.startsWith('..') && rel.length >= file.length ? file : rel;
+}
+
+function sourceReader(): (file: string) => string | undefined {
+  const cache = new Map<string, string | undefined>();
+  return (file) => {
+    if (!cache.has(file)) {
+      let text: string | undefined;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch {
+        text = undefined;
+      }
+      cache.set(file, text);
+    }
+    return cache.get(file);
+  };
+}
+
+/** Renders one diagnostic as text: header, source line with an underline, hint. */
+export function renderDiagnostic(d: Diagnostic, opts: RenderOptions, read = opts.readSource ?? sourceReader()): string {
+  const paint = (code: string, s: string): string => (opts.color ? `${code}${s}${ansi.reset}` : s);
+  const sevColor = d.severity === 'error' ? ansi.red : ansi.yellow;
+  const where = d.line > 0 ? `${displayPath(d.file, opts.cwd)}:${d.line}:${d.column}` : displayPath(d.file, opts.cwd);
+  const lines = [`${paint(ansi.bold, `${where}:`)} ${paint(ansi.bold + sevColor, `${d.severity}[${d.code}]`)}: ${d.message}`];
+  const text = d.line > 0 ? read(d.file) : undefined;
+  const srcLine = text?.split(/\r?\n/)[d.line - 1];
+  if (srcLine !== undefined) {
+    const num = String(d.line);
+    const gutter = ' '.repeat(num.length);
+    const start = Math.max(0, d.column - 1);
+    const end = d.endLine === d.line ? Math.max(d.endColumn - 1, start + 1) : Math.max(srcLine.length, start + 1);
+    // Keep tabs as tabs so the caret lines up whatever the terminal's tab width.
+    const pad = srcLine.slice(0, start).replace(/[^\t]/g, ' ');
+    lines.push(`  ${paint(ansi.dim, `${num} |`)} ${srcLine}`);
+    lines.push(`  ${paint(ansi.dim, `${gutter} |`)} ${pad}${paint(sevColor, '^'.repeat(Math.max(1, end - start)))}`);
+  }
+  if (d.hint !== undefined) lines.push(`  ${paint(ansi.cyan, '= hint:')} ${d.hint}`);
+  return lines.join('\n');
+}
+
+export function renderDiagnostics(diags: readonly Diagnostic[], opts: RenderOptions): string {
+  const read = opts.readSource ?? sourceReader();
+  return diags.map((d) => renderDiagnostic(d, opts, read)).join('\n\n');
+}
+
+/** "2 errors, 1 warning" (empty when there is nothing to count). */
+export function countSummary(diags: readonly Diagnostic[]): string {
+  const errors = diags.filter((d) => d.severity === 'error').length;
+  const warnings = diags.length - errors;
+  const parts: string[] = [];
+  if (errors > 0) parts.push(`${errors} error${errors === 1 ? '' : 's'}`);
+  if (warnings > 0) parts.push(`${warnings} warning${warnings === 1 ? '' : 's'}`);
+  return parts.join(', ');
+}
+
+/** The JSON form of a diagnostic: the same fields, the file relative to the cwd. */
+export function diagnosticToJson(d: Diagnostic, cwd: string): Diagnostic {
+  return { ...d, file: displayPath(d.file, cwd) };
+}

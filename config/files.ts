@@ -1,0 +1,95 @@
+// Finding and parsing the config files: a single file, or every `*.hcl` below a directory
+// (recursively, dot-folders skipped, sorted by path so every machine loads in the same order).
+
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { File } from './hcl/ast.js';
+import type { Diagnostic } from './hcl/diagnostic.js';
+import { parseHcl } from './hcl/index.js';
+
+export interface DiscoveredFiles {
+  projectRoot: string;
+  files: string[];
+  diagnostics: Diagnostic[];
+}
+
+function pathProblem(path: string, code: string, message: string, hint?: string): Diagnostic {
+  const d: Diagnostic = { severity: 'error', code, message, file: path, line: 0, column: 0, endLine: 0, endColumn: 0 };
+  if (hint !== undefined) d.hint = hint;
+  return d;
+}
+
+export function discoverFiles(path: string): DiscoveredFiles {
+  const full = resolve(path);
+  let stat;
+  try {
+    stat = statSync(full);
+  } catch {
+    return { projectRoot: full, files: [], diagnostics: [pathProblem(full, 'FIL001', `config path ${path} does not exist`, 'pass a .hcl file or a directory that contains .hcl files')] };
+  }
+  if (stat.isFile()) return { projectRoot: dirname(full), files: [full], diagnostics: [] };
+  const files: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  walk(full, files, diagnostics);
+  files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (files.length === 0 && diagnostics.length === 0) {
+    diagnostics.push(pathProblem(full, 'FIL005', `no .hcl files found in ${path}`, 'add a file such as mission.hcl (folders whose name starts with "." are skipped)'));
+  }
+  return { projectRoot: full, files, diagnostics };
+}
+
+function walk(dir: string, out: string[], problems: Diagnostic[], seen = new Set<string>()): void {
+  let entries;
+  try {
+    // Symlinked folders are followed once (realpath), so a link cycle cannot loop forever.
+    const real = realpathSync(dir);
+    if (seen.has(real)) return;
+    seen.add(real);
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    problems.push(pathProblem(dir, 'FIL004', `cannot read the folder ${dir}: ${(err as Error).message}`));
+    return;
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    let isDir = entry.isDirectory();
+    let isFile = entry.isFile();
+    if (entry.isSymbolicLink()) {
+      try {
+        const target = statSync(path);
+        isDir = target.isDirectory();
+        isFile = target.isFile();
+      } catch {
+        continue; // a dangling link is not a config file
+      }
+    }
+    if (isDir) {
+      if (!entry.name.startsWith('.') && entry.name !== 'node_modules') walk(path, out, problems, seen);
+    } else if (isFile && entry.name.endsWith('.hcl')) {
+      out.push(path);
+    }
+  }
+}
+
+export interface ParsedFiles {
+  files: Map<string, File>;
+  diagnostics: Diagnostic[];
+}
+
+export function parseFiles(paths: readonly string[]): ParsedFiles {
+  const files = new Map<string, File>();
+  const diagnostics: Diagnostic[] = [];
+  for (const path of paths) {
+    let source: string;
+    try {
+      source = readFileSync(path, 'utf8');
+    } catch (err) {
+      diagnostics.push(pathProblem(path, 'FIL004', `cannot read ${path}: ${(err as Error).message}`));
+      continue;
+    }
+    const parsed = parseHcl(source, path);
+    diagnostics.push(...parsed.diagnostics);
+    files.set(path, parsed.file);
+  }
+  return { files, diagnostics };
+}

@@ -1,0 +1,152 @@
+// loadConfig: HCL files in, MissionGraph out. Runs the stages in order — variables → models →
+// tools/mcp/toolsets → skills → agents → missions — each seeing only the namespaces resolved
+// before it, collects every problem from every file, and returns the graph (deep-frozen) only
+// when there is no error.
+
+import { relative } from 'node:path';
+import type { Attribute, Block, File } from './hcl/ast.js';
+import { diagnosticAt, hasErrors, type Diagnostic } from './hcl/diagnostic.js';
+import type { HclFunction } from './hcl/value.js';
+import { stdlibFunctions } from './hcl/index.js';
+import { sortDiagnostics } from './diagnostics.js';
+import { discoverFiles, parseFiles } from './files.js';
+import type { MissionGraph } from './graph.js';
+import { makeLoadFunction } from './loadFunction.js';
+import { checkLabels } from './schema.js';
+import { emptySymbols, type LoadContext } from './scope.js';
+import { loadGlobalAgents } from './stages/agents.js';
+import { loadMissions } from './stages/missions.js';
+import { loadModels } from './stages/models.js';
+import { loadSkills } from './stages/skills.js';
+import { loadToolStage } from './stages/tools.js';
+import { loadVariables } from './stages/variables.js';
+import { suggestionHint } from './suggest.js';
+
+export interface LoadOptions {
+  /** `--var name=value` pairs; they win over SQUADRON_VAR_<name> and defaults. */
+  vars?: Readonly<Record<string, string>>;
+  /** Where SQUADRON_VAR_<name> is read from (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface LoadResult {
+  /** Present exactly when there is no error (warnings allowed). Deep-frozen. */
+  graph?: MissionGraph;
+  /** Every problem in every file, sorted by file and position. */
+  diagnostics: Diagnostic[];
+}
+
+const TOP_LEVEL_BLOCKS = ['variable', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'mission'] as const;
+type TopLevelType = (typeof TOP_LEVEL_BLOCKS)[number];
+
+/** Blocks of the Go original that Squadron does not have, with what to do instead. */
+const NOT_SUPPORTED: Readonly<Record<string, string>> = {
+  plugin: 'plugins are not supported: run the tool as an MCP server with an mcp block',
+  vault: 'there is no vault: pass secrets with --var or SQUADRON_VAR_<name>',
+  storage: 'runs are always stored in .squadron/ next to the config',
+  commander: 'commander is a block inside a mission',
+  task: 'task blocks belong inside a mission block',
+  memory: 'memory blocks are not supported',
+  packet: 'packet blocks are not supported',
+  gateway: 'gateway blocks are not supported',
+  command_center: 'command_center is not supported',
+  mcp_host: 'mcp_host is not supported',
+};
+
+interface TopLevel {
+  blocks: Record<TopLevelType, Block[]>;
+  skillsDirs: Attribute[];
+}
+
+function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]): TopLevel {
+  const blocks = Object.fromEntries(TOP_LEVEL_BLOCKS.map((t) => [t, [] as Block[]])) as Record<TopLevelType, Block[]>;
+  const skillsDirs: Attribute[] = [];
+  for (const file of files.values()) {
+    for (const attr of file.body.attributes) {
+      if (attr.name === 'skills_dir') skillsDirs.push(attr);
+      else {
+        const hint = (TOP_LEVEL_BLOCKS as readonly string[]).includes(attr.name) ? `${attr.name} is a block: write ${attr.name} "name" { … }` : suggestionHint(attr.name, ['skills_dir']);
+        diags.push(diagnosticAt(attr.nameRange, 'error', 'SCH001', `unknown top-level attribute "${attr.name}"`, hint ?? 'the only top-level attribute is skills_dir'));
+      }
+    }
+    for (const block of file.body.blocks) {
+      if (!(TOP_LEVEL_BLOCKS as readonly string[]).includes(block.type)) {
+        const hint = NOT_SUPPORTED[block.type] ?? suggestionHint(block.type, TOP_LEVEL_BLOCKS);
+        diags.push(diagnosticAt(block.typeRange, 'error', 'SCH002', `unknown block "${block.type}"`, hint));
+        continue;
+      }
+      if (!checkLabels(block, ['name'], diags)) continue;
+      blocks[block.type as TopLevelType].push(block);
+    }
+  }
+  return { blocks, skillsDirs };
+}
+
+export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
+  const found = discoverFiles(path);
+  if (found.files.length === 0) return { diagnostics: found.diagnostics };
+  const parsed = parseFiles(found.files);
+  const diags: Diagnostic[] = [...found.diagnostics, ...parsed.diagnostics];
+  const std = stdlibFunctions as Readonly<Record<string, HclFunction>>;
+  const ctx: LoadContext = {
+    projectRoot: found.projectRoot,
+    diags,
+    symbols: emptySymbols(),
+    loadFunctions: { ...std, load: makeLoadFunction(found.projectRoot, diags) },
+    runtimeFunctions: std,
+    files: parsed.files,
+    rel: (file) => relative(found.projectRoot, file) || file,
+  };
+
+  const top = collectTopLevel(parsed.files, diags);
+  const variables = loadVariables(top.blocks.variable, ctx, opts.vars ?? {}, opts.env ?? process.env);
+  const models = loadModels(top.blocks.model, ctx);
+  const tools = loadToolStage(top.blocks.mcp, top.blocks.tool, top.blocks.toolset, ctx);
+  const skills = loadSkills(top.blocks.skill, top.skillsDirs, ctx);
+  const agents = loadGlobalAgents(top.blocks.agent, ctx);
+  const missions = loadMissions(top.blocks.mission, ctx);
+  const first = parsed.files.values().next().value;
+  if (top.blocks.mission.length === 0 && first !== undefined && !hasErrors(diags)) {
+    diags.push({
+      severity: 'warning',
+      code: 'GRA012',
+      message: 'no mission is declared',
+      hint: 'add a mission "name" { … } block to have something to run',
+      file: first.name,
+      line: 1,
+      column: 1,
+      endLine: 1,
+      endColumn: 1,
+    });
+  }
+
+  const diagnostics = sortDiagnostics(diags);
+  if (hasErrors(diagnostics)) return { diagnostics };
+  const graph: MissionGraph = {
+    projectRoot: found.projectRoot,
+    files: found.files,
+    variables,
+    models,
+    customTools: tools.customTools,
+    mcpServers: tools.mcpServers,
+    toolsets: tools.toolsets,
+    skills,
+    agents,
+    missions,
+    mcpToolRefs: ctx.symbols.mcpUses,
+  };
+  return { graph: deepFreeze(graph), diagnostics };
+}
+
+/** Freezes an object graph in place (shared nodes once); the runtime cannot mutate its input. */
+export function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null || Object.isFrozen(v)) continue;
+    Object.freeze(v);
+    for (const key of Object.keys(v)) stack.push((v as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+

@@ -1,0 +1,47 @@
+// The optional second pass of `squadron validate`: ask each referenced MCP server for its tools and
+// report `mcp.<server>.<tool>` references to tools it does not offer, at the reference itself. The
+// loader never contacts a server; this pass is async, injectable and skipped with --offline.
+
+import { diagnosticAt, type Diagnostic } from './hcl/diagnostic.js';
+import type { McpServer, MissionGraph } from './graph.js';
+import { suggestionHint } from './suggest.js';
+
+/** Lists a server's tool names, or says why it could not. */
+export type McpToolLister = (server: McpServer) => Promise<string[] | { error: string }>;
+
+export interface McpCheckOptions {
+  /** Skip the check entirely (no server is contacted). */
+  offline?: boolean;
+}
+
+export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLister, opts: McpCheckOptions = {}): Promise<Diagnostic[]> {
+  if (opts.offline === true) return [];
+  const refs = graph.mcpToolRefs ?? [];
+  const servers = graph.mcpServers.filter((s) => refs.some((r) => r.server === s.name));
+  const listed = await Promise.all(
+    servers.map(async (s) => {
+      try {
+        return [s, await lister(s)] as const;
+      } catch (err) {
+        return [s, { error: err instanceof Error ? err.message : String(err) }] as const;
+      }
+    }),
+  );
+  const diags: Diagnostic[] = [];
+  for (const [server, result] of listed) {
+    if (!Array.isArray(result)) {
+      const { line, column, file } = server.location;
+      const at = { file, start: { line, column, offset: 0 }, end: { line, column: column + 3, offset: 0 } };
+      diags.push(
+        diagnosticAt(at, 'error', 'MCP002', `mcp server "${server.name}" could not be contacted to list its tools: ${(result as { error: string }).error}`, 'check the command or url, or validate with --offline to skip this check'),
+      );
+      continue;
+    }
+    for (const ref of refs) {
+      if (ref.server !== server.name || ref.tool === 'all' || result.includes(ref.tool)) continue;
+      const hint = suggestionHint(ref.tool, result, (c) => `mcp.${server.name}.${c}`);
+      diags.push(diagnosticAt(ref.range, 'error', 'MCP001', `mcp server "${server.name}" has no tool "${ref.tool}"`, hint));
+    }
+  }
+  return diags;
+}

@@ -1,0 +1,266 @@
+// Resolving references in reference positions (`tools = [...]`, `model = ...`, `depends_on`, …).
+// A reference is a traversal, never a string: `"builtins.http.get"` is an error with a fix-it hint.
+// Resolution keeps each reference's full identity (model block and key, the toolset an entry came
+// from) and expands toolsets and `builtins.<ns>.all` in place, order kept, first occurrence wins.
+
+import type { Attribute, Expression } from './hcl/ast.js';
+import { diagnosticAt, type Diagnostic, type Range } from './hcl/diagnostic.js';
+import { BUILTIN_NAMESPACES, builtinTool, builtinToolsIn } from './builtinTools.js';
+import type { ModelRef, Provenance, ToolRefWithProvenance } from './graph.js';
+import { catalogFor, catalogModel, catalogModelByApiId } from './modelCatalog.js';
+import { isNamespace, NAMESPACES, visibleIn, whereVisible, type Namespace, type Scope } from './scope.js';
+import { suggestionHint } from './suggest.js';
+
+export interface RefPart {
+  name: string;
+  range: Range;
+}
+
+/** A reference as written: `root.part.part`. */
+export interface RefPath {
+  root: string;
+  parts: RefPart[];
+  range: Range;
+  text: string;
+}
+
+const DOTTED = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)+$/;
+
+function literalText(expr: Expression): string | undefined {
+  if (expr.kind !== 'Template' || !expr.parts.every((p) => p.kind === 'TemplateLiteral')) return undefined;
+  return expr.parts.map((p) => (p.kind === 'TemplateLiteral' ? p.value : '')).join('');
+}
+
+/** Interprets an expression written where a reference belongs. */
+export function asRef(expr: Expression, example: string, diags: Diagnostic[]): RefPath | undefined {
+  const text = literalText(expr);
+  if (text !== undefined) {
+    const hint = DOTTED.test(text) ? `write ${text} without quotes` : `write a reference such as ${example}`;
+    diags.push(diagnosticAt(expr.range, 'error', 'REF004', `"${text}" is a string, not a reference`, hint));
+    return undefined;
+  }
+  if (expr.kind === 'Template' && expr.parts.length === 1 && expr.parts[0]!.kind === 'TemplateInterpolation') {
+    const inner = expr.parts[0]!.expr;
+    const shown = inner.kind === 'ScopeTraversal' ? refText(inner.root, inner.steps.map((s) => (s.kind === 'GetAttr' ? s.name : '…'))) : example;
+    diags.push(diagnosticAt(expr.range, 'error', 'REF004', 'a quoted interpolation is a string, not a reference', `write ${shown} without quotes and \${ }`));
+    return undefined;
+  }
+  if (expr.kind !== 'ScopeTraversal') {
+    diags.push(diagnosticAt(expr.range, 'error', 'REF006', `expected a reference such as ${example}`));
+    return undefined;
+  }
+  const parts: RefPart[] = [];
+  for (const step of expr.steps) {
+    if (step.kind === 'GetAttr') {
+      parts.push({ name: step.name, range: step.range });
+      continue;
+    }
+    // `mcp.server["tool.name"]` lets a reference name an MCP tool that is not an identifier.
+    const key = step.key.kind === 'Literal' && typeof step.key.value === 'string' ? step.key.value : literalText(step.key);
+    if (key === undefined) {
+      diags.push(diagnosticAt(step.range, 'error', 'REF006', 'a reference cannot use a computed index', `write ${example}`));
+      return undefined;
+    }
+    parts.push({ name: key, range: step.range });
+  }
+  return { root: expr.root, parts, range: expr.range, text: refText(expr.root, parts.map((p) => p.name)) };
+}
+
+function refText(root: string, names: readonly string[]): string {
+  return [root, ...names].join('.');
+}
+
+/** The items of a list attribute of references; a non-list is reported once. */
+export function refItems(attr: Attribute, example: string, diags: Diagnostic[]): Expression[] | undefined {
+  const expr = attr.expr.kind === 'Parentheses' ? attr.expr.expr : attr.expr;
+  if (expr.kind === 'Tuple') return expr.items;
+  const hint = expr.kind === 'ScopeTraversal' ? `write ${attr.name} = [${refText(expr.root, expr.steps.map((s) => (s.kind === 'GetAttr' ? s.name : '…')))}]` : `write ${attr.name} = [${example}]`;
+  diags.push(diagnosticAt(attr.expr.range, 'error', 'SCH007', `${attr.name} must be a list of references`, hint));
+  return undefined;
+}
+
+/** Checks the root names a visible namespace. */
+function checkRoot(p: RefPath, scope: Scope, diags: Diagnostic[]): Namespace | undefined {
+  if (!isNamespace(p.root)) {
+    const hint = p.root === 'plugins' ? 'Squadron has no plugins: run the tool as an MCP server and use mcp.<name>.<tool>' : suggestionHint(p.root, NAMESPACES);
+    diags.push(diagnosticAt(p.range, 'error', 'REF001', `unknown namespace "${p.root}" in ${p.text}`, hint));
+    return undefined;
+  }
+  if (!visibleIn(scope, p.root)) {
+    diags.push(diagnosticAt(p.range, 'error', 'REF002', `"${p.root}" cannot be referenced in ${scope.where}`, `${p.root} can be referenced ${whereVisible(p.root)}`));
+    return undefined;
+  }
+  return p.root;
+}
+
+function wrongShape(p: RefPath, form: string, diags: Diagnostic[]): undefined {
+  diags.push(diagnosticAt(p.range, 'error', 'REF006', `${p.text} is not a complete reference: write ${form}`));
+  return undefined;
+}
+
+function wrongKind(p: RefPath, expected: string, diags: Diagnostic[]): undefined {
+  diags.push(diagnosticAt(p.range, 'error', 'REF005', `expected ${expected}, got ${p.text}`));
+  return undefined;
+}
+
+/** `ns.<name>`: one part naming an entry of `known`; unknown names get a suggestion. */
+function resolveName(p: RefPath, kind: string, known: ReadonlyMap<string, unknown>, scope: Scope, diags: Diagnostic[]): string | undefined {
+  if (p.parts.length !== 1) return wrongShape(p, `${p.root}.<name>`, diags);
+  const name = p.parts[0]!.name;
+  if (known.has(name)) return name;
+  if (scope.symbols.broken.has(`${p.root}.${name}`)) return undefined;
+  diags.push(diagnosticAt(p.range, 'error', 'REF003', `unknown ${kind} "${name}"`, suggestionHint(name, [...known.keys()], (c) => `${p.root}.${c}`)));
+  return undefined;
+}
+
+const TOOL_KINDS = 'a tool reference (builtins.<ns>.<tool>, tools.<name>, mcp.<server>.<tool>, toolsets.<name>)';
+
+/**
+ * Resolves one tool reference into the refs it stands for: itself, a builtin namespace's tools
+ * (`.all`) or a toolset's entries (provenance `toolset:<n>`). Undefined when reported.
+ */
+export function resolveToolRef(p: RefPath, direct: Provenance, scope: Scope, diags: Diagnostic[]): ToolRefWithProvenance[] | undefined {
+  if (p.root === 'toolsets' && scope.toolset !== undefined) {
+    const other = p.parts[0]?.name ?? '?';
+    diags.push(
+      diagnosticAt(p.range, 'error', 'REF008', `toolset "${scope.toolset}" references toolset "${other}": toolsets cannot contain toolsets`, `list the tools of "${other}" directly in "${scope.toolset}"`),
+    );
+    return undefined;
+  }
+  const ns = checkRoot(p, scope, diags);
+  if (ns === undefined) return undefined;
+  switch (ns) {
+    case 'builtins': {
+      if (p.parts.length !== 2) return wrongShape(p, 'builtins.<namespace>.<tool> or builtins.<namespace>.all', diags);
+      const [space, tool] = [p.parts[0]!.name, p.parts[1]!.name];
+      if (!(BUILTIN_NAMESPACES as readonly string[]).includes(space)) {
+        diags.push(diagnosticAt(p.range, 'error', 'REF003', `unknown builtin namespace "${space}"`, suggestionHint(space, BUILTIN_NAMESPACES, (c) => `builtins.${c}`)));
+        return undefined;
+      }
+      if (tool === 'all') return builtinToolsIn(space).map((t) => ({ ref: t.ref, via: direct }));
+      const ref = `builtins.${space}.${tool}`;
+      if (builtinTool(ref) !== undefined) return [{ ref, via: direct }];
+      const names = [...builtinToolsIn(space).map((t) => t.name), 'all'];
+      diags.push(diagnosticAt(p.range, 'error', 'REF003', `unknown builtin tool ${ref}`, suggestionHint(tool, names, (c) => `builtins.${space}.${c}`)));
+      return undefined;
+    }
+    case 'tools': {
+      const name = resolveName(p, 'custom tool', scope.symbols.tools, scope, diags);
+      return name === undefined ? undefined : [{ ref: `tools.${name}`, via: direct }];
+    }
+    case 'mcp': {
+      if (p.parts.length !== 2) return wrongShape(p, 'mcp.<server>.<tool> or mcp.<server>.all', diags);
+      const server = p.parts[0]!.name;
+      if (!scope.symbols.mcp.has(server)) {
+        if (!scope.symbols.broken.has(`mcp.${server}`)) {
+          const hint = suggestionHint(server, [...scope.symbols.mcp.keys()], (c) => `mcp.${c}`) ?? `declare it: mcp "${server}" { command = "…" }`;
+          diags.push(diagnosticAt(p.range, 'error', 'REF003', `unknown mcp server "${server}"`, hint));
+        }
+        return undefined;
+      }
+      const tool = p.parts[1]!.name;
+      scope.symbols.mcpUses.push({ server, tool, range: p.range });
+      return [{ ref: `mcp.${server}.${tool}`, via: direct }];
+    }
+    case 'toolsets': {
+      const name = resolveName(p, 'toolset', scope.symbols.toolsets, scope, diags);
+      const toolset = name === undefined ? undefined : scope.symbols.toolsets.get(name);
+      return toolset === undefined ? undefined : toolset.tools.map((t) => ({ ref: t.ref, via: `toolset:${toolset.name}` as const }));
+    }
+    default:
+      return wrongKind(p, TOOL_KINDS, diags);
+  }
+}
+
+/** Appends refs not yet present: order kept, first occurrence (and its provenance) wins. */
+export function mergeTools(into: ToolRefWithProvenance[], more: readonly ToolRefWithProvenance[], seen = new Set(into.map((t) => t.ref))): void {
+  for (const t of more) {
+    if (seen.has(t.ref)) continue;
+    seen.add(t.ref);
+    into.push(t);
+  }
+}
+
+/** Resolves a `tools = [...]` list: expanded, de-duplicated. Undefined only when it is not a list. */
+export function resolveToolList(attr: Attribute, direct: Provenance, scope: Scope, diags: Diagnostic[]): ToolRefWithProvenance[] | undefined {
+  const items = refItems(attr, 'builtins.http.get', diags);
+  if (items === undefined) return undefined;
+  const out: ToolRefWithProvenance[] = [];
+  const seen = new Set<string>();
+  for (const item of items) {
+    const p = asRef(item, 'builtins.http.get', diags);
+    const refs = p === undefined ? undefined : resolveToolRef(p, direct, scope, diags);
+    if (refs !== undefined) mergeTools(out, refs, seen);
+  }
+  return out;
+}
+
+/** `models.<block>.<key>` → the block, the key, the provider and the wire id. */
+export function resolveModelRef(attr: Attribute, scope: Scope, diags: Diagnostic[]): ModelRef | undefined {
+  const p = asRef(attr.expr, 'models.<block>.<key>', diags);
+  if (p === undefined) return undefined;
+  const ns = checkRoot(p, scope, diags);
+  if (ns === undefined) return undefined;
+  if (ns !== 'models') return wrongKind(p, 'a model reference (models.<block>.<key>)', diags);
+  if (p.parts.length !== 2) return wrongShape(p, 'models.<block>.<key>, e.g. models.anthropic.claude_sonnet_4_5', diags);
+  const blockName = p.parts[0]!.name;
+  const key = p.parts[1]!.name;
+  const block = scope.symbols.models.get(blockName);
+  if (block === undefined) {
+    if (!scope.symbols.broken.has(`models.${blockName}`)) {
+      const hint = suggestionHint(blockName, [...scope.symbols.models.keys()], (c) => `models.${c}`) ?? `declare it: model "${blockName}" { provider = "anthropic" }`;
+      diags.push(diagnosticAt(p.range, 'error', 'REF003', `unknown model block "${blockName}"`, hint));
+    }
+    return undefined;
+  }
+  const alias = block.aliases[key];
+  const entry = catalogModel(block.provider, key);
+  if (alias === undefined && entry === undefined) {
+    const keys = [...Object.keys(block.aliases), ...catalogFor(block.provider).map((c) => c.key)];
+    const hint = suggestionHint(key, keys, (c) => `models.${blockName}.${c}`) ?? `add it to the block's aliases: aliases = { ${key} = "<api model id>" }`;
+    diags.push(diagnosticAt(p.range, 'error', 'REF009', `model block "${blockName}" (${block.provider}) has no model "${key}"`, hint));
+    return undefined;
+  }
+  const apiModel = alias ?? entry!.apiModel;
+  const ref: ModelRef = { block: blockName, key, provider: block.provider, apiModel };
+  const known = alias === undefined ? entry : catalogModelByApiId(block.provider, alias);
+  if (known !== undefined) ref.supportsReasoning = known.reasoning;
+  return ref;
+}
+
+/** A list of `<ns>.<name>` references to one namespace (skills, agents, tasks): names, de-duplicated. */
+export function resolveNameList(
+  attr: Attribute,
+  ns: 'skills' | 'agents' | 'tasks',
+  known: ReadonlyMap<string, unknown>,
+  scope: Scope,
+  diags: Diagnostic[],
+  onDuplicate?: (name: string, range: Range) => void,
+): { name: string; range: Range }[] | undefined {
+  const example = `${ns}.<name>`;
+  const items = refItems(attr, example, diags);
+  if (items === undefined) return undefined;
+  const out: { name: string; range: Range }[] = [];
+  for (const item of items) {
+    const name = resolveNameRef(item, ns, known, scope, diags);
+    if (name === undefined) continue;
+    if (out.some((o) => o.name === name)) {
+      onDuplicate?.(name, item.range);
+      continue;
+    }
+    out.push({ name, range: item.range });
+  }
+  return out;
+}
+
+const KIND_WORD: Record<'skills' | 'agents' | 'tasks', string> = { skills: 'skill', agents: 'agent', tasks: 'task' };
+
+/** One `<ns>.<name>` reference. */
+export function resolveNameRef(expr: Expression, ns: 'skills' | 'agents' | 'tasks', known: ReadonlyMap<string, unknown>, scope: Scope, diags: Diagnostic[]): string | undefined {
+  const p = asRef(expr, `${ns}.<name>`, diags);
+  if (p === undefined) return undefined;
+  const root = checkRoot(p, scope, diags);
+  if (root === undefined) return undefined;
+  if (root !== ns) return wrongKind(p, `a ${KIND_WORD[ns]} reference (${ns}.<name>)`, diags);
+  return resolveName(p, KIND_WORD[ns], known, scope, diags);
+}

@@ -1,0 +1,120 @@
+// What an expression may see: the symbol tables filled stage by stage and, for each stage, the
+// namespaces it may reference. A stage sees only what earlier stages resolved, so a reference to a
+// later namespace is an error that says where that namespace becomes available.
+
+import type { HclFunction } from './hcl/value.js';
+import type { File } from './hcl/ast.js';
+import type { Diagnostic, Range } from './hcl/diagnostic.js';
+import type { AgentSpec, CustomTool, McpServer, McpToolReference, MissionInput, ModelBlock, Skill, Toolset, VariableValue } from './graph.js';
+
+export const NAMESPACES = ['vars', 'models', 'builtins', 'mcp', 'tools', 'toolsets', 'skills', 'agents', 'tasks', 'inputs'] as const;
+export type Namespace = (typeof NAMESPACES)[number];
+
+export type Stage = 'variable' | 'model' | 'tool' | 'mcp' | 'toolset' | 'skill' | 'agent' | 'mission';
+
+const TOOL_STAGE: readonly Namespace[] = ['vars', 'builtins', 'mcp', 'tools'];
+const AGENT_STAGE: readonly Namespace[] = [...TOOL_STAGE, 'toolsets', 'models', 'skills'];
+
+export const STAGE_NAMESPACES: Readonly<Record<Stage, readonly Namespace[]>> = {
+  variable: [],
+  model: ['vars'],
+  tool: TOOL_STAGE,
+  mcp: TOOL_STAGE,
+  toolset: TOOL_STAGE,
+  skill: [...TOOL_STAGE, 'toolsets'],
+  agent: AGENT_STAGE,
+  mission: [...AGENT_STAGE, 'agents', 'tasks', 'inputs'],
+};
+
+/** Where a namespace can be referenced, for the "not available here" message. */
+export function whereVisible(ns: Namespace): string {
+  const stages = (Object.keys(STAGE_NAMESPACES) as Stage[]).filter((s) => STAGE_NAMESPACES[s].includes(ns));
+  if (ns === 'tasks' || ns === 'inputs') return 'inside mission blocks';
+  if (stages.length === 0) return 'nowhere';
+  return `in ${stages.join(', ').replace(/, ([^,]*)$/, ' and $1')} blocks`;
+}
+
+export interface DeclaredVariable {
+  variable: VariableValue;
+  range: Range;
+}
+
+/** Everything declared so far, by namespace. Filled in stage order. */
+export interface Symbols {
+  vars: Map<string, DeclaredVariable>;
+  models: Map<string, ModelBlock>;
+  mcp: Map<string, McpServer>;
+  tools: Map<string, CustomTool>;
+  toolsets: Map<string, Toolset>;
+  skills: Map<string, Skill>;
+  /** Global agents (a mission scope adds its own). */
+  agents: Map<string, AgentSpec>;
+  /**
+   * Declared but unusable entries (`models.x`, `tools.y`): their block had errors already reported,
+   * so a reference to them is not reported again as unknown.
+   */
+  broken: Set<string>;
+  /** Every mcp tool reference as written, collected while resolving. */
+  mcpUses: McpToolReference[];
+}
+
+export function emptySymbols(): Symbols {
+  return {
+    vars: new Map(),
+    models: new Map(),
+    mcp: new Map(),
+    tools: new Map(),
+    toolsets: new Map(),
+    skills: new Map(),
+    agents: new Map(),
+    broken: new Set(),
+    mcpUses: [],
+  };
+}
+
+export interface Scope {
+  stage: Stage;
+  /** How the current block is named in messages: `skill "x"`, `mission "m" task "t"`. */
+  where: string;
+  symbols: Symbols;
+  /** Tasks of the current mission (with their label ranges). */
+  tasks?: ReadonlyMap<string, Range>;
+  /** Inputs of the current mission. */
+  inputs?: ReadonlyMap<string, MissionInput>;
+  /** Agents visible to the current mission: global plus its own. */
+  agents?: ReadonlyMap<string, AgentSpec>;
+  /** The current toolset, while resolving its own list (a toolset may not name a toolset). */
+  toolset?: string;
+  functions: Readonly<Record<string, HclFunction>>;
+}
+
+export function visibleIn(scope: Scope, ns: Namespace): boolean {
+  if ((ns === 'tasks' && scope.tasks === undefined) || (ns === 'inputs' && scope.inputs === undefined)) return false;
+  return STAGE_NAMESPACES[scope.stage].includes(ns);
+}
+
+const NAMESPACE_SET: ReadonlySet<string> = new Set(NAMESPACES);
+
+export function isNamespace(name: string): name is Namespace {
+  return NAMESPACE_SET.has(name);
+}
+
+/** State shared by every stage of one load. */
+export interface LoadContext {
+  projectRoot: string;
+  diags: Diagnostic[];
+  symbols: Symbols;
+  /** Functions for values evaluated now: the standard library plus load(). */
+  loadFunctions: Readonly<Record<string, HclFunction>>;
+  /** Functions for values evaluated at run time (objectives, tool fields): no file access. */
+  runtimeFunctions: Readonly<Record<string, HclFunction>>;
+  /** Parsed files by absolute path (for source text). */
+  files: ReadonlyMap<string, File>;
+  /** A path relative to the project root, for messages. */
+  rel(file: string): string;
+}
+
+/** A scope for one block of a stage. */
+export function scopeFor(ctx: LoadContext, stage: Stage, where: string, extra: Partial<Scope> = {}): Scope {
+  return { stage, where, symbols: ctx.symbols, functions: ctx.loadFunctions, ...extra };
+}

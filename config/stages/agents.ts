@@ -1,0 +1,90 @@
+// Stage 5: `agent` blocks, global or inside a mission (same schema). An agent is a fixed bundle of
+// model, personality, tools and skills; the name `worker` is reserved for each task's dynamic agent.
+
+import type { Block } from '../hcl/ast.js';
+import { diagnosticAt, type Diagnostic } from '../hcl/diagnostic.js';
+import type { AgentSpec, ModelRef, Reasoning } from '../graph.js';
+import { resolveModelRef, resolveNameList, resolveToolList } from '../references.js';
+import { blockHeader, checkBlockName, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
+import { scopeFor, type LoadContext, type Scope } from '../scope.js';
+import { readEnum, readInteger, readString } from '../values.js';
+import type { Attribute } from '../hcl/ast.js';
+
+export const WORKER = 'worker';
+export const REASONING: readonly Reasoning[] = ['low', 'medium', 'high'];
+
+const SCHEMA: BlockSchema = {
+  attributes: { model: { required: true }, personality: { required: true }, tools: {}, skills: {}, reasoning: {}, max_turns: {} },
+};
+
+export function loadGlobalAgents(blocks: readonly Block[], ctx: LoadContext): AgentSpec[] {
+  const names = new NameRegistry('agent', ctx.rel);
+  const out: AgentSpec[] = [];
+  for (const block of blocks) {
+    const name = block.labels[0]!;
+    const nameOk = checkAgentName(block, ctx.diags);
+    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
+    // A bad name is reported, and the body is still checked so every problem shows in one run.
+    const agent = loadAgent(block, 'global', scopeFor(ctx, 'agent', `agent "${name}"`), ctx);
+    if (agent === undefined || !nameOk) {
+      ctx.symbols.broken.add(`agents.${name}`);
+      continue;
+    }
+    ctx.symbols.agents.set(name, agent);
+    out.push(agent);
+  }
+  return out;
+}
+
+/** Name rules for agents: the block-name pattern, and never `worker`. */
+export function checkAgentName(block: Block, diags: Diagnostic[]): boolean {
+  if (!checkBlockName(block, diags)) return false;
+  if (block.labels[0] !== WORKER) return true;
+  diags.push(
+    diagnosticAt(block.labelRanges[0]!, 'error', 'SCH014', `"${WORKER}" is reserved for the dynamic agent of each task`, 'give tools to a task with tools = [...] to get a worker, or rename this agent'),
+  );
+  return false;
+}
+
+/**
+ * Reads a reasoning effort and warns when the model is known not to support one (the setting would
+ * be silently ignored by the provider otherwise).
+ */
+export function readReasoning(attr: Attribute | undefined, model: ModelRef | undefined, scope: Scope, diags: Diagnostic[]): Reasoning | undefined {
+  const reasoning = readEnum(attr, REASONING, scope, diags);
+  if (reasoning !== undefined && attr !== undefined && model?.supportsReasoning === false) {
+    diags.push(
+      diagnosticAt(attr.expr.range, 'warning', 'SCH016', `${model.key} does not support a reasoning effort; reasoning = "${reasoning}" is ignored`, 'pick a reasoning model or remove reasoning'),
+    );
+  }
+  return reasoning;
+}
+
+/** One agent block; `scope.where` names it in messages. */
+export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, ctx: LoadContext): AgentSpec | undefined {
+  const name = block.labels[0]!;
+  const body = decodeBody(block.body, SCHEMA, { what: scope.where, header: blockHeader(block) }, ctx.diags);
+  const a = (n: string) => body.attrs.get(n);
+  const modelAttr = a('model');
+  const model = modelAttr === undefined ? undefined : resolveModelRef(modelAttr, scope, ctx.diags);
+  const personality = readString(a('personality'), scope, ctx.diags);
+  const toolsAttr = a('tools');
+  const tools = toolsAttr === undefined ? [] : resolveToolList(toolsAttr, `agent:${name}`, scope, ctx.diags);
+  const skillsAttr = a('skills');
+  const skills = skillsAttr === undefined ? [] : resolveNameList(skillsAttr, 'skills', scope.symbols.skills, scope, ctx.diags);
+  const reasoning = readReasoning(a('reasoning'), model, scope, ctx.diags);
+  const maxTurns = readInteger(a('max_turns'), scope, ctx.diags, 1);
+  if (model === undefined || personality === undefined || tools === undefined || skills === undefined) return undefined;
+  const agent: AgentSpec = {
+    name,
+    scope: kind,
+    model,
+    personality,
+    tools,
+    skills: skills.map((s) => ({ name: s.name, via: `agent:${name}` as const })),
+    location: { file: block.range.file, line: block.range.start.line, column: block.range.start.column },
+  };
+  if (reasoning !== undefined) agent.reasoning = reasoning;
+  if (maxTurns !== undefined) agent.maxTurns = maxTurns;
+  return agent;
+}

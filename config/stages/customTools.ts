@@ -1,0 +1,114 @@
+// Stage 3a: custom `tool` blocks. A custom tool wraps an HTTP builtin: its fields (named after the
+// builtin's input properties) are expressions over the tool's own `inputs`, checked now with the
+// inputs unknown and evaluated at call time. Anything else in the block is an unknown attribute.
+
+import type { Attribute, Block, Expression } from '../hcl/ast.js';
+import { diagnosticAt } from '../hcl/diagnostic.js';
+import { builtinTool, builtinToolsIn, type BuiltinToolInfo } from '../builtinTools.js';
+import type { CustomTool, FieldSchema } from '../graph.js';
+import { readFieldSchema } from '../fieldSchema.js';
+import { asRef } from '../references.js';
+import { blockHeader, checkBlockName, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
+import { scopeFor, visibleIn, type LoadContext, type Scope } from '../scope.js';
+import { evaluateValue, readBool, readString, typeName } from '../values.js';
+import { isObjectValue, isUnknown, type Value } from '../hcl/value.js';
+
+const BASE: BlockSchema['attributes'] = { implements: { required: true }, description: {}, inputs: {}, idempotent: {} };
+const HTTP_METHODS = builtinToolsIn('http').map((t) => t.ref);
+
+export function loadCustomTools(blocks: readonly Block[], ctx: LoadContext): CustomTool[] {
+  const names = new NameRegistry('tool', ctx.rel);
+  const out: CustomTool[] = [];
+  for (const block of blocks) {
+    const name = block.labels[0]!;
+    const nameOk = checkBlockName(block, ctx.diags);
+    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
+    const tool = loadCustomTool(block, name, ctx);
+    if (tool === undefined || !nameOk) {
+      ctx.symbols.broken.add(`tools.${name}`);
+      continue;
+    }
+    ctx.symbols.tools.set(name, tool);
+    out.push(tool);
+  }
+  return out;
+}
+
+/** `implements = builtins.http.<method>`; anything else is REF010 (or a reference error). */
+function resolveImplements(attr: Attribute, scope: Scope, ctx: LoadContext): BuiltinToolInfo | undefined {
+  const p = asRef(attr.expr, 'builtins.http.get', ctx.diags);
+  if (p === undefined) return undefined;
+  const ref = p.text;
+  const info = HTTP_METHODS.includes(ref) ? builtinTool(ref) : undefined;
+  if (info !== undefined && visibleIn(scope, 'builtins')) return info;
+  ctx.diags.push(
+    diagnosticAt(attr.expr.range, 'error', 'REF010', `implements must be one of builtins.http.* (get, post, put, patch, delete); got ${ref}`, 'custom tools wrap an HTTP builtin; to use another tool, reference it directly in tools = [...]'),
+  );
+  return undefined;
+}
+
+function loadCustomTool(block: Block, name: string, ctx: LoadContext): CustomTool | undefined {
+  const where = `tool "${name}"`;
+  const scope = scopeFor(ctx, 'tool', 'a tool block');
+  const implementsAttr = block.body.attributes.find((a) => a.name === 'implements');
+  const base = implementsAttr === undefined ? undefined : resolveImplements(implementsAttr, scope, ctx);
+  const properties = base === undefined ? undefined : Object.keys((base.inputSchema['properties'] ?? {}) as Record<string, unknown>);
+  // Without a valid `implements` the allowed fields are unknown: accept every attribute rather than
+  // report each one as unknown on top of the real mistake.
+  const extra = properties ?? block.body.attributes.map((a) => a.name);
+  const body = decodeBody(block.body, { attributes: BASE, blocks: { inputs: { labels: [], max: 1 } }, extraAttributes: extra }, { what: where, header: blockHeader(block) }, ctx.diags);
+  const description = readString(body.attrs.get('description'), scope, ctx.diags);
+  const idempotent = readBool(body.attrs.get('idempotent'), scope, ctx.diags);
+  const inputs = readFieldSchema(body.attrs.get('inputs'), body.blocks.get('inputs'), scope, ctx.diags, `inputs of ${where}`, ctx.rel) ?? [];
+  if (base === undefined || properties === undefined) return undefined;
+
+  const fields: Record<string, Expression> = {};
+  const fieldScope: Scope = { ...scope, functions: ctx.runtimeFunctions };
+  const inputNames = inputs.map((i) => i.name);
+  for (const [attrName, attr] of body.attrs) {
+    if (attrName in BASE) continue;
+    fields[attrName] = attr.expr;
+    const v = evaluateValue(attr.expr, fieldScope, ctx.diags, {
+      roots: ['inputs'],
+      inputs: inputNames,
+      otherRef: {
+        code: 'REF014',
+        message: (ref) => `the field "${attrName}" of ${where} can only use inputs.<name>; it references ${ref}`,
+        hint: 'fields are evaluated when the tool is called, with only the tool\'s inputs in scope',
+      },
+    });
+    if (v !== undefined) checkFieldType(base, attrName, v, attr, ctx);
+  }
+  const required = (base.inputSchema['required'] ?? []) as string[];
+  for (const field of required) {
+    if (!(field in fields)) {
+      ctx.diags.push(
+        diagnosticAt(blockHeader(block), 'error', 'SCH003', `${where} implements ${base.ref} but does not set its required field "${field}"`, `add ${field} = … (it may use inputs.<name>)`),
+      );
+    }
+  }
+  const tool: CustomTool = {
+    name,
+    ref: `tools.${name}`,
+    implements: base.ref,
+    description: description ?? base.description,
+    inputs: inputs as FieldSchema[],
+    fields,
+    idempotent: idempotent ?? base.idempotent,
+    location: { file: block.range.file, line: block.range.start.line, column: block.range.start.column },
+  };
+  return tool;
+}
+
+/** A field whose value is already known must fit the builtin's property type. */
+function checkFieldType(base: BuiltinToolInfo, field: string, v: Value, attr: Attribute, ctx: LoadContext): void {
+  if (isUnknown(v) || v === null) return;
+  const prop = ((base.inputSchema['properties'] ?? {}) as Record<string, { type?: string; anyOf?: { type: string }[] }>)[field];
+  const types = prop?.type !== undefined ? [prop.type] : (prop?.anyOf ?? []).map((t) => t.type);
+  if (types.length === 0) return;
+  const actual = typeof v === 'string' ? 'string' : typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : isObjectValue(v) ? 'object' : Array.isArray(v) ? 'array' : 'other';
+  const fits = types.includes(actual) || (types.includes('string') && (actual === 'number' || actual === 'boolean'));
+  if (!fits) {
+    ctx.diags.push(diagnosticAt(attr.expr.range, 'error', 'SCH007', `the field "${field}" of ${base.ref} expects ${types.join(' or ')}, got ${typeName(v)}`));
+  }
+}

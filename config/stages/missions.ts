@@ -1,0 +1,230 @@
+// Stage 6: `mission` blocks — inputs, mission-scoped agents, the commander, agent_defaults, the
+// mission's agent list, then each task, then the graph rules over all tasks of the mission.
+
+import type { Block } from '../hcl/ast.js';
+import { diagnosticAt, type Range } from '../hcl/diagnostic.js';
+import { isUnknown, type Value } from '../hcl/value.js';
+import type { AgentDefaults, AgentSpec, CommanderSpec, InputType, Mission, MissionInput } from '../graph.js';
+import { checkMissionGraph } from '../graphRules.js';
+import { resolveModelRef, resolveNameList, resolveToolList } from '../references.js';
+import { blockHeader, checkBlockName, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
+import { scopeFor, type LoadContext, type Scope } from '../scope.js';
+import { evaluateValue, readBool, readEnum, readInteger, readString, typeName } from '../values.js';
+import { checkAgentName, loadAgent, readReasoning } from './agents.js';
+import { loadTask, type MissionContext } from './tasks.js';
+
+export const DEFAULT_MAX_PARALLEL = 4;
+
+const SCHEMA: BlockSchema = {
+  attributes: { description: {}, agents: {}, max_parallel: {} },
+  blocks: {
+    commander: { labels: [], min: 1, max: 1 },
+    agent_defaults: { labels: [], max: 1 },
+    input: { labels: ['name'] },
+    agent: { labels: ['name'] },
+    task: { labels: ['name'] },
+  },
+};
+const COMMANDER_SCHEMA: BlockSchema = { attributes: { model: { required: true }, reasoning: {}, max_turns: {} } };
+const DEFAULTS_SCHEMA: BlockSchema = {
+  attributes: { model: {}, reasoning: {}, tools: {}, skills: {}, discovery: {}, discovery_threshold: {}, max_turns: {} },
+};
+const INPUT_SCHEMA: BlockSchema = { attributes: { type: { required: true }, description: {}, default: {} } };
+const INPUT_TYPES: readonly InputType[] = ['string', 'number', 'integer', 'bool', 'list', 'map', 'object'];
+
+export function loadMissions(blocks: readonly Block[], ctx: LoadContext): Mission[] {
+  const names = new NameRegistry('mission', ctx.rel);
+  const out: Mission[] = [];
+  for (const block of blocks) {
+    const name = block.labels[0]!;
+    const nameOk = checkBlockName(block, ctx.diags);
+    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
+    const mission = loadMission(block, name, ctx);
+    if (mission !== undefined && nameOk) out.push(mission);
+  }
+  return out;
+}
+
+function loadMission(block: Block, name: string, ctx: LoadContext): Mission | undefined {
+  const where = `mission "${name}"`;
+  const header = blockHeader(block);
+  const body = decodeBody(block.body, SCHEMA, { what: where, header }, ctx.diags);
+  const base = scopeFor(ctx, 'mission', where);
+
+  const inputs = loadInputs(body.blocks.get('input') ?? [], base, ctx);
+  const localAgents = loadLocalAgents(body.blocks.get('agent') ?? [], name, base, ctx);
+  const agents = new Map<string, AgentSpec>(ctx.symbols.agents);
+  for (const a of localAgents) agents.set(a.name, a);
+
+  const taskBlocks = body.blocks.get('task') ?? [];
+  const taskNames = new NameRegistry('task', ctx.rel);
+  const tasks = new Map<string, Range>();
+  const uniqueTasks: Block[] = [];
+  for (const t of taskBlocks) {
+    checkBlockName(t, ctx.diags);
+    if (!taskNames.claim(t.labels[0]!, t.labelRanges[0]!, ctx.diags)) continue;
+    tasks.set(t.labels[0]!, t.labelRanges[0]!);
+    uniqueTasks.push(t);
+  }
+  const scope: Scope = { ...base, tasks, inputs: new Map(inputs.map((i) => [i.name, i])), agents };
+
+  const commanderBlock = body.blocks.get('commander')?.[0];
+  const commander = commanderBlock === undefined ? undefined : loadCommander(commanderBlock, { ...scope, where: `${where} commander` }, ctx);
+  const defaultsBlock = body.blocks.get('agent_defaults')?.[0];
+  const defaults = defaultsBlock === undefined ? undefined : loadDefaults(defaultsBlock, { ...scope, where: `${where} agent_defaults` }, ctx);
+
+  const agentsAttr = body.attrs.get('agents');
+  const missionAgents = agentsAttr === undefined ? undefined : resolveNameList(agentsAttr, 'agents', agents, scope, ctx.diags)?.map((a) => a.name);
+  const maxParallel = readInteger(body.attrs.get('max_parallel'), scope, ctx.diags, 1) ?? DEFAULT_MAX_PARALLEL;
+  const description = readString(body.attrs.get('description'), scope, ctx.diags);
+
+  const missionCtx: MissionContext = { name, scope, inputNames: inputs.map((i) => i.name) };
+  if (commander !== undefined) missionCtx.commander = commander;
+  if (defaults !== undefined) missionCtx.defaults = defaults;
+  if (missionAgents !== undefined) missionCtx.agents = missionAgents;
+  const loaded = uniqueTasks.map((t) => loadTask(t, missionCtx, ctx));
+  const edges = checkMissionGraph(name, header, loaded.map((l) => l.edges), ctx.diags);
+  loaded.forEach((l, i) => {
+    const e = edges[i];
+    if (e === undefined) return;
+    l.spec.dependsOn = e.dependsOn.map((d) => d.name);
+    l.spec.sendTo = e.sendTo.map((s) => s.name);
+  });
+
+  warnUnusedLocalAgents(localAgents, missionAgents, loaded.map((l) => l.spec.agents), body.blocks.get('agent') ?? [], ctx);
+  if (commander === undefined) return undefined;
+  const mission: Mission = {
+    name,
+    commander,
+    agents: missionAgents ?? [],
+    localAgents,
+    maxParallel,
+    inputs,
+    tasks: loaded.map((l) => l.spec),
+    location: { file: block.range.file, line: block.range.start.line, column: block.range.start.column },
+  };
+  if (description !== undefined) mission.description = description;
+  if (defaults !== undefined) mission.agentDefaults = defaults;
+  return mission;
+}
+
+function loadLocalAgents(blocks: readonly Block[], mission: string, scope: Scope, ctx: LoadContext): AgentSpec[] {
+  const names = new NameRegistry('agent', ctx.rel);
+  // A mission-scoped agent may not shadow a global one: both would answer to agents.<name>.
+  for (const [n, a] of ctx.symbols.agents) {
+    names.claim(n, { file: a.location.file, start: { line: a.location.line, column: a.location.column, offset: 0 }, end: { line: a.location.line, column: a.location.column + 5, offset: 0 } }, []);
+  }
+  const out: AgentSpec[] = [];
+  for (const block of blocks) {
+    const name = block.labels[0]!;
+    const nameOk = checkAgentName(block, ctx.diags);
+    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
+    const agent = loadAgent(block, 'mission', { ...scope, where: `mission "${mission}" agent "${name}"` }, ctx);
+    if (agent !== undefined && nameOk) out.push(agent);
+  }
+  return out;
+}
+
+function loadCommander(block: Block, scope: Scope, ctx: LoadContext): CommanderSpec | undefined {
+  const body = decodeBody(block.body, COMMANDER_SCHEMA, { what: scope.where, header: block.typeRange }, ctx.diags);
+  const modelAttr = body.attrs.get('model');
+  const model = modelAttr === undefined ? undefined : resolveModelRef(modelAttr, scope, ctx.diags);
+  const reasoning = readReasoning(body.attrs.get('reasoning'), model, scope, ctx.diags);
+  const maxTurns = readInteger(body.attrs.get('max_turns'), scope, ctx.diags, 1);
+  if (model === undefined) return undefined;
+  const commander: CommanderSpec = { model };
+  if (reasoning !== undefined) commander.reasoning = reasoning;
+  if (maxTurns !== undefined) commander.maxTurns = maxTurns;
+  return commander;
+}
+
+function loadDefaults(block: Block, scope: Scope, ctx: LoadContext): AgentDefaults | undefined {
+  const body = decodeBody(block.body, DEFAULTS_SCHEMA, { what: scope.where, header: block.typeRange }, ctx.diags);
+  const a = (n: string) => body.attrs.get(n);
+  const modelAttr = a('model');
+  const model = modelAttr === undefined ? undefined : resolveModelRef(modelAttr, scope, ctx.diags);
+  const toolsAttr = a('tools');
+  const tools = toolsAttr === undefined ? [] : (resolveToolList(toolsAttr, 'agent_defaults', scope, ctx.diags) ?? []);
+  const skillsAttr = a('skills');
+  const skills = skillsAttr === undefined ? [] : (resolveNameList(skillsAttr, 'skills', scope.symbols.skills, scope, ctx.diags) ?? []);
+  const defaults: AgentDefaults = { tools, skills: skills.map((s) => ({ name: s.name, via: 'agent_defaults' as const })) };
+  if (model !== undefined) defaults.model = model;
+  const reasoning = readReasoning(a('reasoning'), model, scope, ctx.diags);
+  if (reasoning !== undefined) defaults.reasoning = reasoning;
+  const discovery = readBool(a('discovery'), scope, ctx.diags);
+  if (discovery !== undefined) defaults.discovery = discovery;
+  const threshold = readInteger(a('discovery_threshold'), scope, ctx.diags, 1);
+  if (threshold !== undefined) defaults.discoveryThreshold = threshold;
+  const maxTurns = readInteger(a('max_turns'), scope, ctx.diags, 1);
+  if (maxTurns !== undefined) defaults.maxTurns = maxTurns;
+  return defaults;
+}
+
+function loadInputs(blocks: readonly Block[], scope: Scope, ctx: LoadContext): MissionInput[] {
+  const names = new NameRegistry('input', ctx.rel);
+  const out: MissionInput[] = [];
+  for (const block of blocks) {
+    const name = block.labels[0]!;
+    if (!checkBlockName(block, ctx.diags)) continue;
+    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
+    const body = decodeBody(block.body, INPUT_SCHEMA, { what: `input "${name}"`, header: blockHeader(block) }, ctx.diags);
+    const type = readEnum(body.attrs.get('type'), INPUT_TYPES, scope, ctx.diags);
+    const description = readString(body.attrs.get('description'), scope, ctx.diags);
+    const defaultAttr = body.attrs.get('default');
+    let defaultValue: Value | undefined;
+    if (defaultAttr !== undefined) {
+      const v = evaluateValue(defaultAttr.expr, scope, ctx.diags);
+      if (v !== undefined && v !== null && !isUnknown(v) && type !== undefined) {
+        defaultValue = convertDefault(v, type);
+        if (defaultValue === undefined) {
+          ctx.diags.push(diagnosticAt(defaultAttr.expr.range, 'error', 'SCH007', `the default of input "${name}" must be ${describeType(type)}, got ${typeName(v)}`));
+        }
+      }
+    }
+    if (type === undefined) continue;
+    const input: MissionInput = { name, type, required: defaultValue === undefined };
+    if (description !== undefined) input.description = description;
+    if (defaultValue !== undefined) input.default = defaultValue;
+    out.push(input);
+  }
+  return out;
+}
+
+function describeType(type: InputType): string {
+  return type === 'integer' ? 'a whole number' : type === 'list' ? 'a list' : type === 'map' || type === 'object' ? 'an object' : `a ${type}`;
+}
+
+/** A default converted to the input's type (HCL's conversions), or undefined when it cannot be. */
+export function convertDefault(v: Value, type: InputType): Value | undefined {
+  switch (type) {
+    case 'string':
+      return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+    case 'number': {
+      const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+      return Number.isFinite(n) ? n : undefined;
+    }
+    case 'integer': {
+      const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+      return Number.isInteger(n) ? n : undefined;
+    }
+    case 'bool':
+      return typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : undefined;
+    case 'list':
+      return Array.isArray(v) ? v : undefined;
+    case 'map':
+    case 'object':
+      return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : undefined;
+  }
+}
+
+function warnUnusedLocalAgents(local: readonly AgentSpec[], missionAgents: readonly string[] | undefined, taskAgents: readonly string[][], blocks: readonly Block[], ctx: LoadContext): void {
+  const used = new Set([...(missionAgents ?? []), ...taskAgents.flat()]);
+  for (const agent of local) {
+    if (used.has(agent.name)) continue;
+    const block = blocks.find((b) => b.labels[0] === agent.name);
+    if (block === undefined) continue;
+    ctx.diags.push(
+      diagnosticAt(block.labelRanges[0]!, 'warning', 'GRA011', `agent "${agent.name}" is declared in this mission but no task can use it`, `add agents.${agent.name} to the mission's agents or to a task's agents`),
+    );
+  }
+}

@@ -1,0 +1,206 @@
+// Tasks of a mission: the objective (a template over inputs and vars, rendered at run time), the
+// edges (depends_on, router, send_to), the declared agents, the output schema and — when the task
+// declares `tools` — the resolved dynamic agent, the worker.
+
+import type { Attribute, Block } from '../hcl/ast.js';
+import { diagnosticAt } from '../hcl/diagnostic.js';
+import { expressionSource } from '../hcl/index.js';
+import type { AgentDefaults, CommanderSpec, Route, TaskSpec, ToolRefWithProvenance } from '../graph.js';
+import { readFieldSchema } from '../fieldSchema.js';
+import type { NamedRef, TaskEdges } from '../graphRules.js';
+import { asRef, refItems, resolveModelRef, resolveNameList, resolveNameRef, resolveToolList, resolveToolRef } from '../references.js';
+import { blockHeader, decodeBody, type BlockSchema } from '../schema.js';
+import type { LoadContext, Scope } from '../scope.js';
+import { evaluateValue, readBool, readInteger, readString, toStringValue } from '../values.js';
+import { readReasoning } from './agents.js';
+import { resolveWorker, type WorkerSettings } from './worker.js';
+
+const SCHEMA: BlockSchema = {
+  attributes: {
+    objective: { required: true },
+    depends_on: {},
+    agents: {},
+    tools: {},
+    model: {},
+    reasoning: {},
+    skills: {},
+    send_to: {},
+    output: {},
+    discovery: {},
+    discovery_threshold: {},
+    always_load: {},
+    max_turns: {},
+  },
+  blocks: { router: { labels: [], max: 1 }, output: { labels: [], max: 1 } },
+};
+const ROUTER_SCHEMA: BlockSchema = { attributes: {}, blocks: { route: { labels: [], min: 1 } } };
+const ROUTE_SCHEMA: BlockSchema = { attributes: { target: { required: true }, condition: { required: true } } };
+
+/** What a task can inherit from its mission. */
+export interface MissionContext {
+  name: string;
+  scope: Scope;
+  inputNames: readonly string[];
+  commander?: CommanderSpec;
+  defaults?: AgentDefaults;
+  /** The mission's `agents` list, if declared. */
+  agents?: string[];
+}
+
+export interface LoadedTask {
+  spec: TaskSpec;
+  edges: TaskEdges;
+}
+
+/** Worker-only settings: without `tools` there is no worker, so these would silently do nothing. */
+const WORKER_ONLY = ['model', 'reasoning', 'skills', 'discovery', 'discovery_threshold', 'max_turns'] as const;
+
+export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext): LoadedTask {
+  const name = block.labels[0]!;
+  const where = `mission "${mission.name}" task "${name}"`;
+  const scope: Scope = { ...mission.scope, where };
+  const body = decodeBody(block.body, SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);
+  const a = (n: string) => body.attrs.get(n);
+
+  const objectiveAttr = a('objective');
+  const objective = objectiveAttr?.expr ?? { kind: 'Literal' as const, value: '', range: blockHeader(block) };
+  if (objectiveAttr !== undefined) checkObjective(objectiveAttr, mission, scope, ctx);
+  const file = ctx.files.get(block.range.file);
+  const objectiveSource = objectiveAttr !== undefined && file !== undefined ? expressionSource(file, objectiveAttr.expr) : '';
+
+  const tasks = scope.tasks ?? new Map();
+  const dependsOnAttr = a('depends_on');
+  const sendToAttr = a('send_to');
+  const edges: TaskEdges = {
+    name,
+    header: blockHeader(block),
+    dependsOn: dependsOnAttr === undefined ? [] : taskRefs(dependsOnAttr, tasks, scope, ctx),
+    routes: [],
+    sendTo: sendToAttr === undefined ? [] : taskRefs(sendToAttr, tasks, scope, ctx),
+  };
+  if (dependsOnAttr !== undefined) edges.dependsOnRange = dependsOnAttr.nameRange;
+  if (sendToAttr !== undefined) edges.sendToRange = sendToAttr.nameRange;
+  const routes: Route[] = [];
+  const routerBlock = body.blocks.get('router')?.[0];
+  if (routerBlock !== undefined) {
+    edges.routerRange = routerBlock.typeRange;
+    const router = decodeBody(routerBlock.body, ROUTER_SCHEMA, { what: `router of task "${name}"`, header: routerBlock.typeRange }, ctx.diags);
+    for (const route of router.blocks.get('route') ?? []) {
+      const r = decodeBody(route.body, ROUTE_SCHEMA, { what: `route of task "${name}"`, header: route.typeRange }, ctx.diags);
+      const targetAttr = r.attrs.get('target');
+      const target = targetAttr === undefined ? undefined : resolveNameRef(targetAttr.expr, 'tasks', tasks, scope, ctx.diags);
+      const condition = readString(r.attrs.get('condition'), scope, ctx.diags);
+      if (target !== undefined && targetAttr !== undefined) edges.routes.push({ name: target, range: targetAttr.expr.range });
+      if (target !== undefined && condition !== undefined) routes.push({ target, condition });
+    }
+  }
+
+  const agentsAttr = a('agents');
+  const knownAgents = scope.agents ?? scope.symbols.agents;
+  const diagsBeforeAgents = ctx.diags.length;
+  const taskAgents = agentsAttr === undefined ? undefined : resolveNameList(agentsAttr, 'agents', knownAgents, scope, ctx.diags);
+  const agentsFailed = ctx.diags.length > diagsBeforeAgents;
+  const output = readFieldSchema(a('output'), body.blocks.get('output'), scope, ctx.diags, `output of task "${name}"`, ctx.rel);
+
+  const toolsAttr = a('tools');
+  const modelAttr = a('model');
+  const model = modelAttr === undefined ? undefined : resolveModelRef(modelAttr, scope, ctx.diags);
+  const skillsAttr = a('skills');
+  const settings: WorkerSettings = {
+    tools: toolsAttr === undefined ? undefined : resolveToolList(toolsAttr, 'task', scope, ctx.diags),
+    skills: skillsAttr === undefined ? [] : resolveNameList(skillsAttr, 'skills', scope.symbols.skills, scope, ctx.diags)?.map((s) => s.name),
+    model,
+    reasoning: readReasoning(a('reasoning'), model, scope, ctx.diags),
+    reasoningAttr: a('reasoning'),
+    discovery: readBool(a('discovery'), scope, ctx.diags),
+    discoveryThreshold: readInteger(a('discovery_threshold'), scope, ctx.diags, 1),
+    maxTurns: readInteger(a('max_turns'), scope, ctx.diags, 1),
+  };
+  if (toolsAttr === undefined) {
+    for (const setting of WORKER_ONLY) {
+      const attr = a(setting);
+      if (attr === undefined) continue;
+      ctx.diags.push(
+        diagnosticAt(attr.nameRange, 'warning', 'GRA009', `${setting} has no effect: task "${name}" declares no tools, so it has no worker`, `add tools = [...] to give "${name}" a worker, or remove ${setting}`),
+      );
+    }
+  }
+  const worker = resolveWorker(settings, mission, ctx);
+  if (worker !== undefined) {
+    const alwaysLoadAttr = a('always_load');
+    if (alwaysLoadAttr !== undefined) worker.alwaysLoad = resolveAlwaysLoad(alwaysLoadAttr, worker.tools, name, scope, ctx);
+  } else if (toolsAttr === undefined && a('always_load') !== undefined) {
+    const attr = a('always_load')!;
+    ctx.diags.push(diagnosticAt(attr.nameRange, 'error', 'REF011', `always_load needs tools: task "${name}" declares no tools`, 'list the tools in tools = [...] first'));
+  }
+
+  const spec: TaskSpec = {
+    name,
+    mission: mission.name,
+    objective,
+    objectiveSource,
+    dependsOn: [],
+    agents: taskAgents?.map((t) => t.name) ?? mission.agents ?? [],
+    agentsVia: taskAgents !== undefined ? 'task' : (mission.agents?.length ?? 0) > 0 ? 'mission' : 'none',
+    router: routes,
+    sendTo: [],
+    location: { file: block.range.file, line: block.range.start.line, column: block.range.start.column },
+  };
+  if (worker !== undefined) spec.worker = worker;
+  if (output !== undefined) spec.output = output;
+  if (toolsAttr === undefined && spec.agents.length === 0 && !agentsFailed) {
+    const hint =
+      agentsAttr !== undefined
+        ? 'its agents list is empty: add tools = [...] or agents'
+        : 'add tools = [...] (a worker holds them), agents = [agents.<name>], or agents on the mission';
+    ctx.diags.push(diagnosticAt(blockHeader(block), 'error', 'GRA002', `task "${name}" has no work source: no tools, no task agents and no mission agents`, hint));
+  }
+  return { spec, edges };
+}
+
+/** `depends_on` / `send_to`: every entry kept (repeats included) for the graph rules. */
+function taskRefs(attr: Attribute, tasks: ReadonlyMap<string, unknown>, scope: Scope, ctx: LoadContext): NamedRef[] {
+  const items = refItems(attr, 'tasks.<name>', ctx.diags) ?? [];
+  const out: NamedRef[] = [];
+  for (const item of items) {
+    const name = resolveNameRef(item, 'tasks', tasks, scope, ctx.diags);
+    if (name !== undefined) out.push({ name, range: item.range });
+  }
+  return out;
+}
+
+/** Objectives are rendered at run time with only inputs and vars: check that now, inputs unknown. */
+function checkObjective(attr: Attribute, mission: MissionContext, scope: Scope, ctx: LoadContext): void {
+  const v = evaluateValue(attr.expr, { ...scope, functions: ctx.runtimeFunctions }, ctx.diags, {
+    roots: ['vars', 'inputs'],
+    inputs: mission.inputNames,
+    otherRef: {
+      code: 'REF012',
+      message: (ref) => `an objective can only use inputs.<name> and vars.<name>; it references ${ref}`,
+      hint: 'objectives are rendered when the task starts, with only the mission inputs and variables in scope',
+    },
+  });
+  if (v !== undefined) toStringValue(v, attr.expr.range, ctx.diags);
+}
+
+/** Each always_load entry must be one of the worker's tools (mcp.<s>.all covers mcp.<s>.<tool>). */
+function resolveAlwaysLoad(attr: Attribute, tools: readonly ToolRefWithProvenance[], task: string, scope: Scope, ctx: LoadContext): string[] {
+  const items = refItems(attr, 'builtins.http.get', ctx.diags) ?? [];
+  const have = new Set(tools.map((t) => t.ref));
+  const out: string[] = [];
+  for (const item of items) {
+    const p = asRef(item, 'builtins.http.get', ctx.diags);
+    const refs = p === undefined ? undefined : resolveToolRef(p, 'task', scope, ctx.diags);
+    if (refs === undefined || p === undefined) continue;
+    for (const { ref } of refs) {
+      const mcpAll = ref.startsWith('mcp.') ? `${ref.slice(0, ref.lastIndexOf('.'))}.all` : undefined;
+      if (!have.has(ref) && !(mcpAll !== undefined && have.has(mcpAll))) {
+        ctx.diags.push(diagnosticAt(item.range, 'error', 'REF011', `always_load: ${ref} is not among the tools of task "${task}"`, 'always_load can only pin tools the task already has'));
+        continue;
+      }
+      if (!out.includes(ref)) out.push(ref);
+    }
+  }
+  return out;
+}
+

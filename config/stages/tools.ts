@@ -1,0 +1,114 @@
+// Stage 3: everything tools come from — `mcp` servers, custom `tool` blocks, then `toolset` groups
+// (which may name builtins, custom tools and MCP tools, but never another toolset).
+
+import type { Block } from '../hcl/ast.js';
+import { diagnosticAt } from '../hcl/diagnostic.js';
+import type { CustomTool, McpServer, McpTransport, Toolset } from '../graph.js';
+import { resolveToolList } from '../references.js';
+import { blockHeader, checkBlockName, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
+import { scopeFor, type LoadContext } from '../scope.js';
+import { checkHttpUrl, readString, readStringList, readStringMap } from '../values.js';
+import { loadCustomTools } from './customTools.js';
+
+const MCP_SCHEMA: BlockSchema = { attributes: { command: {}, args: {}, env: {}, url: {}, headers: {} } };
+const TOOLSET_SCHEMA: BlockSchema = { attributes: { description: {}, tools: { required: true } } };
+
+export interface ToolStageResult {
+  mcpServers: McpServer[];
+  customTools: CustomTool[];
+  toolsets: Toolset[];
+}
+
+export function loadToolStage(mcpBlocks: readonly Block[], toolBlocks: readonly Block[], toolsetBlocks: readonly Block[], ctx: LoadContext): ToolStageResult {
+  const mcpServers = loadMcpServers(mcpBlocks, ctx);
+  const customTools = loadCustomTools(toolBlocks, ctx);
+  const toolsets = loadToolsets(toolsetBlocks, ctx);
+  return { mcpServers, customTools, toolsets };
+}
+
+function loadMcpServers(blocks: readonly Block[], ctx: LoadContext): McpServer[] {
+  const names = new NameRegistry('mcp server', ctx.rel);
+  const out: McpServer[] = [];
+  for (const block of blocks) {
+    const name = block.labels[0]!;
+    const nameOk = checkBlockName(block, ctx.diags);
+    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
+    const transport = loadMcp(block, name, ctx);
+    if (transport === undefined || !nameOk) {
+      ctx.symbols.broken.add(`mcp.${name}`);
+      continue;
+    }
+    const server: McpServer = { name, transport, location: { file: block.range.file, line: block.range.start.line, column: block.range.start.column } };
+    ctx.symbols.mcp.set(name, server);
+    out.push(server);
+  }
+  return out;
+}
+
+function loadMcp(block: Block, name: string, ctx: LoadContext): McpTransport | undefined {
+  const where = `mcp "${name}"`;
+  const scope = scopeFor(ctx, 'mcp', 'an mcp block');
+  const body = decodeBody(block.body, MCP_SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);
+  const a = (n: string) => body.attrs.get(n);
+  const commandAttr = a('command');
+  const urlAttr = a('url');
+  if (commandAttr !== undefined && urlAttr !== undefined) {
+    ctx.diags.push(diagnosticAt(urlAttr.nameRange, 'error', 'SCH012', `${where} has both command and url`, 'use command (a local process over stdio) or url (a remote server over HTTP), not both'));
+    return undefined;
+  }
+  if (commandAttr === undefined && urlAttr === undefined) {
+    ctx.diags.push(diagnosticAt(blockHeader(block), 'error', 'SCH003', `${where} needs either command (stdio) or url (HTTP)`));
+    return undefined;
+  }
+  let ok = true;
+  const misplaced = (attrName: string, allowedWith: string): void => {
+    const attr = a(attrName);
+    if (attr === undefined) return;
+    ok = false;
+    ctx.diags.push(diagnosticAt(attr.nameRange, 'error', 'SCH012', `${attrName} is only valid with ${allowedWith}`, `${where} uses ${commandAttr !== undefined ? 'command' : 'url'}`));
+  };
+  if (commandAttr !== undefined) {
+    misplaced('headers', 'url');
+    const command = readString(commandAttr, scope, ctx.diags);
+    const args = a('args') === undefined ? [] : readStringList(a('args'), scope, ctx.diags);
+    const env = a('env') === undefined ? {} : readStringMap(a('env'), scope, ctx.diags);
+    if (command === '' ) {
+      ctx.diags.push(diagnosticAt(commandAttr.expr.range, 'error', 'SCH010', 'command must not be empty'));
+      return undefined;
+    }
+    if (!ok || command === undefined || args === undefined || env === undefined) return undefined;
+    return { kind: 'stdio', command, args, env };
+  }
+  misplaced('args', 'command');
+  misplaced('env', 'command');
+  const url = readString(urlAttr, scope, ctx.diags);
+  const headers = a('headers') === undefined ? {} : readStringMap(a('headers'), scope, ctx.diags);
+  if (url !== undefined && !checkHttpUrl(url, urlAttr!.expr.range, ctx.diags)) return undefined;
+  if (!ok || url === undefined || headers === undefined) return undefined;
+  return { kind: 'http', url, headers };
+}
+
+function loadToolsets(blocks: readonly Block[], ctx: LoadContext): Toolset[] {
+  const names = new NameRegistry('toolset', ctx.rel);
+  const out: Toolset[] = [];
+  for (const block of blocks) {
+    const name = block.labels[0]!;
+    const nameOk = checkBlockName(block, ctx.diags);
+    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
+    const where = `toolset "${name}"`;
+    const scope = scopeFor(ctx, 'toolset', 'a toolset block', { toolset: name });
+    const body = decodeBody(block.body, TOOLSET_SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);
+    const description = readString(body.attrs.get('description'), scope, ctx.diags);
+    const toolsAttr = body.attrs.get('tools');
+    const tools = toolsAttr === undefined ? undefined : resolveToolList(toolsAttr, `toolset:${name}`, scope, ctx.diags);
+    if (tools === undefined || !nameOk) {
+      ctx.symbols.broken.add(`toolsets.${name}`);
+      continue;
+    }
+    const toolset: Toolset = { name, tools, location: { file: block.range.file, line: block.range.start.line, column: block.range.start.column } };
+    if (description !== undefined) toolset.description = description;
+    ctx.symbols.toolsets.set(name, toolset);
+    out.push(toolset);
+  }
+  return out;
+}

@@ -1,0 +1,57 @@
+// A compact description of a loaded graph — what `squadron validate` prints on success and puts
+// under "summary" in its JSON output (a documented, stable shape).
+
+import type { MissionGraph, ModelRef } from './graph.js';
+
+export interface TaskSummary {
+  name: string;
+  /** The dynamic agent, when the task declares tools. */
+  worker: { tools: number; model: string; modelVia: string } | null;
+  /** Declared agents the task's commander may call. */
+  agents: string[];
+  agentsVia: 'task' | 'mission' | 'none';
+  dependsOn: string[];
+}
+
+export interface ConfigSummary {
+  files: number;
+  variables: { name: string; secret: boolean; source: string }[];
+  models: { name: string; provider: string; apiKey: boolean }[];
+  customTools: { name: string; implements: string }[];
+  mcpServers: { name: string; transport: 'stdio' | 'http' }[];
+  toolsets: { name: string; tools: number }[];
+  skills: { name: string; origin: 'hcl' | 'folder' }[];
+  agents: { name: string; model: string; tools: number; skills: number }[];
+  missions: { name: string; commander: string; maxParallel: number; inputs: string[]; tasks: TaskSummary[] }[];
+}
+
+/** `block.key`, the way a model reference is shown. */
+export function modelLabel(m: ModelRef): string {
+  return `${m.block}.${m.key}`;
+}
+
+export function summarize(graph: MissionGraph): ConfigSummary {
+  return {
+    files: graph.files.length,
+    variables: graph.variables.map((v) => ({ name: v.name, secret: v.secret, source: v.source })),
+    models: graph.models.map((m) => ({ name: m.name, provider: m.provider, apiKey: m.apiKey !== undefined })),
+    customTools: graph.customTools.map((t) => ({ name: t.name, implements: t.implements })),
+    mcpServers: graph.mcpServers.map((s) => ({ name: s.name, transport: s.transport.kind })),
+    toolsets: graph.toolsets.map((t) => ({ name: t.name, tools: t.tools.length })),
+    skills: graph.skills.map((s) => ({ name: s.name, origin: s.origin.kind })),
+    agents: graph.agents.map((a) => ({ name: a.name, model: modelLabel(a.model), tools: a.tools.length, skills: a.skills.length })),
+    missions: graph.missions.map((m) => ({
+      name: m.name,
+      commander: modelLabel(m.commander.model),
+      maxParallel: m.maxParallel,
+      inputs: m.inputs.map((i) => i.name),
+      tasks: m.tasks.map((t) => ({
+        name: t.name,
+        worker: t.worker === undefined ? null : { tools: t.worker.tools.length, model: modelLabel(t.worker.model), modelVia: t.worker.modelVia },
+        agents: [...t.agents],
+        agentsVia: t.agentsVia,
+        dependsOn: [...t.dependsOn],
+      })),
+    })),
+  };
+}

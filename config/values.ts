@@ -1,0 +1,288 @@
+// Evaluating attribute values at load time. Before an expression is evaluated, every name it reads
+// is checked against the scope (namespace visible here? variable declared? has a value?), so the
+// diagnostics point at the exact reference and say what to do; then the HCL evaluator runs and the
+// result is converted to the type the attribute expects (HCL's conversions: "5" is a number).
+
+import type { Attribute, Expression, ScopeTraversalExpr } from './hcl/ast.js';
+import { freeTraversals } from './traversals.js';
+import { diagnosticAt, type Diagnostic, type Range } from './hcl/diagnostic.js';
+import { isObjectValue, isUnknown, unknown, type ObjectValue, type Value } from './hcl/value.js';
+import { evaluate } from './hcl/index.js';
+import { isNamespace, NAMESPACES, visibleIn, whereVisible, type Scope } from './scope.js';
+import { suggestionHint } from './suggest.js';
+
+/** Which names a value may read, and how to word a reference to anything else. */
+export interface ValueRules {
+  /** `vars` (load-time values, objectives) and/or `inputs` (objectives, tool fields). */
+  roots: ReadonlyArray<'vars' | 'inputs'>;
+  /** Declared input names when `inputs` is readable (their values are unknown at load time). */
+  inputs?: readonly string[];
+  /** Code and wording for references to other namespaces. */
+  otherRef?: { code: string; message: (ref: string) => string; hint?: string };
+}
+
+const LOAD_TIME: ValueRules = { roots: ['vars'] };
+
+function firstStepName(t: ScopeTraversalExpr): { name: string; range: Range } | undefined {
+  const s = t.steps[0];
+  if (s === undefined) return undefined;
+  if (s.kind === 'GetAttr') return { name: s.name, range: s.range };
+  if (s.key.kind === 'Literal' && typeof s.key.value === 'string') return { name: s.key.value, range: s.range };
+  if (s.key.kind === 'Template' && s.key.parts.length === 1 && s.key.parts[0]!.kind === 'TemplateLiteral') {
+    return { name: s.key.parts[0]!.value, range: s.range };
+  }
+  return undefined;
+}
+
+export function traversalText(t: ScopeTraversalExpr): string {
+  return [t.root, ...t.steps.map((s) => (s.kind === 'GetAttr' ? s.name : '[…]'))].join('.').replace(/\.\[/g, '[');
+}
+
+/** Checks every name an expression reads; true when it may be evaluated. */
+export function checkValueRefs(expr: Expression, scope: Scope, diags: Diagnostic[], rules: ValueRules = LOAD_TIME): boolean {
+  let ok = true;
+  const fail = (d: Diagnostic): void => {
+    diags.push(d);
+    ok = false;
+  };
+  for (const t of freeTraversals(expr)) {
+    const root = t.root;
+    if (!isNamespace(root)) {
+      const hint =
+        root === 'plugins'
+          ? 'Squadron has no plugins: run the tool as an MCP server (mcp "name" { … }) and use mcp.<name>.<tool>'
+          : root === 'var' || root === 'variables'
+            ? 'variables are read as vars.<name>'
+            : suggestionHint(root, NAMESPACES);
+      fail(diagnosticAt(t.rootRange, 'error', 'REF001', `unknown name "${root}"`, hint));
+      continue;
+    }
+    const readable = (rules.roots as readonly string[]).includes(root);
+    // `inputs` readable by rule (tool fields) is visible even where the stage table says otherwise.
+    const visible = readable && root === 'inputs' ? true : visibleIn(scope, root);
+    if (!visible) {
+      fail(diagnosticAt(t.range, 'error', 'REF002', `"${root}" cannot be referenced in ${scope.where}`, `${root} can be referenced ${whereVisible(root)}`));
+      continue;
+    }
+    if (!readable) {
+      if (rules.otherRef !== undefined) {
+        fail(diagnosticAt(t.range, 'error', rules.otherRef.code, rules.otherRef.message(traversalText(t)), rules.otherRef.hint));
+      } else {
+        fail(
+          diagnosticAt(
+            t.range,
+            'error',
+            'REF005',
+            `${traversalText(t)} is a reference, not a value: it cannot be used inside an expression here`,
+            `only vars.<name> can be read inside values in ${scope.where}`,
+          ),
+        );
+      }
+      continue;
+    }
+    const step = firstStepName(t);
+    if (step === undefined) {
+      fail(diagnosticAt(t.range, 'error', 'REF006', `write ${root}.<name> to read one ${root === 'vars' ? 'variable' : 'input'}`));
+      continue;
+    }
+    if (root === 'vars') {
+      const declared = scope.symbols.vars.get(step.name);
+      if (declared === undefined) {
+        const known = [...scope.symbols.vars.keys()];
+        const hint = suggestionHint(step.name, known, (c) => `vars.${c}`) ?? `declare it: variable "${step.name}" { }`;
+        fail(diagnosticAt(t.range, 'error', 'REF003', `unknown variable "${step.name}"`, hint));
+      } else if (declared.variable.value === undefined) {
+        fail(
+          diagnosticAt(
+            t.range,
+            'error',
+            'REF007',
+            `variable "${step.name}" has no value: pass --var ${step.name}=… or set SQUADRON_VAR_${step.name}`,
+            declared.variable.secret ? 'secret variables never have a default; supply the value when you run' : 'or give the variable a default',
+          ),
+        );
+      }
+    } else {
+      const inputs = rules.inputs ?? [];
+      if (!inputs.includes(step.name)) {
+        const hint = suggestionHint(step.name, inputs, (c) => `inputs.${c}`) ?? (inputs.length === 0 ? 'no inputs are declared here' : undefined);
+        fail(diagnosticAt(t.range, 'error', 'REF003', `unknown input "${step.name}"`, hint));
+      }
+    }
+  }
+  return ok;
+}
+
+/** The `vars` object as expressions see it: only variables that have a value. */
+export function varsObject(scope: Scope): ObjectValue {
+  const vars: ObjectValue = {};
+  for (const [name, d] of scope.symbols.vars) if (d.variable.value !== undefined) vars[name] = d.variable.value;
+  return vars;
+}
+
+/**
+ * Checks and evaluates an expression. Returns undefined when a problem was reported (or the value
+ * is unknown at load time, which callers that expect a known value treat as already reported).
+ */
+export function evaluateValue(expr: Expression, scope: Scope, diags: Diagnostic[], rules: ValueRules = LOAD_TIME): Value | undefined {
+  // Most values are plain literals: no names to check, nothing to evaluate.
+  if (expr.kind === 'Literal') return expr.value;
+  if (expr.kind === 'Template' && expr.parts.every((p) => p.kind === 'TemplateLiteral')) {
+    return expr.parts.map((p) => (p.kind === 'TemplateLiteral' ? p.value : '')).join('');
+  }
+  if (!checkValueRefs(expr, scope, diags, rules)) return undefined;
+  const variables: Record<string, Value> = {};
+  if (rules.roots.includes('vars')) variables['vars'] = varsObject(scope);
+  if (rules.roots.includes('inputs')) {
+    const inputs: ObjectValue = {};
+    for (const name of rules.inputs ?? []) inputs[name] = unknown;
+    variables['inputs'] = inputs;
+  }
+  const result = evaluate(expr, { variables, functions: scope.functions });
+  diags.push(...result.diagnostics);
+  if (result.diagnostics.some((d) => d.severity === 'error')) return undefined;
+  return result.value;
+}
+
+export function typeName(v: Value): string {
+  if (v === null) return 'null';
+  if (isUnknown(v)) return 'unknown value';
+  if (Array.isArray(v)) return 'list';
+  if (isObjectValue(v)) return 'object';
+  return typeof v === 'boolean' ? 'bool' : typeof v;
+}
+
+function wrongType(range: Range, expected: string, v: Value, diags: Diagnostic[], hint?: string): undefined {
+  diags.push(diagnosticAt(range, 'error', 'SCH007', `expected ${expected}, got ${typeName(v)}`, hint));
+  return undefined;
+}
+
+/** HCL's primitive conversions to string. */
+export function toStringValue(v: Value, range: Range, diags: Diagnostic[]): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v === null || isUnknown(v)) return undefined;
+  return wrongType(range, 'a string', v, diags);
+}
+
+export function toNumberValue(v: Value, range: Range, diags: Diagnostic[]): number | undefined {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  if (v === null || isUnknown(v)) return undefined;
+  return wrongType(range, 'a number', v, diags);
+}
+
+export function toBoolValue(v: Value, range: Range, diags: Diagnostic[]): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (v === 'true' || v === 'false') return v === 'true';
+  if (v === null || isUnknown(v)) return undefined;
+  return wrongType(range, 'true or false', v, diags);
+}
+
+// Attribute readers: evaluate with `vars` in scope, convert, report at the expression.
+
+export function readString(attr: Attribute | undefined, scope: Scope, diags: Diagnostic[]): string | undefined {
+  if (attr === undefined) return undefined;
+  const v = evaluateValue(attr.expr, scope, diags);
+  return v === undefined ? undefined : toStringValue(v, attr.expr.range, diags);
+}
+
+export function readNumber(attr: Attribute | undefined, scope: Scope, diags: Diagnostic[]): number | undefined {
+  if (attr === undefined) return undefined;
+  const v = evaluateValue(attr.expr, scope, diags);
+  return v === undefined ? undefined : toNumberValue(v, attr.expr.range, diags);
+}
+
+/** A whole number ≥ min (reported at the expression otherwise). */
+export function readInteger(attr: Attribute | undefined, scope: Scope, diags: Diagnostic[], min: number): number | undefined {
+  const n = readNumber(attr, scope, diags);
+  if (n === undefined || attr === undefined) return undefined;
+  if (!Number.isInteger(n)) {
+    diags.push(diagnosticAt(attr.expr.range, 'error', 'SCH013', `${attr.name} must be a whole number, got ${n}`));
+    return undefined;
+  }
+  if (n < min) {
+    diags.push(diagnosticAt(attr.expr.range, 'error', 'SCH013', `${attr.name} must be at least ${min}, got ${n}`));
+    return undefined;
+  }
+  return n;
+}
+
+export function readBool(attr: Attribute | undefined, scope: Scope, diags: Diagnostic[]): boolean | undefined {
+  if (attr === undefined) return undefined;
+  const v = evaluateValue(attr.expr, scope, diags);
+  return v === undefined ? undefined : toBoolValue(v, attr.expr.range, diags);
+}
+
+/** One of a fixed set of strings; the hint names the closest allowed value. */
+export function readEnum<T extends string>(attr: Attribute | undefined, allowed: readonly T[], scope: Scope, diags: Diagnostic[]): T | undefined {
+  const s = readString(attr, scope, diags);
+  if (s === undefined || attr === undefined) return undefined;
+  if ((allowed as readonly string[]).includes(s)) return s as T;
+  diags.push(
+    diagnosticAt(
+      attr.expr.range,
+      'error',
+      'SCH010',
+      `${attr.name} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}; got "${s}"`,
+      suggestionHint(s, allowed, (c) => `"${c}"`),
+    ),
+  );
+  return undefined;
+}
+
+/** A list of strings (e.g. `args`); each element is reported at its own position when possible. */
+export function readStringList(attr: Attribute | undefined, scope: Scope, diags: Diagnostic[]): string[] | undefined {
+  if (attr === undefined) return undefined;
+  const v = evaluateValue(attr.expr, scope, diags);
+  if (v === undefined || v === null || isUnknown(v)) return undefined;
+  if (!Array.isArray(v)) return wrongType(attr.expr.range, 'a list of strings', v, diags);
+  const items = attr.expr.kind === 'Tuple' ? attr.expr.items : [];
+  const out: string[] = [];
+  let ok = true;
+  v.forEach((item, i) => {
+    const s = toStringValue(item, items[i]?.range ?? attr.expr.range, diags);
+    if (s === undefined) ok = false;
+    else out.push(s);
+  });
+  return ok ? out : undefined;
+}
+
+/** A map of strings (e.g. `env`, `headers`, `aliases`). */
+export function readStringMap(attr: Attribute | undefined, scope: Scope, diags: Diagnostic[]): Record<string, string> | undefined {
+  if (attr === undefined) return undefined;
+  const v = evaluateValue(attr.expr, scope, diags);
+  if (v === undefined || v === null || isUnknown(v)) return undefined;
+  if (!isObjectValue(v)) return wrongType(attr.expr.range, 'a map of strings', v, diags, `write ${attr.name} = { key = "value" }`);
+  const out: Record<string, string> = {};
+  let ok = true;
+  for (const [k, item] of Object.entries(v)) {
+    const itemRange = attr.expr.kind === 'Object' ? attr.expr.items.find((i) => objectKeyName(i.key) === k)?.value.range : undefined;
+    const s = toStringValue(item, itemRange ?? attr.expr.range, diags);
+    if (s === undefined) ok = false;
+    else out[k] = s;
+  }
+  return ok ? out : undefined;
+}
+
+/** The literal name of an object key (`foo` or `"foo"`), if it is one. */
+export function objectKeyName(key: Expression): string | undefined {
+  if (key.kind === 'ScopeTraversal' && key.steps.length === 0) return key.root;
+  if (key.kind === 'Template' && key.parts.every((p) => p.kind === 'TemplateLiteral')) {
+    return key.parts.map((p) => (p.kind === 'TemplateLiteral' ? p.value : '')).join('');
+  }
+  return undefined;
+}
+
+/** Reports a URL that is not http(s); true when it is fine. */
+export function checkHttpUrl(url: string, range: Range, diags: Diagnostic[]): boolean {
+  let ok = false;
+  try {
+    const u = new URL(url);
+    ok = u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    ok = false;
+  }
+  if (!ok) diags.push(diagnosticAt(range, 'error', 'SCH010', `"${url}" is not an http:// or https:// URL`));
+  return ok;
+}

@@ -1,0 +1,151 @@
+// `squadron validate` and `squadron docs` through the built CLI (dist/cli/main.js), as a user runs
+// them: output, exit codes (0 valid, 1 invalid, 2 usage), JSON contract, MCP check, no stack traces.
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CLI, REPO_ROOT, runCli } from '../support/cli.js';
+import { MODEL, removeTempProjects, tempProject, withMission } from './support.js';
+
+afterAll(removeTempProjects);
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error(`build the CLI first (npm run build): ${CLI} is missing`);
+});
+
+const valid = withMission('  task "a" {\n    objective = "x"\n    tools     = [builtins.http.get]\n  }\n');
+
+describe('squadron validate', () => {
+  test('a valid config exits 0 and prints the summary', async () => {
+    const dir = tempProject({ 'main.hcl': valid });
+    const r = await runCli(['validate'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('models     claude (anthropic)');
+    expect(r.stdout).toContain('mission m: commander claude.claude_sonnet_4_5, 1 task, max_parallel 4');
+    expect(r.stdout).toContain('  a     worker (1 tool, claude.claude_sonnet_4_5)');
+    expect(r.stdout).toMatch(/config is valid\n$/);
+  });
+
+  test('an invalid config exits 1 with file:line:col, the source line, a caret and the hint', async () => {
+    const dir = tempProject({ 'cfg/main.hcl': valid.replace('[builtins.http.get]', '["builtins.http.get"]') });
+    const r = await runCli(['validate', 'cfg'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      [
+        'cfg/main.hcl:12:18: error[REF004]: "builtins.http.get" is a string, not a reference',
+        '  12 |     tools     = ["builtins.http.get"]',
+        '     |                  ^^^^^^^^^^^^^^^^^^^',
+        '  = hint: write builtins.http.get without quotes',
+        '',
+        'config is invalid: 1 error',
+        '',
+      ].join('\n'),
+    );
+    expect(r.stdout).toBe('');
+  });
+
+  test('warnings alone keep exit 0: printed on stderr, the summary says how many', async () => {
+    const dir = tempProject({ 'main.hcl': `${MODEL}agent "x" {\n  model = models.claude.claude_haiku_4_5\n  personality = "p"\n}\n${valid.slice(MODEL.length).replace('tools     = [builtins.http.get]', 'agents = [agents.x]\n    reasoning = "low"')}` });
+    const r = await runCli(['validate'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('main.hcl:17:5: warning[GRA009]: reasoning has no effect');
+    expect(r.stdout).toMatch(/config is valid \(1 warning\)\n$/);
+  });
+
+  test('--format json prints the documented contract', async () => {
+    const dir = tempProject({ 'main.hcl': valid.replace('tools     = [builtins.http.get]', 'tools = [builtins.http.get]\n    discovery = true') });
+    const ok = await runCli(['validate', '--format', 'json'], { cwd: dir });
+    expect(ok.code).toBe(0);
+    const out = JSON.parse(ok.stdout) as { valid: boolean; diagnostics: unknown[]; summary: { missions: { tasks: unknown[] }[] } };
+    expect(out.valid).toBe(true);
+    expect(out.diagnostics).toEqual([]);
+    expect(out.summary.missions[0]!.tasks[0]).toEqual({
+      name: 'a',
+      worker: { tools: 1, model: 'claude.claude_sonnet_4_5', modelVia: 'commander' },
+      agents: [],
+      agentsVia: 'none',
+      dependsOn: [],
+    });
+    const bad = tempProject({ 'main.hcl': `${MODEL}model "claude" {\n  provider = "openai"\n}\n` });
+    const r = await runCli(['validate', '--format', 'json'], { cwd: bad });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual({
+      valid: false,
+      diagnostics: [
+        {
+          severity: 'error',
+          code: 'SCH008',
+          message: 'model "claude" is declared twice (first at main.hcl:1:7)',
+          hint: 'rename one of them or remove the duplicate',
+          file: 'main.hcl',
+          line: 5,
+          column: 7,
+          endLine: 5,
+          endColumn: 15,
+        },
+      ],
+      summary: null,
+    });
+  });
+
+  test('--var supplies a variable; an undeclared --var is reported', async () => {
+    const dir = tempProject({ 'main.hcl': `variable "key" {\n  secret = true\n}\n${valid.replace('"test-key"', 'vars.key')}` });
+    expect((await runCli(['validate'], { cwd: dir })).code).toBe(1);
+    expect((await runCli(['validate', '--var', 'key=abc'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['validate'], { cwd: dir, env: { SQUADRON_VAR_key: 'abc' } })).code).toBe(0);
+    const r = await runCli(['validate', '--var', 'key=abc', '--var', 'kye=x'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('<command line>: error[REF013]: --var kye: no variable "kye" is declared');
+  });
+
+  test('usage errors exit 2 without a stack trace', async () => {
+    const dir = tempProject({ 'main.hcl': valid });
+    const badFormat = await runCli(['validate', '--format', 'yaml'], { cwd: dir });
+    expect(badFormat.code).toBe(2);
+    const badVar = await runCli(['validate', '--var', 'novalue'], { cwd: dir });
+    expect(badVar.code).toBe(2);
+    expect(badVar.stderr).toContain('--var expects key=value');
+    for (const r of [badFormat, badVar]) expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  test('a missing path exits 1 with a clear message', async () => {
+    const r = await runCli(['validate', 'nope'], { cwd: tempProject({}) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^nope: error\[FIL001\]: config path \S+\/nope does not exist\n/);
+  });
+
+  test('mcp tool references are checked against the running server unless --offline', async () => {
+    const server = join(REPO_ROOT, 'test', 'support', 'mcpStdioServer.mjs');
+    const src = `mcp "t" {\n  command = "${process.execPath}"\n  args    = ["${server}"]\n}\n${withMission('  task "a" {\n    objective = "x"\n    tools = [mcp.t.echo, mcp.t.ecko]\n  }\n')}`;
+    const dir = tempProject({ 'main.hcl': src });
+    const online = await runCli(['validate'], { cwd: dir });
+    expect(online.code).toBe(1);
+    expect(online.stderr).toContain('main.hcl:16:26: error[MCP001]: mcp server "t" has no tool "ecko"');
+    expect(online.stderr).toContain('= hint: did you mean mcp.t.echo?');
+    const offline = await runCli(['validate', '--offline'], { cwd: dir });
+    expect(offline.code).toBe(0);
+  });
+});
+
+describe('squadron docs', () => {
+  test('without a topic it lists the topics with their one-line descriptions', async () => {
+    const r = await runCli(['docs']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Documentation topics/);
+    expect(r.stdout).toMatch(/\n {2}worker +The worker is the dynamic agent/);
+    expect(r.stdout).toMatch(/\n {2}validate +squadron validate checks a config/);
+  });
+
+  test('a topic prints its page', async () => {
+    const r = await runCli(['docs', 'toolset']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^# toolset\n/);
+    const qualified = await runCli(['docs', 'blocks/task']);
+    expect(qualified.stdout).toMatch(/^# task\n/);
+  });
+
+  test('an unknown topic exits 2 with suggestions', async () => {
+    const r = await runCli(['docs', 'toolsett']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown docs topic "toolsett". did you mean toolset');
+  });
+});

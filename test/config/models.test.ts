@@ -1,0 +1,69 @@
+// Model blocks: providers, catalog keys and aliases, pricing, replay cassettes, and a missing
+// api_key being recorded rather than rejected.
+
+import { afterAll, expect, test } from 'vitest';
+import { at, codes, loadFiles, loadHcl, only, removeTempProjects } from './support.js';
+
+afterAll(removeTempProjects);
+
+test('a model block resolves defaults, aliases and pricing overrides', () => {
+  const src = `model "oa" {\n  provider = "openai"\n  base_url = "http://localhost:8080/v1"\n  aliases  = { local = "my-model", mini = "gpt-4.1-mini" }\n  max_output_tokens = 4096\n  timeout_seconds   = 30\n  max_retries       = 0\n  pricing "gpt_5" {\n    input  = 1\n    output = 2\n  }\n}\n`;
+  const r = loadHcl(src);
+  const m = r.graph!.models[0]!;
+  expect(m.apiKey).toBeUndefined();
+  expect(m.baseUrl).toBe('http://localhost:8080/v1');
+  expect(m.maxOutputTokens).toBe(4096);
+  expect(m.timeoutSeconds).toBe(30);
+  expect(m.maxRetries).toBe(0);
+  expect(m.pricing['gpt_5']).toEqual({ input: 1, output: 2 });
+  expect(m.pricing['gpt_4o']).toEqual({ input: 2.5, output: 10, cacheRead: 1.25 });
+  // An alias to a catalog id inherits its price; an alias to an unknown id has none.
+  expect(m.pricing['mini']).toEqual({ input: 0.4, output: 1.6, cacheRead: 0.1 });
+  expect(m.pricing['local']).toBeUndefined();
+  expect(m.location).toEqual({ file: `${r.dir}/main.hcl`, line: 1, column: 1 });
+});
+
+test('pricing for a key the block does not offer is REF009 at the label', () => {
+  const src = `model "a" {\n  provider = "anthropic"\n  pricing "gpt_5" {\n    input  = 1\n    output = 2\n  }\n}\n`;
+  const r = loadHcl(src);
+  expect(codes(r)).toEqual([`REF009@${at(src, '"gpt_5"')}`]);
+});
+
+test('pricing needs input and output, and no negative prices', () => {
+  const src = `model "a" {\n  provider = "anthropic"\n  pricing "claude_sonnet_4" {\n    input  = -1\n  }\n}\n`;
+  const r = loadHcl(src);
+  expect(codes(r)).toEqual([`SCH003@${at(src, 'pricing')}`, `SCH013@${at(src, '-1')}`]);
+});
+
+test('replay needs a cassette, resolved relative to the file; a missing one is a warning', () => {
+  const src = `model "r" {\n  provider = "replay"\n  cassette = "tapes/run.jsonl"\n}\n`;
+  const r = loadFiles({ 'sub/models.hcl': src, 'sub/tapes/run.jsonl': '' });
+  expect(r.graph!.models[0]!.cassette).toBe(`${r.dir}/sub/tapes/run.jsonl`);
+  const missing = loadHcl(src);
+  expect(codes(missing)).toContain(`w:FIL007@${at(src, '"tapes/run.jsonl"')}`);
+  const none = `model "r" {\n  provider = "replay"\n}\n`;
+  expect(codes(loadHcl(none))).toEqual(['SCH003@1:1']);
+});
+
+test('cassette on a non-replay provider is SCH012', () => {
+  const src = `model "a" {\n  provider = "anthropic"\n  cassette = "x.jsonl"\n}\n`;
+  expect(codes(loadHcl(src))).toEqual([`SCH012@${at(src, 'cassette')}`]);
+});
+
+test('a base_url that is not http(s) is SCH010', () => {
+  const src = `model "a" {\n  provider = "openai"\n  base_url = "localhost:8080"\n}\n`;
+  expect(codes(loadHcl(src))).toEqual([`SCH010@${at(src, '"localhost')}`]);
+});
+
+test('replay accepts any catalog key of any provider', () => {
+  const src = `model "r" {\n  provider = "replay"\n  cassette = "c.jsonl"\n}\nagent "a" {\n  model = models.r.gpt_5_mini\n  personality = "p"\n}\nagent "b" {\n  model = models.r.claude_haiku_4_5\n  personality = "p"\n}\n`;
+  const r = loadFiles({ 'main.hcl': src, 'c.jsonl': '' });
+  expect(r.graph!.agents.map((a) => a.model.apiModel)).toEqual(['gpt-5-mini', 'claude-haiku-4-5-20251001']);
+});
+
+test('an openai key on an anthropic block is REF009 with the block named', () => {
+  const src = `model "a" {\n  provider = "anthropic"\n}\nagent "x" {\n  model = models.a.gpt_5\n  personality = "p"\n}\n`;
+  const r = loadHcl(src);
+  expect(codes(r)).toEqual([`REF009@${at(src, 'models.a.gpt_5')}`]);
+  expect(only(r, 'REF009').message).toBe('model block "a" (anthropic) has no model "gpt_5"');
+});

@@ -1,0 +1,149 @@
+// Tool sources: custom tools wrapping builtins.http.*, MCP servers, and toolsets (expanded in
+// place, order kept, first occurrence wins, never nested).
+
+import { afterAll, describe, expect, test } from 'vitest';
+import { at, codes, loadHcl, only, removeTempProjects, withMission } from './support.js';
+
+afterAll(removeTempProjects);
+
+describe('custom tools', () => {
+  const weather = `tool "weather" {\n  implements  = builtins.http.get\n  description = "Weather for a city"\n  inputs = {\n    city = string("City name", true)\n    days = integer("Days ahead")\n    tags = list(string, "Tags")\n    loc  = object({ lat = number("Latitude", true) }, "Where")\n  }\n  url     = "https://wttr.in/\${inputs.city}?days=\${inputs.days}"\n  headers = { Accept = "application/json" }\n}\n`;
+
+  test('a custom tool keeps its inputs (shorthand) and field expressions', () => {
+    const r = loadHcl(weather);
+    const t = r.graph!.customTools[0]!;
+    expect(t.ref).toBe('tools.weather');
+    expect(t.implements).toBe('builtins.http.get');
+    expect(t.idempotent).toBe(true);
+    expect(t.inputs).toEqual([
+      { name: 'city', type: 'string', description: 'City name', required: true },
+      { name: 'days', type: 'integer', description: 'Days ahead', required: false },
+      { name: 'tags', type: 'array', description: 'Tags', required: false, items: { name: '', type: 'string', description: '', required: false } },
+      { name: 'loc', type: 'object', description: 'Where', required: false, properties: [{ name: 'lat', type: 'number', description: 'Latitude', required: true }] },
+    ]);
+    expect(Object.keys(t.fields)).toEqual(['url', 'headers']);
+    expect(t.fields['url']!.kind).toBe('Template');
+  });
+
+  test('the verbose inputs block is equivalent', () => {
+    const src = `tool "w" {\n  implements = builtins.http.post\n  inputs {\n    field "city" {\n      type        = "string"\n      description = "City"\n      required    = true\n    }\n    field "n" {\n      type = "bool"\n    }\n  }\n  url  = "https://x/\${inputs.city}"\n  body = { n = inputs.n }\n}\n`;
+    const t = loadHcl(src).graph!.customTools[0]!;
+    expect(t.inputs).toEqual([
+      { name: 'city', type: 'string', description: 'City', required: true },
+      { name: 'n', type: 'boolean', description: '', required: false },
+    ]);
+    expect(t.idempotent).toBe(false);
+    expect(t.description).toBe('Send an HTTP POST request and return the status, headers and body.');
+  });
+
+  test('implements outside builtins.http.* is REF010', () => {
+    const src = `tool "t" {\n  implements = builtins.utils.sleep\n  seconds = 1\n}\n`;
+    const r = loadHcl(src);
+    expect(codes(r)).toEqual([`REF010@${at(src, 'builtins.utils.sleep')}`]);
+  });
+
+  test('a quoted implements is REF004', () => {
+    const src = `tool "t" {\n  implements = "builtins.http.get"\n  url = "https://x"\n}\n`;
+    expect(codes(loadHcl(src))).toEqual([`REF004@${at(src, '"builtins.http.get"')}`]);
+  });
+
+  test('an attribute that is not a field of the implemented builtin is SCH001', () => {
+    const src = `tool "t" {\n  implements = builtins.http.get\n  url  = "https://x"\n  body = "nope"\n}\n`;
+    const r = loadHcl(src);
+    expect(codes(r)).toEqual([`SCH001@${at(src, 'body')}`]);
+  });
+
+  test('a required field of the builtin left unset is SCH003', () => {
+    const src = `tool "t" {\n  implements = builtins.http.get\n}\n`;
+    const r = loadHcl(src);
+    expect(codes(r)).toEqual(['SCH003@1:1']);
+    expect(r.diagnostics[0]!.message).toBe('tool "t" implements builtins.http.get but does not set its required field "url"');
+  });
+
+  test('fields may only use inputs: an unknown input is REF003, vars are REF014', () => {
+    const src = `variable "host" {\n  default = "x"\n}\ntool "t" {\n  implements = builtins.http.get\n  inputs = { city = string("c", true) }\n  url = "https://\${vars.host}/\${inputs.cty}"\n}\n`;
+    const r = loadHcl(src);
+    expect(codes(r)).toEqual([`REF014@${at(src, 'vars.host')}`, `REF003@${at(src, 'inputs.cty')}`]);
+    expect(r.diagnostics[1]!.hint).toBe('did you mean inputs.city?');
+  });
+
+  test('a known field value of the wrong type is SCH007', () => {
+    const src = `tool "t" {\n  implements = builtins.http.get\n  url = ["https://x"]\n}\n`;
+    expect(codes(loadHcl(src))).toEqual([`SCH007@${at(src, '["https')}`]);
+  });
+
+  test('a malformed field schema is SCH017; shorthand and block together is SCH012', () => {
+    const src = `tool "t" {\n  implements = builtins.http.get\n  url = "https://x"\n  inputs = {\n    a = "string"\n    b = list("desc")\n  }\n  inputs {\n  }\n}\n`;
+    const r = loadHcl(src);
+    expect(codes(r)).toEqual([`SCH012@${at(src, 'inputs = {')}`]);
+    const src2 = `tool "t" {\n  implements = builtins.http.get\n  url = "https://x"\n  inputs = {\n    a = "string"\n    b = list("desc")\n    c = string("d", { required = true, default = 1 })\n  }\n}\n`;
+    expect(codes(loadHcl(src2))).toEqual([`SCH017@${at(src2, '"string"')}`, `SCH017@${at(src2, '"desc"')}`, `SCH017@${at(src2, 'default')}`]);
+  });
+});
+
+describe('mcp servers', () => {
+  test('stdio and http servers', () => {
+    const src = `mcp "fs" {\n  command = "npx"\n  args    = ["-y", "server-fs", "."]\n  env     = { DEBUG = "1" }\n}\nmcp "remote" {\n  url     = "https://mcp.example.com/mcp"\n  headers = { Authorization = "Bearer x" }\n}\n`;
+    const g = loadHcl(src).graph!;
+    expect(g.mcpServers.map((s) => s.transport)).toEqual([
+      { kind: 'stdio', command: 'npx', args: ['-y', 'server-fs', '.'], env: { DEBUG: '1' } },
+      { kind: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer x' } },
+    ]);
+  });
+
+  test('command and url together is SCH012; neither is SCH003', () => {
+    const src = `mcp "a" {\n  command = "x"\n  url     = "https://x"\n}\nmcp "b" {\n}\n`;
+    expect(codes(loadHcl(src))).toEqual([`SCH012@${at(src, 'url')}`, `SCH003@${at(src, 'mcp "b"')}`]);
+  });
+
+  test('args/env only with command, headers only with url (SCH012)', () => {
+    const src = `mcp "a" {\n  url  = "https://x"\n  args = ["1"]\n}\nmcp "b" {\n  command = "x"\n  headers = { A = "b" }\n}\n`;
+    expect(codes(loadHcl(src))).toEqual([`SCH012@${at(src, 'args')}`, `SCH012@${at(src, 'headers')}`]);
+  });
+
+  test('mcp tool refs accept any tool name and keep their positions for a later check', () => {
+    const src = `mcp "fs" {\n  command = "x"\n}\n${withMission('  task "a" {\n    objective = "x"\n    tools = [mcp.fs.read_file, mcp.fs.all, mcp.fs["odd.name"]]\n  }\n')}`;
+    const r = loadHcl(src);
+    expect(codes(r)).toEqual([]);
+    expect(r.graph!.missions[0]!.tasks[0]!.worker!.tools.map((t) => t.ref)).toEqual(['mcp.fs.read_file', 'mcp.fs.all', 'mcp.fs.odd.name']);
+    expect(r.graph!.mcpToolRefs!.map((m) => `${m.server}.${m.tool}@${m.range.start.line}:${m.range.start.column}`)).toEqual([
+      `fs.read_file@${at(src, 'mcp.fs.read_file')}`,
+      `fs.all@${at(src, 'mcp.fs.all')}`,
+      `fs.odd.name@${at(src, 'mcp.fs["odd')}`,
+    ]);
+  });
+
+  test('an unknown mcp server is REF003', () => {
+    const src = withMission('  task "a" {\n    objective = "x"\n    tools = [mcp.fs.read]\n  }\n');
+    const r = loadHcl(src);
+    expect(codes(r)).toEqual([`REF003@${at(src, 'mcp.fs.read')}`]);
+    expect(r.diagnostics[0]!.hint).toBe('declare it: mcp "fs" { command = "…" }');
+  });
+});
+
+describe('toolsets', () => {
+  test('a toolset expands builtins .all and keeps its own provenance', () => {
+    const src = `toolset "web" {\n  description = "Web"\n  tools = [builtins.http.all, builtins.http.get, builtins.utils.current_time]\n}\n`;
+    const t = loadHcl(src).graph!.toolsets[0]!;
+    expect(t.tools.map((x) => x.ref)).toEqual([
+      'builtins.http.get',
+      'builtins.http.post',
+      'builtins.http.put',
+      'builtins.http.patch',
+      'builtins.http.delete',
+      'builtins.utils.current_time',
+    ]);
+    expect(new Set(t.tools.map((x) => x.via))).toEqual(new Set(['toolset:web']));
+  });
+
+  test('a toolset that references a toolset is REF008 naming both', () => {
+    const src = `toolset "a" {\n  tools = [builtins.http.get]\n}\ntoolset "b" {\n  tools = [toolsets.a]\n}\n`;
+    const r = loadHcl(src);
+    expect(codes(r)).toEqual([`REF008@${at(src, 'toolsets.a')}`]);
+    expect(only(r, 'REF008').message).toBe('toolset "b" references toolset "a": toolsets cannot contain toolsets');
+  });
+
+  test('a toolset needs tools (SCH003)', () => {
+    expect(codes(loadHcl(`toolset "a" {\n}\n`))).toEqual(['SCH003@1:1']);
+  });
+});
