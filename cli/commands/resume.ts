@@ -1,0 +1,59 @@
+// `squadron resume <run-id>`: continues a stopped or crashed run where it stopped, with the same
+// output contract and exit codes as `run`.
+
+import { existsSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import type { Command } from 'commander';
+
+import { CliError, collect, EXIT, parseKeyValues, type CliIo } from '../io.js';
+import { loadProject } from '../project.js';
+import { interruptOnSigint, printRunReport } from '../runReport.js';
+
+interface ResumeFlags {
+  db?: string;
+  json?: boolean;
+  var: string[];
+  config?: string;
+}
+
+export function register(program: Command, io: CliIo): void {
+  program
+    .command('resume')
+    .description('Continue an interrupted run without redoing finished work')
+    .argument('<run-id>', 'the run to continue (see `squadron runs`)')
+    .option('--db <file>', 'SQLite database (default: .squadron/squadron.db in the current directory)')
+    .option('--json', 'print one JSON document on stdout')
+    .option('--var <name=value>', 'a variable value, e.g. a secret (repeatable)', collect, [])
+    .option('-c, --config <path>', 'load the config from here instead of the path stored with the run')
+    .action(async (runId: string, flags: ResumeFlags) => {
+      io.exitCode = await resumeCommand(io, runId, flags);
+    });
+}
+
+async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Promise<number> {
+  const { resumeRun, ResumeRefused, storedRun } = await import('../../runtime/run.js');
+  const dbPath = resolve(io.cwd, flags.db ?? '.squadron/squadron.db');
+  if (!existsSync(dbPath)) throw new CliError(`no database at ${relative(io.cwd, dbPath) || dbPath}; pass --db with the file the run was stored in`);
+  const stored = storedRun(dbPath, runId);
+  if (!stored) throw new CliError(`no run ${runId} in ${relative(io.cwd, dbPath) || dbPath} (see squadron runs --db …)`);
+  const project = loadProject(io, flags.config ?? stored.configPath, parseKeyValues(flags.var, '--var'));
+  const interrupt = interruptOnSigint(io);
+  try {
+    const report = await resumeRun(
+      {
+        graph: project.graph,
+        configPath: project.path,
+        dbPath,
+        progress: { stream: io.stderr, live: io.stderrIsTTY && !flags.json },
+        interrupt: interrupt.signal,
+      },
+      runId,
+    );
+    return printRunReport(io, report, Boolean(flags.json), `squadron resume ${runId} --db ${relative(io.cwd, dbPath) || dbPath}`);
+  } catch (error) {
+    if (error instanceof ResumeRefused) throw new CliError(error.message, EXIT.failure);
+    throw error;
+  } finally {
+    interrupt.dispose();
+  }
+}

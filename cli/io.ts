@@ -1,0 +1,57 @@
+// The CLI's view of the outside world: output streams, whether stderr is a terminal, the working
+// directory and environment. Commands take it explicitly (no globals) so tests and the main entry
+// point share one code path.
+
+import type { Command } from 'commander';
+
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** True when stderr is an interactive terminal: colour and live progress are allowed. */
+  stderrIsTTY: boolean;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Print stack traces for internal errors. */
+  debug: boolean;
+  /** Set by a command's action; main() returns it (0 when unset). */
+  exitCode?: number;
+}
+
+/** Exit codes shared by every command. */
+export const EXIT = {
+  ok: 0,
+  /** Invalid config, failed mission. */
+  failure: 1,
+  /** Bad usage: unknown flag, missing argument, unknown mission or topic. */
+  usage: 2,
+  interrupted: 130,
+} as const;
+
+/** A user-caused problem that ends a command with a message and an exit code, never a stack trace. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.usage,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export type CommandRegistrar = (program: Command, io: CliIo) => void;
+
+/** Collects repeatable `--flag value` options into an array. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Parses repeated `key=value` flags; a malformed one is a usage error naming the flag. */
+export function parseKeyValues(pairs: readonly string[], flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new CliError(`${flag} expects key=value, got "${pair}"`);
+    out[pair.slice(0, eq).trim()] = pair.slice(eq + 1);
+  }
+  return out;
+}

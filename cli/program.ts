@@ -1,0 +1,46 @@
+// The command tree of the `squadron` binary: builds it, maps usage errors to exit code 2 and
+// turns unexpected exceptions into one clear line (stack trace only with --debug).
+
+import { Command, CommanderError } from 'commander';
+import { CliError, EXIT, type CliIo, type CommandRegistrar } from './io.js';
+import { registrars } from './commands/index.js';
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const program = new Command('squadron')
+    .description('Declarative multi-agent LLM missions written in HCL')
+    .version('0.1.0')
+    .option('--debug', 'print stack traces for internal errors')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .showSuggestionAfterError(true);
+  program.hook('preAction', (cmd) => {
+    io.debug = Boolean(cmd.opts()['debug']);
+  });
+  for (const register of registrars as CommandRegistrar[]) register(program, io);
+  for (const sub of program.commands) sub.exitOverride();
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return io.exitCode ?? EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+        return EXIT.ok;
+      }
+      return EXIT.usage;
+    }
+    if (err instanceof CliError) {
+      io.stderr.write(`error: ${err.message}\n`);
+      return err.exitCode;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr.write(`error: ${message}\n`);
+    if (io.debug && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+    else io.stderr.write('(run with --debug for details)\n');
+    return EXIT.failure;
+  }
+}
+

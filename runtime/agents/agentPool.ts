@@ -1,0 +1,159 @@
+// The agents of one task's commander and their sessions: one session per agent per task, created on
+// the first call and continued by later calls and follow-up questions. Calls to one agent are
+// serialized (its conversation is one thread); calls to different agents run concurrently.
+// Delivery is crash-safe: an instruction is tied to the commander's call id, so after a restart a
+// finished answer is delivered from the store and an unfinished session is continued, never redone.
+
+import type { TaskSpec } from '../../config/graph.js';
+import { renderPrompt } from '../promptTemplates.js';
+import type { RunContext } from '../runContext.js';
+import type { AgentDirectory, AgentReply } from './commanderTools.js';
+import type { AgentDefinition } from './definitions.js';
+import { AgentSession } from './session.js';
+import type { SessionDeps } from './sessionTypes.js';
+import { buildAgentToolbox, loadedEntry } from './agentToolbox.js';
+
+export class AgentPool implements AgentDirectory {
+  private readonly sessions = new Map<string, Promise<AgentSession>>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly task: TaskSpec,
+    private readonly definitions: readonly AgentDefinition[],
+  ) {}
+
+  names(): string[] {
+    return this.definitions.map((d) => d.name);
+  }
+
+  call(name: string, text: string, mode: 'task' | 'response', callId: string): Promise<AgentReply> {
+    const instruction = renderPrompt('instructions', mode === 'task' ? { task: true, text } : { response: true, text }).trim();
+    return this.deliver(name, callId, instruction);
+  }
+
+  ask(agentId: string, question: string, callId: string): Promise<AgentReply> {
+    if (!this.names().includes(agentId)) {
+      return Promise.resolve({ ok: false, error: `No agent "${agentId}" in this task. Agent ids: ${this.names().join(', ')}.` });
+    }
+    if (!this.sessions.has(agentId) && !this.ctx.store.sessions.get(this.ctx.runId, this.task.name, agentId)) {
+      return Promise.resolve({ ok: false, agentId, error: `"${agentId}" has not worked on this task yet: use call_agent first.` });
+    }
+    const instruction = renderPrompt('instructions', { question: true, text: question }).trim();
+    return this.deliver(agentId, callId, instruction);
+  }
+
+  private deliver(name: string, callId: string, instruction: string): Promise<AgentReply> {
+    const previous = this.queues.get(name) ?? Promise.resolve();
+    const next = previous.then(() => this.deliverNow(name, callId, instruction));
+    this.queues.set(name, next.catch(() => undefined));
+    return next;
+  }
+
+  private async deliverNow(name: string, callId: string, instruction: string): Promise<AgentReply> {
+    const session = await this.session(name);
+    const { store } = this.ctx;
+    const index = session.instructionIndex(callId);
+    if (index >= 0) {
+      const ready = session.answerAfter(index);
+      if (ready !== undefined) return { ok: true, agentId: name, answer: ready };
+    } else {
+      store.transaction(() => {
+        session.appendInstruction([{ type: 'text', text: instruction }], callId);
+        store.sessions.setStatus(session.deps.sessionId, 'running');
+      });
+    }
+    const outcome = await session.run();
+    const sessionId = session.deps.sessionId;
+    if (outcome.kind === 'answer') {
+      store.transaction(() => {
+        store.sessions.setAnswer(sessionId, outcome.text);
+        store.sessions.setStatus(sessionId, 'completed');
+      });
+      this.ctx.bus.emit({ type: 'session.finished', task: this.task.name, agent: name, sessionId, status: 'completed' });
+      return { ok: true, agentId: name, answer: outcome.text };
+    }
+    const reason = outcome.kind === 'failed' ? outcome.reason : 'the agent ended without an answer';
+    store.sessions.setStatus(sessionId, 'failed');
+    this.ctx.bus.emit({ type: 'session.finished', task: this.task.name, agent: name, sessionId, status: 'failed' });
+    return { ok: false, agentId: name, error: reason };
+  }
+
+  private session(name: string): Promise<AgentSession> {
+    let session = this.sessions.get(name);
+    if (!session) {
+      session = this.openSession(name);
+      this.sessions.set(name, session);
+    }
+    return session;
+  }
+
+  private async openSession(name: string): Promise<AgentSession> {
+    const def = this.definitions.find((d) => d.name === name);
+    if (!def) throw new Error(`agent "${name}" is not defined for task "${this.task.name}"`);
+    const { ctx } = this;
+    const stored = ctx.store.sessions.get(ctx.runId, this.task.name, name);
+    const row =
+      stored ??
+      ctx.store.sessions.open({
+        runId: ctx.runId,
+        task: this.task.name,
+        agent: name,
+        role: 'agent',
+        model: def.model.apiModel,
+        systemPrompt: def.systemPrompt,
+        tools: def.given.tools,
+        skills: def.given.skills,
+      });
+    const task = this.task.name;
+    const toolbox = await buildAgentToolbox(
+      {
+        resolver: ctx.tools,
+        toolContext: (callId, signal) => ({ workspaceDir: ctx.workspaceDir, signal, runId: ctx.runId, task, agent: name, callId }),
+        stored: ctx.store.sessions.loadedTools(row.id),
+        onLoaded: (entry) => {
+          ctx.store.sessions.addLoadedTool(row.id, entry);
+          const loaded = loadedEntry(entry);
+          ctx.bus.emit(
+            loaded.kind === 'tool'
+              ? { type: 'tool.loaded', task, agent: name, sessionId: row.id, ref: loaded.ref, via: 'get_tool_schema' }
+              : { type: 'skill.loaded', task, agent: name, sessionId: row.id, skill: loaded.name, how: 'load_skill' },
+          );
+        },
+      },
+      def,
+    );
+    const deps: SessionDeps = {
+      store: ctx.store,
+      bus: ctx.bus,
+      client: ctx.models.client(def.model),
+      runId: ctx.runId,
+      task: this.task.name,
+      agent: name,
+      sessionId: row.id,
+      model: ctx.models.sessionModel(def.model, def.reasoning),
+      // A resumed session keeps the exact prompt it started with, so its conversation stays coherent.
+      systemPrompt: row.systemPrompt,
+      toolbox,
+      maxTurns: def.maxTurns ?? ctx.limits.agentMaxTurns,
+      signal: ctx.signal,
+      requireToolCall: false,
+    };
+    ctx.bus.emit({
+      type: 'session.started',
+      task: this.task.name,
+      agent: name,
+      sessionId: row.id,
+      model: def.model.apiModel,
+      tools: def.given.tools,
+      skills: def.given.skills,
+      discovery: def.discovery !== undefined,
+      resumed: stored !== undefined,
+    });
+    for (const message of def.warnings) ctx.bus.emit({ type: 'warning', task: this.task.name, message });
+    for (const skill of def.preloadedSkills) {
+      ctx.bus.emit({ type: 'skill.loaded', task: this.task.name, agent: name, sessionId: row.id, skill: skill.name, how: 'mention' });
+    }
+    return AgentSession.restore(deps);
+  }
+}

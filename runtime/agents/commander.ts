@@ -1,0 +1,125 @@
+// The commander of one task: renders its prompt (available agents, upstream results, output and
+// routing contract), gives it the orchestration tools only, and runs its session until task_complete
+// succeeds or the session fails. Its decisions are read back from the conversation, so a resumed
+// commander picks up exactly where it stopped.
+
+import type { TaskSpec } from '../../config/graph.js';
+import { renderPrompt } from '../promptTemplates.js';
+import type { RunContext } from '../runContext.js';
+import { AgentPool } from './agentPool.js';
+import { commanderTools } from './commanderTools.js';
+import { CommanderState } from './commanderState.js';
+import type { AgentDefinition } from './definitions.js';
+import { AgentSession, loadHistory } from './session.js';
+import type { SessionDeps } from './sessionTypes.js';
+import { Toolbox } from './toolbox.js';
+
+export interface UpstreamResult {
+  name: string;
+  summary: string;
+  output?: unknown;
+}
+
+export type TaskOutcome =
+  | { status: 'completed'; summary: string; output?: unknown; route?: string }
+  | { status: 'failed'; error: string };
+
+export interface CommanderPromptInput {
+  mission: { name: string; description?: string };
+  task: TaskSpec;
+  agents: readonly AgentDefinition[];
+  upstream: readonly UpstreamResult[];
+}
+
+export function commanderSystemPrompt(input: CommanderPromptInput): string {
+  const { task } = input;
+  return renderPrompt('commander', {
+    task: task.name,
+    mission: input.mission.name,
+    missionDescription: input.mission.description,
+    agents: input.agents.map((a) => ({
+      name: a.name,
+      description: a.description,
+      toolNames: a.name === 'worker' ? a.tools.map((t) => t.apiName).join(', ') || '(none)' : undefined,
+    })),
+    hasWorker: input.agents.some((a) => a.name === 'worker'),
+    upstream: input.upstream.length > 0 ? { tasks: input.upstream.map((u) => ({ name: u.name, summary: u.summary, output: u.output === undefined ? undefined : JSON.stringify(u.output) })) } : undefined,
+    output: task.output
+      ? { fields: task.output.map((f) => ({ name: f.name, type: f.type, required: f.required, description: f.description })) }
+      : undefined,
+    routes: task.router.length > 0 ? { options: task.router.map((r) => ({ target: r.target, condition: r.condition })) } : undefined,
+  });
+}
+
+export async function runCommander(
+  ctx: RunContext,
+  task: TaskSpec,
+  agents: readonly AgentDefinition[],
+  upstream: readonly UpstreamResult[],
+  objective: string,
+): Promise<TaskOutcome> {
+  const { store, mission } = ctx;
+  const model = mission.commander.model;
+  const stored = store.sessions.get(ctx.runId, task.name, 'commander');
+  const row =
+    stored ??
+    store.sessions.open({
+      runId: ctx.runId,
+      task: task.name,
+      agent: 'commander',
+      role: 'commander',
+      model: model.apiModel,
+      systemPrompt: commanderSystemPrompt({ mission, task, agents, upstream }),
+      tools: [],
+      skills: [],
+    });
+
+  const pool = new AgentPool(ctx, task, agents);
+  const history = loadHistory(store, row.id);
+  const state = CommanderState.fromHistory(history);
+  const toolbox = new Toolbox(commanderTools({ agents: pool, state, output: task.output, routes: task.router }));
+  const deps: SessionDeps = {
+    store,
+    bus: ctx.bus,
+    client: ctx.models.client(model),
+    runId: ctx.runId,
+    task: task.name,
+    agent: 'commander',
+    sessionId: row.id,
+    model: ctx.models.sessionModel(model, mission.commander.reasoning),
+    systemPrompt: row.systemPrompt,
+    toolbox,
+    maxTurns: mission.commander.maxTurns ?? ctx.limits.commanderMaxTurns,
+    signal: ctx.signal,
+    requireToolCall: true,
+    isDone: () => state.completion !== undefined,
+    onToolResult: (call, result) => state.observe(call, result),
+  };
+  const session = AgentSession.restore(deps, history);
+  ctx.bus.emit({
+    type: 'session.started',
+    task: task.name,
+    agent: 'commander',
+    sessionId: row.id,
+    model: model.apiModel,
+    tools: [],
+    skills: [],
+    discovery: false,
+    resumed: stored !== undefined,
+  });
+  if (session.history.length === 0) session.appendInstruction([{ type: 'text', text: objective }]);
+
+  const outcome = await session.run();
+  const status = outcome.kind === 'failed' ? 'failed' : 'completed';
+  store.sessions.setStatus(row.id, status);
+  ctx.bus.emit({ type: 'session.finished', task: task.name, agent: 'commander', sessionId: row.id, status });
+
+  if (outcome.kind === 'failed') return { status: 'failed', error: outcome.reason };
+  const completion = state.completion;
+  if (!completion) return { status: 'failed', error: 'the commander finished without calling task_complete' };
+  if (!completion.succeed) return { status: 'failed', error: completion.reason ?? 'the commander reported that the task failed' };
+  const result: TaskOutcome = { status: 'completed', summary: completion.summary };
+  if (state.hasOutput) result.output = state.output;
+  if (completion.route !== undefined && completion.route !== 'none') result.route = completion.route;
+  return result;
+}

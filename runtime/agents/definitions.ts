@@ -1,0 +1,188 @@
+// Builds the agents a task's commander can call: the dynamic `worker` materialized from the task's
+// declared tools, and the declared agents from their blocks. A definition is pure data plus the
+// authorized ToolSpecs; `plan` renders the same definitions that `run` executes.
+
+import type { AgentSpec, Mission, MissionGraph, ModelRef, Provenance, Reasoning, Skill, TaskSpec, WorkerSpec } from '../../config/graph.js';
+import { contractGroups, createToolIndex, renderDiscoveryContract, shouldUseDiscovery } from '../discovery/index.js';
+import type { GivenSkill, GivenTool } from '../events.js';
+import { renderPrompt } from '../promptTemplates.js';
+import type { SelectionOverrides, ToolResolver } from '../runContext.js';
+import { findSkillMentions, renderSkillCatalog } from '../skills/index.js';
+import { fillSkillPrompt } from '../skills/template.js';
+import type { ToolSpec } from '../tools/types.js';
+
+/** Bytes of system prompt the skill catalog may take before it is trimmed. */
+export const SKILL_CATALOG_BUDGET = 4096;
+
+export interface AgentDefinition {
+  name: string;
+  /** How the commander's prompt describes the agent. */
+  description: string;
+  model: ModelRef;
+  reasoning?: Reasoning;
+  maxTurns?: number;
+  systemPrompt: string;
+  /** Every tool the agent may call, in declared order (`group` set from its toolset when it came from one). */
+  tools: ToolSpec[];
+  /** Skills it may load with load_skill. */
+  skills: Skill[];
+  /** Skills loaded up front because the objective mentions them (`$name`). */
+  preloadedSkills: Skill[];
+  /** Present when the agent discovers its tools progressively instead of receiving every schema. */
+  discovery?: { alwaysLoad: string[] };
+  /** What it was given and why (shown in progress, plan, and the session.started event). */
+  given: { tools: GivenTool[]; skills: GivenSkill[] };
+  /** Problems found while building it (an ambiguous `$mention`, an unavailable tool). */
+  warnings: string[];
+}
+
+export interface DefinitionContext {
+  graph: MissionGraph;
+  mission: Mission;
+  task: TaskSpec;
+  objective: string;
+  tools: ToolResolver;
+  overrides: SelectionOverrides;
+}
+
+/** The worker's tool list after the caller's `--tool` / `--no-tools` flags. */
+export function workerToolSelection(worker: WorkerSpec, overrides: SelectionOverrides): GivenTool[] {
+  if (overrides.noTools) return [];
+  if (!overrides.tools) return worker.tools.map((t) => ({ ref: t.ref, via: t.via }));
+  const wanted = new Set(overrides.tools);
+  return worker.tools.filter((t) => wanted.has(t.ref)).map((t) => ({ ref: t.ref, via: t.via }));
+}
+
+/** The worker's skills after `--skill` / `--no-skills`. */
+export function workerSkillSelection(worker: WorkerSpec, overrides: SelectionOverrides): GivenSkill[] {
+  if (overrides.noSkills) return [];
+  const skills: GivenSkill[] = worker.skills.map((s) => ({ name: s.name, via: s.via }));
+  for (const name of overrides.skills) if (!skills.some((s) => s.name === name)) skills.push({ name, via: 'cli' });
+  return skills;
+}
+
+/**
+ * Resolves declared refs one by one so every expanded tool (`mcp.x.all` → its tools) keeps the
+ * provenance of the ref that brought it; a tool from a toolset is grouped under that toolset.
+ */
+export async function resolveGivenTools(resolver: ToolResolver, given: readonly GivenTool[]): Promise<{ tools: ToolSpec[]; given: GivenTool[] }> {
+  const tools: ToolSpec[] = [];
+  const out: GivenTool[] = [];
+  const seen = new Set<string>();
+  for (const entry of given) {
+    for (const spec of await resolver.resolve([entry.ref])) {
+      if (seen.has(spec.ref)) continue;
+      seen.add(spec.ref);
+      tools.push(entry.via.startsWith('toolset:') ? { ...spec, group: entry.via.slice('toolset:'.length) } : spec);
+      out.push({ ref: spec.ref, via: entry.via });
+    }
+  }
+  return { tools, given: out };
+}
+
+export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDefinition | undefined> {
+  const worker = ctx.task.worker;
+  if (!worker) return undefined;
+  const { tools, given } = await resolveGivenTools(ctx.tools, workerToolSelection(worker, ctx.overrides));
+  const givenSkills = workerSkillSelection(worker, ctx.overrides);
+  const warnings: string[] = [];
+  const preloaded: Skill[] = [];
+  if (!ctx.overrides.noSkills) {
+    const mentions = findSkillMentions(ctx.objective, ctx.graph.skills);
+    warnings.push(...mentions.warnings);
+    for (const skill of mentions.matched) {
+      preloaded.push(skill);
+      if (!givenSkills.some((s) => s.name === skill.name)) givenSkills.push({ name: skill.name, via: 'task' });
+    }
+  }
+  const skills = skillsNamed(ctx.graph, givenSkills).filter((s) => !preloaded.includes(s));
+  const useDiscovery = shouldUseDiscovery(tools.length, { discovery: worker.discovery, threshold: worker.discoveryThreshold });
+  const systemPrompt = renderPrompt('worker', {
+    task: ctx.task.name,
+    mission: ctx.mission.name,
+    missionDescription: ctx.mission.description,
+    objective: ctx.objective,
+    discovery: useDiscovery ? discoveryContract(ctx.graph, tools) : undefined,
+    skills: skillsSection(skills, preloaded),
+  });
+  const def: AgentDefinition = {
+    name: 'worker',
+    description: "This task's own agent, holding exactly the tools the task declares.",
+    model: worker.model,
+    systemPrompt,
+    tools,
+    skills,
+    preloadedSkills: preloaded,
+    given: { tools: given, skills: givenSkills },
+    warnings,
+  };
+  if (useDiscovery) def.discovery = { alwaysLoad: [...worker.alwaysLoad] };
+  if (worker.reasoning) def.reasoning = worker.reasoning;
+  if (worker.maxTurns !== undefined) def.maxTurns = worker.maxTurns;
+  return def;
+}
+
+export async function declaredAgentDefinition(ctx: DefinitionContext, spec: AgentSpec): Promise<AgentDefinition> {
+  const { tools, given } = await resolveGivenTools(ctx.tools, spec.tools);
+  const givenSkills = spec.skills.map((s) => ({ name: s.name, via: s.via }));
+  const skills = skillsNamed(ctx.graph, givenSkills);
+  const systemPrompt = renderPrompt('agent', {
+    name: spec.name,
+    task: ctx.task.name,
+    mission: ctx.mission.name,
+    missionDescription: ctx.mission.description,
+    personality: spec.personality,
+    hasTools: tools.length > 0,
+    skills: skillsSection(skills, []),
+  });
+  const def: AgentDefinition = {
+    name: spec.name,
+    description: spec.personality,
+    model: spec.model,
+    systemPrompt,
+    tools,
+    skills,
+    preloadedSkills: [],
+    given: { tools: given, skills: givenSkills },
+    warnings: [],
+  };
+  if (spec.reasoning) def.reasoning = spec.reasoning;
+  if (spec.maxTurns !== undefined) def.maxTurns = spec.maxTurns;
+  return def;
+}
+
+/** Worker first (when the task declares tools), then the task's declared agents in listed order. */
+export async function commanderAgents(
+  run: { graph: MissionGraph; mission: Mission; tools: ToolResolver; overrides: SelectionOverrides },
+  task: TaskSpec,
+  objective: string,
+): Promise<AgentDefinition[]> {
+  const ctx: DefinitionContext = { graph: run.graph, mission: run.mission, task, objective, tools: run.tools, overrides: run.overrides };
+  const specs = [...run.mission.localAgents, ...run.graph.agents];
+  const defs: AgentDefinition[] = [];
+  const worker = await workerDefinition(ctx);
+  if (worker) defs.push(worker);
+  for (const name of task.agents) {
+    const spec = specs.find((a) => a.name === name);
+    if (spec) defs.push(await declaredAgentDefinition(ctx, spec));
+  }
+  return defs;
+}
+
+function skillsNamed(graph: MissionGraph, given: readonly { name: string; via: Provenance }[]): Skill[] {
+  return given.map((g) => graph.skills.find((s) => s.name === g.name)).filter((s): s is Skill => s !== undefined);
+}
+
+function skillsSection(skills: readonly Skill[], preloaded: readonly Skill[]): string | undefined {
+  const parts: string[] = [];
+  for (const skill of preloaded) parts.push(fillSkillPrompt('loaded', { name: skill.name, instructions: skill.instructions }));
+  const catalog = renderSkillCatalog(skills, SKILL_CATALOG_BUDGET).text;
+  if (catalog) parts.push(catalog);
+  return parts.length > 0 ? parts.join('\n\n') : undefined;
+}
+
+function discoveryContract(graph: MissionGraph, tools: readonly ToolSpec[]): string {
+  const descriptions: Record<string, string> = {};
+  for (const toolset of graph.toolsets) if (toolset.description) descriptions[toolset.name] = toolset.description;
+  return renderDiscoveryContract(contractGroups(createToolIndex(tools), descriptions));
+}

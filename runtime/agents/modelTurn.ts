@@ -1,0 +1,125 @@
+// One model turn: build the request from the persisted conversation, call the model, and store the
+// reply together with its usage and any follow-up the runtime must send (a truncation notice or a
+// no-tool-call correction) in one transaction, so a crash never leaves a half-handled reply.
+
+import { renderPrompt } from '../promptTemplates.js';
+import { ModelCallError, type ModelRequest, type ModelResponse, type Part, type ToolUsePart } from '../providers/types.js';
+import { costOf } from '../usage.js';
+import { MAX_CORRECTIONS, MAX_TRUNCATIONS, RunInterrupted, type SessionDeps, type SessionMessage } from './sessionTypes.js';
+
+export type TurnResult = { kind: 'continue' } | { kind: 'failed'; reason: string };
+
+export function buildRequest(deps: SessionDeps, messages: readonly SessionMessage[], turn: number): ModelRequest {
+  const request: ModelRequest = {
+    model: deps.model.apiModel,
+    system: deps.systemPrompt,
+    messages: messages.map((m) => ({ role: m.role, parts: m.parts })),
+    tools: deps.toolbox.definitionsForTurn(),
+    maxOutputTokens: deps.model.maxOutputTokens,
+    trace: { task: deps.task, agent: deps.agent, turn },
+  };
+  if (deps.model.reasoning) request.reasoning = deps.model.reasoning;
+  return request;
+}
+
+export async function runModelTurn(
+  deps: SessionDeps,
+  messages: SessionMessage[],
+  turn: number,
+  append: (m: SessionMessage, turn: number) => void,
+): Promise<TurnResult> {
+  const request = buildRequest(deps, messages, turn);
+  const started = performance.now();
+  let response: ModelResponse;
+  try {
+    response = await deps.client.complete(request, {
+      signal: deps.signal,
+      onRetry: (notice) =>
+        deps.bus.emit({ type: 'model.retry', task: deps.task, agent: deps.agent, attempt: notice.attempt, delayMs: notice.delayMs, reason: notice.reason }),
+    });
+  } catch (error) {
+    if (deps.signal.aborted) throw new RunInterrupted();
+    if (error instanceof ModelCallError) return { kind: 'failed', reason: error.message };
+    throw error;
+  }
+  const durationMs = Math.round(performance.now() - started);
+  const assistant: SessionMessage = { role: 'assistant', parts: normalizeParts(response.message.parts) };
+  const toolUses = assistant.parts.filter((p): p is ToolUsePart => p.type === 'tool_use');
+  const costUsd = costOf(response.usage, deps.model.pricing);
+
+  let followUp: SessionMessage | undefined;
+  let failure: string | undefined;
+  if (response.stopReason === 'max_tokens') {
+    if (trailingCount(messages, 'truncation') >= MAX_TRUNCATIONS) {
+      failure = `the model's reply was cut off at the output limit (${deps.model.maxOutputTokens} tokens) ${MAX_TRUNCATIONS + 1} times in a row`;
+    } else {
+      followUp = truncationFollowUp(toolUses, deps.model.maxOutputTokens);
+    }
+  } else if (toolUses.length === 0 && deps.requireToolCall) {
+    const corrections = trailingCount(messages, 'correction');
+    if (corrections >= MAX_CORRECTIONS) {
+      failure = `the commander replied without a tool call ${MAX_CORRECTIONS + 1} times in a row (after ${MAX_CORRECTIONS} corrections)`;
+    } else {
+      const text = renderPrompt('corrections', { noToolCall: true, attempt: corrections + 1, max: MAX_CORRECTIONS });
+      followUp = { role: 'user', parts: [{ type: 'text', text: text.trim() }], kind: 'correction' };
+    }
+  }
+
+  deps.store.transaction(() => {
+    append(assistant, turn);
+    deps.store.turns.record({
+      runId: deps.runId,
+      task: deps.task,
+      sessionId: deps.sessionId,
+      turn,
+      model: deps.model.apiModel,
+      usage: response.usage,
+      costUsd,
+      durationMs,
+      stopReason: response.stopReason,
+    });
+    if (followUp) append(followUp, turn);
+  });
+  deps.bus.emit({
+    type: 'model.turn',
+    task: deps.task,
+    agent: deps.agent,
+    sessionId: deps.sessionId,
+    turn,
+    model: deps.model.apiModel,
+    usage: response.usage,
+    costUsd,
+    durationMs,
+    stopReason: response.stopReason,
+  });
+  return failure === undefined ? { kind: 'continue' } : { kind: 'failed', reason: failure };
+}
+
+/** Consecutive runtime follow-ups of one kind at the end of the conversation. */
+export function trailingCount(messages: readonly SessionMessage[], kind: 'correction' | 'truncation'): number {
+  let count = 0;
+  for (let i = messages.length - 1; i >= 1; i -= 2) {
+    const message = messages[i];
+    if (message?.role !== 'user' || message.kind !== kind) break;
+    count += 1;
+  }
+  return count;
+}
+
+function truncationFollowUp(toolUses: readonly ToolUsePart[], limit: number): SessionMessage {
+  const parts: Part[] = toolUses.map((use) => ({
+    type: 'tool_result',
+    toolUseId: use.id,
+    isError: true,
+    content: [{ type: 'text', text: 'This tool call was cut off by the output limit and was not executed.' }],
+  }));
+  const text = renderPrompt('corrections', { truncated: true, limit, droppedCalls: toolUses.length > 0 });
+  parts.push({ type: 'text', text: text.trim() });
+  return { role: 'user', parts, kind: 'truncation' };
+}
+
+/** Providers may return an empty text block next to tool calls; keep history minimal and valid. */
+function normalizeParts(parts: readonly Part[]): Part[] {
+  const kept = parts.filter((p) => !(p.type === 'text' && p.text.trim() === '' && parts.length > 1));
+  return kept.length > 0 ? kept : [{ type: 'text', text: '(empty reply)' }];
+}

@@ -1,0 +1,115 @@
+// The agent session loop: model ↔ tools until the model replies without a tool call (an agent's
+// answer) or the commander's task is complete. The loop is driven only by the persisted
+// conversation, so the same code continues a session after a crash: a trailing user message means a
+// model call is due, a trailing assistant message with tool calls means those calls are due.
+
+import type { Store } from '../../store/index.js';
+import type { Part, ToolUsePart } from '../providers/types.js';
+import { runModelTurn } from './modelTurn.js';
+import { RunInterrupted, type SessionDeps, type SessionMessage, type SessionOutcome } from './sessionTypes.js';
+import { executeToolCalls } from './toolExecution.js';
+
+export class AgentSession {
+  private constructor(
+    readonly deps: SessionDeps,
+    private readonly messages: SessionMessage[],
+  ) {}
+
+  /** Opens the session with its stored conversation (empty for a new session). */
+  static restore(deps: SessionDeps, history: SessionMessage[] = loadHistory(deps.store, deps.sessionId)): AgentSession {
+    return new AgentSession(deps, history);
+  }
+
+  get history(): readonly SessionMessage[] {
+    return this.messages;
+  }
+
+  get turnsTaken(): number {
+    return this.messages.filter((m) => m.role === 'assistant').length;
+  }
+
+  /** Appends (and persists) a new instruction; `callId` ties it to the commander's call. */
+  appendInstruction(parts: Part[], callId?: string): void {
+    const message: SessionMessage = { role: 'user', parts, kind: 'instruction' };
+    if (callId !== undefined) message.callId = callId;
+    this.append(message, this.turnsTaken + 1);
+  }
+
+  /** Index of the instruction sent by a given commander call, or -1. */
+  instructionIndex(callId: string): number {
+    return this.messages.findIndex((m) => m.kind === 'instruction' && m.callId === callId);
+  }
+
+  /** The answer the session gave after message `index`, if it has finished answering. */
+  answerAfter(index: number): string | undefined {
+    const last = this.messages[this.messages.length - 1];
+    if (this.messages.length - 1 <= index || last?.role !== 'assistant' || toolUsesOf(last).length > 0) return undefined;
+    return textOf(last);
+  }
+
+  async run(): Promise<SessionOutcome> {
+    const { deps } = this;
+    for (;;) {
+      if (deps.signal.aborted) throw new RunInterrupted();
+      const last = this.messages[this.messages.length - 1];
+      if (!last) return { kind: 'failed', reason: 'the session has no instruction to work on' };
+
+      if (last.role === 'user') {
+        const turn = this.turnsTaken + 1;
+        if (turn > deps.maxTurns) {
+          return { kind: 'failed', reason: `turn limit reached (${deps.maxTurns} model turns in one session)` };
+        }
+        const result = await runModelTurn(deps, this.messages, turn, (m, t) => this.append(m, t));
+        if (result.kind === 'failed') return result;
+        continue;
+      }
+
+      const calls = toolUsesOf(last);
+      if (calls.length > 0) {
+        const results = await executeToolCalls(deps, calls);
+        this.append({ role: 'user', parts: results, kind: 'tool_results' }, this.turnsTaken);
+        if (deps.isDone?.()) return { kind: 'done' };
+        continue;
+      }
+
+      if (deps.isDone?.()) return { kind: 'done' };
+      if (deps.requireToolCall) {
+        return { kind: 'failed', reason: 'the commander stopped calling tools before completing the task' };
+      }
+      return { kind: 'answer', text: textOf(last) };
+    }
+  }
+
+  private append(message: SessionMessage, turn: number): void {
+    const row: { role: 'user' | 'assistant'; parts: Part[]; turn: number; kind?: string; callId?: string } = {
+      role: message.role,
+      parts: message.parts,
+      turn,
+    };
+    if (message.kind) row.kind = message.kind;
+    if (message.callId) row.callId = message.callId;
+    this.deps.store.messages.append(this.deps.sessionId, row);
+    this.messages.push(message);
+  }
+}
+
+export function loadHistory(store: Store, sessionId: string): SessionMessage[] {
+  return store.messages.list(sessionId).map((row) => {
+    const m: SessionMessage = { role: row.role, parts: row.parts };
+    if (row.kind) m.kind = row.kind as SessionMessage['kind'];
+    if (row.callId) m.callId = row.callId;
+    return m;
+  });
+}
+
+export function toolUsesOf(message: SessionMessage): ToolUsePart[] {
+  return message.parts.filter((p): p is ToolUsePart => p.type === 'tool_use');
+}
+
+export function textOf(message: SessionMessage): string {
+  return message.parts
+    .filter((p): p is Extract<Part, { type: 'text' }> => p.type === 'text')
+    .map((p) => p.text)
+    .join('\n')
+    .trim();
+}

@@ -1,0 +1,66 @@
+// Shared shapes of the agent session loop: its dependencies, the messages it keeps, and how it ends.
+
+import type { Pricing } from '../../config/graph.js';
+import type { Store } from '../../store/index.js';
+import type { EventBus } from '../events.js';
+import type { ModelClient, Part, ToolResultPart, ToolUsePart } from '../providers/types.js';
+import type { Toolbox } from './toolbox.js';
+
+/** Why a user-role message exists; lets resume tell corrections and instructions apart. */
+export type MessageKind = 'instruction' | 'tool_results' | 'correction' | 'truncation';
+
+export interface SessionMessage {
+  role: 'user' | 'assistant';
+  parts: Part[];
+  kind?: MessageKind;
+  /** For instructions sent by `call_agent`/`ask_agent`: the commander's tool call id. */
+  callId?: string;
+}
+
+export interface SessionModel {
+  /** Wire id. */
+  apiModel: string;
+  /** `block.key`, for display. */
+  label: string;
+  pricing?: Pricing;
+  maxOutputTokens: number;
+  reasoning?: 'low' | 'medium' | 'high';
+}
+
+export interface SessionDeps {
+  store: Store;
+  bus: EventBus;
+  client: ModelClient;
+  runId: string;
+  task: string;
+  /** `commander`, `worker` or a declared agent's name. */
+  agent: string;
+  sessionId: string;
+  model: SessionModel;
+  systemPrompt: string;
+  toolbox: Toolbox;
+  maxTurns: number;
+  signal: AbortSignal;
+  /** Commanders must answer with a tool call; a bare reply is corrected (at most `maxCorrections` times). */
+  requireToolCall: boolean;
+  /** Commander: true once task_complete has succeeded; the loop stops after that turn's results. */
+  isDone?: () => boolean;
+  /** Observes every call's result, fresh or replayed from the ledger (commander state is derived from these). */
+  onToolResult?: (call: ToolUsePart, result: ToolResultPart) => void;
+}
+
+export type SessionOutcome =
+  | { kind: 'answer'; text: string }
+  | { kind: 'done' }
+  | { kind: 'failed'; reason: string };
+
+/** Thrown when the run is being stopped (SIGINT, a sibling task failed): state stays resumable. */
+export class RunInterrupted extends Error {
+  constructor(message = 'run interrupted') {
+    super(message);
+    this.name = 'RunInterrupted';
+  }
+}
+
+export const MAX_CORRECTIONS = 3;
+export const MAX_TRUNCATIONS = 3;

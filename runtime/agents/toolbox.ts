@@ -1,0 +1,84 @@
+// The tools of one session: which ones it may call (authorized) and which ones are sent to the
+// model this turn (visible). They differ under progressive discovery and skills: a tool becomes
+// visible once its schema or skill is loaded, and an authorized tool that is not visible yet may
+// still be called. Anything outside the authorized set is unknown — never executed.
+
+import type { ToolDefinition } from '../providers/types.js';
+import type { ToolResult } from '../tools/types.js';
+
+/** What happens to a call that started but never recorded a result (the process died). */
+export type InterruptionPolicy =
+  /** Safe to run again (reads, internal bookkeeping). */
+  | 'rerun'
+  /** Side effects unknown: the model gets an error result saying it was interrupted. */
+  | 'report'
+  /** The tool continues its own persisted work (call_agent resumes the agent's session). */
+  | 'resume';
+
+export interface ToolCall {
+  callId: string;
+  input: unknown;
+  signal: AbortSignal;
+  /** True when this call was started before a crash and is being completed on resume. */
+  resuming: boolean;
+}
+
+export interface SessionTool {
+  /** Canonical ref for world tools (`builtins.http.get`), the bare name for internal ones (`call_agent`). */
+  ref: string;
+  definition: ToolDefinition;
+  onInterrupted: InterruptionPolicy;
+  /** Run after the turn's other calls, in order (bookkeeping that depends on them). */
+  runsLast?: boolean;
+  /** Input must be validated by the tool; problems are error results. */
+  execute(call: ToolCall): Promise<ToolResult>;
+}
+
+export class Toolbox {
+  private readonly authorized = new Map<string, SessionTool>();
+  private readonly visible: string[] = [];
+  /** How a call to a name outside the authorized set is answered (discovery words it its own way). */
+  describeUnknown: (name: string) => string = (name) => {
+    const list = this.visible.length > 0 ? this.visible.join(', ') : '(none)';
+    return `Unknown tool "${name}": you do not hold a tool by that name, so nothing was executed. Available tools: ${list}.`;
+  };
+
+  constructor(tools: readonly SessionTool[] = [], visibleNames?: readonly string[]) {
+    for (const tool of tools) this.authorize(tool);
+    for (const name of visibleNames ?? tools.map((t) => t.definition.name)) this.show(name);
+  }
+
+  /** Makes a tool callable (not necessarily visible). Keeps the first registration of a name. */
+  authorize(tool: SessionTool): void {
+    if (!this.authorized.has(tool.definition.name)) this.authorized.set(tool.definition.name, tool);
+  }
+
+  /** Sends an authorized tool's schema from the next turn on. Unknown names are ignored. */
+  show(name: string): boolean {
+    const tool = this.resolve(name);
+    if (!tool || this.visible.includes(tool.definition.name)) return false;
+    this.visible.push(tool.definition.name);
+    return true;
+  }
+
+  /** Finds an authorized tool by the API name the model wrote, or by its canonical ref. */
+  resolve(name: string): SessionTool | undefined {
+    const direct = this.authorized.get(name);
+    if (direct) return direct;
+    for (const tool of this.authorized.values()) if (tool.ref === name) return tool;
+    return undefined;
+  }
+
+  /** Tool definitions for the next request, in a stable order (registration of visibility). */
+  definitionsForTurn(): ToolDefinition[] {
+    return this.visible.map((name) => this.authorized.get(name)!.definition);
+  }
+
+  visibleNames(): string[] {
+    return [...this.visible];
+  }
+
+  authorizedNames(): string[] {
+    return [...this.authorized.keys()];
+  }
+}

@@ -1,0 +1,96 @@
+// The typed events of a run and the bus that fans them out to their sinks (SQLite, the pino log,
+// the progress view). Emitting is synchronous and ordered; a sink that throws is reported once and
+// detached, so a broken terminal never stops a run.
+
+import type { Provenance } from '../config/graph.js';
+import type { StopReason, Usage } from './providers/types.js';
+
+export interface GivenTool {
+  ref: string;
+  via: Provenance;
+}
+
+export interface GivenSkill {
+  name: string;
+  via: Provenance;
+}
+
+export type RunEvent =
+  | { type: 'run.started'; runId: string; mission: string; resumed: boolean; replayFrom?: string }
+  | { type: 'run.finished'; runId: string; status: 'completed' | 'failed' | 'interrupted'; error?: string }
+  | { type: 'task.started'; task: string }
+  | { type: 'task.completed'; task: string; summary: string; route?: string }
+  | { type: 'task.failed'; task: string; error: string }
+  | { type: 'task.cancelled'; task: string }
+  | { type: 'task.skipped'; task: string; reason: string }
+  | {
+      type: 'session.started';
+      task: string;
+      agent: string;
+      sessionId: string;
+      model: string;
+      tools: GivenTool[];
+      skills: GivenSkill[];
+      discovery: boolean;
+      resumed: boolean;
+    }
+  | { type: 'session.finished'; task: string; agent: string; sessionId: string; status: 'completed' | 'failed' }
+  | {
+      type: 'model.turn';
+      task: string;
+      agent: string;
+      sessionId: string;
+      turn: number;
+      model: string;
+      usage: Usage;
+      costUsd: number;
+      durationMs: number;
+      stopReason: StopReason;
+    }
+  | { type: 'model.retry'; task: string; agent: string; attempt: number; delayMs: number; reason: string }
+  | { type: 'tool.started'; task: string; agent: string; sessionId: string; callId: string; tool: string }
+  | {
+      type: 'tool.finished';
+      task: string;
+      agent: string;
+      sessionId: string;
+      callId: string;
+      tool: string;
+      isError: boolean;
+      durationMs: number;
+      replayed: boolean;
+    }
+  | { type: 'tool.loaded'; task: string; agent: string; sessionId: string; ref: string; via: 'get_tool_schema' | Provenance }
+  | { type: 'skill.loaded'; task: string; agent: string; sessionId: string; skill: string; how: 'load_skill' | 'mention' }
+  | { type: 'route.chosen'; from: string; to: string; kind: 'route' | 'send_to' }
+  | { type: 'warning'; task?: string; message: string };
+
+export type RunEventType = RunEvent['type'];
+
+export type EventSink = (event: RunEvent) => void;
+
+export class EventBus {
+  private readonly sinks: { name: string; sink: EventSink }[] = [];
+
+  constructor(private readonly onSinkError: (name: string, error: unknown) => void = () => {}) {}
+
+  subscribe(name: string, sink: EventSink): void {
+    this.sinks.push({ name, sink });
+  }
+
+  emit(event: RunEvent): void {
+    for (const entry of [...this.sinks]) {
+      try {
+        entry.sink(event);
+      } catch (error) {
+        this.sinks.splice(this.sinks.indexOf(entry), 1);
+        this.onSinkError(entry.name, error);
+      }
+    }
+  }
+}
+
+/** Task name of an event, when it has one. */
+export function eventTask(event: RunEvent): string | undefined {
+  return 'task' in event && typeof event.task === 'string' ? event.task : undefined;
+}

@@ -1,0 +1,72 @@
+// Converts `-i key=value` flags into typed mission inputs: each declared input takes the given value
+// (converted by its type), else its default; a missing required input or an undeclared key is an
+// error that names the input and what was expected.
+
+import type { Mission, MissionInput } from '../config/graph.js';
+import type { Value } from '../config/hcl/value.js';
+
+export type InputResult = { ok: true; inputs: Record<string, Value> } | { ok: false; errors: string[] };
+
+/**
+ * With `placeholders`, a missing required input becomes the text `<inputs.name>` instead of an error
+ * (`plan` shows what a run would do before the caller has decided every input).
+ */
+export function resolveInputs(mission: Mission, given: Readonly<Record<string, string>>, opts: { placeholders?: boolean } = {}): InputResult {
+  const errors: string[] = [];
+  const inputs: Record<string, Value> = {};
+  const declared = new Map(mission.inputs.map((i) => [i.name, i]));
+  for (const key of Object.keys(given)) {
+    if (!declared.has(key)) {
+      const names = mission.inputs.map((i) => i.name);
+      errors.push(`mission "${mission.name}" has no input "${key}"${names.length > 0 ? ` (inputs: ${names.join(', ')})` : ' (it declares no inputs)'}`);
+    }
+  }
+  for (const input of mission.inputs) {
+    const raw = given[input.name];
+    if (raw === undefined) {
+      if (input.default !== undefined) inputs[input.name] = input.default;
+      else if (input.required && opts.placeholders) inputs[input.name] = `<inputs.${input.name}>`;
+      else if (input.required) errors.push(`input "${input.name}" (${input.type}) is required: pass -i ${input.name}=…`);
+      else inputs[input.name] = null;
+      continue;
+    }
+    const converted = convert(input, raw);
+    if ('error' in converted) errors.push(converted.error);
+    else inputs[input.name] = converted.value;
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, inputs };
+}
+
+function convert(input: MissionInput, raw: string): { value: Value } | { error: string } {
+  const fail = (expected: string) => ({ error: `input "${input.name}" expects ${expected}, got "${raw}"` });
+  switch (input.type) {
+    case 'string':
+      return { value: raw };
+    case 'number': {
+      const n = Number(raw);
+      return raw.trim() !== '' && Number.isFinite(n) ? { value: n } : fail('a number');
+    }
+    case 'integer': {
+      const n = Number(raw);
+      return raw.trim() !== '' && Number.isInteger(n) ? { value: n } : fail('a whole number');
+    }
+    case 'bool':
+      if (raw === 'true') return { value: true };
+      if (raw === 'false') return { value: false };
+      return fail('true or false');
+    case 'list':
+    case 'map':
+    case 'object': {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        return fail(input.type === 'list' ? 'a JSON array' : 'a JSON object');
+      }
+      if (input.type === 'list' ? !Array.isArray(parsed) : typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        return fail(input.type === 'list' ? 'a JSON array' : 'a JSON object');
+      }
+      return { value: parsed as Value };
+    }
+  }
+}

@@ -1,0 +1,51 @@
+// Turns a ModelRef into what a session needs: a client (one per model block per run, shared), the
+// wire id, pricing and output limit. `--replay FILE` swaps every block's client for the cassette
+// player; `--record FILE` wraps every client in the recorder.
+
+import type { MissionGraph, ModelBlock, ModelRef, Reasoning } from '../config/graph.js';
+import { catalogModel, catalogModelByApiId } from '../config/modelCatalog.js';
+import type { ModelClient } from './providers/types.js';
+import type { SessionModel } from './agents/sessionTypes.js';
+
+export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
+
+export type ClientFactory = (block: ModelBlock) => ModelClient;
+
+export class ModelResolver {
+  private readonly clients = new Map<string, ModelClient>();
+
+  constructor(
+    private readonly graph: MissionGraph,
+    private readonly createClient: ClientFactory,
+  ) {}
+
+  block(ref: ModelRef): ModelBlock {
+    const block = this.graph.models.find((m) => m.name === ref.block);
+    if (!block) throw new Error(`model block "${ref.block}" is not in the loaded config`);
+    return block;
+  }
+
+  client(ref: ModelRef): ModelClient {
+    let client = this.clients.get(ref.block);
+    if (!client) {
+      client = this.createClient(this.block(ref));
+      this.clients.set(ref.block, client);
+    }
+    return client;
+  }
+
+  sessionModel(ref: ModelRef, reasoning: Reasoning | undefined): SessionModel {
+    const block = this.block(ref);
+    const catalog = catalogModel(ref.provider, ref.key) ?? catalogModelByApiId(ref.provider, ref.apiModel);
+    const model: SessionModel = {
+      apiModel: ref.apiModel,
+      label: `${ref.block}.${ref.key}`,
+      maxOutputTokens: block.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    };
+    const pricing = block.pricing[ref.key] ?? catalog?.pricing;
+    if (pricing) model.pricing = pricing;
+    // Reasoning is only requested from models that accept it; replay passes it through untouched.
+    if (reasoning && (catalog?.reasoning ?? ref.provider === 'replay')) model.reasoning = reasoning;
+    return model;
+  }
+}

@@ -1,0 +1,158 @@
+// Human progress on stderr. On a terminal: a live view redrawn in place (each task's state, what it is
+// doing, tokens and cost so far). Otherwise: one plain line per significant event, so logs and CI
+// output stay readable.
+
+import type { GivenSkill, GivenTool, RunEvent } from './events.js';
+import { totalTokens } from './usage.js';
+
+/** `worker[gather]: 5 tools (task 2, toolset:browsing 3) · skills: web_scraping (task)` */
+export function describeSelection(agent: string, task: string, tools: readonly GivenTool[], skills: readonly GivenSkill[], discovery = false): string {
+  const bySource = new Map<string, number>();
+  for (const tool of tools) bySource.set(tool.via, (bySource.get(tool.via) ?? 0) + 1);
+  const sources = [...bySource].map(([via, n]) => `${via} ${n}`).join(', ');
+  const toolText = tools.length === 0 ? 'no tools' : `${tools.length} tool${tools.length === 1 ? '' : 's'} (${sources})`;
+  const skillText = skills.length === 0 ? 'none' : skills.map((s) => `${s.name} (${s.via})`).join(', ');
+  return `${agent}[${task}]: ${toolText}${discovery ? ' via discovery' : ''} · skills: ${skillText}`;
+}
+
+interface TaskView {
+  state: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled' | 'skipped';
+  activity: string;
+}
+
+export class ProgressView {
+  private readonly tasks = new Map<string, TaskView>();
+  private tokens = 0;
+  private cost = 0;
+  private drawnLines = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly started = Date.now();
+
+  constructor(
+    private readonly out: NodeJS.WritableStream,
+    private readonly live: boolean,
+    taskNames: readonly string[],
+  ) {
+    for (const name of taskNames) this.tasks.set(name, { state: 'pending', activity: '' });
+  }
+
+  readonly sink = (event: RunEvent): void => {
+    this.apply(event);
+    if (this.live) this.scheduleDraw();
+    else {
+      const line = plainLine(event);
+      if (line) this.out.write(`${line}\n`);
+    }
+  };
+
+  /** Final redraw; leaves the view on screen. */
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.live) this.draw();
+  }
+
+  private apply(event: RunEvent): void {
+    const view = 'task' in event && typeof event.task === 'string' ? this.tasks.get(event.task) : undefined;
+    switch (event.type) {
+      case 'task.started':
+        if (view) Object.assign(view, { state: 'running', activity: 'starting' });
+        break;
+      case 'task.completed':
+        if (view) Object.assign(view, { state: 'completed', activity: oneLine(event.summary, 70) });
+        break;
+      case 'task.failed':
+        if (view) Object.assign(view, { state: 'failed', activity: oneLine(event.error, 70) });
+        break;
+      case 'task.cancelled':
+        if (view) Object.assign(view, { state: 'cancelled', activity: 'cancelled' });
+        break;
+      case 'task.skipped':
+        if (view) Object.assign(view, { state: 'skipped', activity: event.reason });
+        break;
+      case 'model.turn':
+        this.tokens += totalTokens(event.usage);
+        this.cost += event.costUsd;
+        if (view) view.activity = `${event.agent}: model turn ${event.turn}`;
+        break;
+      case 'tool.started':
+        if (view) view.activity = `${event.agent}: ${event.tool}`;
+        break;
+      case 'session.started':
+        if (view) view.activity = `${event.agent} started`;
+        break;
+      default:
+        break;
+    }
+  }
+
+  private scheduleDraw(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.draw();
+    }, 100);
+  }
+
+  private draw(): void {
+    const lines = [`squadron · ${formatDuration(Date.now() - this.started)} · ${formatTokens(this.tokens)} tokens · $${this.cost.toFixed(4)}`];
+    for (const [name, view] of this.tasks) lines.push(`  ${SYMBOL[view.state]} ${name.padEnd(20)} ${view.state.padEnd(9)} ${view.activity}`);
+    let text = this.drawnLines > 0 ? `\x1b[${this.drawnLines}F\x1b[J` : '';
+    text += lines.join('\n') + '\n';
+    this.out.write(text);
+    this.drawnLines = lines.length;
+  }
+}
+
+const SYMBOL: Record<TaskView['state'], string> = {
+  pending: '·',
+  running: '▶',
+  completed: '✓',
+  failed: '✗',
+  cancelled: '■',
+  skipped: '–',
+};
+
+function plainLine(event: RunEvent): string | undefined {
+  switch (event.type) {
+    case 'run.started':
+      return `${event.resumed ? 'resuming' : 'running'} mission ${event.mission} (${event.runId})`;
+    case 'task.started':
+      return `task ${event.task}: started`;
+    case 'task.completed':
+      return `task ${event.task}: completed${event.route ? ` → ${event.route}` : ''}`;
+    case 'task.failed':
+      return `task ${event.task}: failed: ${oneLine(event.error, 200)}`;
+    case 'task.cancelled':
+      return `task ${event.task}: cancelled`;
+    case 'task.skipped':
+      return `task ${event.task}: skipped (${event.reason})`;
+    case 'session.started':
+      if (event.agent === 'commander') return undefined;
+      return `  ${describeSelection(event.agent, event.task, event.tools, event.skills, event.discovery)}${event.resumed ? ' (resumed)' : ''}`;
+    case 'tool.finished':
+      return `  ${event.agent}[${event.task}] ${event.tool}${event.isError ? ' (error)' : ''}${event.replayed ? ' (from ledger)' : ''}`;
+    case 'model.retry':
+      return `  ${event.agent}[${event.task}] model call retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)}s: ${event.reason}`;
+    case 'skill.loaded':
+      return `  ${event.agent}[${event.task}] loaded skill ${event.skill} (${event.how})`;
+    case 'warning':
+      return `warning: ${event.message}`;
+    default:
+      return undefined;
+  }
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+function formatTokens(n: number): string {
+  return n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}
+
+function formatDuration(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}

@@ -1,0 +1,47 @@
+// Everything a running mission needs, passed explicitly from the entry point down to each task and
+// session (no module-level state).
+
+import type { MissionGraph, Mission } from '../config/graph.js';
+import type { Value } from '../config/hcl/value.js';
+import type { Store } from '../store/index.js';
+import type { EventBus } from './events.js';
+import type { ModelResolver } from './models.js';
+import type { ToolSpec } from './tools/types.js';
+
+/** The caller's flags on `squadron run`, applied on top of what the config declares. */
+export interface SelectionOverrides {
+  /** `--tool REF…`: restrict every worker to these of its authorized tools. */
+  tools?: string[];
+  noTools: boolean;
+  /** `--skill NAME…`: add to every worker. */
+  skills: string[];
+  noSkills: boolean;
+}
+
+export interface ToolResolver {
+  /** Resolves canonical refs (expanding `mcp.<s>.all`) to ToolSpecs, in order, de-duplicated. */
+  resolve(refs: readonly string[]): Promise<ToolSpec[]>;
+}
+
+export interface RunLimits {
+  commanderMaxTurns: number;
+  agentMaxTurns: number;
+}
+
+export interface RunContext {
+  graph: MissionGraph;
+  mission: Mission;
+  runId: string;
+  store: Store;
+  bus: EventBus;
+  models: ModelResolver;
+  tools: ToolResolver;
+  workspaceDir: string;
+  /** Aborted on SIGINT or when a sibling task fails: sessions stop at the next safe point. */
+  signal: AbortSignal;
+  inputs: Record<string, Value>;
+  overrides: SelectionOverrides;
+  limits: RunLimits;
+}
+
+export const DEFAULT_LIMITS: RunLimits = { commanderMaxTurns: 40, agentMaxTurns: 40 };

@@ -1,0 +1,38 @@
+// The structured log of one run: every event as a pino JSON line in `.squadron/logs/<run-id>.jsonl`,
+// with secret values redacted on the way out (the same redactor the store uses).
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import pino, { type Logger } from 'pino';
+import type { Redactor } from '../store/index.js';
+import type { RunEvent } from './events.js';
+
+export interface RunLog {
+  path: string;
+  logger: Logger;
+  sink: (event: RunEvent) => void;
+  close(): void;
+}
+
+export function openRunLog(logDir: string, runId: string, redactor: Redactor): RunLog {
+  mkdirSync(logDir, { recursive: true });
+  const path = join(logDir, `${runId}.jsonl`);
+  const destination = pino.destination({ dest: path, sync: false, append: true, mode: 0o600 });
+  const logger = pino(
+    {
+      base: { run: runId },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      hooks: { streamWrite: (line) => redactor.redact(line) },
+    },
+    destination,
+  );
+  return {
+    path,
+    logger,
+    sink: (event) => {
+      const level = event.type === 'task.failed' || event.type === 'warning' ? 'warn' : 'info';
+      logger[level]({ event }, event.type);
+    },
+    close: () => destination.flushSync(),
+  };
+}

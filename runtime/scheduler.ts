@@ -1,0 +1,168 @@
+// Runs a mission's task graph: a task starts once its dependencies have completed (router and
+// send_to targets once a completed task activates them), at most `max_parallel` at a time. The first
+// failure stops new starts and cancels the tasks in flight; the mission fails once they have stopped.
+// Every transition is stored before it is acted on, so the same loop resumes a stored run.
+
+import type { TaskSpec } from '../config/graph.js';
+import { commanderAgents } from './agents/definitions.js';
+import { runCommander, type TaskOutcome, type UpstreamResult } from './agents/commander.js';
+import { RunInterrupted } from './agents/sessionTypes.js';
+import { renderObjective } from '../config/objective.js';
+import type { RunContext } from './runContext.js';
+
+export type MissionStatus = 'completed' | 'failed' | 'interrupted';
+
+export interface MissionResult {
+  status: MissionStatus;
+  error?: string;
+}
+
+interface TaskRecord {
+  summary: string;
+  output?: unknown;
+}
+
+export async function runMission(base: RunContext, interrupt: AbortSignal): Promise<MissionResult> {
+  const { mission, store, runId, bus } = base;
+  const failing = new AbortController();
+  const ctx: RunContext = { ...base, signal: AbortSignal.any([interrupt, failing.signal]) };
+
+  const tasks = mission.tasks;
+  const dynamicTargets = new Set(tasks.flatMap((t) => [...t.router.map((r) => r.target), ...t.sendTo]));
+  const activated = new Set(tasks.filter((t) => !dynamicTargets.has(t.name)).map((t) => t.name));
+  const activatedBy = new Map<string, string>();
+  for (const route of store.routes.list(runId)) {
+    activated.add(route.to);
+    activatedBy.set(route.to, route.from);
+  }
+  const completed = new Map<string, TaskRecord>();
+  for (const row of store.tasks.list(runId)) {
+    if (row.status === 'completed') {
+      const record: TaskRecord = { summary: row.summary ?? '' };
+      if (row.output !== undefined && row.output !== null) record.output = row.output;
+      completed.set(row.name, record);
+    }
+  }
+
+  const running = new Map<string, Promise<string>>();
+  let failure: string | undefined;
+
+  const startable = (task: TaskSpec) =>
+    activated.has(task.name) && !completed.has(task.name) && !running.has(task.name) && task.dependsOn.every((d) => completed.has(d));
+
+  for (;;) {
+    if (failure === undefined && !interrupt.aborted) {
+      for (const task of tasks) {
+        if (running.size >= mission.maxParallel) break;
+        if (!startable(task)) continue;
+        const upstream = upstreamOf(task, tasks, activatedBy, completed);
+        running.set(task.name, executeTask(ctx, task, upstream).then((outcome) => settle(task, outcome)));
+      }
+    }
+    if (running.size === 0) break;
+    const finished = await Promise.race(running.values());
+    running.delete(finished);
+  }
+
+  function settle(task: TaskSpec, outcome: TaskOutcome | 'interrupted'): string {
+    if (outcome === 'interrupted') return task.name;
+    if (outcome.status === 'failed') {
+      if (failure === undefined) {
+        failure = `task "${task.name}" failed: ${outcome.error}`;
+        failing.abort();
+      }
+      return task.name;
+    }
+    const targets: { to: string; kind: 'route' | 'send_to' }[] = [];
+    if (outcome.route !== undefined) targets.push({ to: outcome.route, kind: 'route' });
+    for (const to of task.sendTo) targets.push({ to, kind: 'send_to' });
+    store.transaction(() => {
+      const done: { summary: string; output?: unknown; route?: string } = { summary: outcome.summary };
+      if (outcome.output !== undefined) done.output = outcome.output;
+      if (outcome.route !== undefined) done.route = outcome.route;
+      store.tasks.complete(runId, task.name, done);
+      for (const target of targets) {
+        if (store.routes.record(runId, task.name, target.to, target.kind)) activatedBy.set(target.to, task.name);
+      }
+    });
+    const record: TaskRecord = { summary: outcome.summary };
+    if (outcome.output !== undefined) record.output = outcome.output;
+    completed.set(task.name, record);
+    bus.emit({ type: 'task.completed', task: task.name, summary: outcome.summary, ...(outcome.route ? { route: outcome.route } : {}) });
+    for (const target of targets) {
+      activated.add(target.to);
+      bus.emit({ type: 'route.chosen', from: task.name, to: target.to, kind: target.kind });
+    }
+    return task.name;
+  }
+
+  if (interrupt.aborted) return { status: 'interrupted', error: 'interrupted' };
+  if (failure !== undefined) return { status: 'failed', error: failure };
+  for (const task of tasks) {
+    if (!activated.has(task.name) && !completed.has(task.name)) {
+      store.tasks.ensure(runId, task.name);
+      store.tasks.setStatus(runId, task.name, 'skipped');
+      bus.emit({ type: 'task.skipped', task: task.name, reason: 'no completed task routed to it' });
+    }
+  }
+  return { status: 'completed' };
+}
+
+async function executeTask(ctx: RunContext, task: TaskSpec, upstream: UpstreamResult[]): Promise<TaskOutcome | 'interrupted'> {
+  const { store, runId, bus } = ctx;
+  store.tasks.ensure(runId, task.name);
+  store.tasks.markRunning(runId, task.name);
+  bus.emit({ type: 'task.started', task: task.name });
+  try {
+    const rendered = renderObjective(task, ctx.graph.variables, ctx.inputs);
+    if (rendered.text === undefined) throw new Error(rendered.diagnostics.map((d) => d.message).join('; '));
+    const objective = rendered.text;
+    const agents = await commanderAgents(ctx, task, objective);
+    const outcome = await runCommander(ctx, task, agents, upstream, objective);
+    if (outcome.status === 'failed') {
+      store.tasks.fail(runId, task.name, outcome.error);
+      bus.emit({ type: 'task.failed', task: task.name, error: outcome.error });
+    }
+    return outcome;
+  } catch (error) {
+    if (error instanceof RunInterrupted || ctx.signal.aborted) {
+      store.tasks.setStatus(runId, task.name, 'cancelled');
+      bus.emit({ type: 'task.cancelled', task: task.name });
+      return 'interrupted';
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    store.tasks.fail(runId, task.name, message);
+    bus.emit({ type: 'task.failed', task: task.name, error: message });
+    return { status: 'failed', error: message };
+  }
+}
+
+/** Completed ancestors (dependencies and activating tasks, transitively), earliest declared first. */
+function upstreamOf(
+  task: TaskSpec,
+  tasks: readonly TaskSpec[],
+  activatedBy: ReadonlyMap<string, string>,
+  completed: ReadonlyMap<string, TaskRecord>,
+): UpstreamResult[] {
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    const spec = tasks.find((t) => t.name === name);
+    const parents = [...(spec?.dependsOn ?? [])];
+    const activator = activatedBy.get(name);
+    if (activator) parents.push(activator);
+    for (const parent of parents) {
+      if (seen.has(parent)) continue;
+      seen.add(parent);
+      visit(parent);
+    }
+  };
+  visit(task.name);
+  return tasks
+    .filter((t) => seen.has(t.name) && completed.has(t.name))
+    .map((t) => {
+      const record = completed.get(t.name)!;
+      const result: UpstreamResult = { name: t.name, summary: record.summary };
+      if (record.output !== undefined) result.output = record.output;
+      return result;
+    });
+}

@@ -1,0 +1,28 @@
+// The run's tool resolver: builtins, custom tools and MCP servers (started once, shared by every task,
+// closed at the end). A ref that cannot be resolved is reported, and the agent goes on without it.
+
+import type { MissionGraph } from '../config/graph.js';
+import type { ToolResolver } from './runContext.js';
+import { McpConnections } from './tools/mcp/connections.js';
+import { buildToolRegistry } from './tools/registry.js';
+import type { ToolSpec } from './tools/types.js';
+
+export interface RunTools {
+  resolver: ToolResolver;
+  close(): Promise<void>;
+}
+
+export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string, message: string) => void): RunTools {
+  const mcp = new McpConnections({ cwd: graph.projectRoot });
+  const registry = buildToolRegistry(graph, { mcp });
+  return {
+    resolver: {
+      async resolve(refs) {
+        const resolved = await registry.resolve(refs);
+        for (const error of resolved.errors) onUnavailable(error.ref, error.message);
+        return [...resolved] as ToolSpec[];
+      },
+    },
+    close: () => mcp.closeAll(),
+  };
+}

@@ -1,0 +1,50 @@
+// Runs the built CLI (dist/cli/main.js) as a child process, the way a user does, and captures its
+// output and exit code. End-to-end tests use this; they never import our modules directly.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
+export const CLI = join(REPO_ROOT, 'dist', 'cli', 'main.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  /** Called once the child exists (e.g. to kill it at a chosen moment). */
+  onSpawn?: (child: ChildProcess) => void;
+  timeoutMs?: number;
+}
+
+export function runCli(args: readonly string[], opts: CliOptions = {}): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...opts.env };
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`squadron ${args.join(' ')} timed out\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, opts.timeoutMs ?? 60_000);
+    opts.onSpawn?.(child);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+export function tempDir(prefix = 'squadron-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
