@@ -1,0 +1,101 @@
+// `squadron plan <path>`: shows, before anything runs, what each task's commander and agents would
+// be given (tools and skills with their provenance, models) and the size of their first request.
+
+import type { Command } from 'commander';
+import type { AgentPlan, MissionPlan, RequestBytes } from '../../runtime/plan.js';
+import { describeSelection } from '../../runtime/progress.js';
+import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
+import { loadProject, selectMission } from '../project.js';
+import { addSelectionFlags, selectionOverrides, type SelectionFlags } from '../selectionFlags.js';
+
+interface PlanFlags extends SelectionFlags {
+  mission?: string;
+  task?: string;
+  input: string[];
+  var: string[];
+  json?: boolean;
+  showPrompt?: boolean;
+}
+
+export function register(program: Command, io: CliIo): void {
+  const command = program
+    .command('plan')
+    .description('Show what a run would give each task (tools, skills, models, prompt sizes) without running it')
+    .argument('<path>', 'an .hcl file or a directory of them')
+    .option('-m, --mission <name>', 'the mission (optional when the config has one)')
+    .option('-t, --task <name>', 'only this task')
+    .option('-i, --input <key=value>', 'a mission input (repeatable); missing ones show as <inputs.name>', collect, [])
+    .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
+    .option('--json', 'print the plan as JSON (a documented contract)')
+    .option('--show-prompt', 'include the rendered prompts and tool definitions');
+  addSelectionFlags(command).action(async (path: string, flags: PlanFlags) => {
+    const [{ resolveInputs }, { planMission }, { createRunTools }] = await Promise.all([
+      import('../../runtime/inputs.js'),
+      import('../../runtime/plan.js'),
+      import('../../runtime/toolResolver.js'),
+    ]);
+    const project = loadProject(io, path, parseKeyValues(flags.var, '--var'));
+    const mission = selectMission(project.graph, flags.mission);
+    if (flags.task && !mission.tasks.some((t) => t.name === flags.task)) {
+      throw new CliError(`mission "${mission.name}" has no task "${flags.task}" (tasks: ${mission.tasks.map((t) => t.name).join(', ')})`);
+    }
+    const inputs = resolveInputs(mission, parseKeyValues(flags.input, '--input'), { placeholders: true });
+    if (!inputs.ok) throw new CliError(inputs.errors.join('\n'));
+    const warnings: string[] = [];
+    const tools = createRunTools(project.graph, (ref, message) => warnings.push(`tool ${ref} is unavailable: ${message}`));
+    try {
+      const plan = await planMission({
+        graph: project.graph,
+        mission,
+        inputs: inputs.inputs,
+        overrides: selectionOverrides(project.graph, mission, flags),
+        tools: tools.resolver,
+        showPrompts: Boolean(flags.showPrompt),
+        ...(flags.task ? { task: flags.task } : {}),
+      });
+      for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
+      io.stdout.write(flags.json ? `${JSON.stringify(plan, null, 2)}\n` : renderPlan(plan));
+    } finally {
+      await tools.close();
+    }
+  });
+}
+
+function renderPlan(plan: MissionPlan): string {
+  const out: string[] = [`mission ${plan.mission} · ${plan.tasks.length} task${plan.tasks.length === 1 ? '' : 's'}`];
+  for (const task of plan.tasks) {
+    out.push('', `task ${task.name}${task.depends_on.length > 0 ? ` (after ${task.depends_on.join(', ')})` : ''} · agents: ${task.work_sources.join(', ') || 'none'}`);
+    const c = task.commander;
+    out.push(`  commander  ${c.model}${c.reasoning ? ` (reasoning ${c.reasoning})` : ''} · tools: ${c.tools.join(', ')}`);
+    out.push(`             first request ${bytes(c.request_bytes)}`);
+    if (c.system_prompt !== undefined) out.push(section('system prompt', c.system_prompt), section('first message', c.first_message ?? ''));
+    for (const agent of task.agents) out.push(...renderAgent(task.name, agent));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function renderAgent(task: string, a: AgentPlan): string[] {
+  const out = [`  ${a.name.padEnd(10)} ${a.model}${a.reasoning ? ` (reasoning ${a.reasoning})` : ''}`];
+  out.push(`             ${describeSelection(a.name, task, a.tools, a.skills, a.discovery)}`);
+  for (const tool of a.tools) out.push(`               - ${tool.ref}  (${tool.via})`);
+  if (a.discovery) out.push(`             first request carries ${a.first_request_tools.length} tools: ${a.first_request_tools.join(', ')}`);
+  out.push(`             first request ${bytes(a.request_bytes)} + the commander's instruction`);
+  for (const w of a.warnings) out.push(`             warning: ${w}`);
+  if (a.system_prompt !== undefined) out.push(section(`${a.name} system prompt`, a.system_prompt));
+  return out;
+}
+
+function bytes(b: RequestBytes): string {
+  const parts = [`system ${fmt(b.system)}`, `tools ${fmt(b.tools)}`];
+  if (b.messages > 0) parts.push(`objective ${fmt(b.messages)}`);
+  return `${fmt(b.total)} bytes (${parts.join(' · ')}) ≈ ${b.estimated_tokens.toLocaleString('en-US')} tokens`;
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+function section(title: string, text: string): string {
+  const body = text.trimEnd().split('\n').map((l) => `    │ ${l}`).join('\n');
+  return `    ┌─ ${title}\n${body}`;
+}

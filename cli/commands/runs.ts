@@ -1,0 +1,63 @@
+// `squadron runs`: the stored runs, newest first, with status, duration, tokens and cost.
+
+import type { Command } from 'commander';
+import { totalTokens } from '../../runtime/usage.js';
+import type { CliIo } from '../io.js';
+import { openExistingStore } from '../storeAccess.js';
+import { formatDuration, table } from '../table.js';
+
+export function register(program: Command, io: CliIo): void {
+  program
+    .command('runs')
+    .description('List stored runs, newest first')
+    .option('--db <file>', 'SQLite database (default: .squadron/squadron.db in the current directory)')
+    .option('--mission <name>', 'only runs of this mission')
+    .option('--limit <n>', 'at most this many runs', (v) => Number.parseInt(v, 10), 50)
+    .option('--json', 'print JSON')
+    .action(async (flags: { db?: string; mission?: string; limit: number; json?: boolean }) => {
+      const { leaseIsLive } = await import('../../runtime/run.js');
+      const store = await openExistingStore(io, flags.db);
+      try {
+        const opts: { limit: number; mission?: string } = { limit: flags.limit };
+        if (flags.mission) opts.mission = flags.mission;
+        const runs = store.runs.list(opts);
+        const rows = runs.map((r) => ({
+          id: r.id,
+          mission: r.mission,
+          // A 'running' run whose runner is gone was interrupted (killed, crashed): say so.
+          status: r.status === 'running' && !leaseIsLive(store, r.id) ? 'interrupted' : r.status,
+          started_at: r.startedAt,
+          duration_ms: r.finishedAt ? Date.parse(r.finishedAt) - Date.parse(r.startedAt) : null,
+          tasks: r.tasks,
+          tokens: totalTokens(r.totals),
+          cost_usd: Number(r.totals.costUsd.toFixed(6)),
+          ...(r.error ? { error: r.error } : {}),
+        }));
+        if (flags.json) {
+          io.stdout.write(`${JSON.stringify({ runs: rows }, null, 2)}\n`);
+          return;
+        }
+        if (rows.length === 0) {
+          io.stdout.write('no runs yet\n');
+          return;
+        }
+        io.stdout.write(
+          table(
+            ['RUN', 'MISSION', 'STATUS', 'STARTED', 'DURATION', 'TASKS', 'TOKENS', 'COST'],
+            rows.map((r) => [
+              r.id,
+              r.mission,
+              r.status,
+              r.started_at.replace('T', ' ').slice(0, 19),
+              r.duration_ms === null ? '-' : formatDuration(r.duration_ms),
+              `${r.tasks.completed}/${r.tasks.total}`,
+              r.tokens.toLocaleString('en-US'),
+              `$${r.cost_usd.toFixed(4)}`,
+            ]),
+          ),
+        );
+      } finally {
+        store.close();
+      }
+    });
+}

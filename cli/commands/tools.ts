@@ -1,0 +1,83 @@
+// `squadron tools <path>`: a task's authorized tools with their provenance, or — with --search — the
+// exact ranked page the worker's search_tools would return for a query.
+
+import type { Command } from 'commander';
+import type { TaskSpec } from '../../config/graph.js';
+import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
+import { loadProject, selectMission } from '../project.js';
+import { table } from '../table.js';
+
+interface ToolsFlags {
+  mission?: string;
+  task?: string;
+  search?: string;
+  group?: string;
+  page: number;
+  var: string[];
+  json?: boolean;
+}
+
+export function register(program: Command, io: CliIo): void {
+  program
+    .command('tools')
+    .description("List a task's authorized tools with provenance, or run the worker's tool search")
+    .argument('<path>', 'an .hcl file or a directory of them')
+    .option('-m, --mission <name>', 'the mission (optional when the config has one)')
+    .option('-t, --task <name>', 'the task (optional when one task declares tools)')
+    .option('-s, --search <query>', "rank the task's tools for this query, as search_tools does")
+    .option('-g, --group <name>', 'with --search: only this group')
+    .option('--page <n>', 'with --search: the page (8 results each)', (v) => Number.parseInt(v, 10), 1)
+    .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
+    .option('--json', 'print JSON (a documented contract)')
+    .action(async (path: string, flags: ToolsFlags) => {
+      const [{ workerTools }, { createRunTools }] = await Promise.all([import('../../runtime/plan.js'), import('../../runtime/toolResolver.js')]);
+      const project = loadProject(io, path, parseKeyValues(flags.var, '--var'));
+      const mission = selectMission(project.graph, flags.mission);
+      const task = pickTask(mission.tasks, flags.task);
+      const runTools = createRunTools(project.graph, (ref, message) => io.stderr.write(`warning: tool ${ref} is unavailable: ${message}\n`));
+      try {
+        const listing = await workerTools(
+          { graph: project.graph, mission, inputs: {}, overrides: { noTools: false, skills: [], noSkills: false }, tools: runTools.resolver },
+          task,
+        );
+        if (flags.search !== undefined) {
+          const page = listing.search(flags.search, flags.group, flags.page);
+          if (flags.json) {
+            io.stdout.write(`${JSON.stringify({ query: flags.search, ...(flags.group ? { group: flags.group } : {}), ...page }, null, 2)}\n`);
+          } else if (page.results.length === 0) {
+            io.stdout.write(`no tools of task ${task.name} match "${flags.search}"\n`);
+          } else {
+            io.stdout.write(table(['#', 'NAME', 'GROUP', 'SCORE', 'DESCRIPTION'], page.results.map((r, i) => [String((flags.page - 1) * 8 + i + 1), r.name, r.group, r.score.toFixed(2), r.description])));
+            io.stdout.write(`${page.total} match${page.total === 1 ? '' : 'es'}${page.next_page ? ` · next page: --page ${page.next_page}` : ''}\n`);
+          }
+          return;
+        }
+        if (flags.json) {
+          io.stdout.write(`${JSON.stringify({ task: task.name, tools: listing.tools }, null, 2)}\n`);
+          return;
+        }
+        io.stdout.write(`task ${task.name}: ${listing.tools.length} authorized tool${listing.tools.length === 1 ? '' : 's'}\n`);
+        io.stdout.write(table(['NAME', 'GROUP', 'VIA', 'DESCRIPTION'], listing.tools.map((t) => [t.name, t.group, t.via, firstSentence(t.description)])));
+      } finally {
+        await runTools.close();
+      }
+    });
+}
+
+function pickTask(tasks: readonly TaskSpec[], name: string | undefined): TaskSpec {
+  if (name !== undefined) {
+    const task = tasks.find((t) => t.name === name);
+    if (!task) throw new CliError(`no task "${name}" (tasks: ${tasks.map((t) => t.name).join(', ')})`);
+    return task;
+  }
+  const withTools = tasks.filter((t) => t.worker);
+  if (withTools.length === 1) return withTools[0]!;
+  throw new CliError(`choose a task with --task (tasks with tools: ${withTools.map((t) => t.name).join(', ') || 'none'})`);
+}
+
+function firstSentence(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const end = flat.search(/[.!?](\s|$)/);
+  const sentence = end >= 0 ? flat.slice(0, end + 1) : flat;
+  return sentence.length > 90 ? `${sentence.slice(0, 89)}…` : sentence;
+}

@@ -1,0 +1,109 @@
+// Reads a stored run back for people: the task graph with statuses, summaries, outputs and usage per
+// task, and optionally every session's conversation with its tool calls in order. Works from the
+// database alone (the run stores its task graph), so a run can be inspected without its config.
+
+import type { LedgerRow, MessageRow, RunRow, SessionRow, Store } from '../store/index.js';
+import { RunOptionsSchema } from './runOptions.js';
+import { emptyTotals, type UsageTotals } from './usage.js';
+
+
+export interface SessionTranscript {
+  id: string;
+  agent: string;
+  role: string;
+  model: string;
+  status: string;
+  systemPrompt: string;
+  usage: UsageTotals;
+  messages: MessageRow[];
+  toolCalls: LedgerRow[];
+}
+
+export interface TaskInspection {
+  name: string;
+  status: string;
+  dependsOn: string[];
+  activatedBy?: string;
+  summary?: string;
+  output?: unknown;
+  route?: string;
+  error?: string;
+  startedAt?: string;
+  finishedAt?: string;
+  usage: UsageTotals;
+  sessions?: SessionTranscript[];
+}
+
+export interface RunInspection {
+  run: RunRow;
+  usage: UsageTotals;
+  tasks: TaskInspection[];
+}
+
+export function inspectRun(store: Store, runId: string, opts: { task?: string; transcript?: boolean } = {}): RunInspection | undefined {
+  const run = store.runs.get(runId);
+  if (!run) return undefined;
+  const graph = RunOptionsSchema.shape.taskGraph.safeParse(run.options['taskGraph']).data ?? [];
+  const rows = new Map(store.tasks.list(runId).map((t) => [t.name, t]));
+  const names = [...graph.map((t) => t.name), ...[...rows.keys()].filter((n) => !graph.some((t) => t.name === n))];
+  const sessions = store.sessions.listForRun(runId);
+  const bySession = store.turns.totalsBySession(runId);
+  const routes = store.routes.list(runId);
+
+  const tasks: TaskInspection[] = [];
+  for (const name of names) {
+    if (opts.task !== undefined && name !== opts.task) continue;
+    const row = rows.get(name);
+    const entry: TaskInspection = {
+      name,
+      status: row?.status ?? 'pending',
+      dependsOn: graph.find((t) => t.name === name)?.dependsOn ?? [],
+      usage: sumTotals(sessions.filter((s) => s.task === name).map((s) => bySession.get(s.id))),
+    };
+    const activator = routes.find((r) => r.to === name);
+    if (activator) entry.activatedBy = activator.from;
+    if (row?.summary !== undefined) entry.summary = row.summary;
+    if (row?.output !== undefined) entry.output = row.output;
+    if (row?.route !== undefined) entry.route = row.route;
+    if (row?.error !== undefined) entry.error = row.error;
+    if (row?.startedAt !== undefined) entry.startedAt = row.startedAt;
+    if (row?.finishedAt !== undefined) entry.finishedAt = row.finishedAt;
+    if (opts.transcript) {
+      entry.sessions = orderSessions(sessions.filter((s) => s.task === name)).map((s) => transcriptOf(store, s, bySession.get(s.id)));
+    }
+    tasks.push(entry);
+  }
+  return { run, usage: store.turns.totalsForRun(runId), tasks };
+}
+
+function orderSessions(sessions: SessionRow[]): SessionRow[] {
+  return [...sessions].sort((a, b) => (a.role === b.role ? a.startedAt.localeCompare(b.startedAt) : a.role === 'commander' ? -1 : 1));
+}
+
+function transcriptOf(store: Store, session: SessionRow, usage: UsageTotals | undefined): SessionTranscript {
+  return {
+    id: session.id,
+    agent: session.agent,
+    role: session.role,
+    model: session.model,
+    status: session.status,
+    systemPrompt: session.systemPrompt,
+    usage: usage ?? emptyTotals(),
+    messages: store.messages.list(session.id),
+    toolCalls: store.ledger.listForSession(session.id),
+  };
+}
+
+function sumTotals(items: (UsageTotals | undefined)[]): UsageTotals {
+  const total = emptyTotals();
+  for (const t of items) {
+    if (!t) continue;
+    total.inputTokens += t.inputTokens;
+    total.outputTokens += t.outputTokens;
+    total.cacheReadTokens += t.cacheReadTokens;
+    total.cacheWriteTokens += t.cacheWriteTokens;
+    total.costUsd += t.costUsd;
+    total.turns += t.turns;
+  }
+  return total;
+}

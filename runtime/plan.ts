@@ -1,0 +1,214 @@
+// `squadron plan`: what a run would do, without calling a model or executing a tool. For each task it
+// builds the same commander and agent definitions, prompts and first-turn tool lists that `run` uses
+// (the very same functions), and measures the first request each would send.
+
+import type { Mission, MissionGraph, TaskSpec } from '../config/graph.js';
+import type { Value } from '../config/hcl/value.js';
+import { renderObjective } from '../config/objective.js';
+import { buildAgentToolbox } from './agents/agentToolbox.js';
+import { commanderSystemPrompt, type UpstreamResult } from './agents/commander.js';
+import { CommanderState } from './agents/commanderState.js';
+import { commanderTools, type AgentDirectory } from './agents/commanderTools.js';
+import { commanderAgents, workerDefinition, type AgentDefinition } from './agents/definitions.js';
+import { createToolIndex, oneLine, PAGE_SIZE } from './discovery/index.js';
+import type { GivenSkill, GivenTool } from './events.js';
+import type { ToolDefinition } from './providers/types.js';
+import type { SelectionOverrides, ToolResolver } from './runContext.js';
+
+export interface RequestBytes {
+  system: number;
+  tools: number;
+  /** The first user message, when known before the run (the commander's objective). */
+  messages: number;
+  total: number;
+  /** About 4 bytes per token; a planning figure, not a tokenizer count. */
+  estimated_tokens: number;
+}
+
+export interface AgentPlan {
+  name: string;
+  model: string;
+  api_model: string;
+  reasoning?: string;
+  discovery: boolean;
+  tools: GivenTool[];
+  skills: GivenSkill[];
+  /** Names of the tools sent with the first request (all tools, or the discovery set). */
+  first_request_tools: string[];
+  request_bytes: RequestBytes;
+  warnings: string[];
+  system_prompt?: string;
+  tool_definitions?: ToolDefinition[];
+}
+
+export interface CommanderPlan {
+  model: string;
+  api_model: string;
+  reasoning?: string;
+  tools: string[];
+  request_bytes: RequestBytes;
+  system_prompt?: string;
+  first_message?: string;
+  tool_definitions?: ToolDefinition[];
+}
+
+export interface TaskPlan {
+  name: string;
+  depends_on: string[];
+  work_sources: string[];
+  commander: CommanderPlan;
+  agents: AgentPlan[];
+}
+
+export interface MissionPlan {
+  mission: string;
+  tasks: TaskPlan[];
+}
+
+export interface PlanRequest {
+  graph: MissionGraph;
+  mission: Mission;
+  inputs: Record<string, Value>;
+  overrides: SelectionOverrides;
+  tools: ToolResolver;
+  task?: string;
+  showPrompts: boolean;
+}
+
+export async function planMission(req: PlanRequest): Promise<MissionPlan> {
+  const tasks: TaskPlan[] = [];
+  for (const task of req.mission.tasks) {
+    if (req.task !== undefined && task.name !== req.task) continue;
+    tasks.push(await planTask(req, task));
+  }
+  return { mission: req.mission.name, tasks };
+}
+
+async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
+  const rendered = renderObjective(task, req.graph.variables, req.inputs);
+  const objective = rendered.text ?? `(objective cannot be rendered: ${rendered.diagnostics.map((d) => d.message).join('; ')})`;
+  const agents = await commanderAgents({ graph: req.graph, mission: req.mission, tools: req.tools, overrides: req.overrides }, task, objective);
+  const upstream = placeholderUpstream(req.mission, task);
+  const system = commanderSystemPrompt({ mission: req.mission, task, agents, upstream });
+  const directory: AgentDirectory = {
+    names: () => agents.map((a) => a.name),
+    call: () => Promise.reject(new Error('plan never calls agents')),
+    ask: () => Promise.reject(new Error('plan never calls agents')),
+  };
+  const toolDefs = commanderTools({ agents: directory, state: new CommanderState(), output: task.output, routes: task.router }).map((t) => t.definition);
+  const model = req.mission.commander.model;
+  const commander: CommanderPlan = {
+    model: `${model.block}.${model.key}`,
+    api_model: model.apiModel,
+    tools: toolDefs.map((d) => d.name),
+    request_bytes: requestBytes(system, toolDefs, objective),
+  };
+  if (req.mission.commander.reasoning) commander.reasoning = req.mission.commander.reasoning;
+  if (req.showPrompts) {
+    commander.system_prompt = system;
+    commander.first_message = objective;
+    commander.tool_definitions = toolDefs;
+  }
+  const agentPlans: AgentPlan[] = [];
+  for (const def of agents) agentPlans.push(await planAgent(req, def));
+  return {
+    name: task.name,
+    depends_on: [...task.dependsOn],
+    work_sources: agents.map((a) => a.name),
+    commander,
+    agents: agentPlans,
+  };
+}
+
+async function planAgent(req: PlanRequest, def: AgentDefinition): Promise<AgentPlan> {
+  const toolbox = await buildAgentToolbox(
+    {
+      resolver: req.tools,
+      toolContext: () => {
+        throw new Error('plan never executes tools');
+      },
+      stored: [],
+      onLoaded: () => {},
+    },
+    def,
+  );
+  const toolDefs = toolbox.definitionsForTurn();
+  const plan: AgentPlan = {
+    name: def.name,
+    model: `${def.model.block}.${def.model.key}`,
+    api_model: def.model.apiModel,
+    discovery: def.discovery !== undefined,
+    tools: def.given.tools,
+    skills: def.given.skills,
+    first_request_tools: toolDefs.map((d) => d.name),
+    request_bytes: requestBytes(def.systemPrompt, toolDefs, ''),
+    warnings: def.warnings,
+  };
+  if (def.reasoning) plan.reasoning = def.reasoning;
+  if (req.showPrompts) {
+    plan.system_prompt = def.systemPrompt;
+    plan.tool_definitions = toolDefs;
+  }
+  return plan;
+}
+
+export function requestBytes(system: string, tools: readonly ToolDefinition[], firstMessage: string): RequestBytes {
+  const systemBytes = Buffer.byteLength(system, 'utf8');
+  const toolBytes = tools.length > 0 ? Buffer.byteLength(JSON.stringify(tools), 'utf8') : 0;
+  const messageBytes = Buffer.byteLength(firstMessage, 'utf8');
+  const total = systemBytes + toolBytes + messageBytes;
+  return { system: systemBytes, tools: toolBytes, messages: messageBytes, total, estimated_tokens: Math.ceil(total / 4) };
+}
+
+/** Upstream results are only known at run time; plan shows where they will appear. */
+function placeholderUpstream(mission: Mission, task: TaskSpec): UpstreamResult[] {
+  const ancestors = new Set<string>();
+  const visit = (name: string) => {
+    for (const dep of mission.tasks.find((t) => t.name === name)?.dependsOn ?? []) {
+      if (!ancestors.has(dep)) {
+        ancestors.add(dep);
+        visit(dep);
+      }
+    }
+  };
+  visit(task.name);
+  return mission.tasks
+    .filter((t) => ancestors.has(t.name))
+    .map((t) => ({ name: t.name, summary: `(the summary of task "${t.name}", known when it completes)` }));
+}
+
+export interface ListedTool {
+  ref: string;
+  name: string;
+  group: string;
+  description: string;
+  via: string;
+}
+
+export interface RankedListedTool extends Omit<ListedTool, 'via'> {
+  score: number;
+}
+
+/** The worker's authorized tools for one task, exactly as a run would build them. */
+export async function workerTools(req: Omit<PlanRequest, 'showPrompts' | 'task'>, task: TaskSpec): Promise<{ tools: ListedTool[]; search(query: string, group?: string, page?: number): { results: RankedListedTool[]; total: number; next_page?: number } }> {
+  const rendered = renderObjective(task, req.graph.variables, req.inputs);
+  const def = await workerDefinition({ graph: req.graph, mission: req.mission, task, objective: rendered.text ?? '', tools: req.tools, overrides: req.overrides });
+  const specs = def?.tools ?? [];
+  const via = new Map((def?.given.tools ?? []).map((t) => [t.ref, t.via]));
+  const index = createToolIndex(specs);
+  return {
+    tools: specs.map((s) => ({ ref: s.ref, name: s.apiName, group: s.group, description: s.description, via: via.get(s.ref) ?? 'task' })),
+    search(query, group, page = 1) {
+      const ranked = index.rank(query, group);
+      const start = (page - 1) * PAGE_SIZE;
+      const results = ranked.slice(start, start + PAGE_SIZE).map(({ tool, score }) => ({
+        ref: tool.ref,
+        name: tool.apiName,
+        group: tool.group,
+        description: oneLine(tool.description),
+        score: Number(score.toFixed(4)),
+      }));
+      return { results, total: ranked.length, ...(start + PAGE_SIZE < ranked.length ? { next_page: page + 1 } : {}) };
+    },
+  };
+}
