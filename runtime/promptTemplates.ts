@@ -28,7 +28,12 @@ export function renderPrompt(name: string, scope: TemplateScope): string {
 }
 
 export function renderTemplate(template: string, scope: TemplateScope): string {
-  return collapseBlankLines(renderSection(stripComments(template), [scope])).trim() + '\n';
+  return collapseBlankLines(renderSection(standaloneTags(stripComments(template)), [scope])).trim() + '\n';
+}
+
+/** A section tag alone on its line takes its line with it, as in Mustache, so templates can be laid out readably. */
+function standaloneTags(template: string): string {
+  return template.replace(/^[ \t]*(\{\{[#^/]\s*[\w.]+\s*\}\})[ \t]*\n/gm, '$1');
 }
 
 /** `{{! … }}` comments may span words and lines; a comment alone on its line takes the line with it. */
@@ -79,12 +84,7 @@ function findClose(template: string, name: string, from: number): { start: numbe
     const m = re.exec(template);
     if (!m) throw new Error(`prompt template: {{#${name}}} is never closed`);
     depth += m[1] === '/' ? -1 : 1;
-    if (depth === 0) {
-      // Swallow the newline after a closing tag that sits on its own line.
-      let after = m.index + m[0].length;
-      if (template[after] === '\n') after += 1;
-      return { start: m.index, after };
-    }
+    if (depth === 0) return { start: m.index, after: m.index + m[0].length };
   }
 }
 

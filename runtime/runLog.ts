@@ -17,7 +17,8 @@ export interface RunLog {
 export function openRunLog(logDir: string, runId: string, redactor: Redactor): RunLog {
   mkdirSync(logDir, { recursive: true });
   const path = join(logDir, `${runId}.jsonl`);
-  const destination = pino.destination({ dest: path, sync: false, append: true, mode: 0o600 });
+  // Synchronous writes: a handful of lines per model turn, and nothing is lost if the process is killed.
+  const destination = pino.destination({ dest: path, sync: true, append: true, mode: 0o600 });
   const logger = pino(
     {
       base: { run: runId },
