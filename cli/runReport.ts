@@ -78,3 +78,13 @@ export function interruptOnSigint(io: CliIo): { signal: AbortSignal; dispose: ()
     },
   };
 }
+
+/**
+ * Tuning knobs read from the environment by `run` and `resume`:
+ * SQUADRON_RETRY_BASE_DELAY_MS sets the base of the model-call retry backoff (default 2000).
+ */
+export function runTuning(env: NodeJS.ProcessEnv): { retryBaseDelayMs?: number } {
+  const raw = env['SQUADRON_RETRY_BASE_DELAY_MS'];
+  const value = raw === undefined ? NaN : Number(raw);
+  return Number.isFinite(value) && value >= 0 ? { retryBaseDelayMs: value } : {};
+}

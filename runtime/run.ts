@@ -192,13 +192,14 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   } finally {
     await runTools.close();
   }
-  store.runs.setStatus(req.runId, result.status, result.error);
   const finished: RunEvent = { type: 'run.finished', runId: req.runId, status: result.status };
   if (result.error) finished.error = result.error;
   bus.emit(finished);
   progress.close();
   clearInterval(heartbeat);
   store.leases.release(req.runId, owner.id);
+  // Closing the run is its last write: nothing is stored for it after this.
+  store.runs.setStatus(req.runId, result.status, result.error);
   log.close();
   return report(store, req, result, log.path);
 }

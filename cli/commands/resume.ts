@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 
 import { CliError, collect, EXIT, parseKeyValues, type CliIo } from '../io.js';
 import { loadProject } from '../project.js';
-import { interruptOnSigint, printRunReport } from '../runReport.js';
+import { interruptOnSigint, printRunReport, runTuning } from '../runReport.js';
 
 interface ResumeFlags {
   db?: string;
@@ -46,6 +46,7 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
         dbPath,
         progress: { stream: io.stderr, live: io.stderrIsTTY && !flags.json },
         interrupt: interrupt.signal,
+        ...runTuning(io.env),
       },
       runId,
     );

@@ -6,7 +6,7 @@ import type { Mission, MissionGraph } from '../../config/graph.js';
 import type { RunOptions } from '../../runtime/run.js';
 import { CliError, collect, EXIT, parseKeyValues, type CliIo } from '../io.js';
 import { defaultDbPath, loadProject, selectMission } from '../project.js';
-import { interruptOnSigint, printRunReport } from '../runReport.js';
+import { interruptOnSigint, printRunReport, runTuning } from '../runReport.js';
 import { addSelectionFlags, selectionOverrides, type SelectionFlags } from '../selectionFlags.js';
 
 interface RunFlags extends SelectionFlags {
@@ -64,6 +64,7 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
         dbPath,
         progress: { stream: io.stderr, live: io.stderrIsTTY && !flags.json },
         interrupt: interrupt.signal,
+        ...runTuning(io.env),
       },
       {
         mission,
