@@ -1,0 +1,111 @@
+// `squadron runs` and `squadron inspect`: looking at stored runs through the CLI.
+
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../support/cli.js';
+import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
+import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
+
+let server: FakeModelServer;
+let dir = '';
+let runId = '';
+
+beforeAll(async () => {
+  const script = turnScript({
+    'commander of task "write"': [callAgent('worker', 'Write hello.txt'), (req) => taskComplete(`wrote it: ${JSON.parse(lastToolResult(req)).answer}`)],
+    'worker agent of task "write"': [toolCall('builtins_files_write', { path: 'hello.txt', content: 'hello' }), { text: 'hello.txt written' }],
+    'commander of task "check"': [
+      { toolCalls: [{ name: 'submit_output', input: { output: { ok: true } } }, { name: 'task_complete', input: { summary: 'checked' } }] },
+    ],
+  });
+  server = await startFakeModelServer({ respond: script.respond });
+  dir = tempDir();
+  writeFileSync(
+    join(dir, 'mission.hcl'),
+    `model "fake" {
+  provider = "anthropic"
+  base_url = "${server.anthropicBaseURL}"
+  api_key  = "sk-test-abcdef123456"
+}
+mission "inspectable" {
+  commander { model = models.fake.claude_haiku_4_5 }
+  task "write" {
+    objective = "write a file"
+    tools     = [builtins.files.write]
+  }
+  task "check" {
+    depends_on = [tasks.write]
+    objective  = "check it"
+    tools      = [builtins.files.read]
+    output {
+      field "ok" {
+        type     = "boolean"
+        required = true
+      }
+    }
+  }
+}`,
+  );
+  const result = await runCli(['run', dir, '--json'], { cwd: dir });
+  expect(result.code, result.stderr).toBe(0);
+  runId = JSON.parse(result.stdout).run_id as string;
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('squadron runs', () => {
+  it('lists stored runs with status, tokens and cost (text and --json)', async () => {
+    const json = await runCli(['runs', '--json'], { cwd: dir });
+    expect(json.code, json.stderr).toBe(0);
+    const { runs } = JSON.parse(json.stdout) as { runs: { id: string; mission: string; status: string; tokens: number; tasks: { completed: number } }[] };
+    expect(runs[0]).toMatchObject({ id: runId, mission: 'inspectable', status: 'completed', tasks: { completed: 2 } });
+    expect(runs[0]!.tokens).toBeGreaterThan(0);
+    const text = await runCli(['runs'], { cwd: dir });
+    expect(text.stdout).toMatch(/^RUN\s+MISSION\s+STATUS\s+STARTED\s+DURATION\s+TASKS\s+TOKENS\s+COST/);
+    expect(text.stdout).toContain(runId);
+  });
+
+  it('explains where the database is when there is none', async () => {
+    const result = await runCli(['runs'], { cwd: tempDir() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('no database at .squadron/squadron.db; pass --db');
+  });
+});
+
+describe('squadron inspect', () => {
+  it('shows the task graph with statuses, summaries, outputs and usage', async () => {
+    const result = await runCli(['inspect', runId, '--json'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    const doc = JSON.parse(result.stdout);
+    expect(doc.run.status).toBe('completed');
+    expect(doc.tasks.map((t: { name: string }) => t.name)).toEqual(['write', 'check']);
+    expect(doc.tasks[0]).toMatchObject({ status: 'completed', summary: 'wrote it: hello.txt written', dependsOn: [] });
+    expect(doc.tasks[1]).toMatchObject({ status: 'completed', output: { ok: true }, dependsOn: ['write'] });
+    expect(doc.tasks[0].usage.turns).toBe(4);
+    expect(doc.tasks[0].sessions).toBeUndefined();
+  });
+
+  it('with --transcript prints every session, message and tool call in order', async () => {
+    const result = await runCli(['inspect', runId, '--transcript', '--task', 'write'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    const out = result.stdout;
+    expect(out).not.toContain('■ check');
+    const order = ['── commander', '[user] write a file', 'call_agent', '── worker', 'builtins_files_write {"path":"hello.txt","content":"hello"} [builtins.files.write: completed]', '[assistant] hello.txt written'];
+    let at = -1;
+    for (const piece of order) {
+      const next = out.indexOf(piece, at + 1);
+      expect(next, `"${piece}" after position ${at}`).toBeGreaterThan(at);
+      at = next;
+    }
+  });
+
+  it('rejects an unknown run or task with a usage error', async () => {
+    expect((await runCli(['inspect', 'run_nope'], { cwd: dir })).stderr).toContain('no run run_nope');
+    const task = await runCli(['inspect', runId, '--task', 'nope'], { cwd: dir });
+    expect(task.code).toBe(2);
+    expect(task.stderr).toContain('has no task "nope"');
+  });
+});

@@ -1,0 +1,61 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { describeSelection, ProgressView } from '../../runtime/progress.js';
+
+function sink(): { stream: Writable; text: () => string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+const usage = { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 300, cacheWriteTokens: 0 };
+
+describe('describeSelection', () => {
+  it('counts tools per provenance and lists skills with theirs', () => {
+    const tools = [
+      { ref: 'builtins.http.get', via: 'task' as const },
+      { ref: 'builtins.utils.current_time', via: 'task' as const },
+      { ref: 'mcp.web.fetch', via: 'toolset:browsing' as const },
+      { ref: 'mcp.web.search', via: 'toolset:browsing' as const },
+      { ref: 'mcp.web.crawl', via: 'toolset:browsing' as const },
+    ];
+    expect(describeSelection('worker', 'gather', tools, [{ name: 'web_scraping', via: 'task' }])).toBe(
+      'worker[gather]: 5 tools (task 2, toolset:browsing 3) · skills: web_scraping (task)',
+    );
+    expect(describeSelection('worker', 't', [], [])).toBe('worker[t]: no tools · skills: none');
+  });
+});
+
+describe('ProgressView', () => {
+  it('prints one plain line per significant event when stderr is not a terminal', () => {
+    const out = sink();
+    const view = new ProgressView(out.stream, false, ['a']);
+    view.sink({ type: 'task.started', task: 'a' });
+    view.sink({ type: 'model.turn', task: 'a', agent: 'commander', sessionId: 's', turn: 1, model: 'm', usage, costUsd: 0.01, durationMs: 5, stopReason: 'tool_use' });
+    view.sink({ type: 'task.completed', task: 'a', summary: 'all done' });
+    view.close();
+    expect(out.text()).toBe('task a: started\ntask a: completed\n');
+  });
+
+  it('redraws a live view in place on a terminal, with states, activity, tokens and cost', async () => {
+    const out = sink();
+    const view = new ProgressView(out.stream, true, ['a', 'b']);
+    view.sink({ type: 'task.started', task: 'a' });
+    view.sink({ type: 'tool.started', task: 'a', agent: 'worker', sessionId: 's', callId: 'c', tool: 'builtins.http.get' });
+    view.sink({ type: 'model.turn', task: 'a', agent: 'worker', sessionId: 's', turn: 2, model: 'm', usage, costUsd: 0.0123, durationMs: 5, stopReason: 'tool_use' });
+    await new Promise((r) => setTimeout(r, 150));
+    view.sink({ type: 'task.completed', task: 'a', summary: 'fetched the page' });
+    view.close();
+    const text = out.text();
+    expect(text).toContain('1.5k tokens · $0.0123');
+    expect(text).toMatch(/▶ a\s+running\s+worker: model turn 2/);
+    expect(text).toMatch(/✓ a\s+completed\s+fetched the page/);
+    expect(text).toMatch(/· b\s+pending/);
+    expect(text).toContain('\x1b[3F\x1b[J'); // the second frame replaces the first three lines
+  });
+});
