@@ -264,6 +264,54 @@ mission "m" {
   });
 });
 
+describe('tool calls', () => {
+  it('runs the independent tool calls of one turn concurrently and keeps their results in order', async () => {
+    const { createServer } = await import('node:http');
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const site = createServer((req, res) => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      // The first URL answers last, so completion order differs from call order.
+      const delay = req.url === '/one' ? 400 : 100;
+      setTimeout(() => {
+        inFlight -= 1;
+        res.end(`page ${req.url}`);
+      }, delay);
+    });
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
+    const base = `http://127.0.0.1:${(site.address() as import('node:net').AddressInfo).port}`;
+    const script = turnScript({
+      ...simpleTask('pair', [
+        { toolCalls: [{ name: 'builtins_http_get', input: { url: `${base}/one` } }, { name: 'builtins_http_get', input: { url: `${base}/two` } }] },
+        (req) => {
+          const results = req.canonical.messages.at(-1)!.parts.map((p) => (p.type === 'tool_result' ? p.content.map((c) => (c.type === 'text' ? c.text : '')).join('') : ''));
+          return { text: results.map((r) => r.split('\n').pop()).join(' | ') };
+        },
+      ]),
+    });
+    try {
+      await withServer(script.respond, async (server) => {
+        const dir = project(`${model(server)}
+mission "m" {
+  commander { model = models.fake.claude_haiku_4_5 }
+  task "pair" {
+    objective = "fetch two pages"
+    tools     = [builtins.http.get]
+  }
+}`);
+        const result = await runCli(['run', dir, '--json'], { cwd: dir });
+        expect(script.problems).toEqual([]);
+        expect(result.code, result.stderr).toBe(0);
+        expect(maxInFlight).toBe(2);
+        expect(JSON.parse(result.stdout).tasks.pair.summary).toBe('pair: page /one | page /two');
+      });
+    } finally {
+      await new Promise<void>((r) => site.close(() => r()));
+    }
+  });
+});
+
 describe('the commander contract', () => {
   it('sends an output schema mismatch back to the model, then stores the corrected output', async () => {
     const script = turnScript({
