@@ -3,6 +3,7 @@
 
 import type { Command } from 'commander';
 import type { Mission, MissionGraph } from '../config/graph.js';
+import { coversToolRef } from '../runtime/agents/toolRefs.js';
 import type { SelectionOverrides } from '../runtime/runContext.js';
 import { CliError, collect } from './io.js';
 
@@ -32,10 +33,11 @@ export function selectionOverrides(graph: MissionGraph, mission: Mission, flags:
     }
   }
   if (flags.tool) {
-    const workerTools = new Set(mission.tasks.flatMap((t) => t.worker?.tools.map((x) => x.ref) ?? []));
+    const workerTools = [...new Set(mission.tasks.flatMap((t) => t.worker?.tools.map((x) => x.ref) ?? []))];
     for (const ref of flags.tool) {
-      if (!workerTools.has(ref)) {
-        throw new CliError(`--tool ${ref}: no worker of mission "${mission.name}" is authorized to use it (authorized: ${[...workerTools].join(', ') || 'none'})`);
+      // `mcp.s.t` is authorized by `mcp.s.all`; whether the server has `t` is known once it is connected.
+      if (!coversToolRef(workerTools, ref)) {
+        throw new CliError(`--tool ${ref}: no worker of mission "${mission.name}" is authorized to use it (authorized: ${workerTools.join(', ') || 'none'})`);
       }
     }
     overrides.tools = flags.tool;

@@ -33,6 +33,8 @@ export interface AgentPlan {
   discovery: boolean;
   tools: GivenTool[];
   skills: GivenSkill[];
+  /** Skills loaded up front because the objective mentions them (`$name`); their tools are in the first request. */
+  preloaded_skills: string[];
   /** Names of the tools sent with the first request (all tools, or the discovery set). */
   first_request_tools: string[];
   request_bytes: RequestBytes;
@@ -140,6 +142,7 @@ async function planAgent(req: PlanRequest, def: AgentDefinition): Promise<AgentP
     discovery: def.discovery !== undefined,
     tools: def.given.tools,
     skills: def.given.skills,
+    preloaded_skills: def.preloadedSkills.map((s) => s.name),
     first_request_tools: toolDefs.map((d) => d.name),
     request_bytes: requestBytes(def.systemPrompt, toolDefs, ''),
     warnings: def.warnings,
@@ -199,7 +202,10 @@ export async function workerTools(req: Omit<PlanRequest, 'showPrompts' | 'task'>
   return {
     tools: specs.map((s) => ({ ref: s.ref, name: s.apiName, group: s.group, description: s.description, via: via.get(s.ref) ?? 'task' })),
     search(query, group, page = 1) {
-      const ranked = index.rank(query, group);
+      // The same normalization as search_tools: a blank query with no group matches nothing.
+      const q = query.trim();
+      const g = group?.trim() || undefined;
+      const ranked = q !== '' || g !== undefined ? index.rank(q, g) : [];
       const start = (page - 1) * PAGE_SIZE;
       const results = ranked.slice(start, start + PAGE_SIZE).map(({ tool, score }) => ({
         ref: tool.ref,

@@ -78,6 +78,7 @@ function renderAgent(task: string, a: AgentPlan): string[] {
   const out = [`  ${a.name.padEnd(10)} ${a.model}${a.reasoning ? ` (reasoning ${a.reasoning})` : ''}`];
   out.push(`             ${describeSelection(a.name, task, a.tools, a.skills, a.discovery)}`);
   for (const tool of a.tools) out.push(`               - ${tool.ref}  (${tool.via})`);
+  if (a.preloaded_skills.length > 0) out.push(`             preloaded (mentioned in the objective): ${a.preloaded_skills.join(', ')}`);
   if (a.discovery) out.push(`             first request carries ${a.first_request_tools.length} tools: ${a.first_request_tools.join(', ')}`);
   out.push(`             first request ${bytes(a.request_bytes)} + the commander's instruction`);
   for (const w of a.warnings) out.push(`             warning: ${w}`);

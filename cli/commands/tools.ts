@@ -26,7 +26,7 @@ export function register(program: Command, io: CliIo): void {
     .option('-t, --task <name>', 'the task (optional when one task declares tools)')
     .option('-s, --search <query>', "rank the task's tools for this query, as search_tools does")
     .option('-g, --group <name>', 'with --search: only this group')
-    .option('--page <n>', 'with --search: the page (8 results each)', (v) => Number.parseInt(v, 10), 1)
+    .option('--page <n>', 'with --search: the page (8 results each)', parsePage, 1)
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
     .option('--json', 'print JSON (a documented contract)')
     .action(async (path: string, flags: ToolsFlags) => {
@@ -62,6 +62,12 @@ export function register(program: Command, io: CliIo): void {
         await runTools.close();
       }
     });
+}
+
+function parsePage(value: string): number {
+  const page = Number(value);
+  if (!Number.isInteger(page) || page < 1) throw new CliError(`--page expects a page number (1, 2, …), got "${value}"`);
+  return page;
 }
 
 function pickTask(tasks: readonly TaskSpec[], name: string | undefined): TaskSpec {

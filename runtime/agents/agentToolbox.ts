@@ -7,6 +7,8 @@ import type { Skill, ToolRefWithProvenance } from '../../config/graph.js';
 import {
   createDiscoveryState,
   createToolIndex,
+  type DiscoveryState,
+  type ToolIndex,
   discoveryToolDefinitions,
   GET_TOOL_SCHEMA,
   getToolSchema,
@@ -28,20 +30,21 @@ export interface ToolboxScope {
   resolver: ToolResolver;
   /** The execution context of a world tool call. */
   toolContext: (callId: string, signal: AbortSignal) => ToolContext;
-  /** Tool refs and `skill:<name>` entries the session loaded before (resume). */
+  /** Tool refs and `skill:<name>` entries the session loaded before (resume), in load order. */
   stored: readonly string[];
   /** Records a newly loaded tool ref or `skill:<name>` (persist it, tell the user). */
   onLoaded: (entry: string) => void;
 }
 
 export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinition): Promise<Toolbox> {
-  const { stored } = scope;
   const world = def.tools.map((spec) => worldTool(spec, scope));
   let toolbox: Toolbox;
+  let discovery: { index: ToolIndex; state: DiscoveryState } | undefined;
 
   if (def.discovery) {
     const index = createToolIndex(def.tools);
-    const state = createDiscoveryState(index, stored.filter((ref) => !ref.startsWith(SKILL_PREFIX)));
+    const state = createDiscoveryState(index);
+    discovery = { index, state };
     const [searchDef, schemaDef] = discoveryToolDefinitions();
     const search: SessionTool = {
       ref: SEARCH_TOOLS,
@@ -65,22 +68,37 @@ export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinitio
         return result;
       },
     };
-    const visible = [SEARCH_TOOLS, GET_TOOL_SCHEMA, ...def.discovery.alwaysLoad, ...state.loaded()];
-    toolbox = new Toolbox([search, schema, ...world], visible);
+    toolbox = new Toolbox([search, schema, ...world], [SEARCH_TOOLS, GET_TOOL_SCHEMA, ...def.discovery.alwaysLoad]);
     toolbox.describeUnknown = (name) => textOf(unknownToolResult(index, name).content);
   } else {
     toolbox = new Toolbox(world);
   }
 
   await unlockTools(scope, toolbox, def.preloadedSkills.flatMap((s) => s.tools));
-  if (def.skills.length > 0) await addSkills(scope, toolbox, def.skills, stored);
+  const skills = def.skills.length > 0 ? addSkills(scope, toolbox, def.skills, def.preloadedSkills) : undefined;
+
+  // Replaying what the session loaded, in the order it loaded it, rebuilds the tool list of a
+  // resumed session exactly as it was sent before (same tools, same order: the cache prefix holds).
+  for (const entry of scope.stored) {
+    const loaded = loadedEntry(entry);
+    if (loaded.kind === 'tool') {
+      const tool = discovery?.index.lookup(loaded.ref);
+      if (tool && discovery?.state.markLoaded(tool.ref)) toolbox.show(tool.apiName);
+    } else if (skills) {
+      const outcome = skills.load(loaded.name);
+      if (outcome.ok && !outcome.alreadyLoaded) await unlockTools(scope, toolbox, outcome.tools);
+    }
+  }
   return toolbox;
 }
 
-async function addSkills(scope: ToolboxScope, toolbox: Toolbox, skills: readonly Skill[], stored: readonly string[]): Promise<void> {
-  const storedSkills = stored.filter((ref) => ref.startsWith(SKILL_PREFIX)).map((ref) => ref.slice(SKILL_PREFIX.length));
-  const { session } = SkillSession.restore(skills, storedSkills);
-  await unlockTools(scope, toolbox, session.unlockedTools());
+/**
+ * Adds load_skill (authorized and shown); returns the session's skill state. Preloaded skills count
+ * as loaded from the start: loading one again answers with its instructions instead of "unknown".
+ */
+function addSkills(scope: ToolboxScope, toolbox: Toolbox, skills: readonly Skill[], preloaded: readonly Skill[]): SkillSession {
+  const session = new SkillSession([...skills, ...preloaded]);
+  for (const skill of preloaded) session.load(skill.name);
   const loadSkill: SessionTool = {
     ref: 'load_skill',
     definition: loadSkillToolDefinition(),
@@ -95,6 +113,7 @@ async function addSkills(scope: ToolboxScope, toolbox: Toolbox, skills: readonly
   };
   toolbox.authorize(loadSkill);
   toolbox.show(loadSkill.definition.name);
+  return session;
 }
 
 /** Authorizes and shows the tools a skill brings (resolved like declared tools). */

@@ -7,8 +7,9 @@ import { contractGroups, createToolIndex, renderDiscoveryContract, shouldUseDisc
 import type { GivenSkill, GivenTool } from '../events.js';
 import { renderPrompt } from '../promptTemplates.js';
 import type { SelectionOverrides, ToolResolver } from '../runContext.js';
-import { findSkillMentions, renderSkillCatalog } from '../skills/index.js';
+import { findSkillMentions, objectiveMentionText, renderSkillCatalog } from '../skills/index.js';
 import { fillSkillPrompt } from '../skills/template.js';
+import { isToolOfMcpAll } from './toolRefs.js';
 import type { ToolSpec } from '../tools/types.js';
 
 /** Bytes of system prompt the skill catalog may take before it is trimmed. */
@@ -45,12 +46,21 @@ export interface DefinitionContext {
   overrides: SelectionOverrides;
 }
 
-/** The worker's tool list after the caller's `--tool` / `--no-tools` flags. */
+/**
+ * The worker's tool list after the caller's `--tool` / `--no-tools` flags. `--tool mcp.s.t` keeps
+ * that one tool of a worker authorized through `mcp.s.all` (with the `.all` ref's provenance), so a
+ * restriction can name any tool the worker may call. Declared order is kept.
+ */
 export function workerToolSelection(worker: WorkerSpec, overrides: SelectionOverrides): GivenTool[] {
   if (overrides.noTools) return [];
   if (!overrides.tools) return worker.tools.map((t) => ({ ref: t.ref, via: t.via }));
   const wanted = new Set(overrides.tools);
-  return worker.tools.filter((t) => wanted.has(t.ref)).map((t) => ({ ref: t.ref, via: t.via }));
+  const out: GivenTool[] = [];
+  for (const tool of worker.tools) {
+    if (wanted.has(tool.ref)) out.push({ ref: tool.ref, via: tool.via });
+    else for (const ref of overrides.tools) if (isToolOfMcpAll(tool.ref, ref)) out.push({ ref, via: tool.via });
+  }
+  return out;
 }
 
 /** The worker's skills after `--skill` / `--no-skills`. */
@@ -88,7 +98,8 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
   const warnings: string[] = [];
   const preloaded: Skill[] = [];
   if (!ctx.overrides.noSkills) {
-    const mentions = findSkillMentions(ctx.objective, ctx.graph.skills);
+    // Only what the config author wrote counts: a `$name` inside an interpolated input is data.
+    const mentions = findSkillMentions(objectiveMentionText(ctx.task.objective), ctx.graph.skills);
     warnings.push(...mentions.warnings);
     for (const skill of mentions.matched) {
       preloaded.push(skill);
@@ -96,7 +107,8 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
     }
   }
   const skills = skillsNamed(ctx.graph, givenSkills).filter((s) => !preloaded.includes(s));
-  const useDiscovery = shouldUseDiscovery(tools.length, { discovery: worker.discovery, threshold: worker.discoveryThreshold });
+  // Nothing to discover (e.g. --no-tools): no search tools and no contract claiming "0 tools".
+  const useDiscovery = tools.length > 0 && shouldUseDiscovery(tools.length, { discovery: worker.discovery, threshold: worker.discoveryThreshold });
   const systemPrompt = renderPrompt('worker', {
     task: ctx.task.name,
     mission: ctx.mission.name,

@@ -7,5 +7,6 @@ export { executeLoadSkill, loadSkillToolDefinition, LOAD_SKILL_TOOL_NAME } from 
 export type { LoadSkillOutcome } from './loadSkillTool.js';
 export { COMMON_ENV_VARS, findSkillMentions } from './mentions.js';
 export type { SkillMentions } from './mentions.js';
+export { objectiveMentionText } from './mentionSource.js';
 export { SkillSession } from './session.js';
 export type { SkillLoadResult } from './session.js';

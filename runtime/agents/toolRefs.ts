@@ -1,0 +1,16 @@
+// Which tool refs an authorization covers: a ref covers itself, and `mcp.<server>.all` covers every
+// `mcp.<server>.<tool>` (the server's tools are only known once it is connected). Dependency-free,
+// so the CLI can check `--tool` flags without loading the runtime.
+
+export function isMcpAll(ref: string): boolean {
+  return ref.startsWith('mcp.') && ref.endsWith('.all') && ref.split('.').length === 3;
+}
+
+/** Whether `ref` names `all` or a tool of the server whose `.all` is `mcpAll`. */
+export function isToolOfMcpAll(mcpAll: string, ref: string): boolean {
+  return isMcpAll(mcpAll) && ref !== mcpAll && ref.startsWith(mcpAll.slice(0, -'all'.length)) && ref.length > mcpAll.length - 'all'.length;
+}
+
+export function coversToolRef(authorized: readonly string[], ref: string): boolean {
+  return authorized.some((a) => a === ref || isToolOfMcpAll(a, ref));
+}
