@@ -1,28 +1,24 @@
 // The command tree of the `squadron` binary: builds it, maps usage errors to exit code 2 and
-// turns unexpected exceptions into one clear line (stack trace only with --debug).
+// turns unexpected exceptions into one clear line (stack trace only with --debug). Only the command
+// being run is loaded; help, `help <cmd>` and unknown commands load them all.
 
 import { Command, CommanderError } from 'commander';
-import { CliError, EXIT, type CliIo, type CommandRegistrar } from './io.js';
-import { registrars } from './commands/index.js';
+import { CliError, EXIT, type CliIo } from './io.js';
+import { commands, type CommandEntry } from './commands/index.js';
+
+/** The commands whose modules this command line needs. */
+export function commandsFor(argv: readonly string[]): readonly CommandEntry[] {
+  // Global options take no value, so the first word that is not an option names the command.
+  const word = argv.find((a) => !a.startsWith('-'));
+  const named = word === undefined ? undefined : commands.find((c) => c.name === word);
+  if (named !== undefined) return [named];
+  if (word === undefined && argv.some((a) => a === '--version' || a === '-V')) return [];
+  return commands;
+}
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const program = new Command('squadron')
-    .description('Declarative multi-agent LLM missions written in HCL')
-    .version('0.1.0')
-    .option('--debug', 'print stack traces for internal errors')
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
-    })
-    .showSuggestionAfterError(true);
-  program.hook('preAction', (cmd) => {
-    io.debug = Boolean(cmd.opts()['debug']);
-  });
-  for (const register of registrars as CommandRegistrar[]) register(program, io);
-  for (const sub of program.commands) sub.exitOverride();
-
   try {
+    const program = await buildProgram(argv, io);
     await program.parseAsync(argv, { from: 'user' });
     return io.exitCode ?? EXIT.ok;
   } catch (err) {
@@ -44,3 +40,22 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
+async function buildProgram(argv: readonly string[], io: CliIo): Promise<Command> {
+  const modules = await Promise.all(commandsFor(argv).map((c) => c.load()));
+  const program = new Command('squadron')
+    .description('Declarative multi-agent LLM missions written in HCL')
+    .version('0.1.0')
+    .option('--debug', 'print stack traces for internal errors')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .showSuggestionAfterError(true);
+  program.hook('preAction', (cmd) => {
+    io.debug = Boolean(cmd.opts()['debug']);
+  });
+  for (const { register } of modules) register(program, io);
+  for (const sub of program.commands) sub.exitOverride();
+  return program;
+}

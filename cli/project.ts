@@ -19,7 +19,7 @@ export function loadProject(io: CliIo, path: string, vars: Record<string, string
   const absolute = resolve(io.cwd, path);
   const { graph, diagnostics } = loadConfig(absolute, { vars, env: io.env });
   if (diagnostics.length > 0) {
-    io.stderr.write(renderDiagnostics(diagnostics, { cwd: io.cwd, color: io.stderrIsTTY }));
+    io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: io.stderrIsTTY })}\n\n`);
   }
   if (!graph) throw new CliError('the configuration has errors (see above); fix them and try again', EXIT.usage);
   return { graph, path: absolute };

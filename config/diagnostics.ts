@@ -45,7 +45,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   REF011: 'An always_load tool is not among the task\'s tools.',
   REF012: 'An objective references something other than inputs and vars.',
   REF013: 'A --var names a variable that is not declared.',
-  REF014: 'A custom tool field references something other than its inputs.',
+  REF014: 'A custom tool field references something other than its inputs and the variables.',
   // Graph: mission structure and work assignment.
   GRA001: 'A mission has no tasks.',
   GRA002: 'A task has no work source (no tools, no task agents, no mission agents).',
@@ -59,6 +59,10 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   GRA010: 'A task depends on a task that only runs when a router or send_to activates it.',
   GRA011: 'An agent declared inside a mission is never used (warning).',
   GRA012: 'No mission is declared (warning).',
+  // Models: what the provider says about a referenced model.
+  MOD001: 'A referenced model is deprecated: the warning gives its end-of-life date and a replacement (warning).',
+  MOD002: 'A referenced model is past its end-of-life date (a warning when the block has a base_url).',
+  MOD003: 'A referenced model has no pricing: its cost counts as 0 (warning).',
   // Files and paths.
   FIL001: 'A path does not exist.',
   FIL002: 'A path leaves the project root.',

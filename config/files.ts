@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { File } from './hcl/ast.js';
 import type { Diagnostic } from './hcl/diagnostic.js';
-import { parseHcl } from './hcl/index.js';
+import { parseHcl } from './hcl/parser.js';
 
 export interface DiscoveredFiles {
   projectRoot: string;

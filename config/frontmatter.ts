@@ -2,8 +2,8 @@
 // source positions kept, so a caller can point a diagnostic at the offending key or value. It knows
 // nothing about what the keys mean (skills do, in config/skillFolders.ts).
 
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { Node } from 'yaml';
+import { yaml } from './yamlLib.js';
 import type { Range } from './hcl/diagnostic.js';
 
 export interface FrontmatterEntry {
@@ -68,6 +68,7 @@ export function parseFrontmatter(source: string, file: string): FrontmatterResul
 
   // Parsing the file's own prefix (opening `---` included, closing one excluded) keeps yaml's
   // offsets equal to file offsets, so LineCounter positions are file positions with no arithmetic.
+  const { isMap, isScalar, LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text.slice(0, close.start), { lineCounter, prettyErrors: false });
   const rangeAt = (start: number, end: number): Range => {

@@ -2,7 +2,7 @@
 // loader), fully resolved: every reference is checked, toolsets are expanded, every tool and skill
 // carries the declaration that brought it in (its provenance). Nothing here is a raw HCL string
 // that still needs interpreting, except expressions deliberately evaluated later (task objectives
-// with mission inputs, custom tool fields with the tool's inputs).
+// with mission inputs, custom tool fields with the tool's inputs and the variables).
 
 import type { Expression } from './hcl/ast.js';
 import type { Range } from './hcl/diagnostic.js';
@@ -102,7 +102,10 @@ export interface CustomTool {
   implements: string;
   description: string;
   inputs: FieldSchema[];
-  /** Fields of the implemented tool's input, evaluated at call time with only `inputs` in scope. */
+  /**
+   * Fields of the implemented tool's input, evaluated at call time with only `inputs` (the model's
+   * input) and `vars` (the variables' values) in scope.
+   */
   fields: Readonly<Record<string, Expression>>;
   idempotent: boolean;
   location: SourceLocation;

@@ -7,11 +7,12 @@ import { relative } from 'node:path';
 import type { Attribute, Block, File } from './hcl/ast.js';
 import { diagnosticAt, hasErrors, type Diagnostic } from './hcl/diagnostic.js';
 import type { HclFunction } from './hcl/value.js';
-import { stdlibFunctions } from './hcl/index.js';
+import { stdlibFunctions } from './hcl/stdlib.js';
 import { sortDiagnostics } from './diagnostics.js';
 import { discoverFiles, parseFiles } from './files.js';
 import type { MissionGraph } from './graph.js';
 import { makeLoadFunction } from './loadFunction.js';
+import { checkModelUses } from './modelUsage.js';
 import { checkLabels } from './schema.js';
 import { emptySymbols, type LoadContext } from './scope.js';
 import { loadGlobalAgents } from './stages/agents.js';
@@ -27,6 +28,8 @@ export interface LoadOptions {
   vars?: Readonly<Record<string, string>>;
   /** Where SQUADRON_VAR_<name> is read from (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /** `YYYY-MM-DD` to judge model end-of-life dates against (default: today, UTC). */
+  today?: string;
 }
 
 export interface LoadResult {
@@ -105,6 +108,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const skills = loadSkills(top.blocks.skill, top.skillsDirs, ctx);
   const agents = loadGlobalAgents(top.blocks.agent, ctx);
   const missions = loadMissions(top.blocks.mission, ctx);
+  checkModelUses(ctx.symbols.modelUses, ctx.symbols.models, opts.today ?? new Date().toISOString().slice(0, 10), diags);
   const first = parsed.files.values().next().value;
   if (top.blocks.mission.length === 0 && first !== undefined && !hasErrors(diags)) {
     diags.push({
@@ -140,13 +144,18 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
 
 /** Freezes an object graph in place (shared nodes once); the runtime cannot mutate its input. */
 export function deepFreeze<T>(value: T): T {
-  const stack: unknown[] = [value];
+  if (typeof value !== 'object' || value === null) return value;
+  const stack: object[] = [value];
   while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v !== 'object' || v === null || Object.isFrozen(v)) continue;
+    const v = stack.pop()!;
     Object.freeze(v);
-    for (const key of Object.keys(v)) stack.push((v as Record<string, unknown>)[key]);
+    // for…in instead of Object.keys: the graph of a large config has tens of thousands of objects
+    // (every AST range), and one key array each was most of this function's cost. The graph holds
+    // plain objects and arrays only, so there are no inherited enumerable keys to pick up.
+    for (const key in v) {
+      const child = (v as Record<string, unknown>)[key];
+      if (typeof child === 'object' && child !== null && !Object.isFrozen(child)) stack.push(child);
+    }
   }
   return value;
 }
-

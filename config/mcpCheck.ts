@@ -12,6 +12,11 @@ export type McpToolLister = (server: McpServer) => Promise<string[] | { error: s
 export interface McpCheckOptions {
   /** Skip the check entirely (no server is contacted). */
   offline?: boolean;
+  /**
+   * Where the lister's tool lists come from. `cache` (validate --offline): the last lists a server
+   * gave, which may be stale or missing, so every finding is a warning instead of an error.
+   */
+  source?: 'server' | 'cache';
 }
 
 export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLister, opts: McpCheckOptions = {}): Promise<Diagnostic[]> {
@@ -27,20 +32,26 @@ export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLis
       }
     }),
   );
+  const cached = opts.source === 'cache';
+  const severity = cached ? 'warning' : 'error';
   const diags: Diagnostic[] = [];
   for (const [server, result] of listed) {
     if (!Array.isArray(result)) {
       const { line, column, file } = server.location;
       const at = { file, start: { line, column, offset: 0 }, end: { line, column: column + 3, offset: 0 } };
+      const error = (result as { error: string }).error;
       diags.push(
-        diagnosticAt(at, 'error', 'MCP002', `mcp server "${server.name}" could not be contacted to list its tools: ${(result as { error: string }).error}`, 'check the command or url, or validate with --offline to skip this check'),
+        cached
+          ? diagnosticAt(at, severity, 'MCP002', `mcp server "${server.name}" was not contacted (offline), so its tool references are unchecked: ${error}`, 'validate without --offline to check them')
+          : diagnosticAt(at, severity, 'MCP002', `mcp server "${server.name}" could not be contacted to list its tools: ${error}`, 'check the command or url, or validate with --offline to skip this check'),
       );
       continue;
     }
     for (const ref of refs) {
       if (ref.server !== server.name || ref.tool === 'all' || result.includes(ref.tool)) continue;
       const hint = suggestionHint(ref.tool, result, (c) => `mcp.${server.name}.${c}`);
-      diags.push(diagnosticAt(ref.range, 'error', 'MCP001', `mcp server "${server.name}" has no tool "${ref.tool}"`, hint));
+      const message = `mcp server "${server.name}" has no tool "${ref.tool}"${cached ? ' (in its cached tool list)' : ''}`;
+      diags.push(diagnosticAt(ref.range, severity, 'MCP001', message, hint));
     }
   }
   return diags;

@@ -1,44 +1,117 @@
 // The built-in model keys of each provider: the key written in HCL (`models.<block>.<key>`), the id
-// sent on the wire, whether the model accepts a reasoning effort, and default pricing in USD per
-// million tokens (a `pricing "<key>"` block in the model block overrides it).
+// sent on the wire, whether the model accepts a reasoning effort, its published price in USD per
+// million tokens when one can be stated (a `pricing "<key>"` block overrides or supplies it), and
+// the provider's end-of-life date for deprecated models. The key list follows the installed SDKs'
+// model types (@anthropic-ai/sdk `Model`, openai `ChatModel`) and Anthropic's deprecation table.
 
 import type { Pricing, ProviderName } from './graph.js';
+
+export interface CatalogEndOfLife {
+  /** `YYYY-MM-DD`: from this day on, requests to the model fail. */
+  date: string;
+  /** The catalog key to move to (same provider). */
+  replacement: string;
+}
 
 export interface CatalogModel {
   key: string;
   apiModel: string;
+  /** Other wire ids of the same model (an undated alias of a dated snapshot), for alias lookups. */
+  otherIds?: readonly string[];
   reasoning: boolean;
-  pricing: Pricing;
+  /**
+   * Anthropic only: the request form for a reasoning effort. `budget` is extended thinking
+   * (`thinking: {type: "enabled", budget_tokens}`), the only form of Claude 4.5 and earlier;
+   * `adaptive` is `thinking: {type: "adaptive"}` with `output_config.effort`, the form of Claude
+   * 4.6 and later (4.7 and later reject `budget` with a 400).
+   */
+  thinking?: 'budget' | 'adaptive';
+  /** Absent when no single published price can be stated: the model then costs 0 unless priced. */
+  pricing?: Pricing;
+  /** Set once the provider has deprecated the model. */
+  endOfLife?: CatalogEndOfLife;
 }
 
-function m(key: string, apiModel: string, reasoning: boolean, input: number, output: number, cacheRead: number, cacheWrite?: number): CatalogModel {
-  const pricing: Pricing = { input, output, cacheRead };
-  if (cacheWrite !== undefined) pricing.cacheWrite = cacheWrite;
-  return { key, apiModel, reasoning, pricing };
+/**
+ * Anthropic's price for a model: cache writes (5 minutes) cost 1.25× input and cache reads 0.1×
+ * input, as every model page of the Claude platform docs lists them.
+ */
+function claudePrice(input: number, output: number): Pricing {
+  return { input, output, cacheRead: round(input * 0.1), cacheWrite: round(input * 1.25) };
 }
 
+const round = (n: number): number => Math.round(n * 10_000) / 10_000;
+
+const adaptive = (key: string, apiModel: string, pricing?: Pricing): CatalogModel => ({
+  key,
+  apiModel,
+  reasoning: true,
+  thinking: 'adaptive',
+  ...(pricing ? { pricing } : {}),
+});
+
+const eol = (date: string, replacement: string): { endOfLife: CatalogEndOfLife } => ({ endOfLife: { date, replacement } });
+
+// Prices: the model pages and release notes of platform.claude.com (read 2026-11-29). Claude Haiku
+// 5.5 bills prompts over 100K tokens at 5× (a tier `Pricing` cannot express) and no price page was
+// found for Claude Opus 4.7 or Claude Mythos Preview: they carry none. End-of-life dates: the SDK's
+// deprecated-models data and Anthropic's model deprecations page.
 const ANTHROPIC: readonly CatalogModel[] = [
-  m('claude_opus_4_5', 'claude-opus-4-5-20251101', true, 5, 25, 0.5, 6.25),
-  m('claude_sonnet_4_5', 'claude-sonnet-4-5-20250929', true, 3, 15, 0.3, 3.75),
-  m('claude_haiku_4_5', 'claude-haiku-4-5-20251001', true, 1, 5, 0.1, 1.25),
-  m('claude_opus_4_1', 'claude-opus-4-1-20250805', true, 15, 75, 1.5, 18.75),
-  m('claude_sonnet_4', 'claude-sonnet-4-20250514', true, 3, 15, 0.3, 3.75),
-  m('claude_opus_4', 'claude-opus-4-20250514', true, 15, 75, 1.5, 18.75),
-  m('claude_3_7_sonnet', 'claude-3-7-sonnet-20250219', true, 3, 15, 0.3, 3.75),
-  m('claude_3_5_haiku', 'claude-3-5-haiku-20241022', false, 0.8, 4, 0.08, 1),
+  adaptive('claude_fable_5_2', 'claude-fable-5-2', claudePrice(8, 40)),
+  adaptive('claude_mythos_5_2', 'claude-mythos-5-2', claudePrice(8, 40)),
+  adaptive('claude_opus_5_5', 'claude-opus-5-5', claudePrice(4, 20)),
+  adaptive('claude_sonnet_5_5', 'claude-sonnet-5-5', claudePrice(2, 10)),
+  adaptive('claude_haiku_5_5', 'claude-haiku-5-5'),
+  adaptive('claude_fable_5_1', 'claude-fable-5-1', claudePrice(10, 50)),
+  adaptive('claude_mythos_5_1', 'claude-mythos-5-1', claudePrice(10, 50)),
+  adaptive('claude_opus_5', 'claude-opus-5', claudePrice(5, 25)),
+  adaptive('claude_sonnet_5', 'claude-sonnet-5', claudePrice(2, 10)),
+  adaptive('claude_fable_5', 'claude-fable-5', claudePrice(10, 50)),
+  adaptive('claude_mythos_5', 'claude-mythos-5', claudePrice(10, 50)),
+  adaptive('claude_opus_4_8', 'claude-opus-4-8', claudePrice(5, 25)),
+  adaptive('claude_opus_4_7', 'claude-opus-4-7'),
+  adaptive('claude_opus_4_6', 'claude-opus-4-6', claudePrice(5, 25)),
+  adaptive('claude_sonnet_4_6', 'claude-sonnet-4-6', claudePrice(3, 15)),
+  { key: 'claude_haiku_4_5', apiModel: 'claude-haiku-4-5-20251001', otherIds: ['claude-haiku-4-5'], reasoning: true, thinking: 'budget', pricing: claudePrice(1, 5) },
+  // Deprecated: still served until the date, then requests fail.
+  { ...adaptive('claude_mythos_preview', 'claude-mythos-preview'), ...eol('2026-06-30', 'claude_mythos_5') },
+  { key: 'claude_opus_4_5', apiModel: 'claude-opus-4-5-20251101', otherIds: ['claude-opus-4-5'], reasoning: true, thinking: 'budget', pricing: claudePrice(5, 25), ...eol('2027-01-22', 'claude_opus_5_5') },
+  { key: 'claude_sonnet_4_5', apiModel: 'claude-sonnet-4-5-20250929', otherIds: ['claude-sonnet-4-5'], reasoning: true, thinking: 'budget', pricing: claudePrice(3, 15), ...eol('2026-11-30', 'claude_sonnet_5_5') },
+  // Retired (no longer in the SDK's model list): kept so a reference says so instead of "unknown".
+  { key: 'claude_opus_4_1', apiModel: 'claude-opus-4-1-20250805', reasoning: true, thinking: 'budget', pricing: claudePrice(15, 75), ...eol('2026-08-05', 'claude_opus_5_5') },
+  { key: 'claude_sonnet_4', apiModel: 'claude-sonnet-4-20250514', reasoning: true, thinking: 'budget', pricing: claudePrice(3, 15), ...eol('2026-06-15', 'claude_sonnet_5_5') },
+  { key: 'claude_opus_4', apiModel: 'claude-opus-4-20250514', reasoning: true, thinking: 'budget', pricing: claudePrice(15, 75), ...eol('2026-06-15', 'claude_opus_5_5') },
+  { key: 'claude_3_7_sonnet', apiModel: 'claude-3-7-sonnet-20250219', reasoning: true, thinking: 'budget', pricing: claudePrice(3, 15), ...eol('2026-02-19', 'claude_sonnet_5_5') },
+  { key: 'claude_3_5_haiku', apiModel: 'claude-3-5-haiku-20241022', reasoning: false, pricing: { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 }, ...eol('2026-02-19', 'claude_haiku_5_5') },
 ];
 
+function openai(key: string, apiModel: string, reasoning: boolean, price?: [input: number, output: number, cachedInput: number]): CatalogModel {
+  return { key, apiModel, reasoning, ...(price ? { pricing: { input: price[0], output: price[1], cacheRead: price[2] } } : {}) };
+}
+
+// The GPT-5.1 to 5.6 keys carry no price: none could be taken from OpenAI's own pages (GPT-5.6
+// Sol's was promotional until 2026-11-21). The OpenAI SDK has no deprecation data.
 const OPENAI: readonly CatalogModel[] = [
-  m('gpt_5', 'gpt-5', true, 1.25, 10, 0.125),
-  m('gpt_5_mini', 'gpt-5-mini', true, 0.25, 2, 0.025),
-  m('gpt_5_nano', 'gpt-5-nano', true, 0.05, 0.4, 0.005),
-  m('gpt_4_1', 'gpt-4.1', false, 2, 8, 0.5),
-  m('gpt_4_1_mini', 'gpt-4.1-mini', false, 0.4, 1.6, 0.1),
-  m('gpt_4_1_nano', 'gpt-4.1-nano', false, 0.1, 0.4, 0.025),
-  m('gpt_4o', 'gpt-4o', false, 2.5, 10, 1.25),
-  m('gpt_4o_mini', 'gpt-4o-mini', false, 0.15, 0.6, 0.075),
-  m('o3', 'o3', true, 2, 8, 0.5),
-  m('o4_mini', 'o4-mini', true, 1.1, 4.4, 0.275),
+  openai('gpt_5_6_sol', 'gpt-5.6-sol', true),
+  openai('gpt_5_6_terra', 'gpt-5.6-terra', true),
+  openai('gpt_5_6_luna', 'gpt-5.6-luna', true),
+  openai('gpt_5_4', 'gpt-5.4', true),
+  openai('gpt_5_4_mini', 'gpt-5.4-mini', true),
+  openai('gpt_5_4_nano', 'gpt-5.4-nano', true),
+  openai('gpt_5_2', 'gpt-5.2', true),
+  openai('gpt_5_2_pro', 'gpt-5.2-pro', true),
+  openai('gpt_5_1', 'gpt-5.1', true),
+  openai('gpt_5_1_mini', 'gpt-5.1-mini', true),
+  openai('gpt_5', 'gpt-5', true, [1.25, 10, 0.125]),
+  openai('gpt_5_mini', 'gpt-5-mini', true, [0.25, 2, 0.025]),
+  openai('gpt_5_nano', 'gpt-5-nano', true, [0.05, 0.4, 0.005]),
+  openai('gpt_4_1', 'gpt-4.1', false, [2, 8, 0.5]),
+  openai('gpt_4_1_mini', 'gpt-4.1-mini', false, [0.4, 1.6, 0.1]),
+  openai('gpt_4_1_nano', 'gpt-4.1-nano', false, [0.1, 0.4, 0.025]),
+  openai('gpt_4o', 'gpt-4o', false, [2.5, 10, 1.25]),
+  openai('gpt_4o_mini', 'gpt-4o-mini', false, [0.15, 0.6, 0.075]),
+  openai('o3', 'o3', true, [2, 8, 0.5]),
+  openai('o4_mini', 'o4-mini', true, [1.1, 4.4, 0.275]),
 ];
 
 /** The keys a provider offers built in. `replay` replays recorded traffic of any provider. */
@@ -49,9 +122,11 @@ export function catalogFor(provider: ProviderName): readonly CatalogModel[] {
     case 'openai':
       return OPENAI;
     case 'replay':
-      return [...ANTHROPIC, ...OPENAI];
+      return REPLAY;
   }
 }
+
+const REPLAY: readonly CatalogModel[] = [...ANTHROPIC, ...OPENAI];
 
 export function catalogModel(provider: ProviderName, key: string): CatalogModel | undefined {
   return catalogFor(provider).find((c) => c.key === key);
@@ -59,7 +134,7 @@ export function catalogModel(provider: ProviderName, key: string): CatalogModel 
 
 /** The catalog entry whose wire id is `apiModel`, so an alias to a known id inherits its facts. */
 export function catalogModelByApiId(provider: ProviderName, apiModel: string): CatalogModel | undefined {
-  return catalogFor(provider).find((c) => c.apiModel === apiModel);
+  return catalogFor(provider).find((c) => c.apiModel === apiModel || (c.otherIds?.includes(apiModel) ?? false));
 }
 
 export const PROVIDERS: readonly ProviderName[] = ['anthropic', 'openai', 'replay'];

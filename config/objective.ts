@@ -2,7 +2,8 @@
 // mission's input values and the variables, nothing else (no file access, no other namespaces).
 
 import type { Diagnostic } from './hcl/diagnostic.js';
-import { evaluate, stdlibFunctions } from './hcl/index.js';
+import { evaluate } from './hcl/evaluate.js';
+import { stdlibFunctions } from './hcl/stdlib.js';
 import { isUnknown, type HclFunction, type ObjectValue, type Value } from './hcl/value.js';
 import type { TaskSpec, VariableValue } from './graph.js';
 

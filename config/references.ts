@@ -225,6 +225,7 @@ export function resolveModelRef(attr: Attribute, scope: Scope, diags: Diagnostic
   const ref: ModelRef = { block: blockName, key, provider: block.provider, apiModel };
   const known = alias === undefined ? entry : catalogModelByApiId(block.provider, alias);
   if (known !== undefined) ref.supportsReasoning = known.reasoning;
+  scope.symbols.modelUses.push({ ref, range: p.range });
   return ref;
 }
 

@@ -5,7 +5,7 @@
 import type { HclFunction } from './hcl/value.js';
 import type { File } from './hcl/ast.js';
 import type { Diagnostic, Range } from './hcl/diagnostic.js';
-import type { AgentSpec, CustomTool, McpServer, McpToolReference, MissionInput, ModelBlock, Skill, Toolset, VariableValue } from './graph.js';
+import type { AgentSpec, CustomTool, McpServer, McpToolReference, MissionInput, ModelBlock, ModelRef, Skill, Toolset, VariableValue } from './graph.js';
 
 export const NAMESPACES = ['vars', 'models', 'builtins', 'mcp', 'tools', 'toolsets', 'skills', 'agents', 'tasks', 'inputs'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
@@ -56,6 +56,13 @@ export interface Symbols {
   broken: Set<string>;
   /** Every mcp tool reference as written, collected while resolving. */
   mcpUses: McpToolReference[];
+  /** Every resolved model reference with where it is written, for the model-use check. */
+  modelUses: ModelUse[];
+}
+
+export interface ModelUse {
+  ref: ModelRef;
+  range: Range;
 }
 
 export function emptySymbols(): Symbols {
@@ -69,6 +76,7 @@ export function emptySymbols(): Symbols {
     agents: new Map(),
     broken: new Set(),
     mcpUses: [],
+    modelUses: [],
   };
 }
 

@@ -2,9 +2,9 @@
 // `description`, optional `license`, `compatibility`, `metadata`, `allowed-tools`, then the Markdown
 // instructions. Every problem becomes a diagnostic at the offending line (codes: config/skillFolders.ts).
 
-import { isMap, isScalar } from 'yaml';
 import type { Node } from 'yaml';
 import { parseFrontmatter } from './frontmatter.js';
+import { yaml } from './yamlLib.js';
 import type { FrontmatterEntry } from './frontmatter.js';
 import type { Skill } from './graph.js';
 import { diagnosticAt } from './hcl/diagnostic.js';
@@ -185,6 +185,7 @@ function checkMetadata(
   error: ReportError,
 ): Record<string, string> | undefined {
   if (!entry) return undefined;
+  const { isMap, isScalar } = yaml();
   const value = entry.value;
   if (!isMap(entry.node) || value === null || typeof value !== 'object' || Array.isArray(value)) {
     error(entry.valueRange, 'SKL027', `"metadata" must be a map of strings, got ${describe(value)}`);

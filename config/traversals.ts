@@ -1,10 +1,13 @@
 // The free variable references of an expression: every `root.step…` it reads that is not a local
-// of an enclosing `for` (expression or template directive). Object keys written as bare names are
-// keys, not references.
+// of an enclosing `for` (expression or template directive) or the element of an enclosing splat.
+// Object keys written as bare names are keys, not references.
 
 import type { Expression, ScopeTraversalExpr, TemplatePart, TraversalStep } from './hcl/ast.js';
 
-/** Every variable reference in an expression that is not bound by an enclosing `for`. */
+/** The root name the parser gives the per-element placeholder inside `SplatExpr.eachExpr`. */
+const SPLAT_ELEMENT = '';
+
+/** Every variable reference in an expression that is not bound by an enclosing `for` or splat. */
 export function freeTraversals(expr: Expression): ScopeTraversalExpr[] {
   const out: ScopeTraversalExpr[] = [];
   walkExpr(expr, new Set(), out);
@@ -83,9 +86,16 @@ function walkExpr(e: Expression, bound: ReadonlySet<string>, out: ScopeTraversal
       if (e.condition) walkExpr(e.condition, inner, out);
       return;
     }
-    case 'Splat':
+    case 'Splat': {
       walkExpr(e.source, bound, out);
-      return walkSteps(e.each, bound, out);
+      walkSteps(e.each, bound, out);
+      if (e.eachExpr === undefined) return;
+      // A nested splat or dynamic index per element: the element itself is the placeholder root
+      // `''`, bound like a `for` variable; anything else it reads is a real reference.
+      const inner = new Set(bound);
+      inner.add(SPLAT_ELEMENT);
+      return walkExpr(e.eachExpr, inner, out);
+    }
     case 'Index':
       walkExpr(e.collection, bound, out);
       return walkExpr(e.key, bound, out);

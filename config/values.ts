@@ -7,7 +7,7 @@ import type { Attribute, Expression, ScopeTraversalExpr } from './hcl/ast.js';
 import { freeTraversals } from './traversals.js';
 import { diagnosticAt, type Diagnostic, type Range } from './hcl/diagnostic.js';
 import { isObjectValue, isUnknown, unknown, type ObjectValue, type Value } from './hcl/value.js';
-import { evaluate } from './hcl/index.js';
+import { evaluate } from './hcl/evaluate.js';
 import { isNamespace, NAMESPACES, visibleIn, whereVisible, type Scope } from './scope.js';
 import { suggestionHint } from './suggest.js';
 

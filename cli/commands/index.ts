@@ -1,13 +1,21 @@
-// Every command of the CLI, in the order `squadron --help` lists them.
+// Every command of the CLI, in the order `squadron --help` lists them. A command's module (and all
+// it imports) is loaded only when needed: `squadron validate …` reads the validate module and never
+// the runtime, so start-up stays proportional to the command that runs.
 
 import type { CommandRegistrar } from '../io.js';
-import { register as registerRun } from './run.js';
-import { register as registerResume } from './resume.js';
-import { register as registerRuns } from './runs.js';
-import { register as registerInspect } from './inspect.js';
-import { register as registerValidate } from './validate.js';
-import { register as registerDocs } from './docs.js';
-import { register as registerPlan } from './plan.js';
-import { register as registerTools } from './tools.js';
 
-export const registrars: CommandRegistrar[] = [registerValidate, registerPlan, registerTools, registerRun, registerResume, registerRuns, registerInspect, registerDocs];
+export interface CommandEntry {
+  name: string;
+  load: () => Promise<{ register: CommandRegistrar }>;
+}
+
+export const commands: readonly CommandEntry[] = [
+  { name: 'validate', load: () => import('./validate.js') },
+  { name: 'plan', load: () => import('./plan.js') },
+  { name: 'tools', load: () => import('./tools.js') },
+  { name: 'run', load: () => import('./run.js') },
+  { name: 'resume', load: () => import('./resume.js') },
+  { name: 'runs', load: () => import('./runs.js') },
+  { name: 'inspect', load: () => import('./inspect.js') },
+  { name: 'docs', load: () => import('./docs.js') },
+];

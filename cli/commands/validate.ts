@@ -4,10 +4,10 @@
 // the documented `{valid, diagnostics, summary}` contract on stdout.
 
 import { statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { McpToolLister } from '../../config/mcpCheck.js';
-import { countSummary, diagnosticToJson, renderDiagnostics } from '../../config/diagnostics.js';
+import { checkMcpReferences, type McpToolLister } from '../../config/mcpCheck.js';
+import { countSummary, diagnosticToJson, renderDiagnostics, sortDiagnostics } from '../../config/diagnostics.js';
 import { validateProject } from '../../config/validateProject.js';
 import { summarize, type ConfigSummary } from '../../config/summary.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
@@ -41,13 +41,20 @@ export function register(program: Command, io: CliIo, deps: ValidateDeps = {}): 
 export async function validate(path: string, opts: ValidateOptions, io: CliIo, deps: ValidateDeps = {}): Promise<number> {
   const vars = parseKeyValues(opts.var, '--var');
   const full = resolve(io.cwd, path);
+  const offline = opts.offline === true;
   // The MCP client is loaded (and servers started) only when the check will actually run.
-  const lister = opts.offline === true ? undefined : deps.mcpTools !== undefined ? { list: deps.mcpTools } : await defaultMcpLister(full);
+  const lister = offline ? undefined : deps.mcpTools !== undefined ? { list: deps.mcpTools } : cachingMcpLister(full, false);
   let result;
   try {
-    result = await validateProject(full, { vars, env: io.env, offline: opts.offline === true, ...(lister === undefined ? {} : { mcpTools: lister.list }) });
+    result = await validateProject(full, { vars, env: io.env, offline, ...(lister === undefined ? {} : { mcpTools: lister.list }) });
   } finally {
     await lister?.close?.();
+  }
+  if (offline && result.graph !== undefined && deps.mcpTools === undefined) {
+    // No server is contacted: references are checked against the tool lists cached by the last
+    // online validate, and whatever cannot be confirmed is a warning, never an error.
+    const warnings = await checkMcpReferences(result.graph, cachingMcpLister(full, true).list, { source: 'cache' });
+    if (warnings.length > 0) result = { graph: result.graph, diagnostics: sortDiagnostics([...result.diagnostics, ...warnings]) };
   }
   const { diagnostics } = result;
   const summary = result.graph !== undefined ? summarize(result.graph) : null;
@@ -107,25 +114,23 @@ interface ClosableLister {
 }
 
 /**
- * Starts or connects each server through the runtime's MCP client. The client module is imported
- * on the first listing, so a config without MCP references never loads it.
+ * Lists each server's tools through the on-disk cache keyed by the server's config hash
+ * (`.squadron/mcp-tools/` beside the config). Online, every server is asked (bounded by the
+ * cache's 10 s connect and list timeouts) and the cache refreshed; offline, only the cache is read.
+ * Each listing owns its connection and closes it, so no server outlives the command.
  */
-async function defaultMcpLister(path: string): Promise<ClosableLister> {
-  let connections: import('../../runtime/tools/mcp/connections.js').McpConnections | undefined;
+function cachingMcpLister(path: string, offline: boolean): ClosableLister {
   return {
     list: async (server: McpServer) => {
       try {
-        if (connections === undefined) {
-          const { McpConnections } = await import('../../runtime/tools/mcp/connections.js');
-          connections = new McpConnections({ cwd: statSync(path).isDirectory() ? path : dirname(path) });
-        }
-        return (await connections.listToolInfos(server)).map((t) => t.name);
+        const root = statSync(path).isDirectory() ? path : dirname(path);
+        const { listToolsCached } = await import('../../runtime/tools/mcp/mcpToolCache.js');
+        const listed = await listToolsCached(server, join(root, '.squadron', 'mcp-tools'), offline ? { offline: true } : { refresh: true, cwd: root });
+        const usable = offline ? listed.fromCache : listed.fresh === true;
+        return usable ? listed.tools.map((t) => t.name) : { error: listed.error ?? 'no tool list' };
       } catch (err) {
         return { error: err instanceof Error ? err.message : String(err) };
       }
-    },
-    close: async () => {
-      await connections?.closeAll();
     },
   };
 }

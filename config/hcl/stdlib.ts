@@ -7,10 +7,12 @@ import { fromJsonText, toJsonText } from './stdlib-json.js';
 import { stringFunctions } from './stdlib-strings.js';
 import { FunctionError, isObjectValue, isUnknown, unknown, type HclFunction, type ObjectValue, type Value } from './value.js';
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Created on first use: building a Segmenter loads ICU data (~20 ms), and only length() needs it.
+let segmenter: Intl.Segmenter | undefined;
 
 function length(v: Value): number {
   if (typeof v === 'string') {
+    segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
     let n = 0;
     for (const _ of segmenter.segment(v)) n++;
     return n;

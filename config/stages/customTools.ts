@@ -1,6 +1,7 @@
 // Stage 3a: custom `tool` blocks. A custom tool wraps an HTTP builtin: its fields (named after the
-// builtin's input properties) are expressions over the tool's own `inputs`, checked now with the
-// inputs unknown and evaluated at call time. Anything else in the block is an unknown attribute.
+// builtin's input properties) are expressions over the tool's own `inputs` and the variables
+// (`vars`, e.g. an API token for a header), checked now with the inputs unknown and evaluated at
+// call time. Anything else in the block is an unknown attribute.
 
 import type { Attribute, Block, Expression } from '../hcl/ast.js';
 import { diagnosticAt } from '../hcl/diagnostic.js';
@@ -69,12 +70,12 @@ function loadCustomTool(block: Block, name: string, ctx: LoadContext): CustomToo
     if (attrName in BASE) continue;
     fields[attrName] = attr.expr;
     const v = evaluateValue(attr.expr, fieldScope, ctx.diags, {
-      roots: ['inputs'],
+      roots: ['inputs', 'vars'],
       inputs: inputNames,
       otherRef: {
         code: 'REF014',
-        message: (ref) => `the field "${attrName}" of ${where} can only use inputs.<name>; it references ${ref}`,
-        hint: 'fields are evaluated when the tool is called, with only the tool\'s inputs in scope',
+        message: (ref) => `the field "${attrName}" of ${where} can only use inputs.<name> and vars.<name>; it references ${ref}`,
+        hint: "fields are evaluated when the tool is called, with only the tool's inputs and the variables in scope",
       },
     });
     if (v !== undefined) checkFieldType(base, attrName, v, attr, ctx);
@@ -83,7 +84,7 @@ function loadCustomTool(block: Block, name: string, ctx: LoadContext): CustomToo
   for (const field of required) {
     if (!(field in fields)) {
       ctx.diags.push(
-        diagnosticAt(blockHeader(block), 'error', 'SCH003', `${where} implements ${base.ref} but does not set its required field "${field}"`, `add ${field} = … (it may use inputs.<name>)`),
+        diagnosticAt(blockHeader(block), 'error', 'SCH003', `${where} implements ${base.ref} but does not set its required field "${field}"`, `add ${field} = … (it may use inputs.<name> and vars.<name>)`),
       );
     }
   }

@@ -110,13 +110,16 @@ function loadModel(block: Block, name: string, ctx: LoadContext): ModelBlock | u
   return model;
 }
 
-/** Catalog prices for every key the block offers; aliases to a known wire id inherit its price. */
+/**
+ * Catalog prices for every key the block offers that has one; aliases to a known wire id inherit
+ * its price. A key left without a price costs 0 (the model-use check warns where one is used).
+ */
 function defaultPricing(provider: ProviderName, aliases: Readonly<Record<string, string>>): Record<string, Pricing> {
   const pricing: Record<string, Pricing> = {};
-  for (const c of catalogFor(provider)) pricing[c.key] = { ...c.pricing };
+  for (const c of catalogFor(provider)) if (c.pricing !== undefined) pricing[c.key] = { ...c.pricing };
   for (const [key, apiModel] of Object.entries(aliases)) {
-    const known = catalogModelByApiId(provider, apiModel);
-    if (known !== undefined) pricing[key] = { ...known.pricing };
+    const known = catalogModelByApiId(provider, apiModel)?.pricing;
+    if (known !== undefined) pricing[key] = { ...known };
     else delete pricing[key];
   }
   return pricing;

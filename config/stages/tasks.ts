@@ -4,7 +4,7 @@
 
 import type { Attribute, Block } from '../hcl/ast.js';
 import { diagnosticAt } from '../hcl/diagnostic.js';
-import { expressionSource } from '../hcl/index.js';
+import { expressionSource } from '../hcl/source.js';
 import type { AgentDefaults, CommanderSpec, Route, TaskSpec, ToolRefWithProvenance } from '../graph.js';
 import { readFieldSchema } from '../fieldSchema.js';
 import type { NamedRef, TaskEdges } from '../graphRules.js';

@@ -2,7 +2,7 @@
 # predefined agent (pricing_expert) sits alongside the worker for the ambiguous cases.
 
 agent "pricing_expert" {
-  model       = models.anthropic.claude_opus_4_5
+  model       = models.anthropic.claude_opus_5_5
   personality = <<-EOT
     You are a pricing analyst. Given a product listing, you decide which SKU it is and whether the
     price is comparable (same pack size, same currency). You answer briefly and say how sure you are.
@@ -15,12 +15,12 @@ mission "pricing_research" {
   max_parallel = 2
 
   commander {
-    model = models.anthropic.claude_sonnet_4_5
+    model = models.anthropic.claude_sonnet_5_5
   }
 
   # Defaults for every task's worker: a cheaper model and the clock.
   agent_defaults {
-    model     = models.anthropic.claude_sonnet_4_5
+    model     = models.anthropic.claude_sonnet_5_5
     reasoning = "low"
     tools     = [builtins.utils.current_time]
   }

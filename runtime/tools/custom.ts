@@ -1,8 +1,10 @@
-// Custom `tool` blocks: a builtin with some of its fields computed from the tool's own inputs. At
-// call time each field expression is evaluated with only `inputs` in scope, and the builtin runs
-// with the result (checked against the builtin's schema first, so a bad field is an error result).
+// Custom `tool` blocks: a builtin with some of its fields computed from the tool's own inputs and
+// the variables. At call time each field expression is evaluated with only `inputs` and `vars` in
+// scope, and the builtin runs with the result (checked against the builtin's schema first, so a bad
+// field is an error result). The evaluated fields go to the builtin only: what callers record (the
+// ledger) is the model's input, so a secret variable used in a header never reaches the store.
 
-import type { CustomTool } from '../../config/graph.js';
+import type { CustomTool, VariableValue } from '../../config/graph.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import { evaluate, stdlibFunctions } from '../../config/hcl/index.js';
 import { isUnknown, type ObjectValue, type Value } from '../../config/hcl/value.js';
@@ -12,8 +14,10 @@ import { invalidInputResult, validateToolInput } from './inputValidation.js';
 import type { ToolContext, ToolResult, ToolSpec } from './types.js';
 import { apiNameOf, textResult } from './types.js';
 
-export function customToolSpec(tool: CustomTool, builtinOptions: BuiltinOptions = {}): ToolSpec {
+/** `variables` are the graph's (`graph.variables`); those without a value are left out of `vars`. */
+export function customToolSpec(tool: CustomTool, builtinOptions: BuiltinOptions = {}, variables: readonly VariableValue[] = []): ToolSpec {
   const apiName = apiNameOf(tool.ref);
+  const vars = varsObject(variables);
   const inputSchema = fieldsToJsonSchema(tool.inputs);
   const implemented = builtinToolSpecs(builtinOptions).find((b) => b.ref === tool.implements);
   return {
@@ -30,7 +34,7 @@ export function customToolSpec(tool: CustomTool, builtinOptions: BuiltinOptions 
       // The loader only accepts builtins it knows; reaching this means graph and catalog disagree.
       if (!implemented) return textResult(`${apiName}: implemented tool ${tool.implements} is not available`, true);
 
-      const fields = evaluateFields(tool, checked.value as Record<string, unknown>);
+      const fields = evaluateFields(tool, checked.value as Record<string, unknown>, vars);
       if (!fields.ok) return textResult(`${apiName}: could not compute the fields of ${tool.implements}:\n${fields.errors.join('\n')}`, true);
       const forBuiltin = validateToolInput(implemented.inputSchema, fields.value);
       if (!forBuiltin.ok) {
@@ -46,11 +50,11 @@ export function customToolSpec(tool: CustomTool, builtinOptions: BuiltinOptions 
 
 type Fields = { ok: true; value: Record<string, unknown> } | { ok: false; errors: string[] };
 
-/** Evaluates every field with `inputs` in scope; absent optional inputs read as null. */
-export function evaluateFields(tool: CustomTool, input: Record<string, unknown>): Fields {
+/** Evaluates every field with `inputs` and `vars` in scope; absent optional inputs read as null. */
+export function evaluateFields(tool: CustomTool, input: Record<string, unknown>, vars: ObjectValue = {}): Fields {
   const inputs: ObjectValue = {};
   for (const field of tool.inputs) inputs[field.name] = toValue(input[field.name]);
-  const ctx = { variables: { inputs }, functions: stdlibFunctions };
+  const ctx = { variables: { inputs, vars }, functions: stdlibFunctions };
   const value: Record<string, unknown> = {};
   const errors: string[] = [];
   for (const [name, expr] of Object.entries(tool.fields)) {
@@ -66,6 +70,12 @@ export function evaluateFields(tool: CustomTool, input: Record<string, unknown>)
     else if (json.value !== null) value[name] = json.value;
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value };
+}
+
+function varsObject(variables: readonly VariableValue[]): ObjectValue {
+  const vars: ObjectValue = {};
+  for (const v of variables) if (v.value !== undefined) vars[v.name] = v.value;
+  return vars;
 }
 
 function toValue(v: unknown): Value {

@@ -38,7 +38,7 @@ export function buildToolRegistry(graph: MissionGraph, deps: ToolRegistryDeps): 
     if (!spec) {
       const tool = graph.customTools.find((t) => t.name === name);
       if (!tool) return undefined;
-      spec = customToolSpec(tool, deps.builtins);
+      spec = customToolSpec(tool, deps.builtins, graph.variables);
       custom.set(name, spec);
     }
     return spec;

@@ -6,7 +6,7 @@ import { at, codes, loadHcl, MODEL, removeTempProjects } from './support.js';
 afterAll(removeTempProjects);
 
 test('an agent resolves its model, tools (toolsets keep their provenance) and skills', () => {
-  const src = `${MODEL}toolset "web" {\n  tools = [builtins.http.get, builtins.http.post]\n}\nskill "s" {\n  description  = "d"\n  instructions = "i"\n}\nagent "expert" {\n  model       = models.claude.claude_sonnet_4_5\n  personality = "Careful"\n  tools       = [builtins.utils.current_time, toolsets.web, builtins.http.get]\n  skills      = [skills.s]\n  reasoning   = "high"\n  max_turns   = 12\n}\n`;
+  const src = `${MODEL}toolset "web" {\n  tools = [builtins.http.get, builtins.http.post]\n}\nskill "s" {\n  description  = "d"\n  instructions = "i"\n}\nagent "expert" {\n  model       = models.claude.claude_sonnet_5_5\n  personality = "Careful"\n  tools       = [builtins.utils.current_time, toolsets.web, builtins.http.get]\n  skills      = [skills.s]\n  reasoning   = "high"\n  max_turns   = 12\n}\n`;
   const a = loadHcl(src).graph!.agents[0]!;
   expect(a.scope).toBe('global');
   expect(a.tools).toEqual([
@@ -20,7 +20,7 @@ test('an agent resolves its model, tools (toolsets keep their provenance) and sk
 });
 
 test('an agent named worker is SCH014 at its label', () => {
-  const src = `${MODEL}agent "worker" {\n  model       = models.claude.claude_sonnet_4_5\n  personality = "p"\n}\n`;
+  const src = `${MODEL}agent "worker" {\n  model       = models.claude.claude_sonnet_5_5\n  personality = "p"\n}\n`;
   const r = loadHcl(src);
   expect(codes(r)).toEqual([`SCH014@${at(src, '"worker"')}`]);
 });
@@ -31,7 +31,7 @@ test('model and personality are required (SCH003)', () => {
 });
 
 test('reasoning must be low, medium or high (SCH010)', () => {
-  const src = `${MODEL}agent "a" {\n  model       = models.claude.claude_sonnet_4_5\n  personality = "p"\n  reasoning   = "max"\n}\n`;
+  const src = `${MODEL}agent "a" {\n  model       = models.claude.claude_sonnet_5_5\n  personality = "p"\n  reasoning   = "max"\n}\n`;
   expect(codes(loadHcl(src))).toEqual([`SCH010@${at(src, '"max"')}`]);
 });
 

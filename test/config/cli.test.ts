@@ -20,8 +20,8 @@ describe('squadron validate', () => {
     const r = await runCli(['validate'], { cwd: dir });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('models     claude (anthropic)');
-    expect(r.stdout).toContain('mission m: commander claude.claude_sonnet_4_5, 1 task, max_parallel 4');
-    expect(r.stdout).toContain('  a     worker (1 tool, claude.claude_sonnet_4_5)');
+    expect(r.stdout).toContain('mission m: commander claude.claude_sonnet_5_5, 1 task, max_parallel 4');
+    expect(r.stdout).toContain('  a     worker (1 tool, claude.claude_sonnet_5_5)');
     expect(r.stdout).toMatch(/config is valid\n$/);
   });
 
@@ -60,7 +60,7 @@ describe('squadron validate', () => {
     expect(out.diagnostics).toEqual([]);
     expect(out.summary.missions[0]!.tasks[0]).toEqual({
       name: 'a',
-      worker: { tools: 1, model: 'claude.claude_sonnet_4_5', modelVia: 'commander' },
+      worker: { tools: 1, model: 'claude.claude_sonnet_5_5', modelVia: 'commander' },
       agents: [],
       agentsVia: 'none',
       dependsOn: [],
@@ -95,6 +95,24 @@ describe('squadron validate', () => {
     const r = await runCli(['validate', '--var', 'key=abc', '--var', 'kye=x'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('<command line>: error[REF013]: --var kye: no variable "kye" is declared');
+  });
+
+  test('a retired model is an error with its date and the key to move to; an unpriced one a warning', async () => {
+    const src = valid.replace('model = models.claude.claude_sonnet_5_5', 'model = models.claude.claude_3_7_sonnet');
+    const retired = await runCli(['validate'], { cwd: tempProject({ 'main.hcl': src }) });
+    expect(retired.code).toBe(1);
+    expect(retired.stderr).toContain(
+      [
+        'main.hcl:8:13: error[MOD002]: models.claude.claude_3_7_sonnet (claude-3-7-sonnet-20250219) was retired by Anthropic on 2026-02-19: requests to it fail',
+        '  8 |     model = models.claude.claude_3_7_sonnet',
+        '    |             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^',
+        '  = hint: use models.claude.claude_sonnet_5_5 instead',
+      ].join('\n'),
+    );
+    const unpriced = await runCli(['validate'], { cwd: tempProject({ 'main.hcl': valid.replace('claude_sonnet_5_5', 'claude_haiku_5_5') }) });
+    expect(unpriced.code).toBe(0);
+    expect(unpriced.stderr).toContain('main.hcl:8:13: warning[MOD003]: no pricing for models.claude.claude_haiku_5_5 (claude-haiku-5-5): its cost counts as 0; add a pricing block');
+    expect(unpriced.stdout).toMatch(/config is valid \(1 warning\)\n$/);
   });
 
   test('usage errors exit 2 without a stack trace', async () => {

@@ -2,7 +2,7 @@
 // file in one run sorted by file and position, and a deep-frozen graph only when valid.
 
 import { afterAll, expect, test } from 'vitest';
-import { loadConfig } from '../../config/load.js';
+import { deepFreeze, loadConfig } from '../../config/load.js';
 import { codes, loadFiles, MODEL, removeTempProjects, tempProject, withMission } from './support.js';
 
 afterAll(removeTempProjects);
@@ -60,6 +60,25 @@ test('the graph is deep-frozen', () => {
   expect(() => {
     (g.missions as unknown as unknown[]).push({});
   }).toThrow(TypeError);
+  // Every object reachable from the graph, down to the objective's AST ranges.
+  const unfrozen: string[] = [];
+  const walk = (v: unknown, path: string): void => {
+    if (typeof v !== 'object' || v === null) return;
+    if (!Object.isFrozen(v)) unfrozen.push(path);
+    for (const [k, child] of Object.entries(v)) walk(child, `${path}.${k}`);
+  };
+  walk(g, 'graph');
+  expect(unfrozen).toEqual([]);
+  expect(Object.isFrozen(g.missions[0]!.tasks[0]!.objective.range.start)).toBe(true);
+});
+
+test('deepFreeze freezes shared and nested nodes once and leaves primitives alone', () => {
+  const shared = { range: { start: { line: 1 } } };
+  const value = { a: [shared, shared], b: { c: shared, d: [[{ e: 1 }]] }, s: 'x', n: null };
+  expect(deepFreeze(value)).toBe(value);
+  for (const o of [value, value.a, shared, shared.range, shared.range.start, value.b, value.b.d, value.b.d[0], value.b.d[0]![0]]) expect(Object.isFrozen(o)).toBe(true);
+  expect(deepFreeze(3)).toBe(3);
+  expect(deepFreeze(null)).toBe(null);
 });
 
 test('warnings alone keep the graph; a config without missions is a GRA012 warning', () => {

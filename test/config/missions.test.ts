@@ -7,7 +7,7 @@ import { at, codes, loadHcl, MODEL, removeTempProjects, withMission } from './su
 
 afterAll(removeTempProjects);
 
-const AGENT = `agent "expert" {\n  model       = models.claude.claude_sonnet_4_5\n  personality = "Pricing expert"\n  tools       = [builtins.http.get]\n}\n`;
+const AGENT = `agent "expert" {\n  model       = models.claude.claude_sonnet_5_5\n  personality = "Pricing expert"\n  tools       = [builtins.http.get]\n}\n`;
 
 describe('seed 001 validation rules', () => {
   test('task tool refs are validated like agent tool refs', () => {
@@ -64,7 +64,7 @@ describe('seed 001 validation rules', () => {
 });
 
 describe('the worker spec', () => {
-  const full = `${MODEL}toolset "browsing" {\n  tools = [builtins.http.get, builtins.http.post]\n}\ntoolset "io" {\n  tools = [builtins.files.read, builtins.files.write]\n}\nskill "cite" {\n  description  = "Cite sources"\n  instructions = "Always cite."\n}\nskill "tone" {\n  description  = "Tone"\n  instructions = "Be brief."\n}\n${AGENT}mission "m" {\n  commander {\n    model     = models.claude.claude_sonnet_4_5\n    reasoning = "medium"\n  }\n  agent_defaults {\n    model               = models.claude.claude_haiku_4_5\n    reasoning           = "low"\n    tools               = [toolsets.io, builtins.http.get]\n    skills              = [skills.tone, skills.cite]\n    discovery           = true\n    discovery_threshold = 8\n    max_turns           = 20\n  }\n  task "gather" {\n    objective   = "Collect"\n    tools       = [toolsets.browsing, builtins.utils.current_time, builtins.http.get]\n    agents      = [agents.expert]\n    model       = models.claude.claude_opus_4_5\n    skills      = [skills.cite]\n    always_load = [builtins.utils.current_time, toolsets.io]\n  }\n  task "plain" {\n    objective  = "Summarize"\n    depends_on = [tasks.gather]\n    tools      = []\n    reasoning  = "high"\n    discovery  = false\n    discovery_threshold = 4\n    max_turns  = 3\n  }\n}\n`;
+  const full = `${MODEL}toolset "browsing" {\n  tools = [builtins.http.get, builtins.http.post]\n}\ntoolset "io" {\n  tools = [builtins.files.read, builtins.files.write]\n}\nskill "cite" {\n  description  = "Cite sources"\n  instructions = "Always cite."\n}\nskill "tone" {\n  description  = "Tone"\n  instructions = "Be brief."\n}\n${AGENT}mission "m" {\n  commander {\n    model     = models.claude.claude_sonnet_5_5\n    reasoning = "medium"\n  }\n  agent_defaults {\n    model               = models.claude.claude_haiku_4_5\n    reasoning           = "low"\n    tools               = [toolsets.io, builtins.http.get]\n    skills              = [skills.tone, skills.cite]\n    discovery           = true\n    discovery_threshold = 8\n    max_turns           = 20\n  }\n  task "gather" {\n    objective   = "Collect"\n    tools       = [toolsets.browsing, builtins.utils.current_time, builtins.http.get]\n    agents      = [agents.expert]\n    model       = models.claude.claude_opus_5_5\n    skills      = [skills.cite]\n    always_load = [builtins.utils.current_time, toolsets.io]\n  }\n  task "plain" {\n    objective  = "Summarize"\n    depends_on = [tasks.gather]\n    tools      = []\n    reasoning  = "high"\n    discovery  = false\n    discovery_threshold = 4\n    max_turns  = 3\n  }\n}\n`;
   const graph = (): MissionGraph => {
     const r = loadHcl(full);
     expect(codes(r)).toEqual([]);
@@ -92,7 +92,7 @@ describe('the worker spec', () => {
 
   test('model, reasoning and settings fall back task → agent_defaults → commander / defaults', () => {
     const [gather, plain] = graph().missions[0]!.tasks;
-    expect(gather!.worker!.model.key).toBe('claude_opus_4_5');
+    expect(gather!.worker!.model.key).toBe('claude_opus_5_5');
     expect(gather!.worker!.modelVia).toBe('task');
     expect(gather!.worker!.reasoning).toBe('low');
     expect([gather!.worker!.discovery, gather!.worker!.discoveryThreshold, gather!.worker!.maxTurns]).toEqual(['on', 8, 20]);
@@ -109,7 +109,7 @@ describe('the worker spec', () => {
   test('without agent_defaults the worker inherits the commander model and reasoning; discovery is auto, threshold 16', () => {
     const r = loadHcl(withMission('  task "a" {\n    objective = "x"\n    tools = [builtins.http.get]\n  }\n'));
     const w = r.graph!.missions[0]!.tasks[0]!.worker!;
-    expect([w.modelVia, w.model.key, w.discovery, w.discoveryThreshold, w.maxTurns]).toEqual(['commander', 'claude_sonnet_4_5', 'auto', 16, undefined]);
+    expect([w.modelVia, w.model.key, w.discovery, w.discoveryThreshold, w.maxTurns]).toEqual(['commander', 'claude_sonnet_5_5', 'auto', 16, undefined]);
   });
 
   test('an inherited reasoning effort is dropped for a model without reasoning', () => {

@@ -173,10 +173,10 @@ describe('variables in values', () => {
 });
 
 test('models keep their block name: two blocks of one provider stay distinct', () => {
-  const src = `model "prod" {\n  provider = "anthropic"\n  api_key = "a"\n}\nmodel "dev" {\n  provider = "anthropic"\n  api_key = "b"\n  aliases = { fast = "claude-haiku-4-5-20251001" }\n}\nagent "p" {\n  model = models.prod.claude_sonnet_4\n  personality = "p"\n}\nagent "d" {\n  model = models.dev.fast\n  personality = "p"\n}\n`;
+  const src = `model "prod" {\n  provider = "anthropic"\n  api_key = "a"\n}\nmodel "dev" {\n  provider = "anthropic"\n  api_key = "b"\n  aliases = { fast = "claude-haiku-4-5-20251001" }\n}\nagent "p" {\n  model = models.prod.claude_sonnet_4_6\n  personality = "p"\n}\nagent "d" {\n  model = models.dev.fast\n  personality = "p"\n}\n`;
   const r = loadHcl(src);
   expect(r.graph!.agents.map((a) => a.model)).toEqual([
-    { block: 'prod', key: 'claude_sonnet_4', provider: 'anthropic', apiModel: 'claude-sonnet-4-20250514', supportsReasoning: true },
+    { block: 'prod', key: 'claude_sonnet_4_6', provider: 'anthropic', apiModel: 'claude-sonnet-4-6', supportsReasoning: true },
     { block: 'dev', key: 'fast', provider: 'anthropic', apiModel: 'claude-haiku-4-5-20251001', supportsReasoning: true },
   ]);
   void only;

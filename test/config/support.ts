@@ -62,7 +62,7 @@ export function withMission(body: string): string {
   return `${MODEL}
 mission "m" {
   commander {
-    model = models.claude.claude_sonnet_4_5
+    model = models.claude.claude_sonnet_5_5
   }
 ${body}
 }

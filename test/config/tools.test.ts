@@ -60,11 +60,33 @@ describe('custom tools', () => {
     expect(r.diagnostics[0]!.message).toBe('tool "t" implements builtins.http.get but does not set its required field "url"');
   });
 
-  test('fields may only use inputs: an unknown input is REF003, vars are REF014', () => {
-    const src = `variable "host" {\n  default = "x"\n}\ntool "t" {\n  implements = builtins.http.get\n  inputs = { city = string("c", true) }\n  url = "https://\${vars.host}/\${inputs.cty}"\n}\n`;
+  test('fields may use inputs and vars: an unknown input is REF003, another namespace is REF014', () => {
+    const src = `variable "host" {\n  default = "x"\n}\ntool "t" {\n  implements = builtins.http.get\n  inputs = { city = string("c", true) }\n  url = "https://\${vars.host}/\${inputs.cty}/\${tools.t}"\n}\n`;
     const r = loadHcl(src);
-    expect(codes(r)).toEqual([`REF014@${at(src, 'vars.host')}`, `REF003@${at(src, 'inputs.cty')}`]);
-    expect(r.diagnostics[1]!.hint).toBe('did you mean inputs.city?');
+    expect(codes(r)).toEqual([`REF003@${at(src, 'inputs.cty')}`, `REF014@${at(src, 'tools.t')}`]);
+    expect(r.diagnostics[0]!.hint).toBe('did you mean inputs.city?');
+    expect(r.diagnostics[1]!.message).toBe('the field "url" of tool "t" can only use inputs.<name> and vars.<name>; it references tools.t');
+  });
+
+  test('a header built from a secret variable is kept as an expression, not as the secret', () => {
+    const src = `variable "api_token" {\n  secret = true\n}\ntool "t" {\n  implements = builtins.http.get\n  url     = "https://api.example.com/items"\n  headers = { Authorization = "Bearer \${vars.api_token}" }\n}\n`;
+    const r = loadHcl(src, { env: { SQUADRON_VAR_api_token: 'tok-s3cret-value' } });
+    expect(codes(r)).toEqual(['w:GRA012@1:1']);
+    const t = r.graph!.customTools[0]!;
+    expect(t.fields['headers']!.kind).toBe('Object');
+    expect(JSON.stringify(t.fields)).not.toContain('tok-s3cret-value');
+  });
+
+  test('a field reading an unknown variable is REF003, one without a value is REF007', () => {
+    const src = `variable "api_token" {\n  secret = true\n}\ntool "t" {\n  implements = builtins.http.get\n  url     = "https://\${vars.hots}/items"\n  headers = { Authorization = "Bearer \${vars.api_token}" }\n}\n`;
+    const r = loadHcl(src);
+    expect(codes(r)).toEqual([`REF003@${at(src, 'vars.hots')}`, `REF007@${at(src, 'vars.api_token')}`]);
+  });
+
+  test('a nested splat in a field is checked: its element is not a name, an index inside it is', () => {
+    const src = `tool "t" {\n  implements = builtins.http.post\n  inputs = { rows = list(object({ cells = list(string) })) }\n  url  = "https://x"\n  body = { a = inputs.rows[*].cells[*], b = inputs.rows[*].cells[*][vars.col] }\n}\n`;
+    const r = loadHcl(src);
+    expect(codes(r)).toEqual([`REF003@${at(src, 'vars.col')}`]);
   });
 
   test('a known field value of the wrong type is SCH007', () => {

@@ -26,6 +26,8 @@ export interface CachedListOptions {
 export interface CachedToolList {
   tools: McpToolInfo[];
   fromCache: boolean;
+  /** Set when the server itself just answered (its list is current), whether or not the cache could be written. */
+  fresh?: true;
   /**
    * A problem worth a warning: the server could not be asked (offline miss, start failure; `tools`
    * then come from the cache when there is one) or the cache could not be written.
@@ -73,7 +75,7 @@ export async function listToolsCached(server: McpServer, cacheDir: string, optio
       () => undefined,
       (err: unknown) => `could not write the MCP tool cache ${file}: ${err instanceof Error ? err.message : String(err)}`,
     );
-    return writeError ? { tools, fromCache: false, error: writeError } : { tools, fromCache: false };
+    return writeError ? { tools, fromCache: false, fresh: true, error: writeError } : { tools, fromCache: false, fresh: true };
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
     return { tools: cached ?? [], fromCache: cached !== undefined, error };

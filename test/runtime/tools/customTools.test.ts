@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { CustomTool, FieldSchema } from '../../../config/graph.js';
+import type { CustomTool, FieldSchema, VariableValue } from '../../../config/graph.js';
 import type { Expression } from '../../../config/hcl/ast.js';
 import { parseHcl } from '../../../config/hcl/index.js';
 import { customToolSpec } from '../../../runtime/tools/custom.js';
@@ -12,14 +12,14 @@ import { textOf, toolContext } from './toolContext.js';
 
 let server: http.Server;
 let base: string;
-const received: { method: string; url: string; contentType: string | undefined; body: string }[] = [];
+const received: { method: string; url: string; contentType: string | undefined; authorization: string | undefined; body: string }[] = [];
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', contentType: req.headers['content-type'], body });
+      received.push({ method: req.method ?? '', url: req.url ?? '', contentType: req.headers['content-type'], authorization: req.headers.authorization, body });
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(`sunny in ${decodeURIComponent((req.url ?? '').split('city=')[1] ?? '?')}`);
     });
@@ -142,11 +142,28 @@ describe('customToolSpec', () => {
     expect(textOf(r)).toBe('Invalid input for tools_weather:\n- input: missing required property "city"\n- input: unexpected property "town" (allowed: city, units)');
   });
 
-  it('has only inputs in scope: other variables are an error result', async () => {
-    const spec = customToolSpec(customTool({ fields: fieldsFrom('url = "${vars.base}/w"') }));
-    const r = await spec.execute({ city: 'Paris' }, toolContext());
-    expect(r.isError).toBe(true);
-    expect(textOf(r)).toMatch(/^tools_weather: could not compute the fields of builtins\.http\.get:\n- url \(tools\.hcl:1:\d+\): /);
+  it('evaluates fields with the variables as vars, e.g. a bearer token header', async () => {
+    const variables: VariableValue[] = [
+      { name: 'api_token', value: 'tok-123456', secret: true, source: 'env' },
+      { name: 'unset', secret: false, source: 'unset' },
+    ];
+    const spec = customToolSpec(
+      customTool({ fields: fieldsFrom(`url = "${base}/weather?city=\${inputs.city}"\nheaders = { Authorization = "Bearer \${vars.api_token}" }`) }),
+      {},
+      variables,
+    );
+    const r = await spec.execute({ city: 'Lima' }, toolContext());
+    expect(r.isError).toBe(false);
+    expect(received.at(-1)).toMatchObject({ url: '/weather?city=Lima', authorization: 'Bearer tok-123456' });
+  });
+
+  it('has only inputs and vars in scope: other names, and variables without a value, are an error result', async () => {
+    for (const hcl of ['url = "${tools.base}/w"', 'url = "${vars.unset}/w"']) {
+      const spec = customToolSpec(customTool({ fields: fieldsFrom(hcl) }), {}, [{ name: 'unset', secret: false, source: 'unset' }]);
+      const r = await spec.execute({ city: 'Paris' }, toolContext());
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toMatch(/^tools_weather: could not compute the fields of builtins\.http\.get:\n- url \(tools\.hcl:1:\d+\): /);
+    }
   });
 
   it('checks the computed fields against the builtin schema', async () => {
