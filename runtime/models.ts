@@ -46,6 +46,7 @@ export class ModelResolver {
     if (pricing) model.pricing = pricing;
     // Reasoning is only requested from models that accept it; replay passes it through untouched.
     if (reasoning && (catalog?.reasoning ?? ref.provider === 'replay')) model.reasoning = reasoning;
+    if (catalog?.thinking) model.reasoningForm = catalog.thinking;
     return model;
   }
 }

@@ -19,6 +19,7 @@ export function buildRequest(deps: SessionDeps, messages: readonly SessionMessag
     trace: { task: deps.task, agent: deps.agent, turn },
   };
   if (deps.model.reasoning) request.reasoning = deps.model.reasoning;
+  if (deps.model.reasoningForm) request.reasoningForm = deps.model.reasoningForm;
   return request;
 }
 

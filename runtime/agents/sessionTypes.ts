@@ -25,6 +25,7 @@ export interface SessionModel {
   pricing?: Pricing;
   maxOutputTokens: number;
   reasoning?: 'low' | 'medium' | 'high';
+  reasoningForm?: 'budget' | 'adaptive';
 }
 
 export interface SessionDeps {

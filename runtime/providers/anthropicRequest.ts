@@ -21,7 +21,8 @@ export interface AnthropicRequestOptions {
 }
 
 export function toAnthropicParams(request: ModelRequest, options: AnthropicRequestOptions): Params {
-  const budget = request.reasoning ? THINKING_BUDGETS[request.reasoning] : undefined;
+  const adaptive = request.reasoningForm === 'adaptive';
+  const budget = request.reasoning && !adaptive ? THINKING_BUDGETS[request.reasoning] : undefined;
   const messages = request.messages.map(toMessageParam);
   if (options.cacheConversation) markLastUserBlock(messages);
   const params: Params = {
@@ -42,6 +43,10 @@ export function toAnthropicParams(request: ModelRequest, options: AnthropicReque
     }));
   }
   if (budget !== undefined) params.thinking = { type: 'enabled', budget_tokens: budget };
+  if (adaptive && request.reasoning) {
+    params.thinking = { type: 'adaptive' };
+    params.output_config = { effort: request.reasoning };
+  }
   return params;
 }
 

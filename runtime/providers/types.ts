@@ -85,6 +85,12 @@ export interface ModelRequest {
   tools: ToolDefinition[];
   maxOutputTokens: number;
   reasoning?: 'low' | 'medium' | 'high';
+  /**
+   * Anthropic: how reasoning is requested. `budget` (default) is extended thinking with a token budget,
+   * the only form of Claude 4.5 and earlier; `adaptive` is adaptive thinking with an effort level,
+   * required by Claude 4.7 and later.
+   */
+  reasoningForm?: 'budget' | 'adaptive';
   trace: RequestTrace;
 }
 

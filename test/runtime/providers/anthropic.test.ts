@@ -110,6 +110,15 @@ describe('anthropic adapter against the fake server (streaming)', () => {
     ]);
   });
 
+  it('asks models that need it for adaptive thinking with an effort level instead of a budget', async () => {
+    const { server, client } = await withReplies([{ text: 'a' }]);
+    await client.complete(request({ reasoning: 'high', reasoningForm: 'adaptive' }));
+    const body = server.requests[0]!.body;
+    expect(body['thinking']).toEqual({ type: 'adaptive' });
+    expect(body['output_config']).toEqual({ effort: 'high' });
+    expect(body['max_tokens']).toBe(1000);
+  });
+
   it('maps usage including cache reads and writes', async () => {
     const { client } = await withReplies([
       { text: 'ok', usage: { inputTokens: 120, outputTokens: 33, cacheReadTokens: 4000, cacheWriteTokens: 512 } },
