@@ -31,12 +31,14 @@ export function parseSkillFile(
       parsed.problem === 'missing' || parsed.problem === 'unterminated'
         ? 'a SKILL.md starts with `---`, then `name:` and `description:` lines, then `---`, then the instructions'
         : undefined;
-    return { diagnostics: [diagnosticAt(parsed.range, 'error', code, `${SKILL_FILE}: ${parsed.message}`, hint)] };
+    return { diagnostics: [diagnosticAt(parsed.range, 'warning', code, `${SKILL_FILE}: ${parsed.message} (the skill is skipped)`, hint)] };
   }
   const fm = parsed.frontmatter;
   const diagnostics: Diagnostic[] = [];
   const error = (range: Range, code: string, message: string, hint?: string): void => {
-    diagnostics.push(diagnosticAt(range, 'error', code, message, hint));
+    // One broken skill never takes the config down: it is reported and skipped (a reference to it
+    // is then an unknown-skill error at the reference).
+    diagnostics.push(diagnosticAt(range, 'warning', code, `${message} (the skill is skipped)`, hint));
   };
 
   const byKey = new Map<string, FrontmatterEntry>();

@@ -158,7 +158,7 @@ describe('loadSkillFolders: one broken skill', () => {
     writeSkill(root, 'good-two', skillMd('name: good-two\ndescription: fine'));
     const { skills, diagnostics } = load(root);
     expect(skills.map((s) => s.name)).toEqual(['good-one', 'good-two']);
-    expect(diagnostics).toEqual([expect.objectContaining({ code: 'SKL014', file: broken, line: 4, column: 1 })]);
+    expect(diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'SKL014', file: broken, line: 4, column: 1 })]);
   });
 
   it('reports every problem of a broken skill, not only the first', () => {
