@@ -2,16 +2,10 @@
 // tokens); a model without pricing costs 0 and says so in the summary rather than guessing.
 
 import type { Pricing } from '../config/graph.js';
+import type { UsageTotals } from '../store/index.js';
 import type { Usage } from './providers/types.js';
 
-export interface UsageTotals {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  costUsd: number;
-  turns: number;
-}
+export type { UsageTotals } from '../store/index.js';
 
 export function emptyTotals(): UsageTotals {
   return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, turns: 0 };

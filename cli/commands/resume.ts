@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 
 import { CliError, collect, EXIT, parseKeyValues, type CliIo } from '../io.js';
 import { loadProject } from '../project.js';
-import { interruptOnSigint, printRunReport, runTuning } from '../runReport.js';
+import { interruptOnSigint, printRunReport, runEnvironment } from '../runReport.js';
 
 interface ResumeFlags {
   db?: string;
@@ -39,17 +39,7 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
   const project = loadProject(io, flags.config ?? stored.configPath, parseKeyValues(flags.var, '--var'));
   const interrupt = interruptOnSigint(io);
   try {
-    const report = await resumeRun(
-      {
-        graph: project.graph,
-        configPath: project.path,
-        dbPath,
-        progress: { stream: io.stderr, live: io.stderrIsTTY && !flags.json },
-        interrupt: interrupt.signal,
-        ...runTuning(io.env),
-      },
-      runId,
-    );
+    const report = await resumeRun(runEnvironment(io, project, dbPath, interrupt.signal, Boolean(flags.json)), runId);
     return printRunReport(io, report, Boolean(flags.json), `squadron resume ${runId} --db ${relative(io.cwd, dbPath) || dbPath}`);
   } catch (error) {
     if (error instanceof ResumeRefused) throw new CliError(error.message, EXIT.failure);

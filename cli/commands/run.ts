@@ -6,7 +6,7 @@ import type { Mission, MissionGraph } from '../../config/graph.js';
 import type { RunOptions } from '../../runtime/run.js';
 import { CliError, collect, EXIT, parseKeyValues, type CliIo } from '../io.js';
 import { defaultDbPath, loadProject, selectMission } from '../project.js';
-import { interruptOnSigint, printRunReport, runTuning } from '../runReport.js';
+import { interruptOnSigint, printRunReport, runEnvironment } from '../runReport.js';
 import { addSelectionFlags, selectionOverrides, type SelectionFlags } from '../selectionFlags.js';
 
 interface RunFlags extends SelectionFlags {
@@ -57,30 +57,21 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
 
   const interrupt = interruptOnSigint(io);
   try {
-    const report = await startRun(
-      {
-        graph: project.graph,
-        configPath: project.path,
-        dbPath,
-        progress: { stream: io.stderr, live: io.stderrIsTTY && !flags.json },
-        interrupt: interrupt.signal,
-        ...runTuning(io.env),
+    const db = relative(io.cwd, dbPath) || dbPath;
+    const report = await startRun(runEnvironment(io, project, dbPath, interrupt.signal, Boolean(flags.json)), {
+      mission,
+      inputs: inputs.inputs,
+      options,
+      workspaceFor: (id) => (flags.workspace ? resolve(io.cwd, flags.workspace) : join(project.graph.projectRoot, '.squadron', 'workspaces', id)),
+      onRunId: (id) => {
+        runId = id;
+        if (!flags.json) io.stdout.write(`run ${id}\n`);
       },
-      {
-        mission,
-        inputs: inputs.inputs,
-        options,
-        workspaceFor: (id) => (flags.workspace ? resolve(io.cwd, flags.workspace) : join(project.graph.projectRoot, '.squadron', 'workspaces', id)),
-        onRunId: (id) => {
-          runId = id;
-          if (!flags.json) io.stdout.write(`run ${id}\n`);
-        },
-        onPreviousInterrupted: (id) => {
-          io.stderr.write(`note: the last run of mission "${mission.name}" (${id}) was interrupted; resume it with: squadron resume ${id} --db ${relative(io.cwd, dbPath) || dbPath}\n`);
-        },
+      onPreviousInterrupted: (id) => {
+        io.stderr.write(`note: the last run of mission "${mission.name}" (${id}) was interrupted; resume it with: squadron resume ${id} --db ${db}\n`);
       },
-    );
-    return printRunReport(io, report, Boolean(flags.json), `squadron resume ${runId} --db ${relative(io.cwd, dbPath) || dbPath}`);
+    });
+    return printRunReport(io, report, Boolean(flags.json), `squadron resume ${runId} --db ${db}`);
   } finally {
     interrupt.dispose();
   }

@@ -66,33 +66,13 @@ export async function runModelTurn(
     }
   }
 
+  const facts = { task: deps.task, sessionId: deps.sessionId, turn, model: deps.model.apiModel, usage: response.usage, costUsd, durationMs, stopReason: response.stopReason };
   deps.store.transaction(() => {
     append(assistant, turn);
-    deps.store.turns.record({
-      runId: deps.runId,
-      task: deps.task,
-      sessionId: deps.sessionId,
-      turn,
-      model: deps.model.apiModel,
-      usage: response.usage,
-      costUsd,
-      durationMs,
-      stopReason: response.stopReason,
-    });
+    deps.store.turns.record({ runId: deps.runId, ...facts });
     if (followUp) append(followUp, turn);
   });
-  deps.bus.emit({
-    type: 'model.turn',
-    task: deps.task,
-    agent: deps.agent,
-    sessionId: deps.sessionId,
-    turn,
-    model: deps.model.apiModel,
-    usage: response.usage,
-    costUsd,
-    durationMs,
-    stopReason: response.stopReason,
-  });
+  deps.bus.emit({ type: 'model.turn', agent: deps.agent, ...facts });
   return failure === undefined ? { kind: 'continue' } : { kind: 'failed', reason: failure };
 }
 

@@ -29,7 +29,7 @@ afterAll(async () => {
 
 function missionHcl(server: FakeModelServer, provider: 'anthropic' | 'openai', extra = ''): string {
   const baseUrl = provider === 'anthropic' ? server.anthropicBaseURL : server.openaiBaseURL;
-  const key = provider === 'anthropic' ? 'claude_sonnet_4_5' : 'gpt_4_1';
+  const key = provider === 'anthropic' ? 'claude_sonnet_4_6' : 'gpt_4_1';
   return `
 model "fake" {
   provider = "${provider}"

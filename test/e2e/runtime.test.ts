@@ -2,24 +2,19 @@
 // servers, parallelism bounds, structured output, routing, failures, corrections and interrupts.
 // Every test drives the built CLI against the fake model server and reads the SQLite database.
 
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { fakeModelBlock, openRunDb, removeProjects, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
 import { callAgent, firstUserMessage, lastToolResult, taskComplete, toolCall, turnScript, type TurnReply } from '../support/turnScript.js';
 
+afterAll(removeProjects);
+
 const FAST_RETRIES = { SQUADRON_RETRY_BASE_DELAY_MS: '10' };
 
-function model(server: FakeModelServer): string {
-  return `model "fake" {
-  provider = "anthropic"
-  base_url = "${server.anthropicBaseURL}"
-  api_key  = "sk-test-abcdef123456"
-}
-`;
-}
+const model = (server: FakeModelServer): string => fakeModelBlock(server);
 
 async function withServer<T>(respond: (r: FakeRequest) => FakeReply, body: (server: FakeModelServer) => Promise<T>): Promise<T> {
   const server = await startFakeModelServer({ respond });
@@ -30,11 +25,7 @@ async function withServer<T>(respond: (r: FakeRequest) => FakeReply, body: (serv
   }
 }
 
-function project(hcl: string): string {
-  const dir = tempDir();
-  writeFileSync(join(dir, 'mission.hcl'), hcl);
-  return dir;
-}
+const project = (hcl: string): string => writeProject({ 'mission.hcl': hcl });
 
 /** A task whose commander calls the worker once and completes with the worker's answer. */
 function simpleTask(name: string, workerReplies: TurnReply[]): Record<string, TurnReply[]> {
@@ -44,9 +35,7 @@ function simpleTask(name: string, workerReplies: TurnReply[]): Record<string, Tu
   };
 }
 
-function openDb(dir: string): Database.Database {
-  return new Database(join(dir, '.squadron', 'squadron.db'), { readonly: true });
-}
+const openDb = openRunDb;
 
 describe('model server trouble', () => {
   it('survives 429 with retry-after, 500, 529, a dropped connection and malformed tool-call JSON', async () => {
