@@ -3,11 +3,16 @@
 // nothing here is asserted. Run after building:  npx tsc -p tsconfig.json && node bench/persistence.mjs
 // Options: --dir <folder> (default: the OS temp folder; use a real disk, fsync cost is the point).
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createSecretRedactor, openStore } from '../dist/store/index.js';
+import { startFakeModelServer } from '../dist/test/support/fakeModelServer.js';
+
+const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.js');
 
 const args = process.argv.slice(2);
 const baseDir = args.includes('--dir') ? args[args.indexOf('--dir') + 1] : tmpdir();
@@ -179,15 +184,13 @@ function benchLoad(redact) {
   store.close();
 }
 
-// ---- resume (store part; the lead extends this with the runtime-level resume time)
+// ---- resume (store part, then the runtime: `squadron resume` end to end)
 
 /**
- * Resume figures. Today it measures the store-level part of resuming a run: everything the runtime
- * reads back to rebuild a run of 5 tasks × 3 sessions × 200 messages (+ ledgers, loaded tools, routes,
- * usage totals). The runtime-level resume time (rebuilding sessions and continuing the scheduler) is
- * to be added here by the runtime's owner.
+ * Resume figures, store part: everything the runtime reads back to rebuild a run of 5 tasks ×
+ * 3 sessions × 200 messages (+ ledgers, loaded tools, routes, usage totals).
  */
-function measureRuntimeResume() {
+function measureStoreResume() {
   const path = join(root, `bench-${++dbCounter}.db`);
   const writer = openStore(path, { redactor: createSecretRedactor(SECRETS) });
   const run = writer.runs.create({ mission: 'bench', configPath: '/bench/mission.hcl', inputs: {} });
@@ -225,6 +228,131 @@ function measureRuntimeResume() {
   report('resume, store part: open + read back a whole run', fmtMs(ms), '5 tasks × 3 sessions × 200 messages + ledgers');
 }
 
+/**
+ * Resume figures, runtime part: wall time of `squadron resume` (a real CLI process against the fake
+ * model server) for a killed run holding ~10,000 stored messages. The run has one task; its commander
+ * has delegated with call_agent (ledger `started`) and its worker's session holds the rest:
+ *   - "answer in store": the worker had finished; resume delivers its stored answer without a model
+ *     call on the long session, then the commander completes (1 small model call);
+ *   - "session continues": the worker was cut off after a tool result; resume rebuilds the session
+ *     and re-issues its model call carrying all of it (then 1 small commander call);
+ *   - the same two shapes with 10 messages, for the fixed cost (process start, config, SDK).
+ * Median of 3, each on a freshly built database. The worker's messages are the ~2 KB parts used above.
+ */
+async function measureRuntimeResume() {
+  const workerCalls = [];
+  const server = await startFakeModelServer({
+    respond: (req) => {
+      if (req.canonical.system.startsWith('You are the commander')) {
+        return { toolCalls: [{ name: 'task_complete', input: { summary: 'resumed and completed' } }] };
+      }
+      workerCalls.push(req.canonical.messages.length);
+      return { text: 'All pages fetched.' };
+    },
+  });
+  try {
+    const project = join(root, 'resume-project');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(
+      join(project, 'mission.hcl'),
+      `model "fake" {
+  provider = "anthropic"
+  base_url = "${server.anthropicBaseURL}"
+  api_key  = "bench-key-0123456789"
+}
+
+mission "bench" {
+  commander { model = models.fake.claude_haiku_4_5 }
+  task "long" {
+    objective = "Fetch every article."
+    tools     = [builtins.http.get]
+    # The worker's session already holds ~5,000 turns; the default limit (40) would stop it.
+    max_turns = 10000
+  }
+}
+`,
+    );
+    const variants = [
+      ['10 messages, answer in store', 4, true],
+      ['10,000 messages, answer in store', 4998, true],
+      ['10 messages, session continues', 4, false],
+      ['10,000 messages, session continues', 4999, false],
+    ].map(([label, workerPairs, finished]) => ({ label, workerPairs, finished, samples: [], messages: 0 }));
+    // Variants interleaved per repetition, so a change in machine load hits them all alike.
+    for (let rep = 0; rep < 3; rep++) {
+      for (const v of variants) {
+        const built = buildKilledRun(project, v.workerPairs, v.finished);
+        v.messages = built.messages;
+        workerCalls.length = 0;
+        const { ms, code, stderr } = await timeResume(built.dbPath, built.runId);
+        if (code !== 0) throw new Error(`squadron resume exited with ${code}: ${stderr.slice(-500)}`);
+        // Measure what the label says: the stored answer delivered, or one call carrying the session.
+        const expected = v.finished ? [] : [2 * v.workerPairs + 1];
+        if (JSON.stringify(workerCalls) !== JSON.stringify(expected) || stderr.includes('call_agent (error)')) {
+          throw new Error(`resume of "${v.label}" made worker calls ${JSON.stringify(workerCalls)}, expected ${JSON.stringify(expected)}: ${stderr.slice(-500)}`);
+        }
+        v.samples.push(ms);
+      }
+    }
+    for (const v of variants) {
+      v.samples.sort((a, b) => a - b);
+      report(`squadron resume, ${v.label}`, fmtMs(v.samples[1]), `median of 3; ${v.messages.toLocaleString('en-US')} stored messages, whole CLI process`);
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+/** A run killed while its commander waited on call_agent; returns its db, id and message count. */
+function buildKilledRun(project, workerPairs, finished) {
+  const dbPath = join(root, `bench-${++dbCounter}.db`);
+  const store = openStore(dbPath);
+  const workspaceDir = join(root, `ws-${dbCounter}`);
+  const run = store.runs.create({
+    mission: 'bench',
+    configPath: project,
+    inputs: {},
+    options: { workspaceDir, taskGraph: [{ name: 'long', dependsOn: [], routes: [], sendTo: [] }], overrides: { noTools: false, skills: [], noSkills: false } },
+  });
+  let messages = 0;
+  store.transaction(() => {
+    store.tasks.ensure(run.id, 'long');
+    store.tasks.markRunning(run.id, 'long');
+    const open = (agent, role) =>
+      store.sessions.open({ runId: run.id, task: 'long', agent, role, model: 'claude-haiku-4-5', systemPrompt: `You are the ${agent === 'commander' ? 'commander' : 'worker agent'} of task "long". ${lorem(3000)}`, tools: [], skills: [] });
+    const commander = open('commander', 'commander');
+    const worker = open('worker', 'agent');
+    const append = (sessionId, m) => {
+      store.messages.append(sessionId, m);
+      messages++;
+    };
+    append(commander.id, { role: 'user', parts: [{ type: 'text', text: 'Fetch every article.' }], turn: 1, kind: 'instruction' });
+    append(commander.id, { role: 'assistant', parts: [{ type: 'tool_use', id: 'toolu_c1', name: 'call_agent', input: { name: 'worker', task: 'Fetch every article.' } }], turn: 1 });
+    store.ledger.recordStarted({ sessionId: commander.id, callId: 'toolu_c1', toolRef: 'call_agent', apiName: 'call_agent', input: {}, idempotent: true });
+    append(worker.id, { role: 'user', parts: [{ type: 'text', text: 'Fetch every article.' }], turn: 1, kind: 'instruction', callId: 'toolu_c1' });
+    for (let i = 0; i < workerPairs; i++) {
+      append(worker.id, { role: 'assistant', parts: assistantParts(i), turn: i + 1 });
+      store.ledger.recordStarted({ sessionId: worker.id, callId: `toolu_${i}`, toolRef: 'builtins.http.get', apiName: 'builtins_http_get', input: {}, idempotent: true });
+      store.ledger.recordCompleted(worker.id, `toolu_${i}`, { content: [{ type: 'text', text: lorem(1900) }], isError: false });
+      append(worker.id, { role: 'user', parts: toolResultParts(i), turn: i + 1, kind: 'tool_results' });
+    }
+    if (finished) append(worker.id, { role: 'assistant', parts: [{ type: 'text', text: 'All pages fetched.' }], turn: workerPairs + 1 });
+  });
+  store.close();
+  return { dbPath, runId: run.id, messages };
+}
+
+function timeResume(dbPath, runId) {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, [CLI, 'resume', runId, '--db', dbPath, '--json'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ ms: performance.now() - start, code, stderr }));
+  });
+}
+
 try {
   console.log(`SQLite persistence figures (node ${process.version}, databases in ${root})\n`);
   benchEvents();
@@ -235,7 +363,8 @@ try {
   benchTurn('NORMAL', true);
   benchLoad(false);
   benchLoad(true);
-  measureRuntimeResume();
+  measureStoreResume();
+  await measureRuntimeResume();
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

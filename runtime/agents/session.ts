@@ -55,6 +55,9 @@ export class AgentSession {
       if (!last) return { kind: 'failed', reason: 'the session has no instruction to work on' };
 
       if (last.role === 'user') {
+        // A commander resumed after its task_complete result was stored (the crash came before the
+        // task was marked complete) has nothing left to ask the model.
+        if (deps.isDone?.()) return { kind: 'done' };
         const turn = this.turnsTaken + 1;
         if (turn > deps.maxTurns) {
           return { kind: 'failed', reason: `turn limit reached (${deps.maxTurns} model turns in one session)` };
