@@ -1,9 +1,9 @@
 // The run's tool resolver: builtins, custom tools and MCP servers (started once, shared by every task,
 // closed at the end). A ref that cannot be resolved is reported, and the agent goes on without it.
 
-import type { MissionGraph } from '../config/graph.js';
+import type { McpServer, MissionGraph } from '../config/graph.js';
 import type { ToolResolver } from './runContext.js';
-import { McpConnections } from './tools/mcp/connections.js';
+import type { McpConnections } from './tools/mcp/connections.js';
 import { buildToolRegistry } from './tools/registry.js';
 import type { ToolSpec } from './tools/types.js';
 
@@ -13,7 +13,7 @@ export interface RunTools {
 }
 
 export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string, message: string) => void): RunTools {
-  const mcp = new McpConnections({ cwd: graph.projectRoot });
+  const mcp = new OnDemandMcp(graph.projectRoot);
   const registry = buildToolRegistry(graph, { mcp });
   return {
     resolver: {
@@ -25,4 +25,20 @@ export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string,
     },
     close: () => mcp.closeAll(),
   };
+}
+
+/** Loads the MCP client (and its SDK, ~0.25 s) only when a mission actually uses an MCP server. */
+class OnDemandMcp {
+  private connections: Promise<McpConnections> | undefined;
+
+  constructor(private readonly cwd: string) {}
+
+  async listTools(server: McpServer): Promise<ToolSpec[]> {
+    this.connections ??= import('./tools/mcp/connections.js').then(({ McpConnections }) => new McpConnections({ cwd: this.cwd }));
+    return (await this.connections).listTools(server);
+  }
+
+  async closeAll(): Promise<void> {
+    if (this.connections) await (await this.connections).closeAll();
+  }
 }

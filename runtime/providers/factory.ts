@@ -2,9 +2,7 @@
 // URL, timeout and retry bound, optionally wrapped in a cassette recorder.
 
 import type { ModelBlock } from '../../config/graph.js';
-import { createAnthropicClient } from './anthropic.js';
 import type { NetworkClientOptions } from './clientOptions.js';
-import { createOpenAIClient } from './openai.js';
 import { createRecordingClient } from './record.js';
 import { createReplayClient } from './replay.js';
 import type { RetryPolicy } from './retry.js';
@@ -39,15 +37,28 @@ export function createModelClient(block: ModelBlock, options: ModelClientFactory
   const network = networkOptions(block, options);
   const client =
     block.provider === 'anthropic'
-      ? createAnthropicClient({
-          ...network,
-          ...(options.cacheConversation !== undefined ? { cacheConversation: options.cacheConversation } : {}),
-        })
-      : createOpenAIClient({
-          ...network,
-          ...(options.supportsReasoning !== undefined ? { supportsReasoning: options.supportsReasoning } : {}),
-        });
+      ? onFirstCall('anthropic', async () =>
+          (await import('./anthropic.js')).createAnthropicClient({
+            ...network,
+            ...(options.cacheConversation !== undefined ? { cacheConversation: options.cacheConversation } : {}),
+          }),
+        )
+      : onFirstCall('openai', async () =>
+          (await import('./openai.js')).createOpenAIClient({
+            ...network,
+            ...(options.supportsReasoning !== undefined ? { supportsReasoning: options.supportsReasoning } : {}),
+          }),
+        );
   return options.record ? createRecordingClient(client, options.record) : client;
+}
+
+/** Each SDK costs ~0.2–0.3 s to load; a run loads only the ones its models use, when first called. */
+function onFirstCall(provider: 'anthropic' | 'openai', create: () => Promise<ModelClient>): ModelClient {
+  let client: Promise<ModelClient> | undefined;
+  return {
+    provider,
+    complete: async (request, call) => (await (client ??= create())).complete(request, call),
+  };
 }
 
 function networkOptions(block: ModelBlock, options: ModelClientFactoryOptions): NetworkClientOptions {

@@ -5,7 +5,6 @@
 import type { McpServer, MissionGraph } from '../../config/graph.js';
 import { builtinToolSpecs, type BuiltinOptions } from './builtins/index.js';
 import { customToolSpec } from './custom.js';
-import type { McpConnections } from './mcp/connections.js';
 import type { ToolSpec } from './types.js';
 
 export interface ToolRefError {
@@ -24,7 +23,8 @@ export interface ToolRegistry {
 }
 
 export interface ToolRegistryDeps {
-  mcp: McpConnections;
+  /** Lists an MCP server's tools (McpConnections, or anything that starts it on demand). */
+  mcp: { listTools(server: McpServer): Promise<ToolSpec[]> };
   builtins?: BuiltinOptions;
 }
 
