@@ -34,6 +34,11 @@ export class ModelResolver {
     return client;
   }
 
+  /** Creates the clients of these models now, so their SDKs load while the run sets up. */
+  warmUp(refs: readonly ModelRef[]): void {
+    for (const ref of refs) this.client(ref);
+  }
+
   sessionModel(ref: ModelRef, reasoning: Reasoning | undefined): SessionModel {
     const block = this.block(ref);
     const catalog = catalogModel(ref.provider, ref.key) ?? catalogModelByApiId(ref.provider, ref.apiModel);

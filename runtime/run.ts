@@ -164,6 +164,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   mkdirSync(req.options.workspaceDir, { recursive: true });
   const runTools = createRunTools(graph, (ref, message) => bus.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }));
   const models = new ModelResolver(graph, (block) => clientFor(block, req.options, redactor, env));
+  models.warmUp([req.mission.commander.model, ...req.mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : []))]);
 
   const ctx: RunContext = {
     graph,

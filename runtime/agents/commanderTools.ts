@@ -150,7 +150,7 @@ function internalTool<S extends z.ZodType>(
   onInterrupted: SessionTool['onInterrupted'],
   run: (input: z.infer<S>, call: ToolCall) => Promise<ToolResult>,
 ): SessionTool {
-  const definition: ToolDefinition = { name, description, inputSchema: toolInputSchema(schema) };
+  const definition: ToolDefinition = { name, description, inputSchema: cachedInputSchema(name, schema) };
   return {
     ref: name,
     definition,
@@ -161,6 +161,21 @@ function internalTool<S extends z.ZodType>(
       return run(parsed.data, call);
     },
   };
+}
+
+// Converting a zod schema to JSON Schema is the costliest part of building a commander; the same
+// tool with the same field descriptions (which carry the agent names and routes) converts once.
+const schemaCache = new Map<string, Record<string, unknown>>();
+
+function cachedInputSchema(name: string, schema: z.ZodType): Record<string, unknown> {
+  const shape = schema instanceof z.ZodObject ? Object.entries(schema.shape as Record<string, z.ZodType>).map(([k, v]) => `${k}:${v.description ?? ''}`) : [];
+  const key = `${name}\u0000${shape.join('\u0000')}`;
+  let json = schemaCache.get(key);
+  if (!json) {
+    json = toolInputSchema(schema);
+    schemaCache.set(key, json);
+  }
+  return json;
 }
 
 export function toolInputSchema(schema: z.ZodType): Record<string, unknown> {

@@ -52,12 +52,17 @@ export function createModelClient(block: ModelBlock, options: ModelClientFactory
   return options.record ? createRecordingClient(client, options.record) : client;
 }
 
-/** Each SDK costs ~0.2–0.3 s to load; a run loads only the ones its models use, when first called. */
+/**
+ * Each SDK costs ~0.2–0.3 s to load, so it is imported only for a model block that is actually used:
+ * the import starts when the block's client is created (the runtime creates them as a run starts)
+ * and the first call waits for it.
+ */
 function onFirstCall(provider: 'anthropic' | 'openai', create: () => Promise<ModelClient>): ModelClient {
-  let client: Promise<ModelClient> | undefined;
+  const client = create();
+  client.catch(() => {}); // reported by the first call that awaits it
   return {
     provider,
-    complete: async (request, call) => (await (client ??= create())).complete(request, call),
+    complete: async (request, call) => (await client).complete(request, call),
   };
 }
 

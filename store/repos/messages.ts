@@ -30,7 +30,7 @@ export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRep
     `INSERT INTO messages (session_id, seq, role, parts_json, turn, kind, call_id, created_at)
      SELECT @session, COALESCE(MAX(seq), 0) + 1, @role, @parts, @turn, @kind, @callId, @createdAt
      FROM messages WHERE session_id = @session
-     RETURNING *`,
+     RETURNING id, seq, created_at`,
   );
   const bySession = db.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY seq');
   const count = db.prepare<[string], number>('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck();
@@ -39,7 +39,7 @@ export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRep
 
   return {
     append(sessionId, m) {
-      const row = insert.get({
+      const written = insert.get({
         session: sessionId,
         role: m.role,
         parts: codec.json(m.parts),
@@ -47,8 +47,13 @@ export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRep
         kind: m.kind ?? null,
         callId: m.callId ?? null,
         createdAt: now(),
-      });
-      return read(row);
+      }) as { id: number; seq: number; created_at: string };
+      // The caller holds the message already: only what the database decided is read back (a full
+      // re-read would parse, restore and validate the parts again on every append).
+      const row: MessageRow = { id: written.id, sessionId, seq: written.seq, role: m.role, parts: m.parts, turn: m.turn, createdAt: written.created_at };
+      if (m.kind !== undefined) row.kind = m.kind;
+      if (m.callId !== undefined) row.callId = m.callId;
+      return row;
     },
     list(sessionId) {
       return bySession.all(sessionId).map(read);

@@ -10,22 +10,8 @@ export interface UtilsOptions {
 
 export function currentTimeTool(input: { timezone?: string }, options: UtilsOptions = {}): ToolResult {
   const timeZone = input.timezone ?? 'UTC';
-  let fmt: Intl.DateTimeFormat;
-  try {
-    fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      weekday: 'long',
-    });
-  } catch {
-    return textResult(`input.timezone: unknown time zone "${timeZone}"; use an IANA name such as "Europe/Paris" or "UTC"`, true);
-  }
+  const fmt = formatterFor(timeZone);
+  if (!fmt) return textResult(`input.timezone: unknown time zone "${timeZone}"; use an IANA name such as "Europe/Paris" or "UTC"`, true);
   const now = (options.now ?? (() => new Date()))();
   const parts = Object.fromEntries(fmt.formatToParts(now).map((p) => [p.type, p.value]));
   const wall = `${parts['year']}-${parts['month']}-${parts['day']}T${parts['hour']}:${parts['minute']}:${parts['second']}`;
@@ -34,6 +20,32 @@ export function currentTimeTool(input: { timezone?: string }, options: UtilsOpti
   const iso = `${wall}${formatOffset(offsetMinutes)}`;
   // The zone as the caller wrote it: ICU would rename some (Asia/Kolkata → Asia/Calcutta).
   return textResult(`${iso} (${parts['weekday']}, ${timeZone})`);
+}
+
+// Building a formatter costs tens of milliseconds the first time; one per time zone is kept.
+const formatters = new Map<string, Intl.DateTimeFormat | null>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat | undefined {
+  let fmt = formatters.get(timeZone);
+  if (fmt === undefined) {
+    try {
+      fmt = new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        weekday: 'long',
+      });
+    } catch {
+      fmt = null;
+    }
+    formatters.set(timeZone, fmt);
+  }
+  return fmt ?? undefined;
 }
 
 function formatOffset(minutes: number): string {
