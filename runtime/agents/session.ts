@@ -28,6 +28,20 @@ export class AgentSession {
     return this.messages.filter((m) => m.role === 'assistant').length;
   }
 
+  /**
+   * Model turns since the latest instruction. The turn limit bounds one piece of work, so an agent
+   * the commander calls many times is not starved by its earlier work.
+   */
+  private turnsSinceInstruction(): number {
+    let turns = 0;
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const message = this.messages[i]!;
+      if (message.kind === 'instruction') break;
+      if (message.role === 'assistant') turns += 1;
+    }
+    return turns;
+  }
+
   /** Appends (and persists) a new instruction; `callId` ties it to the commander's call. */
   appendInstruction(parts: Part[], callId?: string): void {
     const message: SessionMessage = { role: 'user', parts, kind: 'instruction' };
@@ -59,8 +73,8 @@ export class AgentSession {
         // task was marked complete) has nothing left to ask the model.
         if (deps.isDone?.()) return { kind: 'done' };
         const turn = this.turnsTaken + 1;
-        if (turn > deps.maxTurns) {
-          return { kind: 'failed', reason: `turn limit reached (${deps.maxTurns} model turns in one session)` };
+        if (this.turnsSinceInstruction() >= deps.maxTurns) {
+          return { kind: 'failed', reason: `turn limit reached (${deps.maxTurns} model turns on one instruction)` };
         }
         const result = await runModelTurn(deps, this.messages, turn, (m, t) => this.append(m, t));
         if (result.kind === 'failed') return result;

@@ -411,6 +411,30 @@ mission "m" {
     });
   });
 
+  it('bounds a runaway agent with max_turns per instruction and reports it to the commander', async () => {
+    const loop = toolCall('builtins_utils_current_time', {});
+    const script = turnScript({
+      'commander of task "loop"': [callAgent('worker', 'loop forever'), (req) => taskComplete(`worker said: ${lastToolResult(req)}`)],
+      'worker agent of task "loop"': [loop, loop, loop, loop, loop],
+    });
+    await withServer(script.respond, async (server) => {
+      const dir = project(`${model(server)}
+mission "m" {
+  commander { model = models.fake.claude_haiku_4_5 }
+  task "loop" {
+    objective = "loop"
+    tools     = [builtins.utils.current_time]
+    max_turns = 3
+  }
+}`);
+      const result = await runCli(['run', dir, '--json'], { cwd: dir });
+      expect(script.problems).toEqual([]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout).tasks.loop.summary).toContain('turn limit reached (3 model turns on one instruction)');
+      expect(server.requests.filter((r) => r.canonical.system.includes('worker agent of task "loop"'))).toHaveLength(3);
+    });
+  });
+
   it('continues the same agent session for ask_agent follow-ups', async () => {
     const script = turnScript({
       'commander of task "q"': [
