@@ -1,25 +1,56 @@
-// Prints recall@1 and recall@5 of search_tools ranking over the 100 intents of
-// bench/fixtures/intents.json against bench/fixtures/catalog.json, next to a plain BM25 baseline and
-// an ablation of each improvement. Figures are printed, never asserted. Columns: the dev split (odd
-// ids, allowed to inform tuning), the held-out split (even ids, only ever scored) and
-// intents-fresh.json (50 intents written after tuning was frozen).
+// Prints recall@1 and recall@5 of search_tools ranking against bench/fixtures/catalog.json over four
+// intent sets, next to a plain BM25 baseline, the techniques added one by one, and each technique
+// left out of the full ranker; then search latency, index build time and size. Figures are printed,
+// never asserted.
 //
 //   npx tsc -p tsconfig.json && node bench/discovery-recall.mjs [--misses]
 //
+// Intent sets (none is edited once written; their sha256 is printed so a change would show):
+//  - intents.json: 100 intents; odd ids are the dev split (allowed to inform tuning), even ids are
+//    held out (only ever scored);
+//  - intents-fresh.json: 50 intents written after the first ranker was frozen;
+//  - intents-holdout2.json: 100 intents written before the second round of ranking work, never used
+//    for tuning. Its "distinct" column leaves out the intents that nearly repeat one of the other two
+//    files (same expected tool and a Jaccard overlap of content words ≥ 0.3): those measure less.
+//
 // `--misses` lists the dev-split intents whose expected tool is not in the top 5 (full ranker); the
-// held-out split is only ever scored, so that its figure stays an honest estimate.
+// other sets are only ever scored, so that their figures stay honest estimates.
 
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { createToolIndex } = await import(`${root}dist/runtime/discovery/toolIndex.js`);
 const { searchTools } = await import(`${root}dist/runtime/discovery/searchTools.js`);
+const { analyze } = await import(`${root}dist/runtime/discovery/tokenize.js`);
+const table = await import(`${root}dist/runtime/discovery/thesaurus/table.js`);
 
-const catalog = JSON.parse(readFileSync(`${root}bench/fixtures/catalog.json`, 'utf8'));
-const { intents } = JSON.parse(readFileSync(`${root}bench/fixtures/intents.json`, 'utf8'));
-const fresh = JSON.parse(readFileSync(`${root}bench/fixtures/intents-fresh.json`, 'utf8')).intents;
+const fixture = (name) => {
+  const text = readFileSync(`${root}bench/fixtures/${name}`, 'utf8');
+  return { data: JSON.parse(text), sha: createHash('sha256').update(text).digest('hex') };
+};
+const catalog = fixture('catalog.json').data;
+const original = fixture('intents.json');
+const freshFile = fixture('intents-fresh.json');
+const holdout2File = fixture('intents-holdout2.json');
+const intents = original.data.intents;
+const fresh = freshFile.data.intents;
+const holdout2 = holdout2File.data.intents;
 const tools = catalog.tools.map((t) => ({ ...t, execute: async () => ({ content: [], isError: false }) }));
+
+// ---------------------------------------------------------------- near-repeats in holdout2
+const contentSet = (text) => new Set(analyze(text));
+const earlier = [...intents, ...fresh].map((i) => ({ expected: i.expected, words: contentSet(i.intent) }));
+function nearRepeat(intent) {
+  const words = contentSet(intent.intent);
+  return earlier.some((e) => {
+    if (e.expected !== intent.expected) return false;
+    const shared = [...words].filter((w) => e.words.has(w)).length;
+    return shared / (words.size + e.words.size - shared || 1) >= 0.3;
+  });
+}
+const distinct = holdout2.filter((i) => !nearRepeat(i));
 
 // ---------------------------------------------------------------- plain BM25 baseline
 // One field (API name + description), lower-cased, split on non-alphanumerics, no stemming, no stop
@@ -75,25 +106,84 @@ function viaSearchTool(query) {
   return names;
 }
 
-const variants = [
+// Each step adds one technique to the previous row; the last row is what search_tools does.
+const NONE = { jargon: false, saas: false, actions: false, entities: false, typos: false, phraseWeight: 0 };
+const cumulative = [
   ['plain BM25 (name+description, no stemming)', plainBm25(tools)],
-  ['BM25F fields + identifier splitting', fromIndex(createToolIndex(tools, { stemming: false, expansion: false }))],
-  ['  + stop words + Porter stemming', fromIndex(createToolIndex(tools, { expansion: false }))],
-  ['  + WordNet expansion only', fromIndex(createToolIndex(tools, { jargon: false }))],
-  ['  + jargon supplement = search_tools default', viaSearchTool],
+  ['BM25F fields, split identifiers, verb+object', { ...NONE, stemming: false, expansion: false }],
+  ['  + stop words + Porter stemming', { ...NONE, expansion: false }],
+  ['  + WordNet expansion (sense-filtered)', { ...NONE }],
+  ['  + jargon supplement', { ...NONE, jargon: true }],
+  ['  + SaaS object synonyms', { ...NONE, jargon: true, saas: true }],
+  ['  + action classes in verb slots', { ...NONE, jargon: true, saas: true, actions: true }],
+  ['  + entities (paths, URLs, …) and questions', { ...NONE, jargon: true, saas: true, actions: true, entities: true }],
+  ['  + typo correction', { ...NONE, jargon: true, saas: true, actions: true, entities: true, typos: true }],
+  ['  + phrase pairs = search_tools default', viaSearchTool],
+];
+// Each row removes one technique from the full ranker.
+const leaveOneOut = [
+  ['full minus WordNet (supplements only)', { wordnet: false }],
+  ['full minus SaaS object synonyms', { saas: false }],
+  ['full minus jargon supplement', { jargon: false }],
+  ['full minus action classes', { actions: false }],
+  ['full minus entities and questions', { entities: false }],
+  ['full minus typo correction', { typos: false }],
+  ['full minus phrase pairs', { phraseWeight: 0 }],
+  ['full, synonyms summed as separate terms', { combine: 'sum' }],
+  ['full, first sentence not weighted above rest', { fields: { details: { weight: 1, b: 0.75 } } }],
+  // Not a default: the runtime does not pass group descriptions to the index yet (see the report).
+  ['full + group descriptions indexed', { groupDescriptions: Object.fromEntries(catalog.groups.map((g) => [g.name, g.description])) }],
 ];
 
 const dev = intents.filter((i) => i.split === 'dev');
-const holdout = intents.filter((i) => i.split === 'holdout');
+const heldOut = intents.filter((i) => i.split === 'holdout');
 const pct = (x) => x.toFixed(2).padStart(5);
-console.log(`${tools.length} tools, ${intents.length} intents (${dev.length} dev, ${holdout.length} held out), ${fresh.length} fresh intents\n`);
-console.log(`${'ranker'.padEnd(46)}    all 100   | dev   held-out |   fresh 50`);
-console.log(`${''.padEnd(46)} R@1   R@5  |  R@5    R@5   |  R@1   R@5`);
-for (const [label, fn] of variants) {
+const ranker = (spec) => (typeof spec === 'function' ? spec : fromIndex(createToolIndex(tools, spec)));
+
+console.log(`${tools.length} tools; intents.json ${intents.length} (${dev.length} dev, ${heldOut.length} held out), fresh ${fresh.length}, holdout2 ${holdout2.length} (${distinct.length} distinct)`);
+for (const [name, f] of [['intents.json', original], ['intents-fresh.json', freshFile], ['intents-holdout2.json', holdout2File]]) console.log(`  sha256 ${f.sha}  ${name}`);
+console.log(`\n${'ranker'.padEnd(46)}   all 100    | dev  held-out |  fresh 50   |  holdout2 100  distinct`);
+console.log(`${''.padEnd(46)} R@1   R@5  |  R@5   R@5   |  R@1   R@5  |  R@1   R@5   |  R@5`);
+function row(label, spec) {
+  const fn = ranker(spec);
   const all = recall(fn, intents);
   const f = recall(fn, fresh);
-  console.log(`${label.padEnd(46)}${pct(all.at1)} ${pct(all.at5)} | ${pct(recall(fn, dev).at5)}  ${pct(recall(fn, holdout).at5)}  | ${pct(f.at1)} ${pct(f.at5)}`);
+  const h2 = recall(fn, holdout2);
+  console.log(
+    `${label.padEnd(46)}${pct(all.at1)} ${pct(all.at5)} | ${pct(recall(fn, dev).at5)} ${pct(recall(fn, heldOut).at5)}  | ` +
+      `${pct(f.at1)} ${pct(f.at5)} | ${pct(h2.at1)} ${pct(h2.at5)}  | ${pct(recall(fn, distinct).at5)}`,
+  );
 }
+for (const [label, spec] of cumulative) row(label, spec);
+console.log('');
+for (const [label, spec] of leaveOneOut) row(label, spec);
+
+// ---------------------------------------------------------------- cost
+const queries = [...intents, ...fresh, ...holdout2].map((i) => i.intent);
+createToolIndex(tools).rank('warm up');
+let t0 = performance.now();
+const BUILDS = 50;
+for (let i = 0; i < BUILDS; i++) createToolIndex(tools);
+const buildMs = (performance.now() - t0) / BUILDS;
+for (let r = 0; r < 3; r++) for (const q of queries) fullIndex.rank(q);
+const times = [];
+for (let r = 0; r < 10; r++) {
+  for (const q of queries) {
+    t0 = performance.now();
+    fullIndex.rank(q);
+    times.push(performance.now() - t0);
+  }
+}
+times.sort((a, b) => a - b);
+const at = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(3);
+const { terms, postings } = fullIndex.stats();
+const kb = (s) => (Buffer.byteLength(s) / 1024).toFixed(0);
+console.log(`\nsearch: median ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms per query (${queries.length} queries × 10)`);
+console.log(`index: built in ${buildMs.toFixed(1)} ms (mean of ${BUILDS}, tables already loaded); ${terms} terms, ${postings} postings`);
+console.log(
+  `thesaurus shipped: WordNet ${kb(table.WORDNET_TABLE)} KB, jargon ${kb(table.JARGON_TABLE)} KB, SaaS ${kb(table.SAAS_TABLE)} KB, ` +
+    `lexicon Bloom filter ${kb(table.LEXICON_BLOOM.data)} KB (base64)`,
+);
 
 if (process.argv.includes('--misses')) {
   console.log('\ndev-split misses of the full ranker (expected not in top 5):');

@@ -2,7 +2,15 @@
 // authorized tools, the search_tools / get_tool_schema handlers, per-session loaded state, the
 // provider tool list per turn and the prompt contract. Pure functions and objects; no I/O at search time.
 
-export { createToolIndex, DEFAULT_FIELDS, DEFAULT_EXPANSION_WEIGHT } from './toolIndex.js';
+export {
+  createToolIndex,
+  DEFAULT_FIELDS,
+  DEFAULT_EXPANSION_WEIGHT,
+  DEFAULT_ACTION_WEIGHT,
+  DEFAULT_TYPO_WEIGHT,
+  DEFAULT_QUESTION_WEIGHT,
+  DEFAULT_PHRASE_WEIGHT,
+} from './toolIndex.js';
 export type { ToolIndex, RankingOptions, RankedTool, GroupSummary, ToolField } from './toolIndex.js';
 export { searchTools, oneLine } from './searchTools.js';
 export type { SearchHit, SearchResponse } from './searchTools.js';

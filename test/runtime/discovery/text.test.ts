@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stem } from '../../../runtime/discovery/stem.js';
-import { analyze, splitWords } from '../../../runtime/discovery/tokenize.js';
+import { analyze, compoundWords, splitWords } from '../../../runtime/discovery/tokenize.js';
 
 describe('Porter stemmer', () => {
   it.each([
@@ -51,5 +51,17 @@ describe('analyze', () => {
 
   it('keeps stop words and surface forms when asked', () => {
     expect(analyze('the invoices', { stemming: false, stopWords: false })).toEqual(['the', 'invoices']);
+  });
+});
+
+describe('mixed-case words', () => {
+  it('lists the mixed-case words of a text whole, and splitWords keeps those it is told to', () => {
+    expect(compoundWords('a GitHub repo with PostgreSQL and dryRun')).toEqual(['github', 'postgresql', 'dryrun']);
+    expect(splitWords('open GitHub and createPullRequest', (w) => w === 'github')).toEqual(['open', 'github', 'and', 'create', 'pull', 'request']);
+    expect(analyze('the GitHub repository', { compounds: true })).toEqual(['git', 'hub', 'repositori', 'github']);
+  });
+
+  it('treats indefinite pronouns as stop words', () => {
+    expect(analyze('is there anything about everyone')).toEqual([]);
   });
 });

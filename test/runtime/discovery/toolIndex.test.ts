@@ -31,8 +31,9 @@ describe('createToolIndex ranking', () => {
       },
       { ref: 'tools.records_share', group: 'records', description: 'Share a record.' },
     ]);
-    const plain = createToolIndex(tools, { expansion: false });
-    const expanded = createToolIndex(tools, { jargon: false });
+    // Action classes would also link erase to delete; they are switched off to isolate WordNet.
+    const plain = createToolIndex(tools, { expansion: false, actions: false });
+    const expanded = createToolIndex(tools, { jargon: false, saas: false, actions: false });
     // Without the thesaurus only "record" matches, and the shorter description wins.
     expect(names(plain, 'erase the record')).toEqual(['tools_records_share', 'tools_records_delete']);
     // WordNet puts erase and delete in one synset.
@@ -45,7 +46,7 @@ describe('createToolIndex ranking', () => {
 
   it('returns only matching tools for a query, best first, and nothing for unknown words', () => {
     const index = createToolIndex(sampleCatalog());
-    expect(index.rank('xyzzy plugh')).toEqual([]);
+    expect(index.rank('xyzzy qwghlm')).toEqual([]);
     const scores = index.rank('invoice').map((r) => r.score);
     expect(scores.length).toBeGreaterThan(0);
     expect(scores.every((s) => s > 0)).toBe(true);
@@ -81,6 +82,29 @@ describe('createToolIndex ranking', () => {
     const index = createToolIndex(tools, { groupDescriptions: { kb: 'Internal handbook', other: 'handbook' } });
     expect(names(index, 'handbook page')[0]).toBe('tools_kb_get');
     expect(createToolIndex(tools).rank('handbook')).toEqual([]);
+  });
+
+  it('tolerates a misspelling that neither the tools nor the dictionary know', () => {
+    const catalog = sampleCatalog();
+    expect(names(createToolIndex(catalog), 'refnud a paymnet')[0]).toBe('tools_billing_issue_refund');
+    expect(names(createToolIndex(catalog, { typos: false }), 'refnud a paymnet')).toEqual([]);
+  });
+
+  it('reads a file path in the query as "file" rather than as the words of the path', () => {
+    const tools = makeTools([
+      { ref: 'mcp.fs.read_file', description: 'Read a file from disk.' },
+      { ref: 'tools.notes_get_note', group: 'notes', description: 'Get a todo note.' },
+    ]);
+    expect(names(createToolIndex(tools), 'show me ./notes/todo.md')[0]).toBe('mcp_fs_read_file');
+    expect(names(createToolIndex(tools, { entities: false }), 'show me ./notes/todo.md')[0]).toBe('tools_notes_get_note');
+  });
+
+  it('matches a brand written in mixed case ("GitHub") to the group that names it in lower case', () => {
+    const tools = makeTools([
+      { ref: 'mcp.github.create_issue', description: 'Create a new issue in a repository.' },
+      { ref: 'mcp.bitbucket.create_issue', description: 'Create an issue in a Bitbucket project.' },
+    ]);
+    expect(names(createToolIndex(tools), 'file a GitHub issue')[0]).toBe('mcp_github_create_issue');
   });
 
   it('looks tools up by API name or ref and knows nothing else', () => {
