@@ -2,9 +2,10 @@
 // Both build the same RunContext (store, event sinks, models, tools, lease) and hand it to the
 // scheduler; they differ only in where the run's identity and options come from.
 
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type { Mission, MissionGraph } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
 import { createSecretRedactor, isProcessAlive, newId, openStore, type Redactor, type Store } from '../store/index.js';
@@ -23,7 +24,6 @@ import { emptyTotals, type UsageTotals } from './usage.js';
 import { parseRunOptions, type RunOptions } from './runOptions.js';
 
 export type { RunOptions } from './runOptions.js';
-import { mkdirSync } from 'node:fs';
 
 export interface RunEnvironment {
   graph: MissionGraph;
