@@ -29,7 +29,8 @@ interface Snippet {
 
 function snippets(): Snippet[] {
   const out: Snippet[] = [];
-  for (const path of pages(docsRoot)) {
+  // The README's example is documentation too.
+  for (const path of [...pages(docsRoot), join(docsRoot, '..', 'README.md')]) {
     const lines = readFileSync(path, 'utf8').split('\n');
     for (let i = 0; i < lines.length; i++) {
       const open = /^```hcl(\s+partial)?\s*$/.exec(lines[i]!);
@@ -61,6 +62,10 @@ describe('hcl examples in docs/', () => {
       expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     });
   }
+});
+
+test('the README example is among the checked snippets', () => {
+  expect(snippets().some((s) => s.page === '../README.md' && !s.partial)).toBe(true);
 });
 
 test('one page per block, command and concept', () => {
