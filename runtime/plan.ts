@@ -198,7 +198,7 @@ export async function workerTools(req: Omit<PlanRequest, 'showPrompts' | 'task'>
   const def = await workerDefinition({ graph: req.graph, mission: req.mission, task, objective: rendered.text ?? '', tools: req.tools, overrides: req.overrides });
   const specs = def?.tools ?? [];
   const via = new Map((def?.given.tools ?? []).map((t) => [t.ref, t.via]));
-  const index = createToolIndex(specs);
+  const index = def?.discovery?.index ?? createToolIndex(specs);
   return {
     tools: specs.map((s) => ({ ref: s.ref, name: s.apiName, group: s.group, description: s.description, via: via.get(s.ref) ?? 'task' })),
     search(query, group, page = 1) {

@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import type { Mission, MissionGraph } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
 import { createSecretRedactor, isProcessAlive, newId, openStore, type Redactor, type Store } from '../store/index.js';
@@ -17,7 +16,7 @@ import { createReplayClient } from './providers/replay.js';
 import { createRecordingClient } from './providers/record.js';
 import type { ModelClient } from './providers/types.js';
 import { DEFAULT_LIMITS, type RunContext, type RunLimits } from './runContext.js';
-import { openRunLog } from './runLog.js';
+import { openRunLog, runLogPath } from './runLog.js';
 import { runMission, type MissionStatus } from './scheduler.js';
 import { createRunTools } from './toolResolver.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
@@ -110,7 +109,7 @@ export async function resumeRun(env: RunEnvironment, runId: string): Promise<Run
     if (!mission) throw new ResumeRefused(`run ${runId} is of mission "${run.mission}", which is not in the loaded config`);
     const options = parseRunOptions(runId, run.options);
     if (run.status === 'completed') {
-      return report(store, { runId, mission, inputs: run.inputs as Record<string, Value>, options, resumed: true }, { status: 'completed' }, join(env.graph.projectRoot, '.squadron', 'logs', `${runId}.jsonl`));
+      return report(store, { runId, mission, inputs: run.inputs as Record<string, Value>, options, resumed: true }, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
     }
     return await execute(env, store, redactor, { runId, mission, inputs: run.inputs as Record<string, Value>, options, resumed: true });
   } finally {
@@ -153,8 +152,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   heartbeat.unref();
   const interrupt = AbortSignal.any([env.interrupt, leaseLost.signal]);
 
-  const logDir = join(graph.projectRoot, '.squadron', 'logs');
-  const log = openRunLog(logDir, req.runId, redactor);
+  const log = openRunLog(runLogPath(graph.projectRoot, req.runId), req.runId, redactor);
   const bus = new EventBus((name, error) => log.logger.error({ sink: name, err: error }, 'event sink failed and was detached'));
   bus.subscribe('store', (event) => store.events.append(storedEvent(req.runId, event)));
   bus.subscribe('log', log.sink);

@@ -2,7 +2,7 @@
 // with secret values redacted on the way out (the same redactor the store uses).
 
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { Redactor } from '../store/index.js';
 import type { RunEvent } from './events.js';
@@ -14,9 +14,13 @@ export interface RunLog {
   close(): void;
 }
 
-export function openRunLog(logDir: string, runId: string, redactor: Redactor): RunLog {
-  mkdirSync(logDir, { recursive: true });
-  const path = join(logDir, `${runId}.jsonl`);
+/** Where a run's log lives: `.squadron/logs/<run-id>.jsonl` beside the config. */
+export function runLogPath(projectRoot: string, runId: string): string {
+  return join(projectRoot, '.squadron', 'logs', `${runId}.jsonl`);
+}
+
+export function openRunLog(path: string, runId: string, redactor: Redactor): RunLog {
+  mkdirSync(dirname(path), { recursive: true });
   // Synchronous writes: a handful of lines per model turn, and nothing is lost if the process is killed.
   const destination = pino.destination({ dest: path, sync: true, append: true, mode: 0o600 });
   const logger = pino(

@@ -1,12 +1,11 @@
 // `squadron resume <run-id>`: continues a stopped or crashed run where it stopped, with the same
 // output contract and exit codes as `run`.
 
-import { existsSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 
 import { CliError, collect, EXIT, parseKeyValues, type CliIo } from '../io.js';
 import { loadProject } from '../project.js';
+import { existingDbPath, shownPath } from '../storeAccess.js';
 import { interruptOnSigint, printRunReport, runEnvironment } from '../runReport.js';
 
 interface ResumeFlags {
@@ -32,15 +31,14 @@ export function register(program: Command, io: CliIo): void {
 
 async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Promise<number> {
   const { resumeRun, ResumeRefused, storedRun } = await import('../../runtime/run.js');
-  const dbPath = resolve(io.cwd, flags.db ?? '.squadron/squadron.db');
-  if (!existsSync(dbPath)) throw new CliError(`no database at ${relative(io.cwd, dbPath) || dbPath}; pass --db with the file the run was stored in`);
+  const dbPath = existingDbPath(io, flags.db);
   const stored = storedRun(dbPath, runId);
-  if (!stored) throw new CliError(`no run ${runId} in ${relative(io.cwd, dbPath) || dbPath} (see squadron runs --db …)`);
+  if (!stored) throw new CliError(`no run ${runId} in ${shownPath(io, dbPath)} (see squadron runs --db …)`);
   const project = loadProject(io, flags.config ?? stored.configPath, parseKeyValues(flags.var, '--var'));
   const interrupt = interruptOnSigint(io);
   try {
     const report = await resumeRun(runEnvironment(io, project, dbPath, interrupt.signal, Boolean(flags.json)), runId);
-    return printRunReport(io, report, Boolean(flags.json), `squadron resume ${runId} --db ${relative(io.cwd, dbPath) || dbPath}`);
+    return printRunReport(io, report, Boolean(flags.json), `squadron resume ${runId} --db ${shownPath(io, dbPath)}`);
   } catch (error) {
     if (error instanceof ResumeRefused) throw new CliError(error.message, EXIT.failure);
     throw error;

@@ -8,6 +8,7 @@ import { CliError, collect, EXIT, parseKeyValues, type CliIo } from '../io.js';
 import { defaultDbPath, loadProject, selectMission } from '../project.js';
 import { interruptOnSigint, printRunReport, runEnvironment } from '../runReport.js';
 import { addSelectionFlags, selectionOverrides, type SelectionFlags } from '../selectionFlags.js';
+import { shownPath } from '../storeAccess.js';
 
 interface RunFlags extends SelectionFlags {
   mission?: string;
@@ -57,7 +58,7 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
 
   const interrupt = interruptOnSigint(io);
   try {
-    const db = relative(io.cwd, dbPath) || dbPath;
+    const db = shownPath(io, dbPath);
     const report = await startRun(runEnvironment(io, project, dbPath, interrupt.signal, Boolean(flags.json)), {
       mission,
       inputs: inputs.inputs,

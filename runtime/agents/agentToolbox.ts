@@ -6,7 +6,6 @@
 import type { Skill, ToolRefWithProvenance } from '../../config/graph.js';
 import {
   createDiscoveryState,
-  createToolIndex,
   type DiscoveryState,
   type ToolIndex,
   discoveryToolDefinitions,
@@ -42,7 +41,7 @@ export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinitio
   let discovery: { index: ToolIndex; state: DiscoveryState } | undefined;
 
   if (def.discovery) {
-    const index = createToolIndex(def.tools);
+    const { index } = def.discovery;
     const state = createDiscoveryState(index);
     discovery = { index, state };
     const [searchDef, schemaDef] = discoveryToolDefinitions();

@@ -3,7 +3,7 @@
 // authorized ToolSpecs; `plan` renders the same definitions that `run` executes.
 
 import type { AgentSpec, Mission, MissionGraph, ModelRef, Provenance, Reasoning, Skill, TaskSpec, WorkerSpec } from '../../config/graph.js';
-import { contractGroups, createToolIndex, renderDiscoveryContract, shouldUseDiscovery } from '../discovery/index.js';
+import { contractGroups, createToolIndex, renderDiscoveryContract, shouldUseDiscovery, type ToolIndex } from '../discovery/index.js';
 import type { GivenSkill, GivenTool } from '../events.js';
 import { renderPrompt } from '../promptTemplates.js';
 import type { SelectionOverrides, ToolResolver } from '../runContext.js';
@@ -30,7 +30,7 @@ export interface AgentDefinition {
   /** Skills loaded up front because the objective mentions them (`$name`). */
   preloadedSkills: Skill[];
   /** Present when the agent discovers its tools progressively instead of receiving every schema. */
-  discovery?: { alwaysLoad: string[] };
+  discovery?: { alwaysLoad: string[]; index: ToolIndex };
   /** What it was given and why (shown in progress, plan, and the session.started event). */
   given: { tools: GivenTool[]; skills: GivenSkill[] };
   /** Problems found while building it (an ambiguous `$mention`, an unavailable tool). */
@@ -109,12 +109,14 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
   const skills = skillsNamed(ctx.graph, givenSkills).filter((s) => !preloaded.includes(s));
   // Nothing to discover (e.g. --no-tools): no search tools and no contract claiming "0 tools".
   const useDiscovery = tools.length > 0 && shouldUseDiscovery(tools.length, { discovery: worker.discovery, threshold: worker.discoveryThreshold });
+  // One index serves the prompt's group list and the session's search_tools.
+  const index = useDiscovery ? createToolIndex(tools) : undefined;
   const systemPrompt = renderPrompt('worker', {
     task: ctx.task.name,
     mission: ctx.mission.name,
     missionDescription: ctx.mission.description,
     objective: ctx.objective,
-    discovery: useDiscovery ? discoveryContract(ctx.graph, tools) : undefined,
+    discovery: index ? discoveryContract(ctx.graph, index) : undefined,
     skills: skillsSection(skills, preloaded),
   });
   const def: AgentDefinition = {
@@ -128,7 +130,7 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
     given: { tools: given, skills: givenSkills },
     warnings,
   };
-  if (useDiscovery) def.discovery = { alwaysLoad: [...worker.alwaysLoad] };
+  if (index) def.discovery = { alwaysLoad: [...worker.alwaysLoad], index };
   if (worker.reasoning) def.reasoning = worker.reasoning;
   if (worker.maxTurns !== undefined) def.maxTurns = worker.maxTurns;
   return def;
@@ -193,8 +195,8 @@ function skillsSection(skills: readonly Skill[], preloaded: readonly Skill[]): s
   return parts.length > 0 ? parts.join('\n\n') : undefined;
 }
 
-function discoveryContract(graph: MissionGraph, tools: readonly ToolSpec[]): string {
+function discoveryContract(graph: MissionGraph, index: ToolIndex): string {
   const descriptions: Record<string, string> = {};
   for (const toolset of graph.toolsets) if (toolset.description) descriptions[toolset.name] = toolset.description;
-  return renderDiscoveryContract(contractGroups(createToolIndex(tools), descriptions));
+  return renderDiscoveryContract(contractGroups(index, descriptions));
 }
