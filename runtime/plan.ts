@@ -14,6 +14,7 @@ import { createToolIndex, oneLine, PAGE_SIZE } from './discovery/index.js';
 import type { GivenSkill, GivenTool } from './events.js';
 import type { ToolDefinition } from './providers/types.js';
 import type { SelectionOverrides, ToolResolver } from './runContext.js';
+import { ancestorsOf } from './taskGraph.js';
 
 export interface RequestBytes {
   system: number;
@@ -165,19 +166,7 @@ export function requestBytes(system: string, tools: readonly ToolDefinition[], f
 
 /** Upstream results are only known at run time; plan shows where they will appear. */
 function placeholderUpstream(mission: Mission, task: TaskSpec): UpstreamResult[] {
-  const ancestors = new Set<string>();
-  const visit = (name: string) => {
-    for (const dep of mission.tasks.find((t) => t.name === name)?.dependsOn ?? []) {
-      if (!ancestors.has(dep)) {
-        ancestors.add(dep);
-        visit(dep);
-      }
-    }
-  };
-  visit(task.name);
-  return mission.tasks
-    .filter((t) => ancestors.has(t.name))
-    .map((t) => ({ name: t.name, summary: `(the summary of task "${t.name}", known when it completes)` }));
+  return ancestorsOf(mission.tasks, task.name).map((t) => ({ name: t.name, summary: `(the summary of task "${t.name}", known when it completes)` }));
 }
 
 export interface ListedTool {

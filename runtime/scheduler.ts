@@ -8,6 +8,7 @@ import { commanderAgents } from './agents/definitions.js';
 import { runCommander, type TaskOutcome, type UpstreamResult } from './agents/commander.js';
 import { RunInterrupted } from './agents/sessionTypes.js';
 import { renderObjective } from '../config/objective.js';
+import { ancestorsOf } from './taskGraph.js';
 import type { RunContext } from './runContext.js';
 
 export type MissionStatus = 'completed' | 'failed' | 'interrupted';
@@ -144,21 +145,8 @@ function upstreamOf(
   activatedBy: ReadonlyMap<string, string>,
   completed: ReadonlyMap<string, TaskRecord>,
 ): UpstreamResult[] {
-  const seen = new Set<string>();
-  const visit = (name: string) => {
-    const spec = tasks.find((t) => t.name === name);
-    const parents = [...(spec?.dependsOn ?? [])];
-    const activator = activatedBy.get(name);
-    if (activator) parents.push(activator);
-    for (const parent of parents) {
-      if (seen.has(parent)) continue;
-      seen.add(parent);
-      visit(parent);
-    }
-  };
-  visit(task.name);
-  return tasks
-    .filter((t) => seen.has(t.name) && completed.has(t.name))
+  return ancestorsOf(tasks, task.name, activatedBy)
+    .filter((t) => completed.has(t.name))
     .map((t) => {
       const record = completed.get(t.name)!;
       const result: UpstreamResult = { name: t.name, summary: record.summary };
