@@ -27,6 +27,14 @@ async function withServer<T>(respond: (r: FakeRequest) => FakeReply, body: (serv
 
 const project = (hcl: string): string => writeProject({ 'mission.hcl': hcl });
 
+/** A project with the fake model and mission "m" whose commander uses it; `body` holds its tasks. */
+const missionProject = (server: FakeModelServer, body: string): string =>
+  project(`${model(server)}\nmission "m" {\n  commander { model = models.fake.claude_haiku_4_5 }\n${body}\n}\n`);
+
+/** A task holding only builtins.utils.current_time (a tool with no side effects). */
+const timeTask = (name: string, objective = name): string =>
+  `  task "${name}" {\n    objective = "${objective}"\n    tools     = [builtins.utils.current_time]\n  }`;
+
 /** A task whose commander calls the worker once and completes with the worker's answer. */
 function simpleTask(name: string, workerReplies: TurnReply[]): Record<string, TurnReply[]> {
   return {
@@ -48,14 +56,8 @@ describe('model server trouble', () => {
       ]),
     });
     await withServer(script.respond, async (server) => {
-      const dir = project(`${model(server)}
-mission "m" {
-  commander { model = models.fake.claude_haiku_4_5 }
-  task "flaky" {
-    objective = "be resilient"
-    tools     = [builtins.utils.current_time]
-  }
-}`);
+      const dir = missionProject(server, `
+${timeTask('flaky', 'be resilient')}`);
       const started = Date.now();
       const result = await runCli(['run', dir, '--json'], { cwd: dir, env: FAST_RETRIES });
       expect(script.problems).toEqual([]);
@@ -74,14 +76,8 @@ mission "m" {
   it('fails the task with a clear message when retries are exhausted, and exits 1', async () => {
     const script = turnScript({ 'commander of task "down"': [{ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }] });
     await withServer(() => ({ status: 503 }), async (server) => {
-      const dir = project(`${model(server)}
-mission "m" {
-  commander { model = models.fake.claude_haiku_4_5 }
-  task "down" {
-    objective = "x"
-    tools     = [builtins.utils.current_time]
-  }
-}`);
+      const dir = missionProject(server, `
+${timeTask('down', 'x')}`);
       const result = await runCli(['run', dir, '--json'], { cwd: dir, env: FAST_RETRIES });
       expect(result.code).toBe(1);
       const doc = JSON.parse(result.stdout);
@@ -98,18 +94,9 @@ describe('scheduling', () => {
 mission "m" {
   commander { model = models.fake.claude_haiku_4_5 }
   ${maxParallel === undefined ? '' : `max_parallel = ${maxParallel}`}
-  task "a" {
-    objective = "a"
-    tools     = [builtins.utils.current_time]
-  }
-  task "b" {
-    objective = "b"
-    tools     = [builtins.utils.current_time]
-  }
-  task "c" {
-    objective = "c"
-    tools     = [builtins.utils.current_time]
-  }
+${timeTask('a')}
+${timeTask('b')}
+${timeTask('c')}
   task "join" {
     depends_on = [tasks.a, tasks.b, tasks.c]
     objective  = "join"
@@ -159,9 +146,7 @@ mission "m" {
       ...simpleTask('archive', [{ text: 'archived' }]),
     });
     await withServer(script.respond, async (server) => {
-      const dir = project(`${model(server)}
-mission "m" {
-  commander { model = models.fake.claude_haiku_4_5 }
+      const dir = missionProject(server, `
   task "triage" {
     objective = "triage"
     tools     = [builtins.utils.current_time]
@@ -181,15 +166,8 @@ mission "m" {
     tools     = [builtins.utils.current_time]
     send_to   = [tasks.notify]
   }
-  task "notify" {
-    objective = "notify"
-    tools     = [builtins.utils.current_time]
-  }
-  task "archive" {
-    objective = "archive"
-    tools     = [builtins.utils.current_time]
-  }
-}`);
+${timeTask('notify')}
+${timeTask('archive')}`);
       const result = await runCli(['run', dir, '--json'], { cwd: dir });
       expect(script.problems).toEqual([]);
       expect(result.code, result.stderr).toBe(0);
@@ -217,23 +195,14 @@ mission "m" {
       'worker agent of task "slow"': [{ text: 'slow ok', delayMs: 1500 }],
     });
     await withServer(script.respond, async (server) => {
-      const dir = project(`${model(server)}
-mission "m" {
-  commander { model = models.fake.claude_haiku_4_5 }
-  task "bad" {
-    objective = "bad"
-    tools     = [builtins.utils.current_time]
-  }
-  task "slow" {
-    objective = "slow"
-    tools     = [builtins.utils.current_time]
-  }
+      const dir = missionProject(server, `
+${timeTask('bad')}
+${timeTask('slow')}
   task "after" {
     depends_on = [tasks.bad]
     objective  = "never"
     tools      = [builtins.utils.current_time]
-  }
-}`);
+  }`);
       const result = await runCli(['run', dir, '--json'], { cwd: dir });
       expect(result.code).toBe(1);
       const doc = JSON.parse(result.stdout);
@@ -281,14 +250,11 @@ describe('tool calls', () => {
     });
     try {
       await withServer(script.respond, async (server) => {
-        const dir = project(`${model(server)}
-mission "m" {
-  commander { model = models.fake.claude_haiku_4_5 }
+        const dir = missionProject(server, `
   task "pair" {
     objective = "fetch two pages"
     tools     = [builtins.http.get]
-  }
-}`);
+  }`);
         const result = await runCli(['run', dir, '--json'], { cwd: dir });
         expect(script.problems).toEqual([]);
         expect(result.code, result.stderr).toBe(0);
@@ -314,9 +280,7 @@ describe('the commander contract', () => {
       ],
     });
     await withServer(script.respond, async (server) => {
-      const dir = project(`${model(server)}
-mission "m" {
-  commander { model = models.fake.claude_haiku_4_5 }
+      const dir = missionProject(server, `
   task "facts" {
     objective = "count"
     tools     = [builtins.utils.current_time]
@@ -330,8 +294,7 @@ mission "m" {
         required = true
       }
     }
-  }
-}`);
+  }`);
       const result = await runCli(['run', dir, '--json'], { cwd: dir });
       expect(script.problems).toEqual([]);
       expect(result.code, result.stderr).toBe(0);
@@ -342,14 +305,8 @@ mission "m" {
   it('corrects a reply without a tool call at most 3 times, then fails the task with that reason', async () => {
     const script = turnScript({ 'commander of task "chatty"': [{ text: 'hmm' }, { text: 'well' }, { text: 'so' }, { text: 'anyway' }] });
     await withServer(script.respond, async (server) => {
-      const dir = project(`${model(server)}
-mission "m" {
-  commander { model = models.fake.claude_haiku_4_5 }
-  task "chatty" {
-    objective = "talk"
-    tools     = [builtins.utils.current_time]
-  }
-}`);
+      const dir = missionProject(server, `
+${timeTask('chatty', 'talk')}`);
       const result = await runCli(['run', dir, '--json'], { cwd: dir });
       expect(script.problems).toEqual([]);
       expect(result.code).toBe(1);
@@ -366,14 +323,8 @@ mission "m" {
       ],
     });
     await withServer(script.respond, async (server) => {
-      const dir = project(`${model(server)}
-mission "m" {
-  commander { model = models.fake.claude_haiku_4_5 }
-  task "t" {
-    objective = "t"
-    tools     = [builtins.utils.current_time]
-  }
-}`);
+      const dir = missionProject(server, `
+${timeTask('t')}`);
       const result = await runCli(['run', dir, '--json'], { cwd: dir });
       expect(result.code, result.stderr).toBe(0);
       const db = openDb(dir);
@@ -396,14 +347,8 @@ mission "m" {
       ]),
     });
     await withServer(script.respond, async (server) => {
-      const dir = project(`${model(server)}
-mission "m" {
-  commander { model = models.fake.claude_haiku_4_5 }
-  task "long" {
-    objective = "long"
-    tools     = [builtins.utils.current_time]
-  }
-}`);
+      const dir = missionProject(server, `
+${timeTask('long')}`);
       const result = await runCli(['run', dir, '--json'], { cwd: dir });
       expect(script.problems).toEqual([]);
       expect(result.code, result.stderr).toBe(0);
@@ -418,15 +363,12 @@ mission "m" {
       'worker agent of task "loop"': [loop, loop, loop, loop, loop],
     });
     await withServer(script.respond, async (server) => {
-      const dir = project(`${model(server)}
-mission "m" {
-  commander { model = models.fake.claude_haiku_4_5 }
+      const dir = missionProject(server, `
   task "loop" {
     objective = "loop"
     tools     = [builtins.utils.current_time]
     max_turns = 3
-  }
-}`);
+  }`);
       const result = await runCli(['run', dir, '--json'], { cwd: dir });
       expect(script.problems).toEqual([]);
       expect(result.code, result.stderr).toBe(0);
@@ -445,14 +387,8 @@ mission "m" {
       'worker agent of task "q"': [{ text: '42' }, (req) => ({ text: `sure, I said ${JSON.stringify(req.canonical.messages[1])}` })],
     });
     await withServer(script.respond, async (server) => {
-      const dir = project(`${model(server)}
-mission "m" {
-  commander { model = models.fake.claude_haiku_4_5 }
-  task "q" {
-    objective = "q"
-    tools     = [builtins.utils.current_time]
-  }
-}`);
+      const dir = missionProject(server, `
+${timeTask('q')}`);
       const result = await runCli(['run', dir, '--json'], { cwd: dir });
       expect(script.problems).toEqual([]);
       expect(result.code, result.stderr).toBe(0);
@@ -478,19 +414,13 @@ describe('interrupts and hygiene', () => {
       'worker agent of task "second"': [{ text: 'second ok' }],
     });
     await withServer(script.respond, async (server) => {
-      const dir = project(`${model(server)}
-mission "m" {
-  commander { model = models.fake.claude_haiku_4_5 }
-  task "first" {
-    objective = "first"
-    tools     = [builtins.utils.current_time]
-  }
+      const dir = missionProject(server, `
+${timeTask('first')}
   task "second" {
     depends_on = [tasks.first]
     objective  = "second"
     tools      = [builtins.utils.current_time]
-  }
-}`);
+  }`);
       server.onRequest = (_n, req) => {
         if (!interrupted && req.canonical.system.includes('commander of task "second"')) {
           interrupted = true;
@@ -533,10 +463,7 @@ model "fake" {
 }
 mission "m" {
   commander { model = models.fake.claude_haiku_4_5 }
-  task "leak" {
-    objective = "Use the token ${'${vars.token}'} carefully"
-    tools     = [builtins.utils.current_time]
-  }
+${timeTask('leak', 'Use the token $' + '{vars.token} carefully')}
 }`);
       const cassette = join(dir, 'cassette.jsonl');
       const result = await runCli(['run', dir, '--json', '--record', cassette], { cwd: dir, env: { SQUADRON_VAR_token: secret } });
