@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { assetPath } from '../../../config/assets.js';
 import { renderSkillCatalog } from '../../../runtime/skills/catalog.js';
-import { parseSections } from '../../../runtime/skills/template.js';
+import { fillSkillPrompt } from '../../../runtime/skills/template.js';
 import { folderSkill, hclSkill } from './fixtures.js';
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
@@ -95,13 +93,15 @@ describe('renderSkillCatalog', () => {
 });
 
 describe('prompts/skills.md', () => {
-  it('has every section the runtime reads', () => {
-    const sections = parseSections(readFileSync(assetPath('prompts', 'skills.md'), 'utf8'));
-    for (const name of [
+  it('has every section the runtime reads, each rendering on its own', () => {
+    const names = [
       'catalog', 'entry', 'trim_note', 'omitted_more', 'tool_description', 'tool_name_description', 'loaded',
       'loaded_tools', 'loaded_folder', 'unknown', 'unknown_suggest', 'none_available', 'invalid_input',
-    ]) {
-      expect(sections.get(name), name).toBeTruthy();
-    }
+    ] as const;
+    const rendered = names.map((name) => fillSkillPrompt(name));
+    for (const [i, name] of names.entries()) expect(rendered[i], name).toBeTruthy();
+    // Each name selects its own section, not the whole file.
+    expect(new Set(rendered).size).toBe(names.length);
+    expect(fillSkillPrompt('entry', { name: 'x', description: 'd' })).toBe('- `x`: d');
   });
 });
