@@ -164,9 +164,16 @@ export function requestBytes(system: string, tools: readonly ToolDefinition[], f
   return { system: systemBytes, tools: toolBytes, messages: messageBytes, total, estimated_tokens: Math.ceil(total / 4) };
 }
 
-/** Upstream results are only known at run time; plan shows where they will appear. */
+/**
+ * Upstream results are only known at run time; plan shows where they will appear. A routed task may
+ * be activated by any of its routers, so every one of them is shown.
+ */
 function placeholderUpstream(mission: Mission, task: TaskSpec): UpstreamResult[] {
-  return ancestorsOf(mission.tasks, task.name).map((t) => ({ name: t.name, summary: `(the summary of task "${t.name}", known when it completes)` }));
+  const activators = new Map<string, string[]>();
+  for (const t of mission.tasks) {
+    for (const target of [...t.router.map((r) => r.target), ...t.sendTo]) activators.set(target, [...(activators.get(target) ?? []), t.name]);
+  }
+  return ancestorsOf(mission.tasks, task.name, activators).map((t) => ({ name: t.name, summary: `(the summary of task "${t.name}", known when it completes)` }));
 }
 
 export interface ListedTool {

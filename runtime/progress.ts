@@ -32,8 +32,14 @@ export class ProgressView {
     private readonly out: NodeJS.WritableStream,
     private readonly live: boolean,
     taskNames: readonly string[],
+    /** Stored states of a resumed run's tasks (a task that already completed shows as such). */
+    initial: ReadonlyMap<string, string> = new Map(),
   ) {
-    for (const name of taskNames) this.tasks.set(name, { state: 'pending', activity: '' });
+    for (const name of taskNames) {
+      const stored = initial.get(name);
+      const state = stored !== undefined && stored in SYMBOL && stored !== 'running' ? (stored as TaskView['state']) : 'pending';
+      this.tasks.set(name, { state, activity: '' });
+    }
   }
 
   readonly sink = (event: RunEvent): void => {

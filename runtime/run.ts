@@ -3,22 +3,22 @@
 // scheduler; they differ only in where the run's identity and options come from.
 
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { Mission, MissionGraph } from '../config/graph.js';
+import { dirname } from 'node:path';
+import type { Mission, MissionGraph, ModelBlock } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
-import { createSecretRedactor, isProcessAlive, newId, openStore, type Redactor, type Store } from '../store/index.js';
+import { createSecretRedactor, DEFAULT_LEASE_STALE_MS, newId, openStore, type Redactor, type Store } from '../store/index.js';
 import { EventBus, type RunEvent } from './events.js';
 import { ModelResolver } from './models.js';
 import { ProgressView } from './progress.js';
-import { createModelClient } from './providers/factory.js';
+import { createModelClient, type ModelClientFactoryOptions } from './providers/factory.js';
 import { createReplayClient } from './providers/replay.js';
-import { createRecordingClient } from './providers/record.js';
 import type { ModelClient } from './providers/types.js';
 import { DEFAULT_LIMITS, type RunContext, type RunLimits } from './runContext.js';
-import { openRunLog, runLogPath } from './runLog.js';
+import { openRunLog, runLogPath, type RunLog } from './runLog.js';
 import { runMission, type MissionStatus } from './scheduler.js';
-import { createRunTools } from './toolResolver.js';
+import { createRunTools, type RunTools } from './toolResolver.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
 import { parseRunOptions, type RunOptions } from './runOptions.js';
 
@@ -76,8 +76,10 @@ export async function startRun(env: RunEnvironment, request: StartRequest): Prom
       request.onPreviousInterrupted?.(previous.id);
     }
     const runId = newId('run');
+    const workspaceDir = request.workspaceFor(runId);
+    checkRunFiles(workspaceDir, request.options.record);
     const taskGraph = request.mission.tasks.map((t) => ({ name: t.name, dependsOn: [...t.dependsOn], routes: t.router.map((r) => r.target), sendTo: [...t.sendTo] }));
-    const options: RunOptions = { ...request.options, workspaceDir: request.workspaceFor(runId), taskGraph };
+    const options: RunOptions = { ...request.options, workspaceDir, taskGraph };
     store.runs.create({ id: runId, mission: request.mission.name, configPath: env.configPath, inputs: request.inputs as Record<string, unknown>, options: { ...options } });
     request.onRunId?.(runId);
     return await execute(env, store, redactor, { runId, mission: request.mission, inputs: request.inputs, options, resumed: false });
@@ -86,7 +88,8 @@ export async function startRun(env: RunEnvironment, request: StartRequest): Prom
   }
 }
 
-export class ResumeRefused extends Error {}
+/** A run that cannot start or continue, for a reason the user can fix (message says which). */
+export class RunRefused extends Error {}
 
 /** The stored facts `resume` needs before it can load the config: which mission, from where. */
 export function storedRun(dbPath: string, runId: string): { mission: string; configPath: string; status: string } | undefined {
@@ -104,13 +107,14 @@ export async function resumeRun(env: RunEnvironment, runId: string): Promise<Run
   const store = openStore(env.dbPath, { redactor });
   try {
     const run = store.runs.get(runId);
-    if (!run) throw new ResumeRefused(`no run ${runId} in ${env.dbPath}`);
+    if (!run) throw new RunRefused(`no run ${runId} in ${env.dbPath}`);
     const mission = env.graph.missions.find((m) => m.name === run.mission);
-    if (!mission) throw new ResumeRefused(`run ${runId} is of mission "${run.mission}", which is not in the loaded config`);
+    if (!mission) throw new RunRefused(`run ${runId} is of mission "${run.mission}", which is not in the loaded config`);
     const options = parseRunOptions(runId, run.options);
     if (run.status === 'completed') {
       return report(store, { runId, mission, inputs: run.inputs as Record<string, Value>, options, resumed: true }, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
     }
+    checkRunFiles(options.workspaceDir, options.record);
     return await execute(env, store, redactor, { runId, mission, inputs: run.inputs as Record<string, Value>, options, resumed: true });
   } finally {
     store.close();
@@ -126,87 +130,134 @@ interface ExecuteRequest {
 }
 
 const LEASE_HEARTBEAT_MS = 2_000;
-const LEASE_STALE_MS = 15_000;
 
-/** Whether a process is still executing the run (its lease is held by a live process). */
-export function leaseIsLive(store: Store, runId: string): boolean {
-  const lease = store.leases.get(runId);
-  if (!lease) return false;
-  if (lease.host === hostname()) return isProcessAlive(lease.pid);
-  return Date.now() - Date.parse(lease.heartbeatAt) < LEASE_STALE_MS;
+function leaseIsLive(store: Store, runId: string): boolean {
+  return store.leases.isLive(runId, hostname());
 }
 
 async function execute(env: RunEnvironment, store: Store, redactor: Redactor, req: ExecuteRequest): Promise<RunReport> {
   const { graph } = env;
   const owner = { id: `own_${randomUUID()}`, pid: process.pid, host: hostname() };
-  const lease = store.leases.acquire(req.runId, owner, LEASE_STALE_MS);
+  const lease = store.leases.acquire(req.runId, owner, DEFAULT_LEASE_STALE_MS);
   if (!lease.ok) {
     const h = lease.holder;
-    throw new ResumeRefused(`run ${req.runId} is being executed by another process (pid ${h.pid} on ${h.host}, heartbeat ${h.heartbeatAt}); wait for it to finish or stop it first`);
+    throw new RunRefused(`run ${req.runId} is being executed by another process (pid ${h.pid} on ${h.host}, heartbeat ${h.heartbeatAt}); wait for it to finish or stop it first`);
   }
   // Losing the lease (another process took it over) stops this runner: two must never drive one run.
   const leaseLost = new AbortController();
   const heartbeat = setInterval(() => {
-    if (!store.leases.heartbeat(req.runId, owner.id)) leaseLost.abort();
+    try {
+      if (!store.leases.heartbeat(req.runId, owner.id)) leaseLost.abort();
+    } catch {
+      leaseLost.abort(); // the database is unusable: stop rather than run unfenced
+    }
   }, LEASE_HEARTBEAT_MS);
   heartbeat.unref();
   const interrupt = AbortSignal.any([env.interrupt, leaseLost.signal]);
+  const logPath = runLogPath(graph.projectRoot, req.runId);
 
-  const log = openRunLog(runLogPath(graph.projectRoot, req.runId), req.runId, redactor);
-  const bus = new EventBus((name, error) => log.logger.error({ sink: name, err: error }, 'event sink failed and was detached'));
-  bus.subscribe('store', (event) => store.events.append(storedEvent(req.runId, event)));
-  bus.subscribe('log', log.sink);
-  const progress = new ProgressView(env.progress.stream, env.progress.live, req.mission.tasks.map((t) => t.name));
-  bus.subscribe('progress', progress.sink);
-
-  mkdirSync(req.options.workspaceDir, { recursive: true });
-  const runTools = createRunTools(graph, (ref, message) => bus.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }));
-  const models = new ModelResolver(graph, (block) => clientFor(block, req.options, redactor, env));
-  models.warmUp([req.mission.commander.model, ...req.mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : []))]);
-
-  const ctx: RunContext = {
-    graph,
-    mission: req.mission,
-    runId: req.runId,
-    store,
-    bus,
-    models,
-    tools: runTools.resolver,
-    workspaceDir: req.options.workspaceDir,
-    signal: interrupt,
-    inputs: req.inputs,
-    overrides: req.options.overrides,
-    limits: { ...DEFAULT_LIMITS, ...env.limits },
-  };
-
-  store.runs.setStatus(req.runId, 'running');
-  const started: RunEvent = { type: 'run.started', runId: req.runId, mission: req.mission.name, resumed: req.resumed };
-  if (req.options.replay) started.replayFrom = req.options.replay;
-  bus.emit(started);
+  // Whatever fails from here on, the run is closed with a status and its lease released, so it is
+  // never left looking like a live run.
+  let log: RunLog | undefined;
+  let progress: ProgressView | undefined;
+  let runTools: RunTools | undefined;
+  let bus: EventBus | undefined;
   let result: { status: MissionStatus; error?: string };
   try {
+    log = openRunLog(logPath, req.runId, redactor);
+    const runLog = log;
+    bus = new EventBus((name, error) => runLog.logger.error({ sink: name, err: error }, 'event sink failed and was detached'));
+    bus.subscribe('store', storeSink(store, req.runId, runLog));
+    bus.subscribe('log', runLog.sink);
+    progress = new ProgressView(env.progress.stream, env.progress.live, req.mission.tasks.map((t) => t.name), initialTaskStates(store, req.runId));
+    bus.subscribe('progress', progress.sink);
+
+    mkdirSync(req.options.workspaceDir, { recursive: true });
+    const events = bus;
+    runTools = createRunTools(graph, (ref, message) => events.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }));
+    const models = new ModelResolver(graph, modelClients(req.options, redactor, env));
+    models.warmUp([req.mission.commander.model, ...req.mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : []))]);
+
+    const ctx: RunContext = {
+      graph,
+      mission: req.mission,
+      runId: req.runId,
+      store,
+      bus,
+      models,
+      tools: runTools.resolver,
+      workspaceDir: req.options.workspaceDir,
+      signal: interrupt,
+      inputs: req.inputs,
+      overrides: req.options.overrides,
+      limits: { ...DEFAULT_LIMITS, ...env.limits },
+    };
+
+    store.runs.setStatus(req.runId, 'running');
+    const started: RunEvent = { type: 'run.started', runId: req.runId, mission: req.mission.name, resumed: req.resumed };
+    if (req.options.replay) started.replayFrom = req.options.replay;
+    bus.emit(started);
     result = await runMission(ctx, interrupt);
   } catch (error) {
     result = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
   } finally {
-    await runTools.close();
+    await runTools?.close();
   }
   const finished: RunEvent = { type: 'run.finished', runId: req.runId, status: result.status };
   if (result.error) finished.error = result.error;
-  bus.emit(finished);
-  progress.close();
+  bus?.emit(finished);
+  progress?.close();
   clearInterval(heartbeat);
   store.leases.release(req.runId, owner.id);
   // Closing the run is its last write: nothing is stored for it after this.
   store.runs.setStatus(req.runId, result.status, result.error);
-  log.close();
-  return report(store, req, result, log.path);
+  log?.close();
+  return report(store, req, result, logPath);
 }
 
-function clientFor(block: Parameters<typeof createModelClient>[0], options: RunOptions, redactor: Redactor, env: RunEnvironment): ModelClient {
-  if (options.replay) return createReplayClient({ cassette: options.replay });
-  const client = createModelClient(block, env.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: env.retryBaseDelayMs } : {});
-  return options.record ? createRecordingClient(client, { cassette: options.record, redact: (t) => redactor.redact(t) }) : client;
+/** The client of each model block: from the block, or one shared cassette player under --replay. */
+function modelClients(options: RunOptions, redactor: Redactor, env: RunEnvironment): (block: ModelBlock) => ModelClient {
+  let replay: ModelClient | undefined;
+  return (block) => {
+    if (options.replay) return (replay ??= createReplayClient({ cassette: options.replay }));
+    const factoryOptions: ModelClientFactoryOptions = {};
+    if (env.retryBaseDelayMs !== undefined) factoryOptions.retryBaseDelayMs = env.retryBaseDelayMs;
+    if (options.record) factoryOptions.record = { cassette: options.record, redact: (t) => redactor.redact(t) };
+    return createModelClient(block, factoryOptions);
+  };
+}
+
+/** Fails before anything runs when the workspace or the cassette to record cannot be used. */
+function checkRunFiles(workspaceDir: string, record: string | undefined): void {
+  try {
+    if (!statSync(workspaceDir).isDirectory()) throw new RunRefused(`the workspace ${workspaceDir} exists and is not a directory`);
+  } catch (error) {
+    if (error instanceof RunRefused) throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new RunRefused(`cannot use the workspace ${workspaceDir}: ${(error as Error).message}`);
+  }
+  if (record === undefined) return;
+  try {
+    mkdirSync(dirname(record), { recursive: true });
+    closeSync(openSync(record, 'a'));
+  } catch (error) {
+    throw new RunRefused(`cannot write the cassette ${record}: ${(error as Error).message}`);
+  }
+}
+
+/** Events are a log: one that cannot be stored is reported and skipped, never fatal to the run. */
+function storeSink(store: Store, runId: string, log: RunLog): (event: RunEvent) => void {
+  return (event) => {
+    try {
+      store.events.append(storedEvent(runId, event));
+    } catch (error) {
+      log.logger.error({ err: error, event: event.type }, 'an event could not be stored');
+    }
+  };
+}
+
+/** On resume, the progress view starts from the stored task states. */
+function initialTaskStates(store: Store, runId: string): Map<string, string> {
+  return new Map(store.tasks.list(runId).map((t) => [t.name, t.status]));
 }
 
 function report(store: Store, req: ExecuteRequest, result: { status: MissionStatus; error?: string }, logPath: string): RunReport {

@@ -38,6 +38,9 @@ export function openRunLog(path: string, runId: string, redactor: Redactor): Run
       const level = event.type === 'task.failed' || event.type === 'warning' ? 'warn' : 'info';
       logger[level]({ event }, event.type);
     },
-    close: () => destination.flushSync(),
+    close: () => {
+      destination.flushSync();
+      destination.end();
+    },
   };
 }

@@ -51,18 +51,26 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
   const startable = (task: TaskSpec) =>
     activated.has(task.name) && !completed.has(task.name) && !running.has(task.name) && task.dependsOn.every((d) => completed.has(d));
 
-  for (;;) {
-    if (failure === undefined && !interrupt.aborted) {
-      for (const task of tasks) {
-        if (running.size >= mission.maxParallel) break;
-        if (!startable(task)) continue;
-        const upstream = upstreamOf(task, tasks, activatedBy, completed);
-        running.set(task.name, executeTask(ctx, task, upstream).then((outcome) => settle(task, outcome)));
+  try {
+    for (;;) {
+      if (failure === undefined && !interrupt.aborted) {
+        for (const task of tasks) {
+          if (running.size >= mission.maxParallel) break;
+          if (!startable(task)) continue;
+          const upstream = upstreamOf(task, tasks, activatedBy, completed);
+          running.set(task.name, executeTask(ctx, task, upstream).then((outcome) => settle(task, outcome)));
+        }
       }
+      if (running.size === 0) break;
+      const finished = await Promise.race(running.values());
+      running.delete(finished);
     }
-    if (running.size === 0) break;
-    const finished = await Promise.race(running.values());
-    running.delete(finished);
+  } catch (error) {
+    // Bookkeeping failed (the database, most likely): stop the other tasks and wait for them, so
+    // nothing writes after the caller closes the store.
+    failing.abort();
+    await Promise.allSettled(running.values());
+    throw error;
   }
 
   function settle(task: TaskSpec, outcome: TaskOutcome | 'interrupted'): string {

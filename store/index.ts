@@ -9,7 +9,7 @@ export { createSecretRedactor, identityRedactor, MIN_SECRET_LENGTH } from './red
 export type { Redactor, SecretValue } from './redact.js';
 export { newId } from './ids.js';
 export { readMigrations, migrationChecksum } from './migrate.js';
-export { isProcessAlive } from './repos/leases.js';
+export { DEFAULT_LEASE_STALE_MS, isProcessAlive } from './repos/leases.js';
 export type { RunsRepo } from './repos/runs.js';
 export type { TasksRepo } from './repos/tasks.js';
 export type { SessionsRepo, OpenSession } from './repos/sessions.js';

@@ -30,7 +30,7 @@ export function register(program: Command, io: CliIo): void {
 }
 
 async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Promise<number> {
-  const { resumeRun, ResumeRefused, storedRun } = await import('../../runtime/run.js');
+  const { resumeRun, RunRefused, storedRun } = await import('../../runtime/run.js');
   const dbPath = existingDbPath(io, flags.db);
   const stored = storedRun(dbPath, runId);
   if (!stored) throw new CliError(`no run ${runId} in ${shownPath(io, dbPath)} (see squadron runs --db …)`);
@@ -40,7 +40,7 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
     const report = await resumeRun(runEnvironment(io, project, dbPath, interrupt.signal, Boolean(flags.json)), runId);
     return printRunReport(io, report, Boolean(flags.json), `squadron resume ${runId} --db ${shownPath(io, dbPath)}`);
   } catch (error) {
-    if (error instanceof ResumeRefused) throw new CliError(error.message, EXIT.failure);
+    if (error instanceof RunRefused) throw new CliError(error.message, EXIT.failure);
     throw error;
   } finally {
     interrupt.dispose();

@@ -42,7 +42,7 @@ export function register(program: Command, io: CliIo): void {
 async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<number> {
   if (flags.replay && flags.record) throw new CliError('--replay and --record cannot be used together');
   // The runtime (model SDKs, MCP, SQLite) is loaded only when a run actually starts.
-  const [{ resolveInputs }, { startRun }] = await Promise.all([import('../../runtime/inputs.js'), import('../../runtime/run.js')]);
+  const [{ resolveInputs }, { startRun, RunRefused }] = await Promise.all([import('../../runtime/inputs.js'), import('../../runtime/run.js')]);
   const project = loadProject(io, path, parseKeyValues(flags.var, '--var'));
   const mission = selectMission(project.graph, flags.mission);
   const inputs = resolveInputs(mission, parseKeyValues(flags.input, '--input'));
@@ -73,6 +73,9 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
       },
     });
     return printRunReport(io, report, Boolean(flags.json), `squadron resume ${runId} --db ${db}`);
+  } catch (error) {
+    if (error instanceof RunRefused) throw new CliError(error.message, EXIT.usage);
+    throw error;
   } finally {
     interrupt.dispose();
   }

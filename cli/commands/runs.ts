@@ -1,5 +1,6 @@
 // `squadron runs`: the stored runs, newest first, with status, duration, tokens and cost.
 
+import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { totalTokens } from '../../runtime/usage.js';
 import type { CliIo } from '../io.js';
@@ -15,7 +16,6 @@ export function register(program: Command, io: CliIo): void {
     .option('--limit <n>', 'at most this many runs', (v) => Number.parseInt(v, 10), 50)
     .option('--json', 'print JSON')
     .action(async (flags: { db?: string; mission?: string; limit: number; json?: boolean }) => {
-      const { leaseIsLive } = await import('../../runtime/run.js');
       const store = await openExistingStore(io, flags.db);
       try {
         const opts: { limit: number; mission?: string } = { limit: flags.limit };
@@ -25,7 +25,7 @@ export function register(program: Command, io: CliIo): void {
           id: r.id,
           mission: r.mission,
           // A 'running' run whose runner is gone was interrupted (killed, crashed): say so.
-          status: r.status === 'running' && !leaseIsLive(store, r.id) ? 'interrupted' : r.status,
+          status: r.status === 'running' && !store.leases.isLive(r.id, hostname()) ? 'interrupted' : r.status,
           started_at: r.startedAt,
           duration_ms: r.finishedAt ? Date.parse(r.finishedAt) - Date.parse(r.startedAt) : null,
           tasks: r.tasks,

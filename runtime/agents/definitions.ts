@@ -79,8 +79,10 @@ export async function resolveGivenTools(resolver: ToolResolver, given: readonly 
   const tools: ToolSpec[] = [];
   const out: GivenTool[] = [];
   const seen = new Set<string>();
-  for (const entry of given) {
-    for (const spec of await resolver.resolve([entry.ref])) {
+  // Resolved together so MCP servers start in parallel; assembled in declared order.
+  const resolved = await Promise.all(given.map((entry) => resolver.resolve([entry.ref])));
+  for (const [i, entry] of given.entries()) {
+    for (const spec of resolved[i]!) {
       if (seen.has(spec.ref)) continue;
       seen.add(spec.ref);
       tools.push(entry.via.startsWith('toolset:') ? { ...spec, group: entry.via.slice('toolset:'.length) } : spec);

@@ -51,10 +51,11 @@ export async function runModelTurn(
   let followUp: SessionMessage | undefined;
   let failure: string | undefined;
   if (response.stopReason === 'max_tokens') {
+    // Stored even when giving up: the cut-off tool calls get their error results, so the conversation
+    // stays valid for a later instruction to the same agent or a resume.
+    followUp = truncationFollowUp(toolUses, deps.model.maxOutputTokens);
     if (trailingCount(messages, 'truncation') >= MAX_TRUNCATIONS) {
       failure = `the model's reply was cut off at the output limit (${deps.model.maxOutputTokens} tokens) ${MAX_TRUNCATIONS + 1} times in a row`;
-    } else {
-      followUp = truncationFollowUp(toolUses, deps.model.maxOutputTokens);
     }
   } else if (toolUses.length === 0 && deps.requireToolCall) {
     const corrections = trailingCount(messages, 'correction');

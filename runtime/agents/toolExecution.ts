@@ -6,7 +6,6 @@
 import type { ToolResultPart, ToolUsePart } from '../providers/types.js';
 import type { ToolResult } from '../tools/types.js';
 import { RunInterrupted, type SessionDeps } from './sessionTypes.js';
-import type { SessionTool } from './toolbox.js';
 
 export const INTERRUPTED_MESSAGE =
   'This tool call was interrupted before it finished (the process stopped), so its effect is unknown. ' +
@@ -33,27 +32,28 @@ async function executeOne(deps: SessionDeps, call: ToolUsePart): Promise<ToolRes
 }
 
 async function resultFor(deps: SessionDeps, call: ToolUsePart): Promise<ToolResult> {
+  const { store, bus, sessionId } = deps;
+  // The ledger comes first: a call that ran before a restart is answered with what really happened,
+  // even if its tool is no longer available (a server that fails to start now, a changed config).
+  const stored = store.ledger.get(sessionId, call.id);
+  if (stored?.status === 'completed' && stored.result) {
+    emitFinished(deps, call, stored.toolRef, stored.result.isError, 0, true);
+    return stored.result;
+  }
+  const resuming = stored?.status === 'started';
   const tool = deps.toolbox.resolve(call.name);
+  if (resuming && (!tool || tool.onInterrupted === 'report')) {
+    const result = refusal(INTERRUPTED_MESSAGE);
+    store.ledger.recordCompleted(sessionId, call.id, result);
+    emitFinished(deps, call, stored.toolRef, true, 0, true);
+    return result;
+  }
   if (!tool) return refusal(deps.toolbox.describeUnknown(call.name));
   if (call.malformedInput !== undefined) {
     return refusal(
       `The arguments of this ${call.name} call are not valid JSON, so it was not executed. ` +
         `Send the call again with a JSON object as arguments. Received: ${truncate(call.malformedInput, 300)}`,
     );
-  }
-
-  const { store, bus, sessionId } = deps;
-  const stored = store.ledger.get(sessionId, call.id);
-  if (stored?.status === 'completed' && stored.result) {
-    emitFinished(deps, call, tool, stored.result.isError, 0, true);
-    return stored.result;
-  }
-  const resuming = stored?.status === 'started';
-  if (resuming && tool.onInterrupted === 'report') {
-    const result = refusal(INTERRUPTED_MESSAGE);
-    store.ledger.recordCompleted(sessionId, call.id, result);
-    emitFinished(deps, call, tool, true, 0, true);
-    return result;
   }
   if (!stored) {
     store.ledger.recordStarted({
@@ -78,18 +78,18 @@ async function resultFor(deps: SessionDeps, call: ToolUsePart): Promise<ToolResu
   // `started` so resume decides (re-run when safe, otherwise report the interruption).
   if (deps.signal.aborted) throw new RunInterrupted();
   store.ledger.recordCompleted(sessionId, call.id, result);
-  emitFinished(deps, call, tool, result.isError, performance.now() - started, false);
+  emitFinished(deps, call, tool.ref, result.isError, performance.now() - started, false);
   return result;
 }
 
-function emitFinished(deps: SessionDeps, call: ToolUsePart, tool: SessionTool, isError: boolean, durationMs: number, replayed: boolean): void {
+function emitFinished(deps: SessionDeps, call: ToolUsePart, toolRef: string, isError: boolean, durationMs: number, replayed: boolean): void {
   deps.bus.emit({
     type: 'tool.finished',
     task: deps.task,
     agent: deps.agent,
     sessionId: deps.sessionId,
     callId: call.id,
-    tool: tool.ref,
+    tool: toolRef,
     isError,
     durationMs: Math.round(durationMs),
     replayed,

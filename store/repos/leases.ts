@@ -16,6 +16,9 @@ export interface LeaseOwner {
 
 export type AcquireResult = { ok: true } | { ok: false; holder: LeaseRow };
 
+/** How old a heartbeat may be before its holder counts as gone (runners beat every 2 s). */
+export const DEFAULT_LEASE_STALE_MS = 15_000;
+
 export interface LeasesRepo {
   /**
    * Takes the lease when it is free, already ours, or stale: heartbeat older than staleAfterMs, or
@@ -27,6 +30,8 @@ export interface LeasesRepo {
   /** Releases only our own lease. */
   release(runId: string, ownerId: string): void;
   get(runId: string): LeaseRow | undefined;
+  /** Whether a live process holds the run's lease — the same rule `acquire` uses to refuse a takeover. */
+  isLive(runId: string, host: string, staleAfterMs?: number): boolean;
 }
 
 export function createLeasesRepo({ db, clock, now }: RepoContext): LeasesRepo {
@@ -65,6 +70,10 @@ export function createLeasesRepo({ db, clock, now }: RepoContext): LeasesRepo {
     get(runId) {
       const row = byRun.get(runId);
       return row === undefined ? undefined : read(row);
+    },
+    isLive(runId, host, staleAfterMs = DEFAULT_LEASE_STALE_MS) {
+      const row = byRun.get(runId);
+      return row !== undefined && !isStale(read(row), { id: '', pid: process.pid, host }, staleAfterMs, clock());
     },
   };
 }

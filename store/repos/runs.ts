@@ -18,7 +18,13 @@ export interface RunsRepo {
   latestForMission(mission: string, configPath: string): RunRow | undefined;
 }
 
-const SUMMARY_SELECT = `
+/**
+ * Runs with their usage totals and task counts. The runs are chosen (and limited) first, so only their
+ * own model turns are summed — not every turn in the database.
+ */
+function summarySelect(where: string): string {
+  return `
+  WITH r AS (SELECT *, rowid AS seq FROM runs ${where} ORDER BY started_at DESC, rowid DESC LIMIT @limit)
   SELECT r.*,
     COALESCE(t.input_tokens, 0) AS input_tokens, COALESCE(t.output_tokens, 0) AS output_tokens,
     COALESCE(t.cache_read_tokens, 0) AS cache_read_tokens, COALESCE(t.cache_write_tokens, 0) AS cache_write_tokens,
@@ -26,13 +32,15 @@ const SUMMARY_SELECT = `
     (SELECT COUNT(*) FROM tasks k WHERE k.run_id = r.id) AS tasks_total,
     (SELECT COUNT(*) FROM tasks k WHERE k.run_id = r.id AND k.status = 'completed') AS tasks_completed,
     (SELECT COUNT(*) FROM tasks k WHERE k.run_id = r.id AND k.status = 'failed') AS tasks_failed
-  FROM runs r
+  FROM r
   LEFT JOIN (
     SELECT run_id, SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens,
       SUM(cache_read_tokens) AS cache_read_tokens, SUM(cache_write_tokens) AS cache_write_tokens,
       SUM(cost_usd) AS cost_usd, COUNT(*) AS turns
-    FROM model_turns GROUP BY run_id
-  ) t ON t.run_id = r.id`;
+    FROM model_turns WHERE run_id IN (SELECT id FROM r) GROUP BY run_id
+  ) t ON t.run_id = r.id
+  ORDER BY r.started_at DESC, r.seq DESC`;
+}
 
 const TERMINAL: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'interrupted']);
 
@@ -42,8 +50,8 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
      VALUES (?, ?, ?, 'running', ?, ?, ?) RETURNING *`,
   );
   const byId = db.prepare('SELECT * FROM runs WHERE id = ?');
-  const listAll = db.prepare(`${SUMMARY_SELECT} ORDER BY r.started_at DESC, r.rowid DESC LIMIT ?`);
-  const listMission = db.prepare(`${SUMMARY_SELECT} WHERE r.mission = ? ORDER BY r.started_at DESC, r.rowid DESC LIMIT ?`);
+  const listAll = db.prepare(summarySelect(''));
+  const listMission = db.prepare(summarySelect('WHERE mission = @mission'));
   const setStatus = db.prepare(
     `UPDATE runs SET status = ?, error = ?, finished_at = CASE WHEN ? THEN ? ELSE NULL END WHERE id = ?`,
   );
@@ -63,7 +71,7 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
     },
     list(opts = {}) {
       const limit = opts.limit ?? -1;
-      const rows = opts.mission === undefined ? listAll.all(limit) : listMission.all(opts.mission, limit);
+      const rows = opts.mission === undefined ? listAll.all({ limit }) : listMission.all({ mission: opts.mission, limit });
       return rows.map((row) => toRunSummary(codec, parseRow(RawRunSummary, 'runs', row)));
     },
     setStatus(id, status, error) {

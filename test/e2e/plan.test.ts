@@ -262,3 +262,39 @@ describe.each([
     }
   });
 });
+
+describe('squadron plan: routed tasks', () => {
+  it("shows where a routed task's commander will see its possible activators' summaries", async () => {
+    const server = await startFakeModelServer({ respond: () => ({ status: 500 }) });
+    try {
+      const dir = writeProject({
+        'mission.hcl': `${fakeModelBlock(server)}
+mission "m" {
+  commander { model = ${ANTHROPIC_MODEL} }
+  task "triage" {
+    objective = "triage"
+    tools     = [builtins.utils.current_time]
+    router {
+      route {
+        target    = tasks.escalate
+        condition = "urgent"
+      }
+    }
+  }
+  task "escalate" {
+    objective = "escalate"
+    tools     = [builtins.utils.current_time]
+  }
+}
+`,
+      });
+      const result = await runCli(['plan', dir, '--json', '--show-prompt', '--task', 'escalate'], { cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+      const plan = JSON.parse(result.stdout) as { tasks: { commander: { system_prompt: string } }[] };
+      expect(plan.tasks[0]!.commander.system_prompt).toContain('### triage\n(the summary of task "triage", known when it completes)');
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -377,6 +377,31 @@ ${timeTask('long')}`);
     });
   });
 
+  it('keeps the conversation valid when an agent gives up after four truncated replies', async () => {
+    const cut: FakeReply = { text: 'partial', toolCalls: [{ name: 'builtins_utils_current_time', input: {} }], stopReason: 'max_tokens' };
+    const script = turnScript({
+      'commander of task "cut"': [
+        callAgent('worker', 'try'),
+        toolCall('call_agent', { name: 'worker', response: 'try again, shorter' }),
+        (req) => taskComplete(lastToolResult(req)),
+      ],
+      'worker agent of task "cut"': [cut, cut, cut, cut, { text: 'short answer' }],
+    });
+    await withServer(script.respond, async (server) => {
+      const dir = missionProject(server, `${timeTask('cut')}`);
+      const result = await runCli(['run', dir, '--json'], { cwd: dir });
+      expect(script.problems).toEqual([]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout).tasks.cut.summary).toContain('short answer');
+      // Every tool call the worker's last request carries is answered before the next message.
+      const last = server.requests.filter((r) => r.canonical.system.includes('worker agent of task "cut"')).at(-1)!;
+      const answered = new Set(last.canonical.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool_result' ? [p.toolUseId] : []))));
+      const calls = last.canonical.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool_use' ? [p.id] : [])));
+      expect(calls).toHaveLength(4);
+      for (const id of calls) expect(answered.has(id), id).toBe(true);
+    });
+  });
+
   it('continues the same agent session for ask_agent follow-ups', async () => {
     const script = turnScript({
       'commander of task "q"': [
@@ -396,6 +421,27 @@ ${timeTask('q')}`);
       const db = openDb(dir);
       expect(db.prepare("SELECT COUNT(*) AS n FROM sessions WHERE agent = 'worker'").get()).toEqual({ n: 1 });
       db.close();
+    });
+  });
+});
+
+describe('refusing to start', () => {
+  it('refuses a workspace that is a file, and a cassette it cannot write, before any model is called', async () => {
+    await withServer(() => ({ status: 500 }), async (server) => {
+      const dir = missionProject(server, timeTask('t'));
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(join(dir, 'afile'), 'not a folder');
+      const workspace = await runCli(['run', dir, '--workspace', join(dir, 'afile')], { cwd: dir });
+      expect(workspace.code).toBe(2);
+      expect(workspace.stderr).toContain('is not a directory');
+      expect(workspace.stderr).not.toContain('--debug');
+      const record = await runCli(['run', dir, '--record', join(dir, 'afile', 'c.jsonl')], { cwd: dir });
+      expect(record.code).toBe(2);
+      expect(record.stderr).toMatch(/cannot write the cassette .*afile\/c\.jsonl/);
+      expect(server.requests).toHaveLength(0);
+      // Nothing is left behind looking like an interrupted run.
+      const runs = await runCli(['runs', '--json'], { cwd: dir });
+      expect(JSON.parse(runs.stdout).runs).toEqual([]);
     });
   });
 });
