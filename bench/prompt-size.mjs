@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const discovery = await import(`${root}dist/runtime/discovery/index.js`);
+const { buildAgentToolbox } = await import(`${root}dist/runtime/agents/agentToolbox.js`);
 const { renderPrompt } = await import(`${root}dist/runtime/promptTemplates.js`);
 
 const catalog = JSON.parse(readFileSync(`${root}bench/fixtures/catalog.json`, 'utf8'));
@@ -73,13 +74,27 @@ const contract = discovery.renderDiscoveryContract(discovery.contractGroups(inde
 const contractNoDesc = discovery.renderDiscoveryContract(discovery.contractGroups(index));
 
 const full = request(baseSystemPrompt(undefined), tools.map(definition));
-const withDiscovery = request(baseSystemPrompt(contract), discovery.discoveryToolDefinitions());
-const withDiscoveryNoDesc = request(baseSystemPrompt(contractNoDesc), discovery.discoveryToolDefinitions());
 
-// A later turn: three tools loaded through get_tool_schema are now sent in full.
-const state = discovery.createDiscoveryState(index);
-for (const name of ['tools_tickets_search_tickets', 'tools_crm_search_contacts', 'tools_billing_list_invoices']) state.markLoaded(name);
-const afterLoads = request(baseSystemPrompt(contract), discovery.toolsForTurn(state, [], tools));
+// The tool lists come from the worker's real toolbox: first turn, and a later turn after three tools
+// were loaded through get_tool_schema (they are then sent in full).
+const toolbox = await buildAgentToolbox(
+  {
+    resolver: { resolve: async () => [] },
+    toolContext: () => {
+      throw new Error('the bench never runs a tool');
+    },
+    stored: [],
+    onLoaded: () => {},
+  },
+  { name: 'worker', tools, skills: [], preloadedSkills: [], discovery: { alwaysLoad: [], index }, given: { tools: [], skills: [] }, warnings: [] },
+);
+const firstTurnTools = toolbox.definitionsForTurn();
+const withDiscovery = request(baseSystemPrompt(contract), firstTurnTools);
+const withDiscoveryNoDesc = request(baseSystemPrompt(contractNoDesc), firstTurnTools);
+for (const name of ['tools_tickets_search_tickets', 'tools_crm_search_contacts', 'tools_billing_list_invoices']) {
+  await toolbox.resolve('get_tool_schema').execute({ callId: name, input: { name }, signal: new AbortController().signal, resuming: false });
+}
+const afterLoads = request(baseSystemPrompt(contract), toolbox.definitionsForTurn());
 
 const row = (label, r) =>
   console.log(`${label.padEnd(44)}${String(r.system).padStart(8)}${String(r.tools).padStart(9)}${String(r.total).padStart(9)}${`${((100 * r.total) / full.total).toFixed(1)}%`.padStart(9)}`);

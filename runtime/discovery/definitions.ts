@@ -10,10 +10,6 @@ export const GET_TOOL_SCHEMA = 'get_tool_schema';
 /** Results per search_tools page. */
 export const PAGE_SIZE = 8;
 
-export function isDiscoveryTool(name: string): boolean {
-  return name === SEARCH_TOOLS || name === GET_TOOL_SCHEMA;
-}
-
 export function discoveryToolDefinitions(): ToolDefinition[] {
   return [
     {

@@ -1,6 +1,6 @@
 // Progressive tool discovery for workers holding many tools: a search index over exactly the task's
-// authorized tools, the search_tools / get_tool_schema handlers, per-session loaded state, the
-// provider tool list per turn and the prompt contract. Pure functions and objects; no I/O at search time.
+// authorized tools, the search_tools / get_tool_schema handlers, per-session loaded state and the
+// prompt contract (runtime/agents/agentToolbox.ts assembles them into a worker's toolbox). Pure functions and objects; no I/O at search time.
 
 export {
   createToolIndex,
@@ -14,16 +14,14 @@ export {
 export type { ToolIndex, RankingOptions, RankedTool, GroupSummary, ToolField } from './toolIndex.js';
 export { searchTools, oneLine } from './searchTools.js';
 export type { SearchHit, SearchResponse } from './searchTools.js';
-export { getToolSchema, resolveToolCall, unknownToolResult } from './toolSchema.js';
+export { getToolSchema, unknownToolResult } from './toolSchema.js';
 export { createDiscoveryState } from './state.js';
 export type { DiscoveryState } from './state.js';
-export { toolsForTurn, handleDiscoveryCall } from './turnTools.js';
 export {
   SEARCH_TOOLS,
   GET_TOOL_SCHEMA,
   PAGE_SIZE,
   discoveryToolDefinitions,
-  isDiscoveryTool,
   shouldUseDiscovery,
 } from './definitions.js';
 export type { DiscoveryPolicy } from './definitions.js';

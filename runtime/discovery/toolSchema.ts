@@ -2,7 +2,7 @@
 // calls. A name outside the index gets the same answer whether the tool does not exist or exists but
 // is not authorized: the error is computed from the name and the index only.
 
-import type { ToolResult, ToolSpec } from '../tools/types.js';
+import type { ToolResult } from '../tools/types.js';
 import { textResult } from '../tools/types.js';
 import { GET_TOOL_SCHEMA, describeIssues, getToolSchemaInput } from './definitions.js';
 import type { DiscoveryState } from './state.js';
@@ -15,12 +15,6 @@ export function getToolSchema(index: ToolIndex, state: DiscoveryState, input: un
   if (!tool) return unknownToolResult(index, parsed.data.name);
   state.markLoaded(tool.ref);
   return textResult(JSON.stringify({ name: tool.apiName, description: tool.description, input_schema: tool.inputSchema }));
-}
-
-/** The tool a call names, or the unknown-tool error. Calls need not be preceded by a schema load. */
-export function resolveToolCall(index: ToolIndex, name: string): { tool: ToolSpec } | { error: ToolResult } {
-  const tool = index.lookup(name);
-  return tool ? { tool } : { error: unknownToolResult(index, name) };
 }
 
 const MAX_ECHO = 100;

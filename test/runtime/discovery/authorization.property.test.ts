@@ -1,14 +1,15 @@
-// Property: for random catalogs and random authorization subsets, nothing reachable through
-// discovery — search (any query, group, page), schema requests, lookups, call resolution, loaded
-// state or the per-turn tool list — ever names a tool outside the subset.
+// Property: for random catalogs and random authorization subsets, nothing reachable through a
+// discovering worker's toolbox — the very one the runtime builds (search_tools with any query, group
+// and page, get_tool_schema, calls by any name, the tools sent each turn) — ever names or runs a tool
+// outside the subset.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createDiscoveryState } from '../../../runtime/discovery/state.js';
+import { buildAgentToolbox } from '../../../runtime/agents/agentToolbox.js';
+import type { AgentDefinition } from '../../../runtime/agents/definitions.js';
+import type { Toolbox } from '../../../runtime/agents/toolbox.js';
 import { searchTools } from '../../../runtime/discovery/searchTools.js';
-import { getToolSchema, resolveToolCall } from '../../../runtime/discovery/toolSchema.js';
 import { createToolIndex } from '../../../runtime/discovery/toolIndex.js';
-import { toolsForTurn } from '../../../runtime/discovery/turnTools.js';
 import type { ToolResult, ToolSpec } from '../../../runtime/tools/types.js';
 import { makeTool } from './makeTool.js';
 
@@ -68,48 +69,74 @@ const operationArb = (hiddenNames: string[]) =>
     fc.record({ kind: fc.constant('schema' as const), name: fc.oneof(fc.constantFrom('x', ...hiddenNames), fc.string()) }),
   );
 
+/** The toolbox the runtime gives a discovering worker holding exactly `authorized`. */
+async function workerToolbox(authorized: ToolSpec[], alwaysLoad: string[], stored: string[]): Promise<Toolbox> {
+  const def = {
+    name: 'worker',
+    description: '',
+    model: { block: 'm', key: 'k', provider: 'replay', apiModel: 'k' },
+    systemPrompt: '',
+    tools: authorized,
+    skills: [],
+    preloadedSkills: [],
+    discovery: { alwaysLoad, index: createToolIndex(authorized) },
+    given: { tools: authorized.map((t) => ({ ref: t.ref, via: 'task' as const })), skills: [] },
+    warnings: [],
+  } satisfies AgentDefinition;
+  return buildAgentToolbox(
+    {
+      resolver: { resolve: async () => [] },
+      toolContext: (callId, signal) => ({ workspaceDir: '/nowhere', signal, runId: 'run', task: 't', agent: 'worker', callId }),
+      stored,
+      onLoaded: () => {},
+    },
+    def,
+  );
+}
+
+const signal = new AbortController().signal;
+
 describe('discovery never reveals a tool outside the authorized set', () => {
-  it('holds for random catalogs, subsets, searches, schema requests and lookups', () => {
-    fc.assert(
-      fc.property(
+  it('holds for random catalogs, subsets, searches, schema requests, calls and turn lists', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         catalogArb.chain((catalog) => {
           const hidden = catalog.filter((c) => !c.authorized).map((c) => c.tool);
           const hiddenNames = hidden.flatMap((t) => [t.apiName, t.ref]);
           return fc.tuple(fc.constant(catalog), fc.array(operationArb(hiddenNames), { minLength: 1, maxLength: 12 }));
         }),
-        ([catalog, operations]) => {
-          const authorized: ToolSpec[] = catalog.filter((c) => c.authorized).map((c) => c.tool);
-          const hidden: ToolSpec[] = catalog.filter((c) => !c.authorized).map((c) => c.tool);
+        async ([catalog, operations]) => {
+          const ran: string[] = [];
+          const spy = (tool: ToolSpec): ToolSpec => ({ ...tool, execute: async () => (ran.push(tool.ref), { content: [], isError: false }) });
+          const authorized: ToolSpec[] = catalog.filter((c) => c.authorized).map((c) => spy(c.tool));
+          const hidden: ToolSpec[] = catalog.filter((c) => !c.authorized).map((c) => spy(c.tool));
           const allowedNames = new Set(authorized.map((t) => t.apiName));
           const allowedGroups = new Set(authorized.map((t) => t.group));
-          const index = createToolIndex(authorized);
-          const state = createDiscoveryState(index, hidden.map((t) => t.ref));
-          expect(state.loaded()).toEqual([]);
+          // Even hidden refs passed as always_load or as a stored load log never surface.
+          const hiddenRefs = hidden.map((t) => t.ref);
+          const toolbox = await workerToolbox(authorized, hiddenRefs, hiddenRefs);
+          const run = (name: string, input: unknown) => toolbox.resolve(name)!.execute({ callId: 'c', input, signal, resuming: false });
 
           for (const op of operations) {
             if (op.kind === 'search') {
-              const seen = namesIn(searchTools(index, { query: op.query, group: op.group, page: op.page }));
+              const seen = namesIn(await run('search_tools', { query: op.query, group: op.group, page: op.page }));
               for (const name of seen.names) expect(allowedNames.has(name)).toBe(true);
               for (const group of seen.groups) expect(allowedGroups.has(group)).toBe(true);
               // A group filter enumerates that group and nothing else.
               if (op.group !== undefined && seen.names.length > 0) for (const group of seen.groups) expect(group).toBe(op.group);
             } else {
-              const result = getToolSchema(index, state, { name: op.name });
+              const result = await run('get_tool_schema', { name: op.name });
               if (!result.isError) expect(allowedNames.has((JSON.parse(text(result)) as { name: string }).name)).toBe(true);
               for (const s of suggestions(result)) expect(allowedNames.has(s)).toBe(true);
             }
           }
           for (const tool of hidden) {
-            expect(index.lookup(tool.apiName)).toBeUndefined();
-            expect(index.lookup(tool.ref)).toBeUndefined();
-            expect(getToolSchema(index, state, { name: tool.apiName }).isError).toBe(true);
-            expect('error' in resolveToolCall(index, tool.ref)).toBe(true);
-            expect(state.markLoaded(tool.ref)).toBe(false);
+            expect(toolbox.resolve(tool.apiName)).toBeUndefined();
+            expect(toolbox.resolve(tool.ref)).toBeUndefined();
+            expect((await run('get_tool_schema', { name: tool.apiName })).isError).toBe(true);
           }
-          for (const ref of state.loaded()) expect(allowedNames.has(index.lookup(ref)?.apiName ?? '')).toBe(true);
-          // Even if the caller mistakenly passes hidden refs as always_load, the tool list drops them.
-          const turn = toolsForTurn(state, hidden.map((t) => t.ref), authorized).map((d) => d.name);
-          for (const name of turn.slice(2)) expect(allowedNames.has(name)).toBe(true);
+          for (const name of toolbox.definitionsForTurn().map((d) => d.name).slice(2)) expect(allowedNames.has(name)).toBe(true);
+          for (const ref of ran) expect(hiddenRefs).not.toContain(ref);
         },
       ),
       { numRuns: 200 },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDiscoveryState } from '../../../runtime/discovery/state.js';
-import { getToolSchema, resolveToolCall } from '../../../runtime/discovery/toolSchema.js';
+import { getToolSchema, unknownToolResult } from '../../../runtime/discovery/toolSchema.js';
 import { createToolIndex } from '../../../runtime/discovery/toolIndex.js';
 import type { ToolResult } from '../../../runtime/tools/types.js';
 import { sampleCatalog } from './makeTool.js';
@@ -58,13 +58,13 @@ describe('get_tool_schema', () => {
   });
 });
 
-describe('resolveToolCall', () => {
-  it('resolves an authorized tool and refuses anything else with the unknown-tool error', () => {
+describe('unknownToolResult', () => {
+  it('answers a name outside the index with the unknown-tool error', () => {
     const index = createToolIndex(sampleCatalog().slice(0, 3));
-    const ok = resolveToolCall(index, 'tools_crm_create_contact');
-    expect('tool' in ok && ok.tool.ref).toBe('tools.crm_create_contact');
-    const refused = resolveToolCall(index, 'mcp_github_merge_pull_request');
-    expect('error' in refused && text(refused.error)).toMatch(/^Unknown tool "mcp_github_merge_pull_request"/);
+    expect(index.lookup('tools_crm_create_contact')?.ref).toBe('tools.crm_create_contact');
+    const refused = unknownToolResult(index, 'mcp_github_merge_pull_request');
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/^Unknown tool "mcp_github_merge_pull_request"/);
   });
 });
 
