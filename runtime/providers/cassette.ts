@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ModelRequest, ModelResponse, RequestTrace } from './types.js';
+import { canonicalJson } from '../canonicalJson.js';
 
 export const CASSETTE_VERSION = 1;
 
@@ -205,11 +206,6 @@ function render(value: unknown): string {
 }
 
 /** JSON with object keys sorted at every level: the form in which requests are compared. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    isPlainObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
-  );
-}
 
 function toJsonValue(value: unknown): unknown {
   return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);

@@ -6,6 +6,7 @@
 import type { JsonSchema } from '../providers/types.js';
 import type { ToolResult } from './types.js';
 import { textResult } from './types.js';
+import { canonicalJson } from '../canonicalJson.js';
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; errors: string[] };
 
@@ -337,16 +338,6 @@ function tryRegExp(pattern: string, flags: string): RegExp | null {
   }
 }
 
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (isPlainObject(v)) {
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'undefined';
-}
 
 function deepEqual(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { McpServer, McpTransport } from '../../../config/graph.js';
 import { McpConnections } from './connections.js';
 import type { McpToolInfo } from './toolInfo.js';
+import { canonicalJson } from '../../canonicalJson.js';
 
 export interface CachedListOptions {
   /** Never start the server: a cache miss is an error. */
@@ -111,12 +112,3 @@ function stripUndefined(t: z.infer<typeof CacheFile>['tools'][number]): McpToolI
   return info;
 }
 
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (typeof v === 'object' && v !== null) {
-    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
