@@ -2,6 +2,8 @@
 // `{{name}}` inserts a value, `{{#name}}…{{/name}}` repeats for each element of a list (or once for a
 // truthy value), `{{^name}}…{{/name}}` renders when the value is empty or falsy, `{{.}}` is the
 // current list element, and `{{!…}}` is a comment. No HTML escaping: these are prompts, not pages.
+// Layout is tidied (blank-line runs, edges) on the template's own text only: values are inserted
+// exactly as given, and never read again as template.
 
 import { readFileSync } from 'node:fs';
 import { assetPath } from '../config/assets.js';
@@ -11,24 +13,49 @@ export interface TemplateScope {
   [key: string]: TemplateValue;
 }
 
-const cache = new Map<string, string>();
+export interface RenderOptions {
+  /** A `{{name}}` with no value is an error (a packaging bug) instead of rendering as nothing. */
+  strict?: boolean;
+}
 
-/** The raw text of `prompts/<name>.md`, read once per process. */
-export function promptTemplate(name: string): string {
-  let text = cache.get(name);
+const prepared = new Map<string, string>();
+
+/** `prompts/<name>.md`, read and prepared (comments and standalone tag lines removed) once per process. */
+function preparedTemplate(name: string): string {
+  let text = prepared.get(name);
   if (text === undefined) {
-    text = readFileSync(assetPath('prompts', `${name}.md`), 'utf8');
-    cache.set(name, text);
+    text = prepare(readFileSync(assetPath('prompts', `${name}.md`), 'utf8'));
+    prepared.set(name, text);
   }
   return text;
 }
 
-export function renderPrompt(name: string, scope: TemplateScope): string {
-  return renderTemplate(promptTemplate(name), scope);
+export function renderPrompt(name: string, scope: TemplateScope, options: RenderOptions = {}): string {
+  return render(preparedTemplate(name), scope, options);
 }
 
-export function renderTemplate(template: string, scope: TemplateScope): string {
-  return collapseBlankLines(renderSection(standaloneTags(stripComments(template)), [scope])).trim() + '\n';
+export function renderTemplate(template: string, scope: TemplateScope, options: RenderOptions = {}): string {
+  return render(prepare(template), scope, options);
+}
+
+function prepare(template: string): string {
+  return standaloneTags(stripComments(template));
+}
+
+// Values stand in the rendered layout as private-use markers until the layout is tidied.
+const MARK_OPEN = '\uE000';
+const MARK_CLOSE = '\uE001';
+const MARKER = /\uE000(\d+)\uE001/g;
+
+interface RenderState {
+  values: string[];
+  strict: boolean;
+}
+
+function render(template: string, scope: TemplateScope, options: RenderOptions): string {
+  const state: RenderState = { values: [], strict: options.strict === true };
+  const layout = collapseBlankLines(renderSection(template, [scope], state)).trim() + '\n';
+  return layout.replace(MARKER, (_m, i: string) => state.values[Number(i)] ?? '');
 }
 
 /** A section tag alone on its line takes its line with it, as in Mustache, so templates can be laid out readably. */
@@ -43,7 +70,7 @@ function stripComments(template: string): string {
 
 const TAG = /\{\{([#^/!]?)\s*([\w.]+|\.)?\s*\}\}/g;
 
-function renderSection(template: string, stack: TemplateValue[]): string {
+function renderSection(template: string, stack: TemplateValue[], state: RenderState): string {
   let out = '';
   let pos = 0;
   TAG.lastIndex = 0;
@@ -62,16 +89,18 @@ function renderSection(template: string, stack: TemplateValue[]): string {
       const value = lookup(stack, name);
       const empty = value === undefined || value === null || value === false || value === '' || (Array.isArray(value) && value.length === 0);
       if (sigil === '^') {
-        if (empty) out += renderSection(inner, stack);
+        if (empty) out += renderSection(inner, stack, state);
       } else if (!empty) {
-        if (Array.isArray(value)) for (const item of value) out += renderSection(inner, [...stack, item]);
-        else out += renderSection(inner, [...stack, value]);
+        if (Array.isArray(value)) for (const item of value) out += renderSection(inner, [...stack, item], state);
+        else out += renderSection(inner, [...stack, value], state);
       }
       continue;
     }
     if (sigil === '/') throw new Error(`prompt template: unexpected {{/${name}}}`);
     const value = lookup(stack, name);
-    out += value === undefined || value === null ? '' : String(value);
+    if (value === undefined && state.strict) throw new Error(`prompt template: no value for {{${name}}}`);
+    out += `${MARK_OPEN}${state.values.length}${MARK_CLOSE}`;
+    state.values.push(value === undefined || value === null ? '' : String(value));
   }
   return out + template.slice(pos);
 }

@@ -18,7 +18,7 @@ export type SkillPromptSection =
   | 'none_available'
   | 'invalid_input';
 
-/** One section with its placeholders filled (values are inserted as they are, never re-read as template). */
+/** One section with its placeholders filled; a placeholder without a value is an error. */
 export function fillSkillPrompt(name: SkillPromptSection, values: Readonly<Record<string, string | number>> = {}): string {
-  return renderPrompt('skills', { ...values, [name]: true }).trim();
+  return renderPrompt('skills', { ...values, [name]: true }, { strict: true }).trim();
 }

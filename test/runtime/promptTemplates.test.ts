@@ -17,6 +17,16 @@ describe('renderTemplate', () => {
     expect(renderTemplate('{{! a comment with {{x}} }}\ntext {{x}}{{!inline}}\n', { x: '1' })).toBe('text 1\n');
   });
 
+  it('inserts values exactly as given: their blank lines, edges and braces are kept', () => {
+    const value = '  Fill this form:\n\n\n\nName: {{x}}\n';
+    expect(renderTemplate('Objective:\n{{objective}}\n\n\n\nEnd.', { objective: value, x: 'no' })).toBe(`Objective:\n${value}\n\nEnd.\n`);
+  });
+
+  it('in strict mode refuses a placeholder without a value', () => {
+    expect(() => renderTemplate('Hi {{name}}', {}, { strict: true })).toThrow('no value for {{name}}');
+    expect(renderTemplate('Hi {{name}}', {})).toBe('Hi \n');
+  });
+
   it('fails loudly on an unclosed section (a packaging bug, not a user error)', () => {
     expect(() => renderTemplate('{{#a}} open', { a: true })).toThrow('{{#a}} is never closed');
   });

@@ -98,10 +98,13 @@ describe('prompts/skills.md', () => {
       'catalog', 'entry', 'trim_note', 'omitted_more', 'tool_description', 'tool_name_description', 'loaded',
       'loaded_tools', 'loaded_folder', 'unknown', 'unknown_suggest', 'none_available', 'invalid_input',
     ] as const;
-    const rendered = names.map((name) => fillSkillPrompt(name));
+    const values = { list: 'L', name: 'N', description: 'D', shown: 1, total: 2, omitted: 'O', names: 'NS', count: 3, instructions: 'I', tools: 'T', dir: 'DIR', available: 'A', suggestion: 'S', problem: 'P' };
+    const rendered = names.map((name) => fillSkillPrompt(name, values));
     for (const [i, name] of names.entries()) expect(rendered[i], name).toBeTruthy();
     // Each name selects its own section, not the whole file.
     expect(new Set(rendered).size).toBe(names.length);
     expect(fillSkillPrompt('entry', { name: 'x', description: 'd' })).toBe('- `x`: d');
+    // A placeholder left without a value is a packaging bug, not a half-filled prompt.
+    expect(() => fillSkillPrompt('unknown', { name: 'x' })).toThrow('no value for {{available}}');
   });
 });
