@@ -56,8 +56,11 @@ export class AgentSession {
 
   /** The answer the session gave after message `index`, if it has finished answering. */
   answerAfter(index: number): string | undefined {
-    const last = this.messages[this.messages.length - 1];
-    if (this.messages.length - 1 <= index || last?.role !== 'assistant' || toolUsesOf(last).length > 0) return undefined;
+    // The answer to this instruction ends its stretch of the conversation (before any later one).
+    let end = this.messages.findIndex((m, i) => i > index && m.kind === 'instruction');
+    if (end < 0) end = this.messages.length;
+    const last = this.messages[end - 1];
+    if (end - 1 <= index || last?.role !== 'assistant' || toolUsesOf(last).length > 0) return undefined;
     return textOf(last);
   }
 
