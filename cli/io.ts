@@ -9,6 +9,8 @@ export interface CliIo {
   stderr: NodeJS.WritableStream;
   /** True when stderr is an interactive terminal: colour and live progress are allowed. */
   stderrIsTTY: boolean;
+  /** True when stdout is an interactive terminal (formatted docs pages). */
+  stdoutIsTTY: boolean;
   cwd: string;
   env: NodeJS.ProcessEnv;
   /** Print stack traces for internal errors. */
@@ -20,9 +22,9 @@ export interface CliIo {
 /** Exit codes shared by every command. */
 export const EXIT = {
   ok: 0,
-  /** Invalid config, failed mission. */
+  /** `validate` found errors; a mission failed; a run was refused (e.g. another process holds it). */
   failure: 1,
-  /** Bad usage: unknown flag, missing argument, unknown mission or topic. */
+  /** Bad usage: unknown flag, missing argument, unknown mission or topic; an invalid config given to run, plan or tools. */
   usage: 2,
   interrupted: 130,
 } as const;
@@ -54,4 +56,19 @@ export function parseKeyValues(pairs: readonly string[], flag: string): Record<s
     out[pair.slice(0, eq).trim()] = pair.slice(eq + 1);
   }
   return out;
+}
+
+/** Colour on a terminal, unless NO_COLOR is set (https://no-color.org). */
+export function useColor(io: CliIo, stream: 'stdout' | 'stderr'): boolean {
+  const tty = stream === 'stdout' ? io.stdoutIsTTY : io.stderrIsTTY;
+  return tty && !io.env['NO_COLOR'];
+}
+
+/** A commander option parser for a whole number ≥ 1; anything else is a usage error naming the flag. */
+export function positiveInt(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new CliError(`${flag} expects a whole number ≥ 1, got "${value}"`);
+    return n;
+  };
 }

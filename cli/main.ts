@@ -9,6 +9,7 @@ const code = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   stderrIsTTY: Boolean(process.stderr.isTTY),
+  stdoutIsTTY: Boolean(process.stdout.isTTY),
   cwd: process.cwd(),
   env: process.env,
   debug: process.argv.includes('--debug'),

@@ -23,14 +23,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return io.exitCode ?? EXIT.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
-        return EXIT.ok;
-      }
-      return EXIT.usage;
+      // Help asked for (or the version) is a success; help shown because no command was given is not.
+      return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (err instanceof CliError) {
       io.stderr.write(`error: ${err.message}\n`);
       return err.exitCode;
+    }
+    if (isStoreError(err)) {
+      // The database the user pointed at cannot be used (not a database, newer than this version, …).
+      io.stderr.write(`error: ${err.message}\n`);
+      return err.code === 'OPEN_FAILED' ? EXIT.usage : EXIT.failure;
     }
     const message = err instanceof Error ? err.message : String(err);
     io.stderr.write(`error: ${message}\n`);
@@ -44,7 +47,7 @@ async function buildProgram(argv: readonly string[], io: CliIo): Promise<Command
   const modules = await Promise.all(commandsFor(argv).map((c) => c.load()));
   const program = new Command('squadron')
     .description('Declarative multi-agent LLM missions written in HCL')
-    .version('0.1.0')
+    .version(VERSION)
     .option('--debug', 'print stack traces for internal errors')
     .exitOverride()
     .configureOutput({
@@ -58,4 +61,13 @@ async function buildProgram(argv: readonly string[], io: CliIo): Promise<Command
   for (const { register } of modules) register(program, io);
   for (const sub of program.commands) sub.exitOverride();
   return program;
+}
+
+
+/** The package's version (a test keeps it equal to package.json's; reading the file here would load more at start-up). */
+export const VERSION = '0.1.0';
+
+/** store/StoreError, recognised without importing the store at start-up. */
+function isStoreError(err: unknown): err is Error & { code: string } {
+  return err instanceof Error && err.name === 'StoreError' && typeof (err as { code?: unknown }).code === 'string';
 }

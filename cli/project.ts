@@ -2,12 +2,11 @@
 // diagnostics the way `validate` does and turns errors into a usage failure (exit 2), and picks the
 // mission to work on.
 
-import { statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Mission, MissionGraph } from '../config/graph.js';
 import { renderDiagnostics } from '../config/diagnostics.js';
 import { loadConfig } from '../config/load.js';
-import { CliError, EXIT, type CliIo } from './io.js';
+import { CliError, EXIT, useColor, type CliIo } from './io.js';
 
 export interface LoadedProject {
   graph: MissionGraph;
@@ -19,7 +18,7 @@ export function loadProject(io: CliIo, path: string, vars: Record<string, string
   const absolute = resolve(io.cwd, path);
   const { graph, diagnostics } = loadConfig(absolute, { vars, env: io.env });
   if (diagnostics.length > 0) {
-    io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: io.stderrIsTTY })}\n\n`);
+    io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr') })}\n\n`);
   }
   if (!graph) throw new CliError('the configuration has errors (see above); fix them and try again', EXIT.usage);
   return { graph, path: absolute };
@@ -35,15 +34,4 @@ export function selectMission(graph: MissionGraph, name: string | undefined): Mi
   if (graph.missions.length === 1) return graph.missions[0]!;
   if (graph.missions.length === 0) throw new CliError('the config declares no mission');
   throw new CliError(`the config declares several missions; choose one with --mission (${names.join(', ')})`);
-}
-
-/** `.squadron/squadron.db` beside the config (the directory, or the file's directory). */
-export function defaultDbPath(projectPath: string): string {
-  let dir = projectPath;
-  try {
-    if (!statSync(projectPath).isDirectory()) dir = dirname(projectPath);
-  } catch {
-    dir = dirname(projectPath);
-  }
-  return join(dir, '.squadron', 'squadron.db');
 }

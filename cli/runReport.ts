@@ -5,6 +5,7 @@ import type { MissionGraph } from '../config/graph.js';
 import type { RunEnvironment, RunReport } from '../runtime/run.js';
 import { totalTokens } from '../runtime/usage.js';
 import { EXIT, type CliIo } from './io.js';
+import { indent } from './table.js';
 
 export function runReportJson(report: RunReport): unknown {
   const tasks: Record<string, unknown> = {};
@@ -53,13 +54,6 @@ export function printRunReport(io: CliIo, report: RunReport, json: boolean, resu
 }
 
 const MARK: Record<string, string> = { completed: '✓', failed: '✗', cancelled: '■', skipped: '–', running: '▶', pending: '·' };
-
-function indent(text: string, prefix: string): string {
-  return text
-    .split('\n')
-    .map((line) => prefix + line)
-    .join('\n');
-}
 
 /** Wires SIGINT to an abort signal: the first stops the run cleanly, the second exits at once. */
 export function interruptOnSigint(io: CliIo): { signal: AbortSignal; dispose: () => void } {

@@ -3,7 +3,7 @@
 
 import type { Command } from 'commander';
 import type { Mission, MissionGraph } from '../config/graph.js';
-import { coversToolRef } from '../runtime/agents/toolRefs.js';
+import { coversToolRef } from '../config/toolRefs.js';
 import type { SelectionOverrides } from '../runtime/runContext.js';
 import { CliError, collect } from './io.js';
 

@@ -7,15 +7,13 @@ import { join, relative, sep } from 'node:path';
 import type { Command } from 'commander';
 import { assetPath } from '../../config/assets.js';
 import { closest } from '../../config/suggest.js';
-import { CliError, type CliIo } from '../io.js';
+import { CliError, useColor, type CliIo } from '../io.js';
 
 export interface DocTopic {
   /** What the user types: the file name without `.md` (`task`, `validate`, `worker`). */
   name: string;
   /** `blocks`, `commands`, `concepts` or `` for top-level pages. */
   group: string;
-  /** The first paragraph after the title. */
-  summary: string;
   path: string;
 }
 
@@ -57,7 +55,7 @@ export function listTopics(root: string = assetPath('docs')): DocTopic[] {
   const topics = files.map((path) => {
     const rel = relative(root, path).split(sep);
     const file = rel[rel.length - 1]!;
-    return { name: file.slice(0, -3), group: rel.length > 1 ? rel[0]! : '', summary: pageSummary(readFileSync(path, 'utf8')), path };
+    return { name: file.slice(0, -3), group: rel.length > 1 ? rel[0]! : '', path };
   });
   return topics.sort((a, b) => GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group) || a.name.localeCompare(b.name));
 }
@@ -95,14 +93,15 @@ export function formatMarkdown(markdown: string, color: boolean): string {
   return out.join('\n');
 }
 
-function renderIndex(topics: readonly DocTopic[]): string {
+/** The topics with their one-line summaries (each page is read only here, for the index). */
+function renderIndex(topics: readonly DocTopic[], groups: readonly string[] = GROUP_ORDER): string {
   const width = Math.max(...topics.map((t) => t.name.length));
   const lines: string[] = ['Documentation topics (squadron docs <topic>):'];
-  for (const group of GROUP_ORDER) {
+  for (const group of groups) {
     const inGroup = topics.filter((t) => t.group === group);
     if (inGroup.length === 0) continue;
     lines.push('', `${GROUP_TITLES[group] ?? group}:`);
-    for (const t of inGroup) lines.push(`  ${t.name.padEnd(width)}  ${t.summary}`);
+    for (const t of inGroup) lines.push(`  ${t.name.padEnd(width)}  ${pageSummary(readFileSync(t.path, 'utf8'))}`);
   }
   return lines.join('\n');
 }
@@ -114,20 +113,26 @@ export function register(program: Command, io: CliIo): void {
     .argument('[topic]', 'a block, command or concept, e.g. task, validate, worker')
     .action((topic: string | undefined) => {
       const topics = listTopics();
-      if (topic === undefined) {
+      const query = topic?.trim().replace(/\/$/, '') ?? '';
+      if (query === '') {
         io.stdout.write(`${renderIndex(topics)}\n`);
         return;
       }
-      const found = findTopic(topics, topic);
+      if (GROUP_ORDER.includes(query)) {
+        io.stdout.write(`${renderIndex(topics, [query])}\n`); // a group name lists that group
+        return;
+      }
+      const found = findTopic(topics, query);
       if (found === undefined) {
         const names = topics.map((t) => t.name);
-        const near = closest(topic, names);
-        const also = names.filter((n) => n !== near && (n.includes(topic) || topic.includes(n))).slice(0, 3);
+        const near = closest(query, names);
+        // Substring suggestions only for a query long enough to mean something.
+        const also = query.length < 3 ? [] : names.filter((n) => n !== near && (n.includes(query) || query.includes(n))).slice(0, 3);
         const suggestions = [...(near === undefined ? [] : [near]), ...also];
         const hint = suggestions.length > 0 ? `did you mean ${suggestions.join(', ')}? ` : '';
         throw new CliError(`unknown docs topic "${topic}". ${hint}Run squadron docs to list the topics.`);
       }
-      const color = Boolean((io.stdout as NodeJS.WritableStream & { isTTY?: boolean }).isTTY);
+      const color = useColor(io, 'stdout');
       io.stdout.write(`${formatMarkdown(readFileSync(found.path, 'utf8'), color).trimEnd()}\n`);
     });
 }

@@ -7,6 +7,7 @@ import type { Part } from '../../runtime/providers/types.js';
 import { totalTokens, type UsageTotals } from '../../runtime/usage.js';
 import { CliError, type CliIo } from '../io.js';
 import { openExistingStore } from '../storeAccess.js';
+import { indent } from '../table.js';
 
 interface InspectFlags {
   db?: string;
@@ -95,11 +96,4 @@ function usageText(u: UsageTotals): string {
 function firstLines(text: string, n: number): string {
   const lines = text.split('\n');
   return lines.length <= n ? text : `${lines.slice(0, n).join('\n')}\n… (${lines.length - n} more lines)`;
-}
-
-function indent(text: string, prefix: string): string {
-  return text
-    .split('\n')
-    .map((l) => prefix + l)
-    .join('\n');
 }

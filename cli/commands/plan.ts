@@ -29,12 +29,13 @@ export function register(program: Command, io: CliIo): void {
     .option('--json', 'print the plan as JSON (a documented contract)')
     .option('--show-prompt', 'include the rendered prompts and tool definitions');
   addSelectionFlags(command).action(async (path: string, flags: PlanFlags) => {
+    // The config is checked before the runtime is loaded, so a mistake is reported at once.
+    const project = loadProject(io, path, parseKeyValues(flags.var, '--var'));
     const [{ resolveInputs }, { planMission }, { createRunTools }] = await Promise.all([
       import('../../runtime/inputs.js'),
       import('../../runtime/plan.js'),
       import('../../runtime/toolResolver.js'),
     ]);
-    const project = loadProject(io, path, parseKeyValues(flags.var, '--var'));
     const mission = selectMission(project.graph, flags.mission);
     if (flags.task && !mission.tasks.some((t) => t.name === flags.task)) {
       throw new CliError(`mission "${mission.name}" has no task "${flags.task}" (tasks: ${mission.tasks.map((t) => t.name).join(', ')})`);

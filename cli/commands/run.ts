@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { Mission, MissionGraph } from '../../config/graph.js';
 import type { RunOptions } from '../../runtime/run.js';
 import { CliError, collect, EXIT, parseKeyValues, type CliIo } from '../io.js';
-import { defaultDbPath, loadProject, selectMission } from '../project.js';
+import { loadProject, selectMission } from '../project.js';
 import { interruptOnSigint, printRunReport, runEnvironment } from '../runReport.js';
 import { addSelectionFlags, selectionOverrides, type SelectionFlags } from '../selectionFlags.js';
 import { shownPath } from '../storeAccess.js';
@@ -41,14 +41,14 @@ export function register(program: Command, io: CliIo): void {
 
 async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<number> {
   if (flags.replay && flags.record) throw new CliError('--replay and --record cannot be used together');
-  // The runtime (model SDKs, MCP, SQLite) is loaded only when a run actually starts.
-  const [{ resolveInputs }, { startRun, RunRefused }] = await Promise.all([import('../../runtime/inputs.js'), import('../../runtime/run.js')]);
+  // The config is checked first; the runtime (model SDKs, MCP, SQLite) loads only for a valid one.
   const project = loadProject(io, path, parseKeyValues(flags.var, '--var'));
+  const [{ resolveInputs }, { startRun, RunRefused }] = await Promise.all([import('../../runtime/inputs.js'), import('../../runtime/run.js')]);
   const mission = selectMission(project.graph, flags.mission);
   const inputs = resolveInputs(mission, parseKeyValues(flags.input, '--input'));
   if (!inputs.ok) throw new CliError(inputs.errors.join('\n'));
   const overrides = selectionOverrides(project.graph, mission, flags);
-  const dbPath = flags.db ? resolve(io.cwd, flags.db) : defaultDbPath(project.path);
+  const dbPath = flags.db ? resolve(io.cwd, flags.db) : join(project.graph.projectRoot, '.squadron', 'squadron.db');
 
   let runId = '';
   const options: Omit<RunOptions, 'workspaceDir' | 'taskGraph'> = { overrides };

@@ -3,7 +3,7 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { totalTokens } from '../../runtime/usage.js';
-import type { CliIo } from '../io.js';
+import { positiveInt, type CliIo } from '../io.js';
 import { openExistingStore } from '../storeAccess.js';
 import { formatDuration, table } from '../table.js';
 
@@ -13,7 +13,7 @@ export function register(program: Command, io: CliIo): void {
     .description('List stored runs, newest first')
     .option('--db <file>', 'SQLite database (default: .squadron/squadron.db in the current directory)')
     .option('--mission <name>', 'only runs of this mission')
-    .option('--limit <n>', 'at most this many runs', (v) => Number.parseInt(v, 10), 50)
+    .option('--limit <n>', 'at most this many runs', positiveInt('--limit'), 50)
     .option('--json', 'print JSON')
     .action(async (flags: { db?: string; mission?: string; limit: number; json?: boolean }) => {
       const store = await openExistingStore(io, flags.db);

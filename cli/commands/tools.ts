@@ -3,7 +3,7 @@
 
 import type { Command } from 'commander';
 import type { TaskSpec } from '../../config/graph.js';
-import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
+import { CliError, collect, parseKeyValues, positiveInt, type CliIo } from '../io.js';
 import { loadProject, selectMission } from '../project.js';
 import { table } from '../table.js';
 
@@ -26,12 +26,17 @@ export function register(program: Command, io: CliIo): void {
     .option('-t, --task <name>', 'the task (optional when one task declares tools)')
     .option('-s, --search <query>', "rank the task's tools for this query, as search_tools does")
     .option('-g, --group <name>', 'with --search: only this group')
-    .option('--page <n>', 'with --search: the page (8 results each)', parsePage, 1)
+    .option('--page <n>', 'with --search: the page (8 results each)', positiveInt('--page'), 1)
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
     .option('--json', 'print JSON (a documented contract)')
     .action(async (path: string, flags: ToolsFlags) => {
-      const [{ workerTools }, { createRunTools }] = await Promise.all([import('../../runtime/plan.js'), import('../../runtime/toolResolver.js')]);
+      // The config is checked before the runtime is loaded, so a mistake is reported at once.
       const project = loadProject(io, path, parseKeyValues(flags.var, '--var'));
+      const [{ workerTools }, { createRunTools }, { oneLine, PAGE_SIZE }] = await Promise.all([
+        import('../../runtime/plan.js'),
+        import('../../runtime/toolResolver.js'),
+        import('../../runtime/discovery/index.js'),
+      ]);
       const mission = selectMission(project.graph, flags.mission);
       const task = pickTask(mission.tasks, flags.task);
       const runTools = createRunTools(project.graph, (ref, message) => io.stderr.write(`warning: tool ${ref} is unavailable: ${message}\n`));
@@ -47,7 +52,7 @@ export function register(program: Command, io: CliIo): void {
           } else if (page.results.length === 0) {
             io.stdout.write(`no tools of task ${task.name} match "${flags.search}"\n`);
           } else {
-            io.stdout.write(table(['#', 'NAME', 'GROUP', 'SCORE', 'DESCRIPTION'], page.results.map((r, i) => [String((flags.page - 1) * 8 + i + 1), r.name, r.group, r.score.toFixed(2), r.description])));
+            io.stdout.write(table(['#', 'NAME', 'GROUP', 'SCORE', 'DESCRIPTION'], page.results.map((r, i) => [String((flags.page - 1) * PAGE_SIZE + i + 1), r.name, r.group, r.score.toFixed(2), r.description])));
             io.stdout.write(`${page.total} match${page.total === 1 ? '' : 'es'}${page.next_page ? ` · next page: --page ${page.next_page}` : ''}\n`);
           }
           return;
@@ -57,18 +62,13 @@ export function register(program: Command, io: CliIo): void {
           return;
         }
         io.stdout.write(`task ${task.name}: ${listing.tools.length} authorized tool${listing.tools.length === 1 ? '' : 's'}\n`);
-        io.stdout.write(table(['NAME', 'GROUP', 'VIA', 'DESCRIPTION'], listing.tools.map((t) => [t.name, t.group, t.via, firstSentence(t.description)])));
+        io.stdout.write(table(['NAME', 'GROUP', 'VIA', 'DESCRIPTION'], listing.tools.map((t) => [t.name, t.group, t.via, oneLine(t.description)])));
       } finally {
         await runTools.close();
       }
     });
 }
 
-function parsePage(value: string): number {
-  const page = Number(value);
-  if (!Number.isInteger(page) || page < 1) throw new CliError(`--page expects a page number (1, 2, …), got "${value}"`);
-  return page;
-}
 
 function pickTask(tasks: readonly TaskSpec[], name: string | undefined): TaskSpec {
   if (name !== undefined) {
@@ -79,11 +79,4 @@ function pickTask(tasks: readonly TaskSpec[], name: string | undefined): TaskSpe
   const withTools = tasks.filter((t) => t.worker);
   if (withTools.length === 1) return withTools[0]!;
   throw new CliError(`choose a task with --task (tasks with tools: ${withTools.map((t) => t.name).join(', ') || 'none'})`);
-}
-
-function firstSentence(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const end = flat.search(/[.!?](\s|$)/);
-  const sentence = end >= 0 ? flat.slice(0, end + 1) : flat;
-  return sentence.length > 90 ? `${sentence.slice(0, 89)}…` : sentence;
 }

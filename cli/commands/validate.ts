@@ -12,7 +12,7 @@ import { validateProject } from '../../config/validateProject.js';
 import { summarize, type ConfigSummary } from '../../config/summary.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import type { McpServer } from '../../config/graph.js';
-import { collect, EXIT, parseKeyValues, type CliIo } from '../io.js';
+import { collect, EXIT, parseKeyValues, useColor, type CliIo } from '../io.js';
 
 export interface ValidateOptions {
   format: 'text' | 'json';
@@ -69,7 +69,7 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
 
 function writeText(diagnostics: readonly Diagnostic[], summary: ConfigSummary | null, io: CliIo): void {
   if (diagnostics.length > 0) {
-    io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: io.stderrIsTTY })}\n\n`);
+    io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr') })}\n\n`);
   }
   if (summary === null) {
     io.stderr.write(`config is invalid: ${countSummary(diagnostics)}\n`);
