@@ -92,7 +92,7 @@ const firstTurnTools = toolbox.definitionsForTurn();
 const withDiscovery = request(baseSystemPrompt(contract), firstTurnTools);
 const withDiscoveryNoDesc = request(baseSystemPrompt(contractNoDesc), firstTurnTools);
 for (const name of ['tools_tickets_search_tickets', 'tools_crm_search_contacts', 'tools_billing_list_invoices']) {
-  await toolbox.resolve('get_tool_schema').execute({ callId: name, input: { name }, signal: new AbortController().signal, resuming: false });
+  await toolbox.resolve('get_tool_schema').execute({ callId: name, input: { name }, signal: new AbortController().signal });
 }
 const afterLoads = request(baseSystemPrompt(contract), toolbox.definitionsForTurn());
 

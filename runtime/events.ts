@@ -89,8 +89,3 @@ export class EventBus {
     }
   }
 }
-
-/** Task name of an event, when it has one. */
-export function eventTask(event: RunEvent): string | undefined {
-  return 'task' in event && typeof event.task === 'string' ? event.task : undefined;
-}

@@ -69,7 +69,7 @@ async function resultFor(deps: SessionDeps, call: ToolUsePart): Promise<ToolResu
   const started = performance.now();
   let result: ToolResult;
   try {
-    result = await tool.execute({ callId: call.id, input: call.input, signal: deps.signal, resuming });
+    result = await tool.execute({ callId: call.id, input: call.input, signal: deps.signal });
   } catch (error) {
     if (error instanceof RunInterrupted || deps.signal.aborted) throw error instanceof RunInterrupted ? error : new RunInterrupted();
     result = refusal(`Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`);

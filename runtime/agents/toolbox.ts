@@ -19,8 +19,6 @@ export interface ToolCall {
   callId: string;
   input: unknown;
   signal: AbortSignal;
-  /** True when this call was started before a crash and is being completed on resume. */
-  resuming: boolean;
 }
 
 export interface SessionTool {
@@ -76,9 +74,5 @@ export class Toolbox {
 
   visibleNames(): string[] {
     return [...this.visible];
-  }
-
-  authorizedNames(): string[] {
-    return [...this.authorized.keys()];
   }
 }

@@ -115,7 +115,7 @@ describe('discovery never reveals a tool outside the authorized set', () => {
           // Even hidden refs passed as always_load or as a stored load log never surface.
           const hiddenRefs = hidden.map((t) => t.ref);
           const toolbox = await workerToolbox(authorized, hiddenRefs, hiddenRefs);
-          const run = (name: string, input: unknown) => toolbox.resolve(name)!.execute({ callId: 'c', input, signal, resuming: false });
+          const run = (name: string, input: unknown) => toolbox.resolve(name)!.execute({ callId: 'c', input, signal });
 
           for (const op of operations) {
             if (op.kind === 'search') {
