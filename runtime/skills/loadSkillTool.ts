@@ -9,6 +9,7 @@ import type { ToolDefinition } from '../providers/types.js';
 import { apiNameOf, textResult } from '../tools/types.js';
 import type { ToolResult } from '../tools/types.js';
 import type { SkillSession } from './session.js';
+import { mcpApiName } from '../tools/mcp/toolInfo.js';
 import { fillSkillPrompt } from './template.js';
 
 export const LOAD_SKILL_TOOL_NAME = 'load_skill';
@@ -57,7 +58,12 @@ export function executeLoadSkill(session: SkillSession, input: unknown): LoadSki
   return { result: textResult(parts.join('\n\n')), newTools: outcome.alreadyLoaded ? [] : outcome.tools };
 }
 
-/** The name the model will call; `mcp.<server>.all` stands for every tool of that server. */
+/**
+ * The name the model will call, as the tool registry names it; `mcp.<server>.all` stands for every
+ * tool of that server.
+ */
 function toolLabel(ref: string): string {
-  return ref.endsWith('.all') ? `${apiNameOf(ref.slice(0, -'.all'.length))}_*` : apiNameOf(ref);
+  if (ref.endsWith('.all')) return `${apiNameOf(ref.slice(0, -'.all'.length))}_*`;
+  const mcp = /^mcp\.([^.]+)\.(.+)$/.exec(ref);
+  return mcp ? mcpApiName(mcp[1]!, mcp[2]!) : apiNameOf(ref);
 }

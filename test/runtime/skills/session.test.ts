@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { executeLoadSkill, loadSkillToolDefinition } from '../../../runtime/skills/loadSkillTool.js';
+import { mcpApiName } from '../../../runtime/tools/mcp/toolInfo.js';
 import { SkillSession } from '../../../runtime/skills/session.js';
 import { folderSkill, hclSkill } from './fixtures.js';
 
@@ -159,4 +160,14 @@ describe('load_skill tool', () => {
       expect(session.loaded()).toEqual([]);
     },
   );
+});
+
+describe('load_skill names the tools it unlocks as the model will call them', () => {
+  it('uses the registry naming for MCP tools, shortening over-long names the same way', () => {
+    const long = `deploy_${'service_'.repeat(10)}now`;
+    const mcp = hclSkill('ops', { tools: [{ ref: `mcp.ops.${long}`, via: 'skill:ops' }, { ref: 'mcp.logs.all', via: 'skill:ops' }] });
+    const text = textOf(executeLoadSkill(new SkillSession([mcp]), { name: 'ops' }));
+    expect(text).toContain(`${mcpApiName('ops', long)}, mcp_logs_*`);
+    expect(mcpApiName('ops', long).length).toBeLessThan(`mcp_ops_${long}`.length);
+  });
 });
