@@ -3,7 +3,8 @@
 // (spawned, --offline) on both beside bare `node` and `squadron --version` (start-up alone), and
 // @cdktf/hcl2json's parse of the same text for comparison. Spawned commands run interleaved, after
 // two warm-up rounds, so load from other processes hits them alike; median and minimum are shown.
-// Prints figures only; nothing is asserted. Run after building:
+// Then inputs that once crashed or stalled the loader (see hostileInputs). Prints figures only;
+// nothing is asserted. Run after building:
 //   npx tsc -p tsconfig.json && node bench/validate.mjs [--runs 15]
 
 import { spawnSync } from 'node:child_process';
@@ -206,7 +207,41 @@ try {
   }
   console.log(`@cdktf/hcl2json parse, first:    ${ms(cold)}  (includes starting its WASM)`);
   console.log(`@cdktf/hcl2json parse, warm:     ${ms(median(warm))}  median of ${RUNS}`);
+
+  hostileInputs();
 } finally {
   if (process.env.BENCH_KEEP !== '1') rmSync(bigDir, { recursive: true, force: true });
   rmSync(smallDir, { recursive: true, force: true });
+}
+
+/**
+ * Inputs that once took the loader down or made it crawl: one emoji in a long single line (columns
+ * were counted from the line start for every token), 5,000 nested parentheses (stack overflow, now
+ * SYN030), a 10,000-term sum and an 8,000-task depends_on chain (recursive evaluation and cycle
+ * search, now loops).
+ */
+function hostileInputs() {
+  const items = Array.from({ length: 33_000 }, (_, i) => `"a${i % 10}"`).join(',');
+  const plain = `x = ["a",${items}]\n`;
+  const emoji = `x = ["😀",${items}]\n`;
+  const kb = (plain.length / 1024).toFixed(0);
+  console.log(`one-line list, ${kb} KB:           ${ms(time(() => parseHcl(plain, 'plain.hcl'), 5))} plain, ${ms(time(() => parseHcl(emoji, 'emoji.hcl'), 5))} with one emoji`);
+  const deep = `x = ${'('.repeat(5000)}1${')'.repeat(5000)}\n`;
+  const deepCodes = parseHcl(deep, 'deep.hcl').diagnostics.map((d) => d.code).join(',');
+  console.log(`5,000 nested parentheses:        ${ms(time(() => parseHcl(deep, 'deep.hcl'), 5))} (${deepCodes})`);
+  const head = `model "claude" {\n  provider = "anthropic"\n}\nmission "m" {\n  commander {\n    model = models.claude.claude_haiku_4_5\n  }\n`;
+  const task = (i) => `  task "t${i}" {\n    objective = "x"\n    tools = []\n${i > 0 ? `    depends_on = [tasks.t${i - 1}]\n` : ''}  }\n`;
+  const sum = write({ 'main.hcl': `${head}  max_parallel = ${Array(10_000).fill('1').join(' + ')}\n${task(0)}}\n` });
+  const chain = write({ 'main.hcl': `${head}${Array.from({ length: 8000 }, (_, i) => task(i)).join('')}}\n` });
+  try {
+    for (const [label, dir] of [['10,000-term sum (max_parallel)', sum], ['8,000-task depends_on chain', chain]]) {
+      const r = loadConfig(dir, { env });
+      const errors = r.diagnostics.filter((d) => d.severity === 'error');
+      if (errors.length > 0) throw new Error(`${label}: ${JSON.stringify(errors.slice(0, 2))}`);
+      console.log(`${`${label}:`.padEnd(33)}${ms(time(() => loadConfig(dir, { env }), 3))} loadConfig`);
+    }
+  } finally {
+    rmSync(sum, { recursive: true, force: true });
+    rmSync(chain, { recursive: true, force: true });
+  }
 }

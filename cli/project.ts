@@ -4,7 +4,7 @@
 
 import { resolve } from 'node:path';
 import type { Mission, MissionGraph } from '../config/graph.js';
-import { renderDiagnostics } from '../config/diagnostics.js';
+import { renderDiagnostics, sourceReaderFor } from '../config/diagnostics.js';
 import { loadConfig } from '../config/load.js';
 import { CliError, EXIT, useColor, type CliIo } from './io.js';
 
@@ -16,9 +16,9 @@ export interface LoadedProject {
 
 export function loadProject(io: CliIo, path: string, vars: Record<string, string>): LoadedProject {
   const absolute = resolve(io.cwd, path);
-  const { graph, diagnostics } = loadConfig(absolute, { vars, env: io.env });
+  const { graph, diagnostics, sources } = loadConfig(absolute, { vars, env: io.env });
   if (diagnostics.length > 0) {
-    io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr') })}\n\n`);
+    io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource: sourceReaderFor(sources) })}\n\n`);
   }
   if (!graph) throw new CliError('the configuration has errors (see above); fix them and try again', EXIT.usage);
   return { graph, path: absolute };

@@ -2,16 +2,19 @@
 // renderings the CLI uses: text (`file:line:col: error[CODE]: message`, the source line, a caret
 // underline, the hint) and JSON (the same fields, paths relative to the working directory).
 
-import { readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
+import { CODE_TABLE } from './hcl/codes.js';
 import type { Diagnostic } from './hcl/diagnostic.js';
+import { SKILL_CODES } from './skillCodes.js';
+import { readTextFile } from './textFile.js';
 
-export type { Diagnostic, Severity } from './hcl/diagnostic.js';
+export type { Diagnostic, RelatedLocation, Severity } from './hcl/diagnostic.js';
 
 /**
- * Every code the loader emits, with what it means. Codes are stable: tools and tests key on them.
- * SYN/EVAL come from the HCL parser and evaluator, SKL from SKILL.md folders, MCP from the optional
- * server check; they are listed here too so the documentation covers everything a user can see.
+ * The loader's own codes (schema, references, graph, models, files, the MCP check), with what they
+ * mean. Codes are stable: tools and tests key on them. The HCL parser's and evaluator's SYN/EVAL
+ * codes live in `config/hcl/codes.ts` (CODE_TABLE) and the skill folders' SKL codes in
+ * `config/skillCodes.ts`; describeCode looks in all three, and docs/diagnostics.md lists them all.
  */
 export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   // Schema: the shape of blocks and values.
@@ -23,7 +26,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   SCH006: 'A block has the wrong number of labels.',
   SCH007: 'A value has the wrong type.',
   SCH008: 'A name is declared twice.',
-  SCH009: 'A block name does not match ^[a-z_][a-z0-9_]*$.',
+  SCH009: 'A block name does not match `^[a-z_][a-z0-9_]*$`.',
   SCH010: 'A value is not one of the allowed values.',
   SCH012: 'Attributes or blocks that exclude each other are used together.',
   SCH013: 'A number is out of range or not a whole number.',
@@ -67,17 +70,20 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   FIL001: 'A path does not exist.',
   FIL002: 'A path leaves the project root.',
   FIL003: 'load() can only read .md and .txt files.',
-  FIL004: 'A file could not be read.',
+  FIL004: 'A file could not be read, or is not a regular file.',
   FIL005: 'No .hcl files were found.',
   FIL006: 'An absolute path is used where a relative one is required.',
   FIL007: 'A replay cassette does not exist yet (warning).',
+  FIL008: 'A file is not UTF-8 text (a .hcl file is skipped; load() fails).',
+  FIL009: 'A file is too large for load() (at most 1 MiB).',
   // MCP server check (squadron validate without --offline).
   MCP001: 'An mcp.<server>.<tool> reference names a tool the server does not offer.',
   MCP002: 'An MCP server could not be contacted to list its tools.',
 };
 
+/** What a code means, whichever layer reports it. */
 export function describeCode(code: string): string | undefined {
-  return DIAGNOSTIC_CODES[code];
+  return DIAGNOSTIC_CODES[code] ?? (CODE_TABLE as Readonly<Record<string, string>>)[code] ?? SKILL_CODES[code]?.meaning;
 }
 
 /** Sort by file, then position, then code: a stable order for output and tests. */
@@ -95,7 +101,10 @@ export interface RenderOptions {
   /** Paths are shown relative to this directory. */
   cwd: string;
   color: boolean;
-  /** Source text of a file, for the excerpt; defaults to reading it from disk. */
+  /**
+   * Source text of a file, for the excerpt; defaults to reading it from disk. Pass
+   * `sourceReaderFor(result.sources)` to reuse the text the loader already read.
+   */
   readSource?: (file: string) => string | undefined;
 }
 
@@ -115,28 +124,31 @@ export function displayPath(file: string, cwd: string): string {
   return rel === '' ? '.' : rel.startsWith('..') && rel.length >= file.length ? file : rel;
 }
 
-function sourceReader(): (file: string) => string | undefined {
+/**
+ * A source reader that answers from `known` (LoadResult.sources: every file the loader parsed) and
+ * reads any other file (a SKILL.md it did not keep, a file named by a later pass) from disk once.
+ */
+export function sourceReaderFor(known: ReadonlyMap<string, string> = new Map()): (file: string) => string | undefined {
   const cache = new Map<string, string | undefined>();
   return (file) => {
+    const text = known.get(file);
+    if (text !== undefined) return text;
     if (!cache.has(file)) {
-      let text: string | undefined;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch {
-        text = undefined;
-      }
-      cache.set(file, text);
+      // readTextFile, not readFileSync: a diagnostic may point at a FIFO (a SKILL.md that is one),
+      // and reading that for an excerpt would block forever.
+      const read = readTextFile(file);
+      cache.set(file, read.ok ? read.text : undefined);
     }
     return cache.get(file);
   };
 }
 
 /** Renders one diagnostic as text: header, source line with an underline, hint. */
-export function renderDiagnostic(d: Diagnostic, opts: RenderOptions, read = opts.readSource ?? sourceReader()): string {
+export function renderDiagnostic(d: Diagnostic, opts: RenderOptions, read = opts.readSource ?? sourceReaderFor()): string {
   const paint = (code: string, s: string): string => (opts.color ? `${code}${s}${ansi.reset}` : s);
   const sevColor = d.severity === 'error' ? ansi.red : ansi.yellow;
   const where = d.line > 0 ? `${displayPath(d.file, opts.cwd)}:${d.line}:${d.column}` : displayPath(d.file, opts.cwd);
-  const lines = [`${paint(ansi.bold, `${where}:`)} ${paint(ansi.bold + sevColor, `${d.severity}[${d.code}]`)}: ${d.message}`];
+  const lines = [`${paint(ansi.bold, `${where}:`)} ${paint(ansi.bold + sevColor, `${d.severity}[${d.code}]`)}: ${messageText(d, opts.cwd)}`];
   const text = d.line > 0 ? read(d.file) : undefined;
   const srcLine = text?.split(/\r?\n/)[d.line - 1];
   if (srcLine !== undefined) {
@@ -154,7 +166,7 @@ export function renderDiagnostic(d: Diagnostic, opts: RenderOptions, read = opts
 }
 
 export function renderDiagnostics(diags: readonly Diagnostic[], opts: RenderOptions): string {
-  const read = opts.readSource ?? sourceReader();
+  const read = opts.readSource ?? sourceReaderFor();
   return diags.map((d) => renderDiagnostic(d, opts, read)).join('\n\n');
 }
 
@@ -168,7 +180,22 @@ export function countSummary(diags: readonly Diagnostic[]): string {
   return parts.join(', ');
 }
 
-/** The JSON form of a diagnostic: the same fields, the file relative to the cwd. */
+/**
+ * The message as the user reads it: with the related location, if any, appended and its path
+ * shown like the diagnostic's own ("… is declared twice (first at main.hcl:1:7)").
+ */
+export function messageText(d: Diagnostic, cwd: string): string {
+  const r = d.related;
+  return r === undefined ? d.message : `${d.message} (${r.label} ${displayPath(r.file, cwd)}:${r.line}:${r.column})`;
+}
+
+/**
+ * The JSON form of a diagnostic: the same fields, paths relative to the cwd, and the message as
+ * the text rendering shows it (related location included), so a reader of `message` alone loses
+ * nothing.
+ */
 export function diagnosticToJson(d: Diagnostic, cwd: string): Diagnostic {
-  return { ...d, file: displayPath(d.file, cwd) };
+  const out: Diagnostic = { ...d, file: displayPath(d.file, cwd), message: messageText(d, cwd) };
+  if (d.related !== undefined) out.related = { ...d.related, file: displayPath(d.related.file, cwd) };
+  return out;
 }

@@ -2,7 +2,7 @@
 // `{ city = string("City name", true), tags = list(string, "Tags") }` (read syntactically, so each
 // mistake is reported where it is written) and the verbose `field "city" { type, description, required }`.
 
-import type { Attribute, Block, Expression } from './hcl/ast.js';
+import { isInvalidExpr, type Attribute, type Block, type Expression } from './hcl/ast.js';
 import { diagnosticAt, type Diagnostic } from './hcl/diagnostic.js';
 import type { FieldSchema, FieldType } from './graph.js';
 import { decodeBody, NameRegistry, blockHeader, checkBlockName, type BlockSchema } from './schema.js';
@@ -22,6 +22,7 @@ function helperError(expr: Expression, message: string, diags: Diagnostic[], hin
 
 /** `{ name = helper(...) , … }` → fields in declaration order. */
 export function parseShorthand(expr: Expression, scope: Scope, diags: Diagnostic[], what: string): FieldSchema[] | undefined {
+  if (isInvalidExpr(expr)) return undefined; // its syntax error is already reported
   if (expr.kind !== 'Object') {
     return helperError(expr, `${what} must be an object of field schemas`, diags, 'write { name = string("what it is", true) }');
   }
@@ -126,9 +127,9 @@ const FIELD_SCHEMA: BlockSchema = { attributes: { type: { required: true }, desc
 export const FIELDS_BLOCK_SCHEMA: BlockSchema = { attributes: {}, blocks: { field: { labels: ['name'] } } };
 
 /** `inputs { field "f" { … } }` / `output { field "f" { … } }` → fields in declaration order. */
-export function parseFieldBlocks(container: Block, scope: Scope, diags: Diagnostic[], what: string, rel: (f: string) => string): FieldSchema[] {
+export function parseFieldBlocks(container: Block, scope: Scope, diags: Diagnostic[], what: string): FieldSchema[] {
   const body = decodeBody(container.body, FIELDS_BLOCK_SCHEMA, { what, header: blockHeader(container) }, diags);
-  const names = new NameRegistry('field', rel);
+  const names = new NameRegistry('field');
   const out: FieldSchema[] = [];
   for (const block of body.blocks.get('field') ?? []) {
     const name = block.labels[0]!;
@@ -154,7 +155,6 @@ export function readFieldSchema(
   scope: Scope,
   diags: Diagnostic[],
   what: string,
-  rel: (f: string) => string,
 ): FieldSchema[] | undefined {
   const block = blocks?.[0];
   if (attr !== undefined && block !== undefined) {
@@ -162,6 +162,6 @@ export function readFieldSchema(
     return undefined;
   }
   if (attr !== undefined) return parseShorthand(attr.expr, scope, diags, `${what}`);
-  if (block !== undefined) return parseFieldBlocks(block, scope, diags, what, rel);
+  if (block !== undefined) return parseFieldBlocks(block, scope, diags, what);
   return undefined;
 }

@@ -1,11 +1,12 @@
 // Finding and parsing the config files: a single file, or every `*.hcl` below a directory
 // (recursively, dot-folders skipped, sorted by path so every machine loads in the same order).
 
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { File } from './hcl/ast.js';
 import type { Diagnostic } from './hcl/diagnostic.js';
 import { parseHcl } from './hcl/parser.js';
+import { readTextFile } from './textFile.js';
 
 export interface DiscoveredFiles {
   projectRoot: string;
@@ -28,6 +29,10 @@ export function discoverFiles(path: string): DiscoveredFiles {
     return { projectRoot: full, files: [], diagnostics: [pathProblem(full, 'FIL001', `config path ${path} does not exist`, 'pass a .hcl file or a directory that contains .hcl files')] };
   }
   if (stat.isFile()) return { projectRoot: dirname(full), files: [full], diagnostics: [] };
+  if (!stat.isDirectory()) {
+    // /dev/null, a FIFO, a socket: reading one would block or yield nothing useful.
+    return { projectRoot: full, files: [], diagnostics: [pathProblem(full, 'FIL004', `config path ${path} is not a regular file or a directory`, 'pass a .hcl file or a directory that contains .hcl files')] };
+  }
   const files: string[] = [];
   const diagnostics: Diagnostic[] = [];
   walk(full, files, diagnostics);
@@ -80,14 +85,16 @@ export function parseFiles(paths: readonly string[]): ParsedFiles {
   const files = new Map<string, File>();
   const diagnostics: Diagnostic[] = [];
   for (const path of paths) {
-    let source: string;
-    try {
-      source = readFileSync(path, 'utf8');
-    } catch (err) {
-      diagnostics.push(pathProblem(path, 'FIL004', `cannot read ${path}: ${(err as Error).message}`));
+    const read = readTextFile(path);
+    if (!read.ok) {
+      diagnostics.push(
+        read.problem === 'not-utf8'
+          ? pathProblem(path, 'FIL008', `${path} ${read.message}; it is skipped`, 'config files are UTF-8 text; is this a binary file with a .hcl name?')
+          : pathProblem(path, 'FIL004', `${path} ${read.message}`),
+      );
       continue;
     }
-    const parsed = parseHcl(source, path);
+    const parsed = parseHcl(read.text, path);
     diagnostics.push(...parsed.diagnostics);
     files.set(path, parsed.file);
   }

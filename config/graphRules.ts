@@ -27,16 +27,18 @@ export interface TaskEdges {
 /** Drops self-references and repeats (reporting them); what remains are the usable edges. */
 function cleanList(task: TaskEdges, list: NamedRef[], what: 'depends_on' | 'router' | 'send_to', diags: Diagnostic[]): NamedRef[] {
   const out: NamedRef[] = [];
+  const seen = new Set<string>();
   for (const ref of list) {
     if (ref.name === task.name) {
       const verb = what === 'depends_on' ? 'depend on' : what === 'router' ? 'route to' : 'send to';
       diags.push(diagnosticAt(ref.range, 'error', 'GRA003', `task "${task.name}" cannot ${verb} itself`));
       continue;
     }
-    if (out.some((o) => o.name === ref.name)) {
+    if (seen.has(ref.name)) {
       diags.push(diagnosticAt(ref.range, 'error', 'GRA006', `tasks.${ref.name} is listed twice in ${what} of task "${task.name}"`));
       continue;
     }
+    seen.add(ref.name);
     out.push(ref);
   }
   return out;
@@ -111,27 +113,43 @@ function flowEdges(tasks: readonly TaskEdges[]): Map<string, FlowEdge[]> {
   return edges;
 }
 
+/**
+ * Depth-first search for back edges, each reported once per set of tasks. The search keeps its own
+ * stack: a chain of thousands of tasks must not need as many JavaScript frames.
+ */
 function reportCycles(tasks: readonly TaskEdges[], diags: Diagnostic[]): void {
   const edges = flowEdges(tasks);
   const state = new Map<string, 'active' | 'done'>();
-  const stack: string[] = [];
   const reported = new Set<string>();
-  const visit = (node: string): void => {
+  /** The active path: each task with the index of the next edge to follow from it. */
+  const path: { node: string; out: readonly FlowEdge[]; next: number }[] = [];
+  const open = (node: string): void => {
     state.set(node, 'active');
-    stack.push(node);
-    for (const e of edges.get(node) ?? []) {
-      const s = state.get(e.to);
-      if (s === 'active') {
-        const cycle = [...stack.slice(stack.indexOf(e.to)), e.to];
-        const key = [...new Set(cycle)].sort().join('\u0000');
-        if (!reported.has(key)) {
-          reported.add(key);
-          diags.push(diagnosticAt(e.range, 'error', 'GRA004', `dependency cycle: ${cycle.join(' → ')}`, 'remove one of the depends_on, router or send_to links in the cycle'));
-        }
-      } else if (s === undefined) visit(e.to);
-    }
-    stack.pop();
-    state.set(node, 'done');
+    path.push({ node, out: edges.get(node) ?? [], next: 0 });
   };
-  for (const t of tasks) if (!state.has(t.name)) visit(t.name);
+  for (const t of tasks) {
+    if (state.has(t.name)) continue;
+    open(t.name);
+    while (path.length > 0) {
+      const top = path[path.length - 1]!;
+      const e = top.out[top.next++];
+      if (e === undefined) {
+        path.pop();
+        state.set(top.node, 'done');
+        continue;
+      }
+      const s = state.get(e.to);
+      if (s === undefined) {
+        open(e.to);
+        continue;
+      }
+      if (s === 'done') continue;
+      const cycle = [...path.slice(path.findIndex((f) => f.node === e.to)).map((f) => f.node), e.to];
+      const key = [...new Set(cycle)].sort().join('\u0000');
+      if (!reported.has(key)) {
+        reported.add(key);
+        diags.push(diagnosticAt(e.range, 'error', 'GRA004', `dependency cycle: ${cycle.join(' → ')}`, 'remove one of the depends_on, router or send_to links in the cycle'));
+      }
+    }
+  }
 }

@@ -3,7 +3,6 @@
 // before it, collects every problem from every file, and returns the graph (deep-frozen) only
 // when there is no error.
 
-import { relative } from 'node:path';
 import type { Attribute, Block, File } from './hcl/ast.js';
 import { diagnosticAt, hasErrors, type Diagnostic } from './hcl/diagnostic.js';
 import type { HclFunction } from './hcl/value.js';
@@ -37,6 +36,13 @@ export interface LoadResult {
   graph?: MissionGraph;
   /** Every problem in every file, sorted by file and position. */
   diagnostics: Diagnostic[];
+  /**
+   * The text of every file the load read (the .hcl files, SKILL.md files), by absolute path, so
+   * diagnostics can be rendered without reading the files again:
+   * `renderDiagnostics(diags, { cwd, color, readSource: sourceReaderFor(result.sources) })`.
+   * Always set by loadConfig; optional so results assembled elsewhere need not carry it.
+   */
+  sources?: ReadonlyMap<string, string>;
 }
 
 const TOP_LEVEL_BLOCKS = ['variable', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'mission'] as const;
@@ -87,8 +93,10 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
 
 export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const found = discoverFiles(path);
-  if (found.files.length === 0) return { diagnostics: found.diagnostics };
+  if (found.files.length === 0) return { diagnostics: found.diagnostics, sources: new Map() };
   const parsed = parseFiles(found.files);
+  const sources = new Map<string, string>();
+  for (const [file, parsedFile] of parsed.files) sources.set(file, parsedFile.source);
   const diags: Diagnostic[] = [...found.diagnostics, ...parsed.diagnostics];
   const std = stdlibFunctions as Readonly<Record<string, HclFunction>>;
   const ctx: LoadContext = {
@@ -98,7 +106,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     loadFunctions: { ...std, load: makeLoadFunction(found.projectRoot, diags) },
     runtimeFunctions: std,
     files: parsed.files,
-    rel: (file) => relative(found.projectRoot, file) || file,
+    sources,
   };
 
   const top = collectTopLevel(parsed.files, diags);
@@ -125,7 +133,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   }
 
   const diagnostics = sortDiagnostics(diags);
-  if (hasErrors(diagnostics)) return { diagnostics };
+  if (hasErrors(diagnostics)) return { diagnostics, sources };
   const graph: MissionGraph = {
     projectRoot: found.projectRoot,
     files: found.files,
@@ -139,7 +147,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     missions,
     mcpToolRefs: ctx.symbols.mcpUses,
   };
-  return { graph: deepFreeze(graph), diagnostics };
+  return { graph: deepFreeze(graph), diagnostics, sources };
 }
 
 /** Freezes an object graph in place (shared nodes once); the runtime cannot mutate its input. */

@@ -1,11 +1,13 @@
 // The `load("file.md")` function: the contents of a text file next to the config, so long prompts
 // and instructions can live in Markdown. Only .md and .txt, relative to the declaring file's
-// directory, never outside the project root. Problems are reported at the argument itself.
+// directory, never outside the project root (links included), at most 1 MiB of UTF-8 text.
+// Problems are reported at the argument itself.
 
-import { readFileSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { dirname, extname, isAbsolute, relative, resolve } from 'node:path';
 import { diagnosticAt, type Diagnostic } from './hcl/diagnostic.js';
 import { unknown, type HclFunction } from './hcl/value.js';
+import { readTextFile, type TextFileProblem } from './textFile.js';
 
 /** Whether `path` is `root` itself or inside it. */
 export function isInside(root: string, path: string): boolean {
@@ -13,11 +15,33 @@ export function isInside(root: string, path: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
+/** load() reads at most this much: a prompt, not a data set (and never a runaway file). */
+export const LOAD_MAX_BYTES = 1024 * 1024;
+
+/** The real path of `path` (symlinks resolved), or undefined when it cannot be resolved. */
+function realPath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+const PROBLEM_CODES: Readonly<Record<TextFileProblem, string>> = {
+  missing: 'FIL001',
+  'not-a-file': 'FIL004',
+  unreadable: 'FIL004',
+  'not-utf8': 'FIL008',
+  'too-large': 'FIL009',
+};
+
 /**
  * Builds `load` for one config load. Errors go to `diags` with our own codes, and the call yields
  * an unknown value so the evaluator adds nothing of its own.
  */
 export function makeLoadFunction(projectRoot: string, diags: Diagnostic[]): HclFunction {
+  // A link inside the project may lead out of it: containment is judged on real paths.
+  const realRoot = realPath(projectRoot) ?? projectRoot;
   return {
     minArgs: 1,
     maxArgs: 1,
@@ -42,18 +66,17 @@ export function makeLoadFunction(projectRoot: string, diags: Diagnostic[]): HclF
         diags.push(diagnosticAt(at, 'error', 'FIL002', `load("${arg}"): the file is outside the project root ${projectRoot}`));
         return unknown;
       }
-      try {
-        if (!statSync(full).isFile()) {
-          diags.push(diagnosticAt(at, 'error', 'FIL004', `load("${arg}"): ${full} is not a file`));
-          return unknown;
-        }
-        return readFileSync(full, 'utf8');
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') diags.push(diagnosticAt(at, 'error', 'FIL001', `load("${arg}"): no such file (looked for ${full})`));
-        else diags.push(diagnosticAt(at, 'error', 'FIL004', `load("${arg}"): ${(err as Error).message}`));
+      const real = realPath(full);
+      if (real !== undefined && !isInside(realRoot, real)) {
+        diags.push(diagnosticAt(at, 'error', 'FIL002', `load("${arg}"): ${full} is a link to ${real}, outside the project root ${projectRoot}`, 'copy the file into the project instead of linking to it'));
         return unknown;
       }
+      const read = readTextFile(real ?? full, LOAD_MAX_BYTES);
+      if (read.ok) return read.text;
+      const message = read.problem === 'missing' ? `no such file (looked for ${full})` : `${full} ${read.message}`;
+      const hint = read.problem === 'too-large' ? 'load() is for prompts and instructions; split the text or shorten it' : undefined;
+      diags.push(diagnosticAt(at, 'error', PROBLEM_CODES[read.problem], `load("${arg}"): ${message}`, hint));
+      return unknown;
     },
   };
 }

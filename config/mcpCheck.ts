@@ -1,8 +1,9 @@
 // The optional second pass of `squadron validate`: ask each referenced MCP server for its tools and
 // report `mcp.<server>.<tool>` references to tools it does not offer, at the reference itself. The
-// loader never contacts a server; this pass is async, injectable and skipped with --offline.
+// loader never contacts a server; this pass is async and injectable. With --offline it runs on the
+// servers' cached tool lists (`source: 'cache'`), and its findings are warnings.
 
-import { diagnosticAt, type Diagnostic } from './hcl/diagnostic.js';
+import { diagnosticAt, rangeAtLocation, type Diagnostic } from './hcl/diagnostic.js';
 import type { McpServer, MissionGraph } from './graph.js';
 import { suggestionHint } from './suggest.js';
 
@@ -10,8 +11,6 @@ import { suggestionHint } from './suggest.js';
 export type McpToolLister = (server: McpServer) => Promise<string[] | { error: string }>;
 
 export interface McpCheckOptions {
-  /** Skip the check entirely (no server is contacted). */
-  offline?: boolean;
   /**
    * Where the lister's tool lists come from. `cache` (validate --offline): the last lists a server
    * gave, which may be stale or missing, so every finding is a warning instead of an error.
@@ -20,7 +19,6 @@ export interface McpCheckOptions {
 }
 
 export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLister, opts: McpCheckOptions = {}): Promise<Diagnostic[]> {
-  if (opts.offline === true) return [];
   const refs = graph.mcpToolRefs ?? [];
   const servers = graph.mcpServers.filter((s) => refs.some((r) => r.server === s.name));
   const listed = await Promise.all(
@@ -37,8 +35,7 @@ export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLis
   const diags: Diagnostic[] = [];
   for (const [server, result] of listed) {
     if (!Array.isArray(result)) {
-      const { line, column, file } = server.location;
-      const at = { file, start: { line, column, offset: 0 }, end: { line, column: column + 3, offset: 0 } };
+      const at = rangeAtLocation(server.location, 'mcp'.length);
       const error = (result as { error: string }).error;
       diags.push(
         cached

@@ -3,7 +3,8 @@
 // Resolution keeps each reference's full identity (model block and key, the toolset an entry came
 // from) and expands toolsets and `builtins.<ns>.all` in place, order kept, first occurrence wins.
 
-import type { Attribute, Expression } from './hcl/ast.js';
+import { isInvalidExpr, type Attribute, type Expression } from './hcl/ast.js';
+import { literalText } from './hcl/source.js';
 import { diagnosticAt, type Diagnostic, type Range } from './hcl/diagnostic.js';
 import { BUILTIN_NAMESPACES, builtinTool, builtinToolsIn } from './builtinTools.js';
 import type { ModelRef, Provenance, ToolRefWithProvenance } from './graph.js';
@@ -26,13 +27,10 @@ export interface RefPath {
 
 const DOTTED = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)+$/;
 
-function literalText(expr: Expression): string | undefined {
-  if (expr.kind !== 'Template' || !expr.parts.every((p) => p.kind === 'TemplateLiteral')) return undefined;
-  return expr.parts.map((p) => (p.kind === 'TemplateLiteral' ? p.value : '')).join('');
-}
-
 /** Interprets an expression written where a reference belongs. */
 export function asRef(expr: Expression, example: string, diags: Diagnostic[]): RefPath | undefined {
+  // A reference that failed to parse (`builtins.files.`): its syntax error is already reported.
+  if (isInvalidExpr(expr)) return undefined;
   const text = literalText(expr);
   if (text !== undefined) {
     const hint = DOTTED.test(text) ? `write ${text} without quotes` : `write a reference such as ${example}`;
@@ -74,6 +72,7 @@ function refText(root: string, names: readonly string[]): string {
 export function refItems(attr: Attribute, example: string, diags: Diagnostic[]): Expression[] | undefined {
   const expr = attr.expr.kind === 'Parentheses' ? attr.expr.expr : attr.expr;
   if (expr.kind === 'Tuple') return expr.items;
+  if (isInvalidExpr(expr)) return undefined;
   const hint = expr.kind === 'ScopeTraversal' ? `write ${attr.name} = [${refText(expr.root, expr.steps.map((s) => (s.kind === 'GetAttr' ? s.name : '…')))}]` : `write ${attr.name} = [${example}]`;
   diags.push(diagnosticAt(attr.expr.range, 'error', 'SCH007', `${attr.name} must be a list of references`, hint));
   return undefined;
@@ -242,13 +241,15 @@ export function resolveNameList(
   const items = refItems(attr, example, diags);
   if (items === undefined) return undefined;
   const out: { name: string; range: Range }[] = [];
+  const seen = new Set<string>();
   for (const item of items) {
     const name = resolveNameRef(item, ns, known, scope, diags);
     if (name === undefined) continue;
-    if (out.some((o) => o.name === name)) {
+    if (seen.has(name)) {
       onDuplicate?.(name, item.range);
       continue;
     }
+    seen.add(name);
     out.push({ name, range: item.range });
   }
   return out;

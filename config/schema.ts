@@ -3,6 +3,7 @@
 // at the first problem: it reports them all and returns what it could make sense of.
 
 import type { Attribute, Block, Body } from './hcl/ast.js';
+import type { SourceLocation } from './graph.js';
 import { diagnosticAt, type Diagnostic, type Range } from './hcl/diagnostic.js';
 import { suggestionHint } from './suggest.js';
 
@@ -38,7 +39,6 @@ export interface BodyOwner {
 }
 
 export const BLOCK_NAME = /^[a-z_][a-z0-9_]*$/;
-export const FOLDER_SKILL_NAME = /^[a-z_][a-z0-9_-]*$/;
 
 /** From the block's type keyword to its last label: where errors about the whole block point. */
 export function blockHeader(block: Block): Range {
@@ -46,9 +46,9 @@ export function blockHeader(block: Block): Range {
   return { file: block.typeRange.file, start: block.typeRange.start, end: (last ?? block.typeRange).end };
 }
 
-/** `model "main"` — how a block is named in messages. */
-export function describeBlock(block: Block): string {
-  return [block.type, ...block.labels.map((l) => `"${l}"`)].join(' ');
+/** Where a block starts, as the graph records it (`location` of a model, tool, agent, task …). */
+export function locationOf(block: Block): SourceLocation {
+  return { file: block.range.file, line: block.range.start.line, column: block.range.start.column };
 }
 
 interface SchemaIndex {
@@ -156,63 +156,48 @@ export function checkLabels(block: Block, labels: readonly string[], diags: Diag
 }
 
 /** Checks a block's name against the naming rule; reports at the label. */
-export function checkBlockName(block: Block, diags: Diagnostic[], pattern: RegExp = BLOCK_NAME): boolean {
+export function checkBlockName(block: Block, diags: Diagnostic[]): boolean {
   const name = block.labels[0];
   const range = block.labelRanges[0];
   if (name === undefined || range === undefined) return false;
-  if (pattern.test(name)) return true;
+  if (BLOCK_NAME.test(name)) return true;
+  const fixed = name.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^([0-9])/, '_$1');
   diags.push(
     diagnosticAt(
       range,
       'error',
       'SCH009',
       `${block.type} name "${name}" is invalid: use lowercase letters, digits and underscores, not starting with a digit`,
-      suggestName(name, pattern),
+      fixed !== name && BLOCK_NAME.test(fixed) ? `for example "${fixed}"` : undefined,
     ),
   );
   return false;
 }
 
-function suggestName(name: string, pattern: RegExp): string | undefined {
-  const fixed = name
-    .toLowerCase()
-    .replace(pattern === BLOCK_NAME ? /[^a-z0-9_]/g : /[^a-z0-9_-]/g, '_')
-    .replace(/^([0-9])/, '_$1');
-  return fixed !== name && pattern.test(fixed) ? `for example "${fixed}"` : undefined;
-}
-
 /** A name seen once per namespace; a second declaration is an error pointing at both places. */
 export class NameRegistry {
-  private readonly seen = new Map<string, Range>();
-  constructor(
-    private readonly kind: string,
-    private readonly relativePath: (file: string) => string,
-  ) {}
+  private readonly seen = new Map<string, SourceLocation>();
+  constructor(private readonly kind: string) {}
+
+  /** Takes a name declared elsewhere (a global agent a mission's own agent may not shadow). */
+  reserve(name: string, at: SourceLocation): void {
+    if (!this.seen.has(name)) this.seen.set(name, at);
+  }
 
   /** True when `name` is new; otherwise reports SCH008 at `range` naming the first declaration. */
   claim(name: string, range: Range, diags: Diagnostic[]): boolean {
     const first = this.seen.get(name);
     if (first === undefined) {
-      this.seen.set(name, range);
+      this.seen.set(name, { file: range.file, line: range.start.line, column: range.start.column });
       return true;
     }
-    diags.push(
-      diagnosticAt(
-        range,
-        'error',
-        'SCH008',
-        `${this.kind} "${name}" is declared twice (first at ${this.relativePath(first.file)}:${first.start.line}:${first.start.column})`,
-        `rename one of them or remove the duplicate`,
-      ),
-    );
+    const d = diagnosticAt(range, 'error', 'SCH008', `${this.kind} "${name}" is declared twice`, 'rename one of them or remove the duplicate');
+    d.related = { label: 'first at', ...first };
+    diags.push(d);
     return false;
   }
 
   has(name: string): boolean {
     return this.seen.has(name);
-  }
-
-  rangeOf(name: string): Range | undefined {
-    return this.seen.get(name);
   }
 }

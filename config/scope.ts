@@ -118,8 +118,8 @@ export interface LoadContext {
   runtimeFunctions: Readonly<Record<string, HclFunction>>;
   /** Parsed files by absolute path (for source text). */
   files: ReadonlyMap<string, File>;
-  /** A path relative to the project root, for messages. */
-  rel(file: string): string;
+  /** The text of every file read so far (config files, SKILL.md), by path: see LoadResult.sources. */
+  sources: Map<string, string>;
 }
 
 /** A scope for one block of a stage. */

@@ -9,6 +9,7 @@ import type { FrontmatterEntry } from './frontmatter.js';
 import type { Skill } from './graph.js';
 import { diagnosticAt } from './hcl/diagnostic.js';
 import type { Diagnostic, Range } from './hcl/diagnostic.js';
+import { closest } from './hcl/suggest.js';
 
 export const SKILL_FILE = 'SKILL.md';
 export const MAX_NAME_LENGTH = 64;
@@ -238,35 +239,6 @@ function unknownKeyHint(key: string): string {
     return 'a folder skill cannot grant tools; declare an HCL `skill` block with `tools = [...]` instead';
   }
   return `${allowed}; put custom fields under "metadata"`;
-}
-
-/** The known key nearest to `word` by edit distance, if it is near enough to be a likely typo. */
-function closest(word: string, candidates: readonly string[]): string | undefined {
-  const lower = word.toLowerCase().replace(/_/g, '-');
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const d = editDistance(lower, candidate);
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  const limit = Math.max(1, Math.floor(word.length / 3));
-  return bestDistance <= limit ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row.push(Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
 }
 
 function describe(value: unknown): string {

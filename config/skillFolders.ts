@@ -7,37 +7,15 @@
 // that `squadron plan` can show with its provenance; a file dropped into a folder must not be able
 // to widen what an agent may call. A skill that needs tools is an HCL `skill` block with `tools`.
 //
-// Codes (stable; never reuse a retired number):
-// | code   | sev     | meaning                                                                  |
-// |--------|---------|--------------------------------------------------------------------------|
-// | SKL001 | error   | skills_dir does not exist, is not a directory, or cannot be read         |
-// | SKL002 | warning | a sub-folder of skills_dir has no SKILL.md (ignored)                     |
-// | SKL003 | error   | SKILL.md cannot be read                                                  |
-// | SKL010 | error   | SKILL.md does not start with `---` frontmatter                           |
-// | SKL011 | error   | frontmatter never closed                                                 |
-// | SKL012 | error   | frontmatter is not valid YAML                                            |
-// | SKL013 | error   | frontmatter is not a `key: value` mapping                                |
-// | SKL014 | error   | unknown frontmatter key                                                  |
-// | SKL015 | error   | a frontmatter value has the wrong type                                   |
-// | SKL020 | error   | `name` missing                                                           |
-// | SKL021 | error   | `name` has characters or hyphens the format forbids                      |
-// | SKL022 | error   | `name` longer than 64 characters                                         |
-// | SKL023 | error   | `name` differs from the folder name                                      |
-// | SKL024 | error   | `description` missing or empty                                           |
-// | SKL025 | error   | `description` longer than 1024 characters                                |
-// | SKL026 | error   | `compatibility` empty or longer than 500 characters                      |
-// | SKL027 | error   | `metadata` is not a map of strings to strings                            |
-// | SKL028 | error   | `allowed-tools` is not a space-separated string or a list of strings     |
-// | SKL029 | error   | SKILL.md has no instructions after the frontmatter                       |
-// | SKL040 | error   | two skills share a name                                                  |
-// | SKL041 | warning | two skill names differ only by case or `-`/`_` (plain `$name` ambiguous) |
+// Codes: config/skillCodes.ts (SKL001–SKL041).
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Skill } from './graph.js';
-import { diagnosticAt } from './hcl/diagnostic.js';
-import type { Diagnostic, Range } from './hcl/diagnostic.js';
+import { diagnosticAt, rangeAtLocation } from './hcl/diagnostic.js';
+import type { Diagnostic, Range, RelatedLocation } from './hcl/diagnostic.js';
 import { parseSkillFile, SKILL_FILE } from './skillFile.js';
+import { readTextFile } from './textFile.js';
 
 export { parseSkillFile, SKILL_FILE } from './skillFile.js';
 
@@ -52,6 +30,8 @@ export interface SkillFolderLoad {
   /** Sorted by name; names are unique (a later duplicate is reported and left out). */
   skills: Skill[];
   diagnostics: Diagnostic[];
+  /** The text of every SKILL.md read, by path: what diagnostics are rendered against. */
+  sources: Map<string, string>;
 }
 
 /**
@@ -65,12 +45,14 @@ export function skillNameKey(name: string): string {
 export function loadSkillFolders(dirs: readonly SkillsDir[]): SkillFolderLoad {
   const skills: Skill[] = [];
   const diagnostics: Diagnostic[] = [];
+  const sources = new Map<string, string>();
   for (const dir of dirs) {
     const folders = listFolders(dir, diagnostics);
     for (const folder of folders) {
       const file = join(dir.path, folder, SKILL_FILE);
       const text = readSkillFile(file, folder, dir, diagnostics);
       if (text === undefined) continue;
+      sources.set(file, text);
       const parsed = parseSkillFile(text, file, folder);
       diagnostics.push(...parsed.diagnostics);
       if (parsed.skill) skills.push(parsed.skill);
@@ -83,7 +65,7 @@ export function loadSkillFolders(dirs: readonly SkillsDir[]): SkillFolderLoad {
   const seen = new Set<string>();
   const unique = skills.filter((s) => (seen.has(s.name) ? false : (seen.add(s.name), true)));
   unique.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { skills: unique, diagnostics };
+  return { skills: unique, diagnostics, sources };
 }
 
 /**
@@ -98,30 +80,30 @@ export function duplicateSkillDiagnostics(all: readonly Skill[]): Diagnostic[] {
   for (const skill of all) {
     const first = firstByName.get(skill.name);
     if (first) {
-      diagnostics.push(
-        diagnosticAt(
-          originRange(skill),
-          'error',
-          'SKL040',
-          `skill "${skill.name}" is defined twice: here and at ${where(first)}`,
-          'skill names must be unique across skill blocks and skills_dir folders; rename or remove one',
-        ),
+      const d = diagnosticAt(
+        originRange(skill),
+        'error',
+        'SKL040',
+        `skill "${skill.name}" is defined twice`,
+        'skill names must be unique across skill blocks and skills_dir folders; rename or remove one',
       );
+      d.related = originOf(first, 'first defined at');
+      diagnostics.push(d);
       continue;
     }
     firstByName.set(skill.name, skill);
     const key = skillNameKey(skill.name);
     const similar = firstByKey.get(key);
     if (similar) {
-      diagnostics.push(
-        diagnosticAt(
-          originRange(skill),
-          'warning',
-          'SKL041',
-          `skill "${skill.name}" differs from skill "${similar.name}" (${where(similar)}) only by case or -/_`,
-          `a plain $${skill.name} mention cannot tell them apart and is ignored; write [$${skill.name}](skill://${skill.name}), or rename one`,
-        ),
+      const d = diagnosticAt(
+        originRange(skill),
+        'warning',
+        'SKL041',
+        `skill "${skill.name}" differs from skill "${similar.name}" only by case or -/_`,
+        `a plain $${skill.name} mention cannot tell them apart and is ignored; write [$${skill.name}](skill://${skill.name}), or rename one`,
       );
+      d.related = originOf(similar, `skill "${similar.name}" at`);
+      diagnostics.push(d);
     } else {
       firstByKey.set(key, skill);
     }
@@ -159,33 +141,24 @@ function listFolders(dir: SkillsDir, diagnostics: Diagnostic[]): string[] {
 }
 
 function readSkillFile(file: string, folder: string, dir: SkillsDir, diagnostics: Diagnostic[]): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      const nearMiss = listNames(dirname(file)).find((f) => f.toLowerCase() === SKILL_FILE.toLowerCase());
-      diagnostics.push(
-        diagnosticAt(
-          dir.declaredAt,
-          'warning',
-          'SKL002',
-          `folder "${folder}" in skills_dir has no ${SKILL_FILE}; it is ignored`,
-          nearMiss !== undefined ? `rename "${nearMiss}" to "${SKILL_FILE}" (the name is case-sensitive)` : undefined,
-        ),
-      );
-      return undefined;
-    }
+  const read = readTextFile(file);
+  if (read.ok) return read.text;
+  if (read.problem === 'missing') {
+    const nearMiss = listNames(dirname(file)).find((f) => f.toLowerCase() === SKILL_FILE.toLowerCase());
     diagnostics.push(
       diagnosticAt(
-        { file, start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } },
-        'error',
-        'SKL003',
-        `cannot read ${basename(dirname(file))}/${SKILL_FILE}: ${(e as Error).message}`,
+        dir.declaredAt,
+        'warning',
+        'SKL002',
+        `folder "${folder}" in skills_dir has no ${SKILL_FILE}; it is ignored`,
+        nearMiss !== undefined ? `rename "${nearMiss}" to "${SKILL_FILE}" (the name is case-sensitive)` : undefined,
       ),
     );
     return undefined;
   }
+  // A FIFO named SKILL.md would block the read forever; a binary file is no skill either.
+  diagnostics.push(diagnosticAt(rangeAtLocation({ file, line: 1, column: 1 }), 'error', 'SKL003', `${basename(dirname(file))}/${SKILL_FILE} ${read.message}`));
+  return undefined;
 }
 
 function listNames(path: string): string[] {
@@ -205,10 +178,9 @@ function isDirectory(path: string): boolean {
 }
 
 function originRange(skill: Skill): Range {
-  const { file, line } = skill.origin;
-  return { file, start: { line, column: 1, offset: 0 }, end: { line, column: 1, offset: 0 } };
+  return rangeAtLocation({ file: skill.origin.file, line: skill.origin.line, column: 1 });
 }
 
-function where(skill: Skill): string {
-  return `${skill.origin.file}:${skill.origin.line}`;
+function originOf(skill: Skill, label: string): RelatedLocation {
+  return { label, file: skill.origin.file, line: skill.origin.line, column: 1 };
 }

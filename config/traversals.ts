@@ -69,9 +69,19 @@ function walkExpr(e: Expression, bound: ReadonlySet<string>, out: ScopeTraversal
       return;
     case 'Unary':
       return walkExpr(e.operand, bound, out);
-    case 'Binary':
-      walkExpr(e.left, bound, out);
-      return walkExpr(e.right, bound, out);
+    case 'Binary': {
+      // A chain `a + b + c …` is a left-leaning tree as deep as it is long: loop down its left
+      // spine instead of recursing, then visit the right operands left to right.
+      const rights: Expression[] = [];
+      let left: Expression = e;
+      while (left.kind === 'Binary') {
+        rights.push(left.right);
+        left = left.left;
+      }
+      walkExpr(left, bound, out);
+      for (let i = rights.length - 1; i >= 0; i--) walkExpr(rights[i]!, bound, out);
+      return;
+    }
     case 'Conditional':
       walkExpr(e.condition, bound, out);
       walkExpr(e.trueExpr, bound, out);

@@ -1,24 +1,27 @@
-// Load plus the optional MCP pass, as `squadron validate` does it: load the config, then (unless
-// offline, and only when it loaded) ask each referenced MCP server for its tools and report unknown
-// ones at their references. The graph is returned only when neither pass found an error.
+// Load plus the optional MCP pass, as `squadron validate` does it: load the config, then (only when
+// it loaded and a lister is given) ask each referenced MCP server for its tools, or read their cached
+// lists, and report unknown ones at their references. The graph is returned only when neither pass
+// found an error (findings from cached lists are warnings, so they never fail a valid config).
 
 import { hasErrors } from './hcl/diagnostic.js';
 import { sortDiagnostics } from './diagnostics.js';
 import { loadConfig, type LoadOptions, type LoadResult } from './load.js';
-import { checkMcpReferences, type McpToolLister } from './mcpCheck.js';
+import { checkMcpReferences, type McpCheckOptions, type McpToolLister } from './mcpCheck.js';
 
 export interface ValidateOptions extends LoadOptions {
   /** Lists an MCP server's tools; without it the MCP pass is skipped. */
   mcpTools?: McpToolLister;
-  /** Skip the MCP pass even when a lister is given. */
-  offline?: boolean;
+  /** Where the lister's lists come from (`cache` for validate --offline). */
+  mcpSource?: McpCheckOptions['source'];
 }
 
 export async function validateProject(path: string, opts: ValidateOptions = {}): Promise<LoadResult> {
   const loaded = loadConfig(path, opts);
-  if (loaded.graph === undefined || opts.mcpTools === undefined || opts.offline === true) return loaded;
-  const mcp = await checkMcpReferences(loaded.graph, opts.mcpTools);
+  if (loaded.graph === undefined || opts.mcpTools === undefined) return loaded;
+  const mcp = await checkMcpReferences(loaded.graph, opts.mcpTools, opts.mcpSource === undefined ? {} : { source: opts.mcpSource });
   if (mcp.length === 0) return loaded;
   const diagnostics = sortDiagnostics([...loaded.diagnostics, ...mcp]);
-  return hasErrors(diagnostics) ? { diagnostics } : { graph: loaded.graph, diagnostics };
+  const result: LoadResult = hasErrors(diagnostics) ? { diagnostics } : { graph: loaded.graph, diagnostics };
+  if (loaded.sources !== undefined) result.sources = loaded.sources;
+  return result;
 }

@@ -3,11 +3,13 @@
 // diagnostics point at the exact reference and say what to do; then the HCL evaluator runs and the
 // result is converted to the type the attribute expects (HCL's conversions: "5" is a number).
 
-import type { Attribute, Expression, ScopeTraversalExpr } from './hcl/ast.js';
+import { isInvalidExpr, type Attribute, type Expression, type ScopeTraversalExpr } from './hcl/ast.js';
 import { freeTraversals } from './traversals.js';
 import { diagnosticAt, type Diagnostic, type Range } from './hcl/diagnostic.js';
 import { isObjectValue, isUnknown, unknown, type ObjectValue, type Value } from './hcl/value.js';
+import { toBoolValue as convertToBool, toNumberValue as convertToNumber, toStringValue as convertToString, typeName } from './hcl/convert.js';
 import { evaluate } from './hcl/evaluate.js';
+import { literalText } from './hcl/source.js';
 import { isNamespace, NAMESPACES, visibleIn, whereVisible, type Scope } from './scope.js';
 import { suggestionHint } from './suggest.js';
 
@@ -28,10 +30,8 @@ function firstStepName(t: ScopeTraversalExpr): { name: string; range: Range } | 
   if (s === undefined) return undefined;
   if (s.kind === 'GetAttr') return { name: s.name, range: s.range };
   if (s.key.kind === 'Literal' && typeof s.key.value === 'string') return { name: s.key.value, range: s.range };
-  if (s.key.kind === 'Template' && s.key.parts.length === 1 && s.key.parts[0]!.kind === 'TemplateLiteral') {
-    return { name: s.key.parts[0]!.value, range: s.range };
-  }
-  return undefined;
+  const name = literalText(s.key);
+  return name === undefined ? undefined : { name, range: s.range };
 }
 
 export function traversalText(t: ScopeTraversalExpr): string {
@@ -125,11 +125,12 @@ export function varsObject(scope: Scope): ObjectValue {
  * is unknown at load time, which callers that expect a known value treat as already reported).
  */
 export function evaluateValue(expr: Expression, scope: Scope, diags: Diagnostic[], rules: ValueRules = LOAD_TIME): Value | undefined {
+  // A value that failed to parse: its syntax error is already reported.
+  if (isInvalidExpr(expr)) return undefined;
   // Most values are plain literals: no names to check, nothing to evaluate.
   if (expr.kind === 'Literal') return expr.value;
-  if (expr.kind === 'Template' && expr.parts.every((p) => p.kind === 'TemplateLiteral')) {
-    return expr.parts.map((p) => (p.kind === 'TemplateLiteral' ? p.value : '')).join('');
-  }
+  const text = literalText(expr);
+  if (text !== undefined) return text;
   if (!checkValueRefs(expr, scope, diags, rules)) return undefined;
   const variables: Record<string, Value> = {};
   if (rules.roots.includes('vars')) variables['vars'] = varsObject(scope);
@@ -144,39 +145,37 @@ export function evaluateValue(expr: Expression, scope: Scope, diags: Diagnostic[
   return result.value;
 }
 
-export function typeName(v: Value): string {
-  if (v === null) return 'null';
-  if (isUnknown(v)) return 'unknown value';
-  if (Array.isArray(v)) return 'list';
-  if (isObjectValue(v)) return 'object';
-  return typeof v === 'boolean' ? 'bool' : typeof v;
+/** How a value is named in "expected …, got …": a string shows itself, so "0x4" reads as such. */
+function describeValue(v: Value): string {
+  if (typeof v !== 'string') return typeName(v);
+  return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
 }
 
 function wrongType(range: Range, expected: string, v: Value, diags: Diagnostic[], hint?: string): undefined {
-  diags.push(diagnosticAt(range, 'error', 'SCH007', `expected ${expected}, got ${typeName(v)}`, hint));
+  diags.push(diagnosticAt(range, 'error', 'SCH007', `expected ${expected}, got ${describeValue(v)}`, hint));
   return undefined;
 }
 
-/** HCL's primitive conversions to string. */
+// HCL's conversions (config/hcl/convert.ts, the evaluator's own), reported at `range`. Null and
+// unknown give undefined without a report: unknown was reported where it arose, and null means
+// "not set".
+
 export function toStringValue(v: Value, range: Range, diags: Diagnostic[]): string | undefined {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (v === null || isUnknown(v)) return undefined;
-  return wrongType(range, 'a string', v, diags);
+  const c = convertToString(v);
+  return c.ok ? c.value : wrongType(range, 'a string', v, diags);
 }
 
 export function toNumberValue(v: Value, range: Range, diags: Diagnostic[]): number | undefined {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
   if (v === null || isUnknown(v)) return undefined;
-  return wrongType(range, 'a number', v, diags);
+  const c = convertToNumber(v);
+  return c.ok ? c.value : wrongType(range, 'a number', v, diags);
 }
 
 export function toBoolValue(v: Value, range: Range, diags: Diagnostic[]): boolean | undefined {
-  if (typeof v === 'boolean') return v;
-  if (v === 'true' || v === 'false') return v === 'true';
   if (v === null || isUnknown(v)) return undefined;
-  return wrongType(range, 'true or false', v, diags);
+  const c = convertToBool(v);
+  return c.ok ? c.value : wrongType(range, 'true or false', v, diags);
 }
 
 // Attribute readers: evaluate with `vars` in scope, convert, report at the expression.
@@ -268,10 +267,7 @@ export function readStringMap(attr: Attribute | undefined, scope: Scope, diags: 
 /** The literal name of an object key (`foo` or `"foo"`), if it is one. */
 export function objectKeyName(key: Expression): string | undefined {
   if (key.kind === 'ScopeTraversal' && key.steps.length === 0) return key.root;
-  if (key.kind === 'Template' && key.parts.every((p) => p.kind === 'TemplateLiteral')) {
-    return key.parts.map((p) => (p.kind === 'TemplateLiteral' ? p.value : '')).join('');
-  }
-  return undefined;
+  return literalText(key);
 }
 
 /** Reports a URL that is not http(s); true when it is fine. */

@@ -6,8 +6,8 @@
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { checkMcpReferences, type McpToolLister } from '../../config/mcpCheck.js';
-import { countSummary, diagnosticToJson, renderDiagnostics, sortDiagnostics } from '../../config/diagnostics.js';
+import type { McpToolLister } from '../../config/mcpCheck.js';
+import { countSummary, diagnosticToJson, renderDiagnostics, sourceReaderFor } from '../../config/diagnostics.js';
 import { validateProject } from '../../config/validateProject.js';
 import { summarize, type ConfigSummary } from '../../config/summary.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
@@ -42,34 +42,30 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
   const vars = parseKeyValues(opts.var, '--var');
   const full = resolve(io.cwd, path);
   const offline = opts.offline === true;
-  // The MCP client is loaded (and servers started) only when the check will actually run.
-  const lister = offline ? undefined : deps.mcpTools !== undefined ? { list: deps.mcpTools } : cachingMcpLister(full, false);
-  let result;
-  try {
-    result = await validateProject(full, { vars, env: io.env, offline, ...(lister === undefined ? {} : { mcpTools: lister.list }) });
-  } finally {
-    await lister?.close?.();
-  }
-  if (offline && result.graph !== undefined && deps.mcpTools === undefined) {
-    // No server is contacted: references are checked against the tool lists cached by the last
-    // online validate, and whatever cannot be confirmed is a warning, never an error.
-    const warnings = await checkMcpReferences(result.graph, cachingMcpLister(full, true).list, { source: 'cache' });
-    if (warnings.length > 0) result = { graph: result.graph, diagnostics: sortDiagnostics([...result.diagnostics, ...warnings]) };
-  }
+  // Online, every referenced server is asked (the MCP client is loaded only then); offline, the
+  // lists cached by the last online validate are read and whatever they cannot confirm is a warning.
+  // An injected lister (tests) stands for the servers, so offline it is not used at all.
+  const lister = deps.mcpTools !== undefined ? (offline ? undefined : deps.mcpTools) : cachingMcpLister(full, offline);
+  const result = await validateProject(full, {
+    vars,
+    env: io.env,
+    ...(lister === undefined ? {} : { mcpTools: lister, mcpSource: offline ? 'cache' : 'server' }),
+  });
   const { diagnostics } = result;
+  const readSource = sourceReaderFor(result.sources);
   const summary = result.graph !== undefined ? summarize(result.graph) : null;
   if (opts.format === 'json') {
     const out = { valid: result.graph !== undefined, diagnostics: diagnostics.map((d) => diagnosticToJson(d, io.cwd)), summary };
     io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } else {
-    writeText(diagnostics, summary, io);
+    writeText(diagnostics, summary, io, readSource);
   }
   return result.graph !== undefined ? EXIT.ok : EXIT.failure;
 }
 
-function writeText(diagnostics: readonly Diagnostic[], summary: ConfigSummary | null, io: CliIo): void {
+function writeText(diagnostics: readonly Diagnostic[], summary: ConfigSummary | null, io: CliIo, readSource: (file: string) => string | undefined): void {
   if (diagnostics.length > 0) {
-    io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr') })}\n\n`);
+    io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource })}\n\n`);
   }
   if (summary === null) {
     io.stderr.write(`config is invalid: ${countSummary(diagnostics)}\n`);
@@ -108,29 +104,24 @@ export function renderSummary(s: ConfigSummary): string {
   return lines.join('\n');
 }
 
-interface ClosableLister {
-  list: McpToolLister;
-  close?: () => Promise<void>;
-}
-
 /**
  * Lists each server's tools through the on-disk cache keyed by the server's config hash
  * (`.squadron/mcp-tools/` beside the config). Online, every server is asked (bounded by the
  * cache's 10 s connect and list timeouts) and the cache refreshed; offline, only the cache is read.
  * Each listing owns its connection and closes it, so no server outlives the command.
  */
-function cachingMcpLister(path: string, offline: boolean): ClosableLister {
-  return {
-    list: async (server: McpServer) => {
-      try {
-        const root = statSync(path).isDirectory() ? path : dirname(path);
-        const { listToolsCached } = await import('../../runtime/tools/mcp/mcpToolCache.js');
-        const listed = await listToolsCached(server, join(root, '.squadron', 'mcp-tools'), offline ? { offline: true } : { refresh: true, cwd: root });
-        const usable = offline ? listed.fromCache : listed.fresh === true;
-        return usable ? listed.tools.map((t) => t.name) : { error: listed.error ?? 'no tool list' };
-      } catch (err) {
-        return { error: err instanceof Error ? err.message : String(err) };
-      }
-    },
+function cachingMcpLister(path: string, offline: boolean): McpToolLister {
+  let root: string | undefined;
+  return async (server: McpServer) => {
+    try {
+      // Asked only after the config loaded, so `path` exists; worked out once for all servers.
+      root ??= statSync(path).isDirectory() ? path : dirname(path);
+      const { listToolsCached } = await import('../../runtime/tools/mcp/mcpToolCache.js');
+      const listed = await listToolsCached(server, join(root, '.squadron', 'mcp-tools'), offline ? { offline: true } : { refresh: true, cwd: root });
+      const usable = offline ? listed.fromCache : listed.fresh === true;
+      return usable ? listed.tools.map((t) => t.name) : { error: listed.error ?? 'no tool list' };
+    } catch (err) {
+      return { error: err instanceof Error ? err.message : String(err) };
+    }
   };
 }

@@ -56,7 +56,18 @@ export type Expression =
 export interface LiteralExpr {
   kind: 'Literal';
   value: string | number | boolean | null;
+  /**
+   * Set on the placeholder the parser leaves where an expression could not be parsed (a missing
+   * value, `a.` without a name, nesting too deep). The syntax error is already reported, so the
+   * placeholder evaluates to unknown and nothing downstream reports it again. `value` is null.
+   */
+  invalid?: true;
   range: Range;
+}
+
+/** Whether an expression is the parser's placeholder for one that failed to parse. */
+export function isInvalidExpr(e: Expression): boolean {
+  return e.kind === 'Literal' && e.invalid === true;
 }
 
 /**

@@ -34,6 +34,7 @@ export const CODES = {
   invalidEscape: 'SYN027',
   invalidLabel: 'SYN028',
   unterminatedHeredoc: 'SYN029',
+  nestingTooDeep: 'SYN030',
   // ── evaluation ──
   unknownVariable: 'EVAL001',
   unsupportedAttribute: 'EVAL002',
@@ -50,6 +51,7 @@ export const CODES = {
   divisionByZero: 'EVAL013',
   invalidSplat: 'EVAL014',
   invalidTraversal: 'EVAL015',
+  tooComplex: 'EVAL016',
 } as const;
 
 export type HclCode = (typeof CODES)[keyof typeof CODES];
@@ -85,6 +87,7 @@ export const CODE_TABLE: Record<HclCode, string> = {
   SYN027: 'Invalid escape sequence in a quoted string.',
   SYN028: 'Invalid block label: a quoted label that contains interpolation or a directive.',
   SYN029: 'Unterminated heredoc: no line holding only the closing marker.',
+  SYN030: 'Expression nested too deeply: more than 256 levels of brackets, parentheses, unary operators, blocks or template directives inside one another.',
   EVAL001: 'Unknown variable: the root name of a reference is not defined.',
   EVAL002: 'Unsupported attribute: an object has no attribute of that name, or the value is not an object.',
   EVAL003: 'Invalid index: index out of range, missing key, or the value cannot be indexed.',
@@ -100,4 +103,5 @@ export const CODE_TABLE: Record<HclCode, string> = {
   EVAL013: 'Division by zero, or modulo by zero.',
   EVAL014: 'Invalid splat: a splat applied where it cannot be.',
   EVAL015: 'Invalid traversal: an attribute or index step applied to null.',
+  EVAL016: 'Expression too complex to evaluate: it ran out of stack or memory (a value nested thousands of levels deep, a string too long to hold).',
 };

@@ -18,6 +18,19 @@ export interface Range {
   end: Pos;
 }
 
+/**
+ * Another place a diagnostic involves, such as where a repeated name was first declared. Kept out
+ * of the message so renderers can show its path the way they show the diagnostic's own (relative
+ * to the working directory); they append it to the message as "(<label> <file>:<line>:<column>)".
+ */
+export interface RelatedLocation {
+  /** Reads before the location: "first declared at". */
+  label: string;
+  file: string;
+  line: number;
+  column: number;
+}
+
 export interface Diagnostic {
   severity: Severity;
   /** Stable code grouped by kind: SYN (syntax), SCH (schema), REF (reference), GRA (graph), MCP, SKL. */
@@ -29,6 +42,7 @@ export interface Diagnostic {
   column: number;
   endLine: number;
   endColumn: number;
+  related?: RelatedLocation;
 }
 
 export function diagnosticAt(
@@ -50,6 +64,19 @@ export function diagnosticAt(
   };
   if (hint !== undefined) d.hint = hint;
   return d;
+}
+
+/**
+ * A range at a line and column known without the source text (a block's recorded location, the
+ * first line of a file): `width` columns wide on that line. Offsets are unknown and left 0.
+ */
+export function rangeAtLocation(at: { file: string; line: number; column: number }, width = 0): Range {
+  return { file: at.file, start: { line: at.line, column: at.column, offset: 0 }, end: { line: at.line, column: at.column + width, offset: 0 } };
+}
+
+/** The related location at the start of `range`. */
+export function relatedAt(label: string, range: Range): RelatedLocation {
+  return { label, file: range.file, line: range.start.line, column: range.start.column };
 }
 
 export function hasErrors(diags: readonly Diagnostic[]): boolean {

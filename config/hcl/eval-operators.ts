@@ -2,7 +2,7 @@
 // (strings convert when they hold a number), `+` never concatenates, `&&`/`||` take bools,
 // `==`/`!=` compare deeply without conversion. Unknown operands give Unknown results.
 
-import type { BinaryExpr, UnaryExpr } from './ast.js';
+import type { BinaryExpr, Expression, UnaryExpr } from './ast.js';
 import { CODES } from './codes.js';
 import { toBoolValue, toNumberValue, valuesEqual } from './convert.js';
 import { report, type Env } from './eval-env.js';
@@ -27,10 +27,27 @@ export function evalUnary(e: UnaryExpr, env: Env): Value {
   return !b.value;
 }
 
+/**
+ * A chain `a + b + c …` parses as a left-leaning tree as deep as the chain is long, so its left
+ * spine is walked with a loop: thousands of terms need no stack. Operands are still evaluated
+ * left to right, and `&&`/`||` still skip a right operand the left one decides.
+ */
 export function evalBinary(e: BinaryExpr, env: Env): Value {
+  const spine: BinaryExpr[] = [e];
+  let leftmost: Expression = e.left;
+  while (leftmost.kind === 'Binary') {
+    spine.push(leftmost);
+    leftmost = leftmost.left;
+  }
+  let value = env.evalExpr(leftmost, env);
+  for (let i = spine.length - 1; i >= 0; i--) value = applyBinary(spine[i]!, value, env);
+  return value;
+}
+
+/** One operator, its left operand already evaluated. */
+function applyBinary(e: BinaryExpr, left: Value, env: Env): Value {
   const op = e.op;
-  if (op === '&&' || op === '||') return evalLogical(e, env);
-  const left = env.evalExpr(e.left, env);
+  if (op === '&&' || op === '||') return evalLogical(e, left, env);
   const right = env.evalExpr(e.right, env);
   if (op === '==' || op === '!=') {
     const eq = valuesEqual(left, right);
@@ -93,8 +110,8 @@ function boolOperand(env: Env, v: Value, e: BinaryExpr, side: 'left' | 'right'):
 }
 
 /** `&&` and `||` skip the right operand when the left one already decides the result. */
-function evalLogical(e: BinaryExpr, env: Env): Value {
-  const l = boolOperand(env, env.evalExpr(e.left, env), e, 'left');
+function evalLogical(e: BinaryExpr, left: Value, env: Env): Value {
+  const l = boolOperand(env, left, e, 'left');
   if (l === undefined) {
     env.evalExpr(e.right, env);
     return unknown;

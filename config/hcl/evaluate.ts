@@ -17,14 +17,24 @@ import { isUnknown, unknown, type EvalContext, type EvalResult, type Value } fro
 
 export function evaluate(expr: Expression, ctx: EvalContext): EvalResult {
   const env: Env = { ctx, locals: undefined, diags: [], evalExpr };
-  const value = evalExpr(expr, env);
-  return { value, diagnostics: env.diags };
+  try {
+    const value = evalExpr(expr, env);
+    return { value, diagnostics: env.diags };
+  } catch (err) {
+    // The parser bounds nesting, but a value can still be built deeper than the stack allows
+    // (jsondecode of a document nested 20,000 levels) or larger than a string may be: that is
+    // the user's expression failing, reported at it, not a crash.
+    if (!(err instanceof RangeError)) throw err;
+    report(env, expr.range, CODES.tooComplex, `Expression too complex: evaluating it failed (${err.message}).`, 'Simplify the expression or the values it reads.');
+    return { value: unknown, diagnostics: env.diags };
+  }
 }
 
 function evalExpr(e: Expression, env: Env): Value {
   switch (e.kind) {
     case 'Literal':
-      return e.value;
+      // The parser's placeholder for a broken expression: its syntax error says it all.
+      return e.invalid === true ? unknown : e.value;
     case 'Template':
       return evalTemplate(e, env);
     case 'ScopeTraversal':

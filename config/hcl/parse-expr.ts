@@ -39,7 +39,20 @@ const PRECEDENCE = new Uint8Array(64);
 
 const NUMBER_RE = /^[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
+/** One expression: a nesting level of its own (see ParserState.enter). */
 export function parseExpression(p: ParserState): Expression {
+  if (!p.enter()) return invalidExpr(p, p.peek());
+  const e = parseConditional(p);
+  p.leave();
+  return e;
+}
+
+/** Stands where an expression failed to parse; see LiteralExpr.invalid. */
+function invalidExpr(p: ParserState, tok: Token): LiteralExpr {
+  return { kind: 'Literal', value: null, invalid: true, range: p.tokRange(tok) };
+}
+
+function parseConditional(p: ParserState): Expression {
   const before = p.diagnostics.length;
   const cond = parseBinary(p, 1);
   if (p.recovery && p.diagnostics.length > before) return cond;
@@ -156,7 +169,10 @@ function parseTerm(p: ParserState): Expression {
     case T.Minus:
     case T.Bang: {
       p.read();
+      // `- - - … x` recurses once per operator without passing through parseExpression.
+      if (!p.enter()) return invalidExpr(p, start);
       const operand = parseExpressionWithTraversals(p);
+      p.leave();
       return {
         kind: 'Unary',
         op: p.ty(start) === T.Minus ? '-' : '!',
@@ -184,7 +200,7 @@ function parseTerm(p: ParserState): Expression {
       }
       p.setRecovery();
       // A placeholder keeps the AST structurally sound after the error.
-      return { kind: 'Literal', value: null, range: p.tokRange(start) };
+      return invalidExpr(p, start);
   }
 }
 
@@ -197,14 +213,28 @@ function appendStep(p: ParserState, ret: Expression, step: TraversalStep): Expre
   return { kind: 'RelativeTraversal', source: ret, steps: [step], range: p.span(ret.range.start, step.range.end) };
 }
 
-/** `.name`, `.0`, `[key]`, `[*]` and `.*` suffixes. */
+/** Whether appending a step to `e` wraps it in a new node (a plain traversal just grows). */
+function wrapsOnStep(e: Expression): boolean {
+  return e.kind !== 'ScopeTraversal' && e.kind !== 'RelativeTraversal';
+}
+
+/**
+ * `.name`, `.0`, `[key]`, `[*]` and `.*` suffixes. Steps on a plain traversal stay flat, but an
+ * index with a computed key, a splat, or a step after either wraps the result in a new node that
+ * the evaluator recurses through: each wrap opens a nesting level, so `x[a][b][c]…` is bounded.
+ */
 export function parseTraversals(p: ParserState, from: Expression): Expression {
   let ret = from;
+  let levels = 0;
   for (;;) {
     const next = p.peek();
     if (p.ty(next) === T.Dot) {
       const dot = p.read();
       const attr = p.peek();
+      if (p.ty(attr) === T.Star || wrapsOnStep(ret)) {
+        if (!p.enter()) break;
+        levels++;
+      }
       if (p.ty(attr) === T.Ident) {
         p.read();
         ret = appendStep(p, ret, { kind: 'GetAttr', name: p.text(attr), range: p.range(p.st(dot), p.en(attr)) });
@@ -221,11 +251,16 @@ export function parseTraversals(p: ParserState, from: Expression): Expression {
       }
       p.errorAt(attr, CODES.invalidAttributeName, 'Invalid attribute name: An attribute name is required after a dot.', 'Write a name after the ".", like `a.b`.');
       p.setRecovery();
+      // As hclsyntax does, the traversal so far becomes a placeholder: `builtins.files.` is not
+      // also reported as an incomplete reference.
+      ret = { kind: 'Literal', value: null, invalid: true, range: p.range(ret.range.start.offset, p.en(dot)) };
       continue;
     }
     if (p.ty(next) === T.OBrack) {
       const open = p.read();
       if (p.peekType() === T.Star) {
+        if (!p.enter()) break;
+        levels++;
         p.read();
         let close = p.read();
         if (p.ty(close) !== T.CBrack && !p.recovery) {
@@ -258,6 +293,12 @@ export function parseTraversals(p: ParserState, from: Expression): Expression {
       }
       p.popNewlines();
       const constant = constantKey(key);
+      // Entered only now, so a key nested in a key (`a[b[c]]`) counts once, as the key's own
+      // expression, not also as an index.
+      if (constant === undefined || wrapsOnStep(ret)) {
+        if (!p.enter()) break;
+        levels++;
+      }
       if (constant !== undefined) {
         ret = appendStep(p, ret, { kind: 'Index', key: constant, range: p.range(p.st(open), p.en(close)) });
       } else {
@@ -265,8 +306,10 @@ export function parseTraversals(p: ParserState, from: Expression): Expression {
       }
       continue;
     }
-    return ret;
+    break;
   }
+  for (; levels > 0; levels--) p.leave();
+  return ret;
 }
 
 function openedAt(p: ParserState, tok: Token): string {

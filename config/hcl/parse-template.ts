@@ -7,6 +7,7 @@ import { CODES } from './codes.js';
 import { isSpaceCode } from './scanners.js';
 import type { ParserState } from './peeker.js';
 import { decodeLiteral } from './string-literal.js';
+import { closest } from './suggest.js';
 import { T, type TokenType } from './tokens.js';
 
 type Flat =
@@ -212,7 +213,7 @@ function readDirective(p: ParserState, start: number, openEnd: number, parseExpr
     }
     default: {
       if (!p.recovery) {
-        const suggestion = ['if', 'for', 'else', 'endif', 'endfor'].find((k) => closeEnough(word, k));
+        const suggestion = closest(word, ['if', 'for', 'else', 'endif', 'endfor']);
         p.errorAt(
           kw,
           CODES.templateDirective,
@@ -223,13 +224,6 @@ function readDirective(p: ParserState, start: number, openEnd: number, parseExpr
       return undefined;
     }
   }
-}
-
-function closeEnough(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 2) return false;
-  let diff = 0;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) diff++;
-  return diff <= 2;
 }
 
 /** `<<-` heredocs: remove the smallest indentation (in characters) shared by all non-blank lines. */
@@ -300,9 +294,16 @@ function parseTemplateNode(p: ParserState, parts: Flat[], cursor: { i: number })
       cursor.i++;
       return { kind: 'TemplateInterpolation', expr: tok.expr, range: p.range(tok.start, tok.end) };
     case 'if':
-      return parseIf(p, parts, cursor);
-    case 'for':
-      return parseFor(p, parts, cursor);
+    case 'for': {
+      // Directives nest by recursion here: bounded like any other nesting.
+      if (!p.enter(tok)) {
+        skipDirective(parts, cursor);
+        return undefined;
+      }
+      const part = tok.k === 'if' ? parseIf(p, parts, cursor) : parseFor(p, parts, cursor);
+      p.leave();
+      return part;
+    }
     case 'end':
       cursor.i++;
       p.error(tok.start, tok.end, CODES.templateDirective, 'Unexpected end of template: The control directives within this template are unbalanced.', 'Check that every %{if} has an %{endif} and every %{for} an %{endfor}.');
@@ -314,9 +315,22 @@ function parseTemplateNode(p: ParserState, parts: Flat[], cursor: { i: number })
   }
 }
 
+/** Moves the cursor past the directive it is on, nested directives included (or to the end). */
+function skipDirective(parts: Flat[], cursor: { i: number }): void {
+  let open = 0;
+  for (;;) {
+    const part = parts[cursor.i]!;
+    if (part.k === 'end') return;
+    cursor.i++;
+    if (part.k === 'if' || part.k === 'for') open++;
+    else if ((part.k === 'endif' || part.k === 'endfor') && --open === 0) return;
+  }
+}
+
+/** Where a directive starts, in words: always in the same file as the error itself. */
 function describeAt(p: ParserState, offset: number): string {
   const pos = p.map.pos(offset);
-  return `${p.map.file}:${pos.line},${pos.column}`;
+  return `line ${pos.line}, column ${pos.column}`;
 }
 
 function parseIf(p: ParserState, parts: Flat[], cursor: { i: number }): TemplatePart | undefined {

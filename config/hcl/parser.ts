@@ -3,7 +3,7 @@
 // resynchronises at the next line so one file can report several independent mistakes.
 
 import type { Attribute, Block, Body, File } from './ast.js';
-import type { Diagnostic, Range } from './diagnostic.js';
+import { diagnosticAt, relatedAt, type Diagnostic, type Range } from './diagnostic.js';
 import { CODES } from './codes.js';
 import { lex } from './lexer.js';
 import { parseExpression } from './parse-expr.js';
@@ -19,19 +19,28 @@ export interface ParseResult {
 
 export function parseHcl(source: string, fileName: string): ParseResult {
   const map = new SourceMap(fileName, source);
-  const { tokens, diagnostics: lexDiags } = lex(map);
-  const p = new ParserState(tokens, map);
-  const body = parseBody(p, T.EOF, 0);
-  body.range = map.range(0, source.length);
-  // Lexer errors come first, as in hclsyntax: its first reported error is a lexical one if any.
-  return { file: { name: fileName, source, body }, diagnostics: [...lexDiags, ...p.diagnostics] };
-}
-
-/** "file:1,3-8" — HCL's compact range notation, used inside messages. */
-export function formatRange(r: Range): string {
-  const base = `${r.file}:${r.start.line},${r.start.column}`;
-  if (r.end.line === r.start.line) return `${base}-${r.end.column}`;
-  return `${base}-${r.end.line},${r.end.column}`;
+  try {
+    const { tokens, diagnostics: lexDiags } = lex(map);
+    const p = new ParserState(tokens, map);
+    const body = parseBody(p, T.EOF, 0);
+    body.range = map.range(0, source.length);
+    // Lexer errors come first, as in hclsyntax: its first reported error is a lexical one if any.
+    return { file: { name: fileName, source, body }, diagnostics: [...lexDiags, ...p.diagnostics] };
+  } catch (err) {
+    // Nesting is bounded (MAX_NESTING), so this is a safety net for a smaller stack than ours:
+    // the file is reported as one error instead of crashing whoever parses it.
+    if (!(err instanceof RangeError)) throw err;
+    const whole = map.range(0, source.length);
+    const body: Body = { kind: 'Body', attributes: [], blocks: [], range: whole };
+    const diagnostic = diagnosticAt(
+      map.range(0, Math.min(1, source.length)),
+      'error',
+      CODES.nestingTooDeep,
+      `Nested too deeply: This file could not be parsed (${err.message}).`,
+      'Flatten deeply nested expressions or blocks.',
+    );
+    return { file: { name: fileName, source, body }, diagnostics: [diagnostic] };
+  }
 }
 
 function parseBody(p: ParserState, end: TokenType, startOffset: number): Body {
@@ -61,13 +70,9 @@ function parseBody(p: ParserState, end: TokenType, startOffset: number): Body {
       }
       const existing = seen.get(item.name);
       if (existing) {
-        p.error(
-          item.nameRange.start.offset,
-          item.nameRange.end.offset,
-          CODES.attributeRedefined,
-          `Attribute redefined: The argument "${item.name}" was already set at ${formatRange(existing.nameRange)}. Each argument may be set only once.`,
-          `Remove one of the two "${item.name}" definitions.`,
-        );
+        const d = diagnosticAt(item.nameRange, 'error', CODES.attributeRedefined, `Attribute redefined: The argument "${item.name}" may be set only once`, `Remove one of the two "${item.name}" definitions.`);
+        d.related = relatedAt('first set at', existing.nameRange);
+        p.diagnostics.push(d);
       } else {
         seen.set(item.name, item);
         attributes.push(item);
@@ -114,6 +119,11 @@ function finishAttribute(p: ParserState, ident: Token, singleLine: boolean): Att
     expr,
     range: p.span(nameRange.start, expr.range.end),
   };
+  if (p.diagnostics.length > before) {
+    // The syntax error is the whole story: the value becomes a placeholder (unknown to the
+    // evaluator, skipped by the loader), so a half-parsed expression is not reported again.
+    attr.expr = { kind: 'Literal', value: null, invalid: true, range: expr.range };
+  }
   if (p.recovery && p.diagnostics.length > before) {
     p.recoverAfterBodyItem();
     return attr;
@@ -171,7 +181,14 @@ function finishBlock(p: ParserState, ident: Token): Block | undefined {
   let body: Body;
   const first = p.peekType();
   if (first === T.Newline || first === T.EOF || first === T.CBrace) {
-    body = parseBody(p, T.CBrace, p.st(oBrace));
+    // Blocks nest by recursion: bounded like expressions. One too deep is skipped whole.
+    if (p.enter({ start: p.st(oBrace), end: p.en(oBrace) })) {
+      body = parseBody(p, T.CBrace, p.st(oBrace));
+      p.leave();
+    } else {
+      const close = p.recover(T.CBrace);
+      body = { kind: 'Body', attributes: [], blocks: [], range: p.range(p.st(oBrace), p.en(close)) };
+    }
   } else {
     // As in hclsyntax, errors about how the one-line block ends are listed before errors from
     // inside its single argument.

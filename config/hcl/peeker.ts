@@ -4,13 +4,23 @@
 
 import type { Diagnostic, Pos, Range } from './diagnostic.js';
 import { diagnosticAt } from './diagnostic.js';
+import { CODES } from './codes.js';
 import type { SourceMap } from './positions.js';
 import { T, type Token, type TokenBuffer, type TokenType } from './tokens.js';
+
+/**
+ * How many expressions, blocks and template directives may sit inside one another. The parser
+ * recurses once per level (and the evaluator and AST walkers after it), so without a bound a file
+ * of 5,000 "(" overflows the stack; no real config comes near 256 levels.
+ */
+export const MAX_NESTING = 256;
 
 export class ParserState {
   index = 0;
   /** Set after a syntax error while the parser resynchronises; suppresses cascading errors. */
   recovery = false;
+  /** Nesting levels currently open (see enter()). */
+  private depth = 0;
   readonly diagnostics: Diagnostic[] = [];
   private readonly newlineStack: boolean[] = [true];
   private includeNewlines = true;
@@ -131,6 +141,36 @@ export class ParserState {
 
   setRecovery(): void {
     this.recovery = true;
+  }
+
+  /**
+   * Opens one nesting level. False when that would pass MAX_NESTING: SYN030 is reported at the
+   * next token (once: recovery is set) and the caller must not descend; each enclosing level then
+   * skips to its closing bracket as after any other syntax error. Pair every true with leave().
+   * `at` is where to report instead of the next token (template directives are built after their
+   * tokens were read).
+   */
+  enter(at?: { start: number; end: number }): boolean {
+    if (this.depth < MAX_NESTING) {
+      this.depth++;
+      return true;
+    }
+    if (!this.recovery) {
+      const tok = this.peek();
+      this.error(
+        at?.start ?? this.starts[tok]!,
+        at?.end ?? this.ends[tok]!,
+        CODES.nestingTooDeep,
+        `Expression nested too deeply: More than ${MAX_NESTING} levels of brackets, parentheses, unary operators, blocks or template directives are open here.`,
+        'Flatten the expression, or move parts of it into variables.',
+      );
+    }
+    this.recovery = true;
+    return false;
+  }
+
+  leave(): void {
+    this.depth--;
   }
 
   /**

@@ -6,7 +6,12 @@ import type { Pos, Range } from './diagnostic.js';
 
 export class SourceMap {
   private readonly lineStarts: number[] = [0];
-  private readonly astral: boolean;
+  /**
+   * Offset of the second unit of every surrogate pair (an emoji, say), ascending. Each such pair
+   * before an offset on its line makes the column one less; they are counted by binary search, so
+   * one emoji in a long line costs O(log pairs) per lookup, not a scan of the line.
+   */
+  private readonly pairEnds: number[] = [];
   private lastLine = 0;
 
   constructor(
@@ -15,8 +20,9 @@ export class SourceMap {
   ) {
     // indexOf and a regular expression run natively, far faster than a charCodeAt loop.
     for (let nl = source.indexOf('\n'); nl >= 0; nl = source.indexOf('\n', nl + 1)) this.lineStarts.push(nl + 1);
-    const astral = /[\uD800-\uDBFF]/.test(source);
-    this.astral = astral;
+    if (/[\uD800-\uDBFF]/.test(source)) {
+      for (const m of source.matchAll(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)) this.pairEnds.push(m.index + 1);
+    }
   }
 
   /** 0-based index of the line containing `offset`. */
@@ -49,17 +55,22 @@ export class SourceMap {
     const li = this.lineIndex(offset);
     const start = this.lineStarts[li]!;
     let column = offset - start + 1;
-    if (this.astral) {
-      // Each surrogate pair before the offset on this line is one character, not two.
-      for (let i = start; i < offset; i++) {
-        const c = this.source.charCodeAt(i);
-        if (c >= 0xdc00 && c <= 0xdfff && i > start) {
-          const p = this.source.charCodeAt(i - 1);
-          if (p >= 0xd800 && p <= 0xdbff) column--;
-        }
-      }
-    }
+    // Pairs that end after the line start and before the offset are one character each.
+    if (this.pairEnds.length > 0) column -= this.pairsBefore(offset) - this.pairsBefore(start + 1);
     return { line: li + 1, column, offset };
+  }
+
+  /** How many pair ends are below `offset`. */
+  private pairsBefore(offset: number): number {
+    const ends = this.pairEnds;
+    let lo = 0;
+    let hi = ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid]! < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   range(start: number, end: number): Range {

@@ -5,7 +5,8 @@ import type { Block } from '../hcl/ast.js';
 import { diagnosticAt, type Diagnostic } from '../hcl/diagnostic.js';
 import type { AgentSpec, ModelRef, Reasoning } from '../graph.js';
 import { resolveModelRef, resolveNameList, resolveToolList } from '../references.js';
-import { blockHeader, checkBlockName, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
+import { blockHeader, checkBlockName, decodeBody, locationOf, type BlockSchema } from '../schema.js';
+import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
 import { readEnum, readInteger, readString } from '../values.js';
 import type { Attribute } from '../hcl/ast.js';
@@ -18,22 +19,12 @@ const SCHEMA: BlockSchema = {
 };
 
 export function loadGlobalAgents(blocks: readonly Block[], ctx: LoadContext): AgentSpec[] {
-  const names = new NameRegistry('agent', ctx.rel);
-  const out: AgentSpec[] = [];
-  for (const block of blocks) {
-    const name = block.labels[0]!;
-    const nameOk = checkAgentName(block, ctx.diags);
-    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
-    // A bad name is reported, and the body is still checked so every problem shows in one run.
-    const agent = loadAgent(block, 'global', scopeFor(ctx, 'agent', `agent "${name}"`), ctx);
-    if (agent === undefined || !nameOk) {
-      ctx.symbols.broken.add(`agents.${name}`);
-      continue;
-    }
-    ctx.symbols.agents.set(name, agent);
-    out.push(agent);
-  }
-  return out;
+  const agents = loadNamedBlocks(blocks, 'agent', ctx, (block, name) => loadAgent(block, 'global', scopeFor(ctx, 'agent', `agent "${name}"`), ctx), {
+    namespace: 'agents',
+    checkName: checkAgentName,
+  });
+  for (const a of agents) ctx.symbols.agents.set(a.name, a);
+  return agents;
 }
 
 /** Name rules for agents: the block-name pattern, and never `worker`. */
@@ -82,7 +73,7 @@ export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, 
     personality,
     tools,
     skills: skills.map((s) => ({ name: s.name, via: `agent:${name}` as const })),
-    location: { file: block.range.file, line: block.range.start.line, column: block.range.start.column },
+    location: locationOf(block),
   };
   if (reasoning !== undefined) agent.reasoning = reasoning;
   if (maxTurns !== undefined) agent.maxTurns = maxTurns;

@@ -9,30 +9,20 @@ import { builtinTool, builtinToolsIn, type BuiltinToolInfo } from '../builtinToo
 import type { CustomTool, FieldSchema } from '../graph.js';
 import { readFieldSchema } from '../fieldSchema.js';
 import { asRef } from '../references.js';
-import { blockHeader, checkBlockName, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
+import { blockHeader, decodeBody, locationOf, type BlockSchema } from '../schema.js';
+import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, visibleIn, type LoadContext, type Scope } from '../scope.js';
-import { evaluateValue, readBool, readString, typeName } from '../values.js';
+import { evaluateValue, readBool, readString } from '../values.js';
+import { typeName } from '../hcl/convert.js';
 import { isObjectValue, isUnknown, type Value } from '../hcl/value.js';
 
 const BASE: BlockSchema['attributes'] = { implements: { required: true }, description: {}, inputs: {}, idempotent: {} };
 const HTTP_METHODS = builtinToolsIn('http').map((t) => t.ref);
 
 export function loadCustomTools(blocks: readonly Block[], ctx: LoadContext): CustomTool[] {
-  const names = new NameRegistry('tool', ctx.rel);
-  const out: CustomTool[] = [];
-  for (const block of blocks) {
-    const name = block.labels[0]!;
-    const nameOk = checkBlockName(block, ctx.diags);
-    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
-    const tool = loadCustomTool(block, name, ctx);
-    if (tool === undefined || !nameOk) {
-      ctx.symbols.broken.add(`tools.${name}`);
-      continue;
-    }
-    ctx.symbols.tools.set(name, tool);
-    out.push(tool);
-  }
-  return out;
+  const tools = loadNamedBlocks(blocks, 'tool', ctx, (block, name) => loadCustomTool(block, name, ctx), { namespace: 'tools' });
+  for (const t of tools) ctx.symbols.tools.set(t.name, t);
+  return tools;
 }
 
 /** `implements = builtins.http.<method>`; anything else is REF010 (or a reference error). */
@@ -60,7 +50,7 @@ function loadCustomTool(block: Block, name: string, ctx: LoadContext): CustomToo
   const body = decodeBody(block.body, { attributes: BASE, blocks: { inputs: { labels: [], max: 1 } }, extraAttributes: extra }, { what: where, header: blockHeader(block) }, ctx.diags);
   const description = readString(body.attrs.get('description'), scope, ctx.diags);
   const idempotent = readBool(body.attrs.get('idempotent'), scope, ctx.diags);
-  const inputs = readFieldSchema(body.attrs.get('inputs'), body.blocks.get('inputs'), scope, ctx.diags, `inputs of ${where}`, ctx.rel) ?? [];
+  const inputs = readFieldSchema(body.attrs.get('inputs'), body.blocks.get('inputs'), scope, ctx.diags, `inputs of ${where}`) ?? [];
   if (base === undefined || properties === undefined) return undefined;
 
   const fields: Record<string, Expression> = {};
@@ -96,7 +86,7 @@ function loadCustomTool(block: Block, name: string, ctx: LoadContext): CustomToo
     inputs: inputs as FieldSchema[],
     fields,
     idempotent: idempotent ?? base.idempotent,
-    location: { file: block.range.file, line: block.range.start.line, column: block.range.start.column },
+    location: locationOf(block),
   };
   return tool;
 }

@@ -3,13 +3,15 @@
 
 import type { Block } from '../hcl/ast.js';
 import { diagnosticAt, type Range } from '../hcl/diagnostic.js';
-import { isUnknown, type Value } from '../hcl/value.js';
+import { isObjectValue, isUnknown, type Value } from '../hcl/value.js';
 import type { AgentDefaults, AgentSpec, CommanderSpec, InputType, Mission, MissionInput } from '../graph.js';
 import { checkMissionGraph } from '../graphRules.js';
 import { resolveModelRef, resolveNameList, resolveToolList } from '../references.js';
-import { blockHeader, checkBlockName, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
+import { blockHeader, checkBlockName, decodeBody, locationOf, NameRegistry, type BlockSchema } from '../schema.js';
+import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
-import { evaluateValue, readBool, readEnum, readInteger, readString, typeName } from '../values.js';
+import { evaluateValue, readBool, readEnum, readInteger, readString } from '../values.js';
+import { toBoolValue, toNumberValue, toStringValue, typeName } from '../hcl/convert.js';
 import { checkAgentName, loadAgent, readReasoning } from './agents.js';
 import { loadTask, type MissionContext } from './tasks.js';
 
@@ -33,16 +35,7 @@ const INPUT_SCHEMA: BlockSchema = { attributes: { type: { required: true }, desc
 const INPUT_TYPES: readonly InputType[] = ['string', 'number', 'integer', 'bool', 'list', 'map', 'object'];
 
 export function loadMissions(blocks: readonly Block[], ctx: LoadContext): Mission[] {
-  const names = new NameRegistry('mission', ctx.rel);
-  const out: Mission[] = [];
-  for (const block of blocks) {
-    const name = block.labels[0]!;
-    const nameOk = checkBlockName(block, ctx.diags);
-    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
-    const mission = loadMission(block, name, ctx);
-    if (mission !== undefined && nameOk) out.push(mission);
-  }
-  return out;
+  return loadNamedBlocks(blocks, 'mission', ctx, (block, name) => loadMission(block, name, ctx));
 }
 
 function loadMission(block: Block, name: string, ctx: LoadContext): Mission | undefined {
@@ -57,7 +50,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   for (const a of localAgents) agents.set(a.name, a);
 
   const taskBlocks = body.blocks.get('task') ?? [];
-  const taskNames = new NameRegistry('task', ctx.rel);
+  const taskNames = new NameRegistry('task');
   const tasks = new Map<string, Range>();
   const uniqueTasks: Block[] = [];
   for (const t of taskBlocks) {
@@ -101,7 +94,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
     maxParallel,
     inputs,
     tasks: loaded.map((l) => l.spec),
-    location: { file: block.range.file, line: block.range.start.line, column: block.range.start.column },
+    location: locationOf(block),
   };
   if (description !== undefined) mission.description = description;
   if (defaults !== undefined) mission.agentDefaults = defaults;
@@ -109,20 +102,13 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
 }
 
 function loadLocalAgents(blocks: readonly Block[], mission: string, scope: Scope, ctx: LoadContext): AgentSpec[] {
-  const names = new NameRegistry('agent', ctx.rel);
+  const names = new NameRegistry('agent');
   // A mission-scoped agent may not shadow a global one: both would answer to agents.<name>.
-  for (const [n, a] of ctx.symbols.agents) {
-    names.claim(n, { file: a.location.file, start: { line: a.location.line, column: a.location.column, offset: 0 }, end: { line: a.location.line, column: a.location.column + 5, offset: 0 } }, []);
-  }
-  const out: AgentSpec[] = [];
-  for (const block of blocks) {
-    const name = block.labels[0]!;
-    const nameOk = checkAgentName(block, ctx.diags);
-    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
-    const agent = loadAgent(block, 'mission', { ...scope, where: `mission "${mission}" agent "${name}"` }, ctx);
-    if (agent !== undefined && nameOk) out.push(agent);
-  }
-  return out;
+  for (const [n, a] of ctx.symbols.agents) names.reserve(n, a.location);
+  return loadNamedBlocks(blocks, 'agent', ctx, (block, name) => loadAgent(block, 'mission', { ...scope, where: `mission "${mission}" agent "${name}"` }, ctx), {
+    names,
+    checkName: checkAgentName,
+  });
 }
 
 function loadCommander(block: Block, scope: Scope, ctx: LoadContext): CommanderSpec | undefined {
@@ -161,7 +147,7 @@ function loadDefaults(block: Block, scope: Scope, ctx: LoadContext): AgentDefaul
 }
 
 function loadInputs(blocks: readonly Block[], scope: Scope, ctx: LoadContext): MissionInput[] {
-  const names = new NameRegistry('input', ctx.rel);
+  const names = new NameRegistry('input');
   const out: MissionInput[] = [];
   for (const block of blocks) {
     const name = block.labels[0]!;
@@ -197,23 +183,25 @@ function describeType(type: InputType): string {
 /** A default converted to the input's type (HCL's conversions), or undefined when it cannot be. */
 export function convertDefault(v: Value, type: InputType): Value | undefined {
   switch (type) {
-    case 'string':
-      return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
-    case 'number': {
-      const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-      return Number.isFinite(n) ? n : undefined;
+    case 'string': {
+      const c = toStringValue(v);
+      return c.ok ? c.value : undefined;
     }
+    case 'number':
     case 'integer': {
-      const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-      return Number.isInteger(n) ? n : undefined;
+      const c = toNumberValue(v);
+      if (!c.ok || !Number.isFinite(c.value)) return undefined;
+      return type === 'number' || Number.isInteger(c.value) ? c.value : undefined;
     }
-    case 'bool':
-      return typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : undefined;
+    case 'bool': {
+      const c = toBoolValue(v);
+      return c.ok ? c.value : undefined;
+    }
     case 'list':
       return Array.isArray(v) ? v : undefined;
     case 'map':
     case 'object':
-      return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : undefined;
+      return isObjectValue(v) ? v : undefined;
   }
 }
 

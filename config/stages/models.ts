@@ -8,7 +8,8 @@ import type { Block } from '../hcl/ast.js';
 import { diagnosticAt } from '../hcl/diagnostic.js';
 import type { ModelBlock, Pricing, ProviderName } from '../graph.js';
 import { catalogFor, catalogModel, catalogModelByApiId, PROVIDERS } from '../modelCatalog.js';
-import { blockHeader, checkBlockName, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
+import { blockHeader, decodeBody, locationOf, NameRegistry, type BlockSchema } from '../schema.js';
+import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
 import { suggestionHint } from '../suggest.js';
 import { checkHttpUrl, readEnum, readInteger, readNumber, readString, readStringMap } from '../values.js';
@@ -30,21 +31,9 @@ const SCHEMA: BlockSchema = {
 const PRICING_SCHEMA: BlockSchema = { attributes: { input: { required: true }, output: { required: true }, cache_read: {}, cache_write: {} } };
 
 export function loadModels(blocks: readonly Block[], ctx: LoadContext): ModelBlock[] {
-  const names = new NameRegistry('model', ctx.rel);
-  const out: ModelBlock[] = [];
-  for (const block of blocks) {
-    const name = block.labels[0]!;
-    const nameOk = checkBlockName(block, ctx.diags);
-    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
-    const model = loadModel(block, name, ctx);
-    if (model === undefined || !nameOk) {
-      ctx.symbols.broken.add(`models.${name}`);
-      continue;
-    }
-    ctx.symbols.models.set(name, model);
-    out.push(model);
-  }
-  return out;
+  const models = loadNamedBlocks(blocks, 'model', ctx, (block, name) => loadModel(block, name, ctx), { namespace: 'models' });
+  for (const m of models) ctx.symbols.models.set(m.name, m);
+  return models;
 }
 
 function loadModel(block: Block, name: string, ctx: LoadContext): ModelBlock | undefined {
@@ -85,7 +74,7 @@ function loadModel(block: Block, name: string, ctx: LoadContext): ModelBlock | u
   if (provider === undefined) return undefined;
 
   const pricing = defaultPricing(provider, aliases);
-  const priced = new NameRegistry('pricing', ctx.rel);
+  const priced = new NameRegistry('pricing');
   for (const p of body.blocks.get('pricing') ?? []) {
     const key = p.labels[0]!;
     if (!priced.claim(key, p.labelRanges[0]!, ctx.diags)) continue;
@@ -100,7 +89,7 @@ function loadModel(block: Block, name: string, ctx: LoadContext): ModelBlock | u
     if (price !== undefined) pricing[key] = price;
   }
 
-  const model: ModelBlock = { name, provider, aliases, pricing, location: { file: block.range.file, line: block.range.start.line, column: block.range.start.column } };
+  const model: ModelBlock = { name, provider, aliases, pricing, location: locationOf(block) };
   if (apiKey !== undefined) model.apiKey = apiKey;
   if (baseUrl !== undefined) model.baseUrl = baseUrl;
   if (maxOutputTokens !== undefined) model.maxOutputTokens = maxOutputTokens;

@@ -6,7 +6,8 @@ import type { Attribute, Block } from '../hcl/ast.js';
 import { diagnosticAt, type Range } from '../hcl/diagnostic.js';
 import type { Skill } from '../graph.js';
 import { resolveToolList } from '../references.js';
-import { blockHeader, checkBlockName, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
+import { blockHeader, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
+import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
 import { duplicateSkillDiagnostics, loadSkillFolders } from '../skillFolders.js';
 import { evaluateValue, readString, toStringValue } from '../values.js';
@@ -14,25 +15,15 @@ import { evaluateValue, readString, toStringValue } from '../values.js';
 const SCHEMA: BlockSchema = { attributes: { description: { required: true }, instructions: { required: true }, tools: {} } };
 
 export function loadSkills(blocks: readonly Block[], skillsDirAttrs: readonly Attribute[], ctx: LoadContext): Skill[] {
-  const names = new NameRegistry('skill', ctx.rel);
-  const out: Skill[] = [];
-  for (const block of blocks) {
-    const name = block.labels[0]!;
-    const nameOk = checkBlockName(block, ctx.diags);
-    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
-    const skill = loadSkill(block, name, ctx);
-    if (skill === undefined || !nameOk) {
-      ctx.symbols.broken.add(`skills.${name}`);
-      continue;
-    }
-    ctx.symbols.skills.set(name, skill);
-    out.push(skill);
-  }
+  const names = new NameRegistry('skill');
+  const out = loadNamedBlocks(blocks, 'skill', ctx, (block, name) => loadSkill(block, name, ctx), { namespace: 'skills', names });
+  for (const skill of out) ctx.symbols.skills.set(skill.name, skill);
 
   const dirs = skillDirs(skillsDirAttrs, ctx);
   if (dirs.length > 0) {
     const folders = loadSkillFolders(dirs);
     ctx.diags.push(...folders.diagnostics);
+    for (const [file, text] of folders.sources) ctx.sources.set(file, text);
     // Folder-vs-folder duplicates are already reported; this adds HCL-vs-folder ones (SKL040, the
     // HCL block keeps the name) and names that differ only by case or -/_ (SKL041).
     ctx.diags.push(...duplicateSkillDiagnostics([...out, ...folders.skills]));

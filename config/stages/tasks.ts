@@ -9,9 +9,10 @@ import type { AgentDefaults, CommanderSpec, Route, TaskSpec, ToolRefWithProvenan
 import { readFieldSchema } from '../fieldSchema.js';
 import type { NamedRef, TaskEdges } from '../graphRules.js';
 import { asRef, refItems, resolveModelRef, resolveNameList, resolveNameRef, resolveToolList, resolveToolRef } from '../references.js';
-import { blockHeader, decodeBody, type BlockSchema } from '../schema.js';
+import { blockHeader, decodeBody, locationOf, type BlockSchema } from '../schema.js';
 import type { LoadContext, Scope } from '../scope.js';
 import { evaluateValue, readBool, readInteger, readString, toStringValue } from '../values.js';
+import { coversToolRef } from '../toolRefs.js';
 import { readReasoning } from './agents.js';
 import { resolveWorker, type WorkerSettings } from './worker.js';
 
@@ -100,7 +101,7 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
   const diagsBeforeAgents = ctx.diags.length;
   const taskAgents = agentsAttr === undefined ? undefined : resolveNameList(agentsAttr, 'agents', knownAgents, scope, ctx.diags);
   const agentsFailed = ctx.diags.length > diagsBeforeAgents;
-  const output = readFieldSchema(a('output'), body.blocks.get('output'), scope, ctx.diags, `output of task "${name}"`, ctx.rel);
+  const output = readFieldSchema(a('output'), body.blocks.get('output'), scope, ctx.diags, `output of task "${name}"`);
 
   const toolsAttr = a('tools');
   const modelAttr = a('model');
@@ -144,7 +145,7 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
     agentsVia: taskAgents !== undefined ? 'task' : (mission.agents?.length ?? 0) > 0 ? 'mission' : 'none',
     router: routes,
     sendTo: [],
-    location: { file: block.range.file, line: block.range.start.line, column: block.range.start.column },
+    location: locationOf(block),
   };
   if (worker !== undefined) spec.worker = worker;
   if (output !== undefined) spec.output = output;
@@ -186,15 +187,14 @@ function checkObjective(attr: Attribute, mission: MissionContext, scope: Scope, 
 /** Each always_load entry must be one of the worker's tools (mcp.<s>.all covers mcp.<s>.<tool>). */
 function resolveAlwaysLoad(attr: Attribute, tools: readonly ToolRefWithProvenance[], task: string, scope: Scope, ctx: LoadContext): string[] {
   const items = refItems(attr, 'builtins.http.get', ctx.diags) ?? [];
-  const have = new Set(tools.map((t) => t.ref));
+  const have = tools.map((t) => t.ref);
   const out: string[] = [];
   for (const item of items) {
     const p = asRef(item, 'builtins.http.get', ctx.diags);
     const refs = p === undefined ? undefined : resolveToolRef(p, 'task', scope, ctx.diags);
     if (refs === undefined || p === undefined) continue;
     for (const { ref } of refs) {
-      const mcpAll = ref.startsWith('mcp.') ? `${ref.slice(0, ref.lastIndexOf('.'))}.all` : undefined;
-      if (!have.has(ref) && !(mcpAll !== undefined && have.has(mcpAll))) {
+      if (!coversToolRef(have, ref)) {
         ctx.diags.push(diagnosticAt(item.range, 'error', 'REF011', `always_load: ${ref} is not among the tools of task "${task}"`, 'always_load can only pin tools the task already has'));
         continue;
       }

@@ -5,7 +5,8 @@ import type { Block } from '../hcl/ast.js';
 import { diagnosticAt } from '../hcl/diagnostic.js';
 import type { CustomTool, McpServer, McpTransport, Toolset } from '../graph.js';
 import { resolveToolList } from '../references.js';
-import { blockHeader, checkBlockName, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
+import { blockHeader, decodeBody, locationOf, type BlockSchema } from '../schema.js';
+import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext } from '../scope.js';
 import { checkHttpUrl, readString, readStringList, readStringMap } from '../values.js';
 import { loadCustomTools } from './customTools.js';
@@ -27,22 +28,18 @@ export function loadToolStage(mcpBlocks: readonly Block[], toolBlocks: readonly 
 }
 
 function loadMcpServers(blocks: readonly Block[], ctx: LoadContext): McpServer[] {
-  const names = new NameRegistry('mcp server', ctx.rel);
-  const out: McpServer[] = [];
-  for (const block of blocks) {
-    const name = block.labels[0]!;
-    const nameOk = checkBlockName(block, ctx.diags);
-    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
-    const transport = loadMcp(block, name, ctx);
-    if (transport === undefined || !nameOk) {
-      ctx.symbols.broken.add(`mcp.${name}`);
-      continue;
-    }
-    const server: McpServer = { name, transport, location: { file: block.range.file, line: block.range.start.line, column: block.range.start.column } };
-    ctx.symbols.mcp.set(name, server);
-    out.push(server);
-  }
-  return out;
+  const servers = loadNamedBlocks(
+    blocks,
+    'mcp server',
+    ctx,
+    (block, name): McpServer | undefined => {
+      const transport = loadMcp(block, name, ctx);
+      return transport === undefined ? undefined : { name, transport, location: locationOf(block) };
+    },
+    { namespace: 'mcp' },
+  );
+  for (const s of servers) ctx.symbols.mcp.set(s.name, s);
+  return servers;
 }
 
 function loadMcp(block: Block, name: string, ctx: LoadContext): McpTransport | undefined {
@@ -89,26 +86,20 @@ function loadMcp(block: Block, name: string, ctx: LoadContext): McpTransport | u
 }
 
 function loadToolsets(blocks: readonly Block[], ctx: LoadContext): Toolset[] {
-  const names = new NameRegistry('toolset', ctx.rel);
-  const out: Toolset[] = [];
-  for (const block of blocks) {
-    const name = block.labels[0]!;
-    const nameOk = checkBlockName(block, ctx.diags);
-    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
-    const where = `toolset "${name}"`;
-    const scope = scopeFor(ctx, 'toolset', 'a toolset block', { toolset: name });
-    const body = decodeBody(block.body, TOOLSET_SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);
-    const description = readString(body.attrs.get('description'), scope, ctx.diags);
-    const toolsAttr = body.attrs.get('tools');
-    const tools = toolsAttr === undefined ? undefined : resolveToolList(toolsAttr, `toolset:${name}`, scope, ctx.diags);
-    if (tools === undefined || !nameOk) {
-      ctx.symbols.broken.add(`toolsets.${name}`);
-      continue;
-    }
-    const toolset: Toolset = { name, tools, location: { file: block.range.file, line: block.range.start.line, column: block.range.start.column } };
-    if (description !== undefined) toolset.description = description;
-    ctx.symbols.toolsets.set(name, toolset);
-    out.push(toolset);
-  }
-  return out;
+  const toolsets = loadNamedBlocks(blocks, 'toolset', ctx, (block, name) => loadToolset(block, name, ctx), { namespace: 'toolsets' });
+  for (const t of toolsets) ctx.symbols.toolsets.set(t.name, t);
+  return toolsets;
+}
+
+function loadToolset(block: Block, name: string, ctx: LoadContext): Toolset | undefined {
+  const where = `toolset "${name}"`;
+  const scope = scopeFor(ctx, 'toolset', 'a toolset block', { toolset: name });
+  const body = decodeBody(block.body, TOOLSET_SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);
+  const description = readString(body.attrs.get('description'), scope, ctx.diags);
+  const toolsAttr = body.attrs.get('tools');
+  const tools = toolsAttr === undefined ? undefined : resolveToolList(toolsAttr, `toolset:${name}`, scope, ctx.diags);
+  if (tools === undefined) return undefined;
+  const toolset: Toolset = { name, tools, location: locationOf(block) };
+  if (description !== undefined) toolset.description = description;
+  return toolset;
 }

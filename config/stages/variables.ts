@@ -4,8 +4,9 @@
 import type { Block } from '../hcl/ast.js';
 import { diagnosticAt } from '../hcl/diagnostic.js';
 import type { VariableValue } from '../graph.js';
-import { blockHeader, checkBlockName, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
-import { scopeFor, type LoadContext } from '../scope.js';
+import { blockHeader, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
+import { scopeFor, type DeclaredVariable, type LoadContext } from '../scope.js';
+import { loadNamedBlocks } from './namedBlocks.js';
 import { suggestionHint } from '../suggest.js';
 import { evaluateValue, readBool, readString, toStringValue } from '../values.js';
 
@@ -15,41 +16,9 @@ const SCHEMA: BlockSchema = { attributes: { description: {}, default: {}, secret
 export const COMMAND_LINE = '<command line>';
 
 export function loadVariables(blocks: readonly Block[], ctx: LoadContext, cliVars: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv): VariableValue[] {
-  const names = new NameRegistry('variable', ctx.rel);
-  const out: VariableValue[] = [];
-  for (const block of blocks) {
-    const name = block.labels[0]!;
-    const nameOk = checkBlockName(block, ctx.diags);
-    if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
-    const where = `variable "${name}"`;
-    const scope = scopeFor(ctx, 'variable', `a variable block`);
-    const body = decodeBody(block.body, SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);
-    const description = readString(body.attrs.get('description'), scope, ctx.diags);
-    const secret = readBool(body.attrs.get('secret'), scope, ctx.diags) ?? false;
-    const defaultAttr = body.attrs.get('default');
-    let defaultValue: string | undefined;
-    if (defaultAttr !== undefined) {
-      if (secret) {
-        ctx.diags.push(
-          diagnosticAt(defaultAttr.nameRange, 'error', 'SCH015', `secret variable "${name}" cannot have a default`, `remove the default and pass the value with --var ${name}=… or SQUADRON_VAR_${name}`),
-        );
-      } else {
-        const v = evaluateValue(defaultAttr.expr, scope, ctx.diags);
-        if (v !== undefined) defaultValue = toStringValue(v, defaultAttr.expr.range, ctx.diags);
-      }
-    }
-    const variable: VariableValue = { name, secret, source: 'unset' };
-    if (description !== undefined) variable.description = description;
-    const fromCli = cliVars[name];
-    const fromEnv = env[`SQUADRON_VAR_${name}`];
-    if (fromCli !== undefined) Object.assign(variable, { value: fromCli, source: 'cli' });
-    else if (fromEnv !== undefined) Object.assign(variable, { value: fromEnv, source: 'env' });
-    else if (defaultValue !== undefined) Object.assign(variable, { value: defaultValue, source: 'default' });
-    if (nameOk) {
-      ctx.symbols.vars.set(name, { variable, range: block.labelRanges[0]! });
-      out.push(variable);
-    }
-  }
+  const names = new NameRegistry('variable');
+  const declared = loadNamedBlocks(blocks, 'variable', ctx, (block, name) => loadVariable(block, name, ctx, cliVars, env), { names });
+  for (const d of declared) ctx.symbols.vars.set(d.variable.name, d);
   for (const given of Object.keys(cliVars)) {
     if (names.has(given)) continue;
     ctx.diags.push({
@@ -64,5 +33,33 @@ export function loadVariables(blocks: readonly Block[], ctx: LoadContext, cliVar
       endColumn: 0,
     });
   }
-  return out;
+  return declared.map((d) => d.variable);
+}
+
+function loadVariable(block: Block, name: string, ctx: LoadContext, cliVars: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv): DeclaredVariable {
+  const where = `variable "${name}"`;
+  const scope = scopeFor(ctx, 'variable', `a variable block`);
+  const body = decodeBody(block.body, SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);
+  const description = readString(body.attrs.get('description'), scope, ctx.diags);
+  const secret = readBool(body.attrs.get('secret'), scope, ctx.diags) ?? false;
+  const defaultAttr = body.attrs.get('default');
+  let defaultValue: string | undefined;
+  if (defaultAttr !== undefined) {
+    if (secret) {
+      ctx.diags.push(
+        diagnosticAt(defaultAttr.nameRange, 'error', 'SCH015', `secret variable "${name}" cannot have a default`, `remove the default and pass the value with --var ${name}=… or SQUADRON_VAR_${name}`),
+      );
+    } else {
+      const v = evaluateValue(defaultAttr.expr, scope, ctx.diags);
+      if (v !== undefined) defaultValue = toStringValue(v, defaultAttr.expr.range, ctx.diags);
+    }
+  }
+  const variable: VariableValue = { name, secret, source: 'unset' };
+  if (description !== undefined) variable.description = description;
+  const fromCli = cliVars[name];
+  const fromEnv = env[`SQUADRON_VAR_${name}`];
+  if (fromCli !== undefined) Object.assign(variable, { value: fromCli, source: 'cli' });
+  else if (fromEnv !== undefined) Object.assign(variable, { value: fromEnv, source: 'env' });
+  else if (defaultValue !== undefined) Object.assign(variable, { value: defaultValue, source: 'default' });
+  return { variable, range: block.labelRanges[0]! };
 }

@@ -9,7 +9,7 @@ import { renderPrompt } from '../promptTemplates.js';
 import type { SelectionOverrides, ToolResolver } from '../runContext.js';
 import { findSkillMentions, objectiveMentionText, renderSkillCatalog } from '../skills/index.js';
 import { fillSkillPrompt } from '../skills/template.js';
-import { isToolOfMcpAll } from './toolRefs.js';
+import { isToolOfMcpAll } from '../../config/toolRefs.js';
 import type { ToolSpec } from '../tools/types.js';
 
 /** Bytes of system prompt the skill catalog may take before it is trimmed. */

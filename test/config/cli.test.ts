@@ -81,6 +81,7 @@ describe('squadron validate', () => {
           column: 7,
           endLine: 5,
           endColumn: 15,
+          related: { label: 'first at', file: 'main.hcl', line: 1, column: 7 },
         },
       ],
       summary: null,

@@ -1,11 +1,14 @@
 // Diagnostic rendering (text with source excerpt, caret and hint; JSON with relative paths) and
 // the code registry: every code the config layer can emit is registered and documented.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { CODE_TABLE } from '../../config/hcl/index.js';
-import { countSummary, DIAGNOSTIC_CODES, diagnosticToJson, renderDiagnostic, renderDiagnostics } from '../../config/diagnostics.js';
+import { countSummary, describeCode, DIAGNOSTIC_CODES, diagnosticToJson, renderDiagnostic, renderDiagnostics, sourceReaderFor } from '../../config/diagnostics.js';
+import { SKILL_CODES } from '../../config/skillCodes.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import { loadHcl, removeTempProjects } from './support.js';
 
@@ -76,10 +79,57 @@ describe('the code registry', () => {
     expect(Object.keys(DIAGNOSTIC_CODES).filter((c) => !used.has(c))).toEqual([]);
   });
 
-  test('docs/diagnostics.md documents every code, including the parser and skill-folder codes', () => {
+  test('every SKL code used in config/ is in SKILL_CODES, and every one there is used', () => {
+    const skl = new Set<string>();
+    for (const file of sources(join(root, 'config'))) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/['"`](SKL\d{3})['"`]/g)) skl.add(m[1]!);
+    }
+    expect(skl.size).toBeGreaterThan(15);
+    expect([...skl].filter((c) => !(c in SKILL_CODES))).toEqual([]);
+    expect(Object.keys(SKILL_CODES).filter((c) => !skl.has(c))).toEqual([]);
+  });
+
+  test('describeCode knows the codes of the loader, the parser and the skill folders', () => {
+    expect(describeCode('SCH008')).toBe(DIAGNOSTIC_CODES['SCH008']);
+    expect(describeCode('SYN030')).toBe(CODE_TABLE.SYN030);
+    expect(describeCode('SKL003')).toBe(SKILL_CODES['SKL003']!.meaning);
+    expect(describeCode('XYZ999')).toBeUndefined();
+  });
+
+  test('docs/diagnostics.md has one row per code, worded as its registry says', () => {
     const doc = readFileSync(join(root, 'docs', 'diagnostics.md'), 'utf8');
-    const skl = [...readFileSync(join(root, 'config', 'skillFolders.ts'), 'utf8').matchAll(/\b(SKL\d{3})\b/g)].map((m) => m[1]!);
-    const all = [...Object.keys(DIAGNOSTIC_CODES), ...Object.keys(CODE_TABLE), ...skl];
-    expect(all.filter((c) => !doc.includes(`\`${c}\``))).toEqual([]);
+    const rows = new Map<string, string>();
+    for (const m of doc.matchAll(/^\| `(\w+)` \| (.*) \|$/gm)) rows.set(m[1]!, m[2]!);
+    const cell = (t: string): string => t.replace(/\|/g, '\\|');
+    const want = new Map<string, string>([
+      ...Object.entries({ ...DIAGNOSTIC_CODES, ...CODE_TABLE }).map(([c, t]): [string, string] => [c, cell(t)]),
+      ...Object.entries(SKILL_CODES).map(([c, v]): [string, string] => [c, `${v.severity} | ${cell(v.meaning)}`]),
+    ]);
+    expect([...want].filter(([c, row]) => rows.get(c) !== row).map(([c]) => c)).toEqual([]);
+    expect([...rows.keys()].filter((c) => !want.has(c))).toEqual([]);
+  });
+});
+
+describe('rendering from the text the loader read', () => {
+  test('LoadResult.sources holds every parsed file, and the excerpt comes from it, not the disk', () => {
+    const r = loadHcl(`toolset "web" {\n\ttools = ["builtins.http.get"]\n}\n`);
+    const file = join(r.dir, 'main.hcl');
+    expect([...(r.sources ?? new Map()).keys()]).toEqual([file]);
+    rmSync(file);
+    const text = renderDiagnostics(r.diagnostics, { cwd: r.dir, color: false, readSource: sourceReaderFor(r.sources) });
+    expect(text).toContain('  2 | \ttools = ["builtins.http.get"]');
+  });
+
+  test('the disk fallback reads no FIFO (it would block) and no binary file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'squadron-render-'));
+    try {
+      const fifo = join(dir, 'SKILL.md');
+      spawnSync('mkfifo', [fifo]);
+      writeFileSync(join(dir, 'bin.md'), Buffer.from([0xff, 0xfe, 0x00, 0xc3]));
+      const read = sourceReaderFor();
+      expect([read(fifo), read(join(dir, 'bin.md'))]).toEqual([undefined, undefined]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -72,3 +72,11 @@ test('a router needs at least one route (SCH004)', () => {
   const src = withMission(t('a', '    router {\n    }\n'));
   expect(codes(loadHcl(src))).toEqual([`SCH004@${at(src, 'router')}`]);
 });
+
+test('a cycle at the end of a chain of 8,000 tasks is found, without a frame per task', () => {
+  let src = t('t0', '    depends_on = [tasks.t7999]\n');
+  for (let i = 1; i < 8000; i++) src += t(`t${i}`, `    depends_on = [tasks.t${i - 1}]\n`);
+  const r = loadHcl(withMission(t('start') + src));
+  expect(r.diagnostics.map((d) => d.code)).toEqual(['GRA004']);
+  expect(r.diagnostics[0]!.message).toMatch(/^dependency cycle: t0 → t1 → t2 → .* → t7999 → t0$/);
+});

@@ -158,6 +158,14 @@ describe('mission inputs and objectives', () => {
     expect(codes(loadHcl(s))).toEqual([`SCH007@${at(s, '2.5')}`, `SCH010@${at(s, '"boolean"')}`]);
   });
 
+  test('defaults convert as HCL does: "0x10" and " 4" are not numbers, "1e3" is', () => {
+    const input = (name: string, type: string, value: string): string => `  input "${name}" {\n    type    = "${type}"\n    default = ${value}\n  }\n`;
+    const s = withMission(`${input('hex', 'number', '"0x10"')}${input('padded', 'integer', '" 4"')}${input('sci', 'integer', '"1e3"')}  task "a" {\n    objective = "x"\n    tools = [builtins.http.get]\n  }\n`);
+    const r = loadHcl(s);
+    expect(codes(r)).toEqual([`SCH007@${at(s, '"0x10"')}`, `SCH007@${at(s, '" 4"')}`]);
+    expect(r.diagnostics[0]!.message).toBe('the default of input "hex" must be a number, got string');
+  });
+
   test('an objective may only reference inputs and vars (REF012), and only declared ones (REF003)', () => {
     const s = withMission('  input "topic" {\n    type = "string"\n  }\n  task "a" {\n    objective = "Use ${tasks.b} and ${agents.x} for ${inputs.topc}"\n    tools = [builtins.http.get]\n  }\n  task "b" {\n    objective = "${vars.nope}"\n    tools = [builtins.http.get]\n  }\n');
     const r = loadHcl(s);

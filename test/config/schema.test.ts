@@ -1,7 +1,9 @@
 // Strict blocks: unknown attributes and blocks, missing required ones, label counts, block counts,
 // duplicate names and the block-name rule — each with its exact code and position.
 
+import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { messageText } from '../../config/diagnostics.js';
 import { at, codes, loadFiles, loadHcl, MODEL, only, removeTempProjects, withMission } from './support.js';
 
 afterAll(removeTempProjects);
@@ -68,7 +70,9 @@ describe('strict blocks', () => {
     const src = `${MODEL}model "claude" {\n  provider = "openai"\n}\n`;
     const r = loadHcl(src);
     expect(codes(r)).toEqual([`SCH008@${at(src, '"claude"', 1)}`]);
-    expect(r.diagnostics[0]!.message).toBe('model "claude" is declared twice (first at main.hcl:1:7)');
+    expect(r.diagnostics[0]!.message).toBe('model "claude" is declared twice');
+    expect(r.diagnostics[0]!.related).toEqual({ label: 'first at', file: join(r.dir, 'main.hcl'), line: 1, column: 7 });
+    expect(messageText(r.diagnostics[0]!, r.dir)).toBe('model "claude" is declared twice (first at main.hcl:1:7)');
   });
 
   test('duplicate names across files point at both places', () => {
@@ -76,7 +80,7 @@ describe('strict blocks', () => {
     const r = loadFilesPair(src);
     expect(codes(r)).toEqual(['SCH008@1:9']);
     expect(r.diagnostics[0]!.file.endsWith('b.hcl')).toBe(true);
-    expect(r.diagnostics[0]!.message).toContain('first at a.hcl:1:9');
+    expect(messageText(r.diagnostics[0]!, r.dir)).toBe('toolset "web" is declared twice (first at a.hcl:1:9)');
   });
 
   test('a block name outside ^[a-z_][a-z0-9_]*$ is SCH009 at the label, with a fixed suggestion', () => {

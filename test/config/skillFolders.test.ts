@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { messageText } from '../../config/diagnostics.js';
 import type { Skill } from '../../config/graph.js';
 import type { Diagnostic, Range } from '../../config/hcl/diagnostic.js';
 import { duplicateSkillDiagnostics, loadSkillFolders, parseSkillFile, skillNameKey } from '../../config/skillFolders.js';
@@ -313,7 +314,7 @@ describe('duplicate skill names', () => {
     const { skills, diagnostics } = load(a, b);
     expect(skills.map((s) => s.description)).toEqual(['from a']);
     expect(diagnostics).toEqual([expect.objectContaining({ severity: 'error', code: 'SKL040', file: second, line: 1 })]);
-    expect(diagnostics[0]?.message).toContain(`${first}:1`);
+    expect(diagnostics[0]?.related).toEqual({ label: 'first defined at', file: first, line: 1, column: 1 });
   });
 
   it('SKL040: an HCL skill and a folder skill of the same name, and every further copy', () => {
@@ -325,7 +326,7 @@ describe('duplicate skill names', () => {
       ['SKL040', '/p/skills/deploy/SKILL.md', 1],
       ['SKL040', '/p/other.hcl', 4],
     ]);
-    for (const d of diagnostics) expect(d.message).toContain('/p/main.hcl:12');
+    for (const d of diagnostics) expect(messageText(d, '/p')).toBe('skill "deploy" is defined twice (first defined at main.hcl:12:1)');
   });
 
   it('SKL041: names differing only by case or -/_ are a warning, not an error', () => {
@@ -338,6 +339,7 @@ describe('duplicate skill names', () => {
       ['warning', 'SKL041', '/p/s/web-scraping/SKILL.md'],
     ]);
     expect(diagnostics[0]?.hint).toContain('[$web-scraping](skill://web-scraping)');
+    expect(messageText(diagnostics[0]!, '/p')).toBe('skill "web-scraping" differs from skill "web_scraping" only by case or -/_ (skill "web_scraping" at main.hcl:2:1)');
   });
 
   it('skillNameKey folds case and reads _ as -', () => {

@@ -223,3 +223,31 @@ describe('evaluate: Unknown propagation', () => {
     expect(value('later && false', vars)).toBe(false);
   });
 });
+
+describe('evaluate: long chains and deep values', () => {
+  it('evaluates a chain of 10,000 operators left to right', () => {
+    expect(value(Array(10_000).fill('1').join(' + '))).toBe(10_000);
+    expect(value(['30000', ...Array(9_999).fill('1')].join(' - '))).toBe(20_001);
+    expect(value(Array(5_000).fill('2 * 3').join(' + '))).toBe(30_000);
+  });
+
+  it('still skips the right operand of && and || that the left one decides, along a long chain', () => {
+    const calls: number[] = [];
+    const fns: Record<string, HclFunction> = {
+      t: { minArgs: 1, maxArgs: 1, call: (args) => (calls.push(args[0] as number), true) },
+    };
+    const r = ev(['false', ...Array.from({ length: 3000 }, (_, i) => `t(${i})`)].join(' && '), {}, fns);
+    expect(r.value).toBe(false);
+    expect(calls).toEqual([]);
+    expect(ev(['t(0)', 't(1)', 'false', 't(2)'].join(' && '), {}, fns).value).toBe(false);
+    expect(calls).toEqual([0, 1]);
+  });
+
+  it('a value nested too deep to compare is EVAL016 at the expression, not an exception', () => {
+    let deep: Value = [];
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    const r = ev('x == x', { x: deep });
+    expect(brief(r.diagnostics)).toEqual(['1:5 EVAL016 Expression too complex']);
+    expect(isUnknown(r.value)).toBe(true);
+  });
+});

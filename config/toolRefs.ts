@@ -1,6 +1,7 @@
 // Which tool refs an authorization covers: a ref covers itself, and `mcp.<server>.all` covers every
-// `mcp.<server>.<tool>` (the server's tools are only known once it is connected). Dependency-free,
-// so the CLI can check `--tool` flags without loading the runtime.
+// `mcp.<server>.<tool>` (the server's tools are only known once it is connected). One rule for the
+// loader (always_load), the runtime (what an agent may call) and the CLI (`--tool` flags);
+// dependency-free, so the CLI can check flags without loading the runtime.
 
 export function isMcpAll(ref: string): boolean {
   return ref.startsWith('mcp.') && ref.endsWith('.all') && ref.split('.').length === 3;
