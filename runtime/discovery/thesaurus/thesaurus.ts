@@ -1,4 +1,4 @@
-// Query expansion from the generated tables (table.ts: WordNet plus the jargon and SaaS supplements):
+// Query expansion from the generated tables (table.ts: WordNet plus the jargon, SaaS and idiom supplements):
 // maps the words of a query, and its two- and three-word phrases ("call off", "get rid of"), to
 // related tool-vocabulary terms. Keys and targets are stemmed so "phoned" finds the entry for "phone".
 // Also the lexicon of English word stems, which tells a typo from a word the tables merely lack.
@@ -6,7 +6,7 @@
 import { createSpellingIndex, type SpellingIndex } from '../fuzzy.js';
 import { stem } from '../stem.js';
 import { readBloom, type BloomFilter } from './bloom.js';
-import { JARGON_TABLE, LEXICON_BLOOM, SAAS_TABLE, WORDNET_TABLE } from './table.js';
+import { IDIOMS_TABLE, JARGON_TABLE, LEXICON_BLOOM, SAAS_TABLE, WORDNET_TABLE } from './table.js';
 
 /** Relative strength of a link: same synset or derived form vs. hypernym/hyponym. */
 export const STRONG_LINK = 1;
@@ -23,7 +23,7 @@ export interface QueryExpansion {
  * Which hand-written supplements join WordNet. `true`/`false` is shorthand for all or none; the
  * benchmark switches them (and WordNet itself) one by one to measure each.
  */
-export type Supplements = boolean | { jargon?: boolean; saas?: boolean; wordnet?: boolean };
+export type Supplements = boolean | { jargon?: boolean; saas?: boolean; idioms?: boolean; wordnet?: boolean };
 
 type Table = Map<string, Map<string, number>>;
 const parsed = new Map<string, Table>();
@@ -32,12 +32,20 @@ const parsed = new Map<string, Table>();
 function table(supplements: Supplements): Table {
   const jargon = typeof supplements === 'boolean' ? supplements : (supplements.jargon ?? true);
   const saas = typeof supplements === 'boolean' ? supplements : (supplements.saas ?? true);
+  const idioms = typeof supplements === 'boolean' ? supplements : (supplements.idioms ?? true);
   const wordnet = typeof supplements === 'boolean' ? true : (supplements.wordnet ?? true);
-  const cacheKey = `${jargon}/${saas}/${wordnet}`;
+  const cacheKey = `${jargon}/${saas}/${idioms}/${wordnet}`;
   const cached = parsed.get(cacheKey);
   if (cached) return cached;
   const out: Table = new Map();
-  const sources = [...(wordnet ? [WORDNET_TABLE] : []), ...(jargon ? [JARGON_TABLE] : []), ...(saas ? [SAAS_TABLE] : [])];
+  // Idiom entries are strong links like jargon ones: each is a whole-phrase equivalence ("sign off
+  // on" = approve), and a phrase match claims its words, so its targets are all they contribute.
+  const sources = [
+    ...(wordnet ? [WORDNET_TABLE] : []),
+    ...(jargon ? [JARGON_TABLE] : []),
+    ...(saas ? [SAAS_TABLE] : []),
+    ...(idioms ? [IDIOMS_TABLE] : []),
+  ];
   for (const source of sources) {
     // The build already stemmed keys and targets and split phrase targets into words.
     for (const line of source.split('\n')) {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { expandQuery, expandWords, isKnownStem, STRONG_LINK, WEAK_LINK } from '../../../runtime/discovery/thesaurus/thesaurus.js';
-import { JARGON_TABLE, LEXICON_BLOOM, SAAS_TABLE, WORDNET_TABLE } from '../../../runtime/discovery/thesaurus/table.js';
+import { IDIOMS_TABLE, JARGON_TABLE, LEXICON_BLOOM, SAAS_TABLE, WORDNET_TABLE } from '../../../runtime/discovery/thesaurus/table.js';
+import { createToolIndex } from '../../../runtime/discovery/toolIndex.js';
+import { makeTools } from './makeTool.js';
 import { stem } from '../../../runtime/discovery/stem.js';
 import { isStopWord, splitWords } from '../../../runtime/discovery/tokenize.js';
 
@@ -62,12 +64,12 @@ describe('lexicon', () => {
 
 describe('generated table', () => {
   it('stays small enough to ship (under 500 KB with the lexicon)', () => {
-    const bytes = [WORDNET_TABLE, JARGON_TABLE, SAAS_TABLE, LEXICON_BLOOM.data].reduce((sum, t) => sum + Buffer.byteLength(t), 0);
+    const bytes = [WORDNET_TABLE, JARGON_TABLE, SAAS_TABLE, IDIOMS_TABLE, LEXICON_BLOOM.data].reduce((sum, t) => sum + Buffer.byteLength(t), 0);
     expect(bytes).toBeLessThan(500 * 1024);
   });
 
   it('is one sorted entry per line in the documented format, every word already stemmed', () => {
-    for (const table of [WORDNET_TABLE, JARGON_TABLE, SAAS_TABLE]) {
+    for (const table of [WORDNET_TABLE, JARGON_TABLE, SAAS_TABLE, IDIOMS_TABLE]) {
       const lines = table.split('\n');
       expect(lines.length).toBeGreaterThan(100);
       for (const line of lines) expect(line).toMatch(/^[a-z][a-z -]*\t[a-z,-]*(\|[a-z,-]+)?$/);
@@ -88,5 +90,73 @@ describe('WordNet switch', () => {
     expect(terms('phoned', false).has(stem('call'))).toBe(false);
     // The SaaS ring still links client and customer.
     expect(terms('client', false).get(stem('customer'))).toBe(STRONG_LINK);
+  });
+});
+
+describe('idiom supplement', () => {
+  const terms = (text: string, idioms = true) => expandQuery(splitWords(text), isStopWord, { idioms }).terms;
+
+  it('reads a contraction as the tokenizer splits it: "can\'t make it" reaches decline', () => {
+    // splitWords drops the "t" of "can't", so the stored key is "can make it".
+    expect(splitWords("I can't make it to the meeting")).toEqual(['can', 'make', 'it', 'to', 'the', 'meeting']);
+    const expansion = expandQuery(splitWords("I can't make it to the meeting"), isStopWord);
+    expect(expansion.terms.get(stem('decline'))).toBe(STRONG_LINK);
+    expect(expansion.phraseWords).toEqual(new Set([0, 1, 2]));
+    expect(terms("we won't make it on Friday").get(stem('decline'))).toBe(STRONG_LINK);
+  });
+
+  it('expands everyday phrasings of actions to the verbs tools use', () => {
+    expect(terms('sign off on the expense report').get(stem('approve'))).toBe(STRONG_LINK);
+    expect(terms('spin up a staging server').get(stem('provision'))).toBe(STRONG_LINK);
+    expect(terms('loop in the finance team').get(stem('invite'))).toBe(STRONG_LINK);
+    expect(terms('clock in hours for the sprint').get(stem('timesheet'))).toBe(STRONG_LINK);
+    expect(terms('ditch the draft').get(stem('delete'))).toBe(STRONG_LINK);
+  });
+
+  it('matches a separable phrasal verb with a pronoun between its parts ("pull it up")', () => {
+    expect(terms('pull it up').get(stem('show'))).toBe(STRONG_LINK);
+    expect(terms('pull up').get(stem('show'))).toBe(STRONG_LINK);
+    // The particle must follow: "pull it" alone is not the idiom.
+    expect(terms('pull it').has(stem('show'))).toBe(false);
+  });
+
+  it('adds its senses to a word WordNet also knows ("kill" a job is cancelling it)', () => {
+    expect(terms('kill the nightly job').get(stem('cancel'))).toBe(STRONG_LINK);
+    expect(terms('kill the nightly job', false).has(stem('cancel'))).toBe(false);
+  });
+
+  it('is switched off by idioms: false, leaving WordNet and the other supplements', () => {
+    for (const [query, target] of [
+      ["can't make it to the meeting", 'decline'],
+      ['pencil me in for Tuesday', 'schedule'],
+      ['spin up a staging server', 'provision'],
+      ['loop in the finance team', 'invite'],
+    ] as const) {
+      expect(terms(query, false).has(stem(target))).toBe(false);
+    }
+    // The jargon supplement still applies.
+    expect(terms('open a pr', false).get(stem('pull'))).toBe(STRONG_LINK);
+    // `false` for all supplements switches idioms off too.
+    expect(expandQuery(splitWords("can't make it"), isStopWord, false).terms.has(stem('decline'))).toBe(false);
+  });
+
+  it('stores keys as the tokenizer yields them: no apostrophes, no one-letter words, at most three words', () => {
+    const keys = IDIOMS_TABLE.split('\n').map((line) => line.split('\t')[0] ?? '');
+    expect(keys).toContain('can make it');
+    expect(keys).toContain('take look at');
+    for (const key of keys) {
+      expect(key.split(' ').length).toBeLessThanOrEqual(3);
+      for (const word of key.split(' ')) expect(word.length).toBeGreaterThan(1);
+    }
+  });
+
+  it('changes a ranking through createToolIndex, and not with idioms: false', () => {
+    const tools = makeTools([
+      { ref: 'tools.calendar_create_event', group: 'calendar', description: 'Create a calendar event with attendees.' },
+      { ref: 'tools.calendar_respond_to_invitation', group: 'calendar', description: 'Accept or decline an invitation.' },
+    ]);
+    const top = (options: { idioms?: boolean }) => createToolIndex(tools, options).rank("sorry, I can't make it tomorrow")[0]?.tool.apiName;
+    expect(top({})).toBe('tools_calendar_respond_to_invitation');
+    expect(top({ idioms: false })).not.toBe('tools_calendar_respond_to_invitation');
   });
 });

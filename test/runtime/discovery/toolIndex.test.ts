@@ -33,7 +33,8 @@ describe('createToolIndex ranking', () => {
     ]);
     // Action classes would also link erase to delete; they are switched off to isolate WordNet.
     const plain = createToolIndex(tools, { expansion: false, actions: false });
-    const expanded = createToolIndex(tools, { jargon: false, saas: false, actions: false });
+    // WordNet is off by default (see RankingOptions.wordnet); switched on here to test it.
+    const expanded = createToolIndex(tools, { jargon: false, saas: false, idioms: false, actions: false, wordnet: true });
     // Without the thesaurus only "record" matches, and the shorter description wins.
     expect(names(plain, 'erase the record')).toEqual(['tools_records_share', 'tools_records_delete']);
     // WordNet puts erase and delete in one synset.
