@@ -119,6 +119,11 @@ export interface McpServer {
   name: string;
   transport: McpTransport;
   location: SourceLocation;
+  /**
+   * Only from `validate`, which loads without the values of unset variables: the variables this
+   * server's config needs (`vars.<name>`). Its transport is then incomplete and it is never contacted.
+   */
+  needsVariables?: string[];
 }
 
 /** Where an `mcp.<server>.<tool>` (or `.all`) reference is written, so a later check that lists the

@@ -4,7 +4,7 @@
 // when there is no error.
 
 import type { Attribute, Block, File } from './hcl/ast.js';
-import { diagnosticAt, hasErrors, type Diagnostic } from './hcl/diagnostic.js';
+import { diagnosticAt, hasErrors, type Diagnostic, type Range } from './hcl/diagnostic.js';
 import type { HclFunction } from './hcl/value.js';
 import { stdlibFunctions } from './hcl/stdlib.js';
 import { sortDiagnostics } from './diagnostics.js';
@@ -29,6 +29,12 @@ export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
   /** `YYYY-MM-DD` to judge model end-of-life dates against (default: today, UTC). */
   today?: string;
+  /**
+   * A variable used without a value: `error` (REF007 at each use; what run, plan and tools need) or
+   * `unknown` (validate: its value is unknown, what depends on it goes unchecked, and one REF007
+   * warning per variable says so), so a config can be validated where its secrets are not.
+   */
+  unsetVariables?: 'error' | 'unknown';
 }
 
 export interface LoadResult {
@@ -91,6 +97,23 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
   return { blocks, skillsDirs };
 }
 
+/** One warning per variable used without a value (unsetVariables: 'unknown'), at its first use. */
+function reportUnsetVariables(uses: ReadonlyMap<string, readonly Range[]>, diags: Diagnostic[]): void {
+  for (const [name, ranges] of uses) {
+    const others = ranges.length - 1;
+    const where = others === 0 ? 'the value that uses it is' : `the ${ranges.length} values that use it are`;
+    diags.push(
+      diagnosticAt(
+        ranges[0]!,
+        'warning',
+        'REF007',
+        `variable "${name}" has no value, so ${where} not checked; run needs one: pass --var ${name}=… or set SQUADRON_VAR_${name}`,
+        'validate checks everything else without it',
+      ),
+    );
+  }
+}
+
 export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const found = discoverFiles(path);
   if (found.files.length === 0) return { diagnostics: found.diagnostics, sources: new Map() };
@@ -102,7 +125,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const ctx: LoadContext = {
     projectRoot: found.projectRoot,
     diags,
-    symbols: emptySymbols(),
+    symbols: emptySymbols(opts.unsetVariables),
     loadFunctions: { ...std, load: makeLoadFunction(found.projectRoot, diags) },
     runtimeFunctions: std,
     files: parsed.files,
@@ -116,6 +139,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const skills = loadSkills(top.blocks.skill, top.skillsDirs, ctx);
   const agents = loadGlobalAgents(top.blocks.agent, ctx);
   const missions = loadMissions(top.blocks.mission, ctx);
+  reportUnsetVariables(ctx.symbols.unsetUses, diags);
   checkModelUses(ctx.symbols.modelUses, ctx.symbols.models, opts.today ?? new Date().toISOString().slice(0, 10), diags);
   const first = parsed.files.values().next().value;
   if (top.blocks.mission.length === 0 && first !== undefined && !hasErrors(diags)) {

@@ -20,7 +20,17 @@ export interface McpCheckOptions {
 
 export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLister, opts: McpCheckOptions = {}): Promise<Diagnostic[]> {
   const refs = graph.mcpToolRefs ?? [];
-  const servers = graph.mcpServers.filter((s) => refs.some((r) => r.server === s.name));
+  const referenced = graph.mcpServers.filter((s) => refs.some((r) => r.server === s.name));
+  const diags: Diagnostic[] = [];
+  // A server whose config needs a variable without a value (validate without secrets) cannot be
+  // started or reached: its references stay unchecked, and a warning says why.
+  for (const s of referenced.filter((r) => r.needsVariables !== undefined)) {
+    const needs = s.needsVariables!.map((n) => `vars.${n}`).join(', ');
+    diags.push(
+      diagnosticAt(rangeAtLocation(s.location, 'mcp'.length), 'warning', 'MCP002', `mcp server "${s.name}" was not contacted, so its tool references are unchecked: its config needs ${needs}, which has no value`, 'pass the value with --var to check them'),
+    );
+  }
+  const servers = referenced.filter((s) => s.needsVariables === undefined);
   const listed = await Promise.all(
     servers.map(async (s) => {
       try {
@@ -32,7 +42,6 @@ export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLis
   );
   const cached = opts.source === 'cache';
   const severity = cached ? 'warning' : 'error';
-  const diags: Diagnostic[] = [];
   for (const [server, result] of listed) {
     if (!Array.isArray(result)) {
       const at = rangeAtLocation(server.location, 'mcp'.length);

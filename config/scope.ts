@@ -58,6 +58,10 @@ export interface Symbols {
   mcpUses: McpToolReference[];
   /** Every resolved model reference with where it is written, for the model-use check. */
   modelUses: ModelUse[];
+  /** What a variable without a value is where it is used: an error, or unknown (see LoadOptions). */
+  unsetVariables: 'error' | 'unknown';
+  /** With `unsetVariables: 'unknown'`, where each variable without a value is used. */
+  unsetUses: Map<string, Range[]>;
 }
 
 export interface ModelUse {
@@ -65,8 +69,10 @@ export interface ModelUse {
   range: Range;
 }
 
-export function emptySymbols(): Symbols {
+export function emptySymbols(unsetVariables: Symbols['unsetVariables'] = 'error'): Symbols {
   return {
+    unsetVariables,
+    unsetUses: new Map(),
     vars: new Map(),
     models: new Map(),
     mcp: new Map(),

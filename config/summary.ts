@@ -18,7 +18,7 @@ export interface ConfigSummary {
   variables: { name: string; secret: boolean; source: string }[];
   models: { name: string; provider: string; apiKey: boolean }[];
   customTools: { name: string; implements: string }[];
-  mcpServers: { name: string; transport: 'stdio' | 'http' }[];
+  mcpServers: { name: string; transport: 'stdio' | 'http'; needsVariables?: string[] }[];
   toolsets: { name: string; tools: number }[];
   skills: { name: string; origin: 'hcl' | 'folder' }[];
   agents: { name: string; model: string; tools: number; skills: number }[];
@@ -36,7 +36,7 @@ export function summarize(graph: MissionGraph): ConfigSummary {
     variables: graph.variables.map((v) => ({ name: v.name, secret: v.secret, source: v.source })),
     models: graph.models.map((m) => ({ name: m.name, provider: m.provider, apiKey: m.apiKey !== undefined })),
     customTools: graph.customTools.map((t) => ({ name: t.name, implements: t.implements })),
-    mcpServers: graph.mcpServers.map((s) => ({ name: s.name, transport: s.transport.kind })),
+    mcpServers: graph.mcpServers.map((s) => ({ name: s.name, transport: s.transport.kind, ...(s.needsVariables ? { needsVariables: [...s.needsVariables] } : {}) })),
     toolsets: graph.toolsets.map((t) => ({ name: t.name, tools: t.tools.length })),
     skills: graph.skills.map((s) => ({ name: s.name, origin: s.origin.kind })),
     agents: graph.agents.map((a) => ({ name: a.name, model: modelLabel(a.model), tools: a.tools.length, skills: a.skills.length })),

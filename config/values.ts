@@ -91,6 +91,11 @@ export function checkValueRefs(expr: Expression, scope: Scope, diags: Diagnostic
         const known = [...scope.symbols.vars.keys()];
         const hint = suggestionHint(step.name, known, (c) => `vars.${c}`) ?? `declare it: variable "${step.name}" { }`;
         fail(diagnosticAt(t.range, 'error', 'REF003', `unknown variable "${step.name}"`, hint));
+      } else if (declared.variable.value === undefined && scope.symbols.unsetVariables === 'unknown') {
+        // Reported once per variable when loading ends (loadConfig); the value is unknown here.
+        const uses = scope.symbols.unsetUses.get(step.name) ?? [];
+        uses.push(t.range);
+        scope.symbols.unsetUses.set(step.name, uses);
       } else if (declared.variable.value === undefined) {
         fail(
           diagnosticAt(
@@ -113,10 +118,24 @@ export function checkValueRefs(expr: Expression, scope: Scope, diags: Diagnostic
   return ok;
 }
 
-/** The `vars` object as expressions see it: only variables that have a value. */
+/** How often each variable without a value has been used so far (see unsetVariablesSince). */
+export function unsetUseCounts(scope: Pick<Scope, 'symbols'>): Map<string, number> {
+  return new Map([...scope.symbols.unsetUses].map(([name, uses]) => [name, uses.length]));
+}
+
+/** The variables without a value used since `before` (an unsetUseCounts snapshot). */
+export function unsetVariablesSince(scope: Pick<Scope, 'symbols'>, before: ReadonlyMap<string, number>): string[] {
+  return [...scope.symbols.unsetUses].filter(([name, uses]) => uses.length > (before.get(name) ?? 0)).map(([name]) => name);
+}
+
+/** The `vars` object as expressions see it: variables that have a value (and, when allowed, unknown for the others). */
 export function varsObject(scope: Scope): ObjectValue {
   const vars: ObjectValue = {};
-  for (const [name, d] of scope.symbols.vars) if (d.variable.value !== undefined) vars[name] = d.variable.value;
+  const withUnknowns = scope.symbols.unsetVariables === 'unknown';
+  for (const [name, d] of scope.symbols.vars) {
+    if (d.variable.value !== undefined) vars[name] = d.variable.value;
+    else if (withUnknowns) vars[name] = unknown;
+  }
   return vars;
 }
 

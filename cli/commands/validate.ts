@@ -49,6 +49,8 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
   const result = await validateProject(full, {
     vars,
     env: io.env,
+    // A CI check need not hold the secrets: values that need a missing variable are left unchecked.
+    unsetVariables: 'unknown',
     ...(lister === undefined ? {} : { mcpTools: lister, mcpSource: offline ? 'cache' : 'server' }),
   });
   const { diagnostics } = result;
@@ -86,7 +88,7 @@ export function renderSummary(s: ConfigSummary): string {
   lines.push(`${plural(s.files, 'file')} loaded`);
   row('models', s.models.map((m) => `${m.name} (${m.provider}${m.apiKey || m.provider === 'replay' ? '' : ', no api_key'})`));
   row('tools', s.customTools.map((t) => `${t.name} (${t.implements})`));
-  row('mcp', s.mcpServers.map((m) => `${m.name} (${m.transport})`));
+  row('mcp', s.mcpServers.map((m) => `${m.name} (${m.transport}${m.needsVariables ? `, needs ${m.needsVariables.map((n) => `vars.${n}`).join(', ')}` : ''})`));
   row('toolsets', s.toolsets.map((t) => `${t.name} (${plural(t.tools, 'tool')})`));
   row('skills', s.skills.map((k) => k.name));
   row('agents', s.agents.map((a) => `${a.name} (${a.model}, ${plural(a.tools, 'tool')})`));

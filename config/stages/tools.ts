@@ -8,7 +8,7 @@ import { resolveToolList } from '../references.js';
 import { blockHeader, decodeBody, locationOf, type BlockSchema } from '../schema.js';
 import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext } from '../scope.js';
-import { checkHttpUrl, readString, readStringList, readStringMap } from '../values.js';
+import { checkHttpUrl, readString, readStringList, readStringMap, unsetUseCounts, unsetVariablesSince } from '../values.js';
 import { loadCustomTools } from './customTools.js';
 
 const MCP_SCHEMA: BlockSchema = { attributes: { command: {}, args: {}, env: {}, url: {}, headers: {} } };
@@ -33,8 +33,18 @@ function loadMcpServers(blocks: readonly Block[], ctx: LoadContext): McpServer[]
     'mcp server',
     ctx,
     (block, name): McpServer | undefined => {
+      const uses = unsetUseCounts(ctx);
+      const errors = ctx.diags.filter((d) => d.severity === 'error').length;
       const transport = loadMcp(block, name, ctx);
-      return transport === undefined ? undefined : { name, transport, location: locationOf(block) };
+      if (transport !== undefined) return { name, transport, location: locationOf(block) };
+      // validate without a variable's value (a token in env or headers, a url): the server is kept,
+      // so references to its tools still resolve and the summary shows it, but marked unresolved.
+      const needsVariables = unsetVariablesSince(ctx, uses);
+      if (needsVariables.length === 0 || ctx.diags.filter((d) => d.severity === 'error').length > errors) return undefined;
+      const incomplete: McpTransport = block.body.attributes.some((a) => a.name === 'command')
+        ? { kind: 'stdio', command: '', args: [], env: {} }
+        : { kind: 'http', url: '', headers: {} };
+      return { name, transport: incomplete, location: locationOf(block), needsVariables };
     },
     { namespace: 'mcp' },
   );

@@ -90,12 +90,44 @@ describe('squadron validate', () => {
 
   test('--var supplies a variable; an undeclared --var is reported', async () => {
     const dir = tempProject({ 'main.hcl': `variable "key" {\n  secret = true\n}\n${valid.replace('"test-key"', 'vars.key')}` });
-    expect((await runCli(['validate'], { cwd: dir })).code).toBe(1);
-    expect((await runCli(['validate', '--var', 'key=abc'], { cwd: dir })).code).toBe(0);
-    expect((await runCli(['validate'], { cwd: dir, env: { SQUADRON_VAR_key: 'abc' } })).code).toBe(0);
+    const withVar = await runCli(['validate', '--var', 'key=abc'], { cwd: dir });
+    expect([withVar.code, withVar.stderr]).toEqual([0, '']);
+    expect((await runCli(['validate'], { cwd: dir, env: { SQUADRON_VAR_key: 'abc' } })).stderr).toBe('');
     const r = await runCli(['validate', '--var', 'key=abc', '--var', 'kye=x'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('<command line>: error[REF013]: --var kye: no variable "kye" is declared');
+  });
+
+  test('without a secret the config still validates: one REF007 warning per variable, and run refuses it', async () => {
+    const body = valid.replace('"test-key"', 'vars.key').replace('objective = "x"', 'objective = "x"\n    max_turns = vars.turns');
+    const dir = tempProject({ 'main.hcl': `variable "key" {\n  secret = true\n}\nvariable "turns" {}\n${body}` });
+    const r = await runCli(['validate'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr.match(/warning\[REF007\]: .*/g)).toEqual([
+      'warning[REF007]: variable "key" has no value, so the value that uses it is not checked; run needs one: pass --var key=… or set SQUADRON_VAR_key',
+      'warning[REF007]: variable "turns" has no value, so the value that uses it is not checked; run needs one: pass --var turns=… or set SQUADRON_VAR_turns',
+    ]);
+    expect(r.stdout).toMatch(/config is valid \(2 warnings\)\n$/);
+    // A value the variable does have is still checked.
+    const bad = await runCli(['validate', '--var', 'turns=many'], { cwd: dir });
+    expect([bad.code, bad.stderr.match(/error\[\w+\]/g)]).toEqual([1, ['error[SCH007]']]);
+    // run needs every value: the same config is refused there, with the errors at each use.
+    const run = await runCli(['run', '.'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr.match(/error\[REF007\]/g)).toHaveLength(2);
+  });
+
+  test('an MCP server whose config needs a missing variable is shown, kept, and not contacted', async () => {
+    const dir = tempProject({
+      'main.hcl': `variable "token" {\n  secret = true\n}\nmcp "gh" {\n  url     = "http://127.0.0.1:9/mcp"\n  headers = { Authorization = "Bearer \${vars.token}" }\n}\n${valid.replace('[builtins.http.get]', '[builtins.http.get, mcp.gh.search]')}`,
+    });
+    const r = await runCli(['validate'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('mcp        gh (http, needs vars.token)');
+    expect(r.stdout).toContain('  a     worker (2 tools, claude.claude_sonnet_5_5)');
+    expect(r.stderr).toContain('warning[MCP002]: mcp server "gh" was not contacted, so its tool references are unchecked: its config needs vars.token, which has no value');
+    const json = JSON.parse((await runCli(['validate', '--format', 'json'], { cwd: dir })).stdout) as { summary: { mcpServers: unknown[] } };
+    expect(json.summary.mcpServers).toEqual([{ name: 'gh', transport: 'http', needsVariables: ['token'] }]);
   });
 
   test('a retired model is an error with its date and the key to move to; an unpriced one a warning', async () => {

@@ -157,6 +157,19 @@ describe('variables in values', () => {
     expect(r.diagnostics[0]!.message).toBe('variable "key" has no value: pass --var key=… or set SQUADRON_VAR_key');
   });
 
+  test("with unsetVariables: 'unknown' (validate) a variable without a value is one warning, and the graph loads", () => {
+    const src = `variable "key" {\n  secret = true\n}\nvariable "region" {\n  default = "eu"\n}\nmodel "o" {\n  provider = "openai"\n  api_key  = vars.key\n  base_url = "https://\${vars.region}.example.com/\${vars.key}"\n}\n`;
+    const r = loadHcl(src, { unsetVariables: 'unknown' });
+    expect(codes(r)).toEqual(['w:GRA012@1:1', `w:REF007@${at(src, 'vars.key')}`]);
+    expect(r.diagnostics[1]!.message).toBe(
+      'variable "key" has no value, so the 2 values that use it are not checked; run needs one: pass --var key=… or set SQUADRON_VAR_key',
+    );
+    expect(r.graph).toBeDefined();
+    // An unknown value is unchecked, not an error; an undeclared variable still is one.
+    const undeclared = loadHcl(src.replace('api_key  = vars.key', 'api_key  = vars.kye'), { unsetVariables: 'unknown' });
+    expect(codes(undeclared)).toEqual([`REF003@${at(src, 'vars.key')}`, `w:REF007@${at(src, 'vars.key', 1)}`]);
+  });
+
   test('an unknown name inside a value is REF001', () => {
     const src = `model "o" {\n  provider = "openai"\n  api_key  = var.key\n}\n`;
     const r = loadHcl(src);
