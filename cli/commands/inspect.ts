@@ -6,7 +6,7 @@ import type { RunInspection, SessionTranscript } from '../../runtime/inspect.js'
 import type { Part } from '../../runtime/providers/types.js';
 import { totalTokens, type UsageTotals } from '../../runtime/usage.js';
 import { CliError, type CliIo } from '../io.js';
-import { openExistingStore } from '../storeAccess.js';
+import { DB_OPTION_HELP, openExistingStore } from '../storeAccess.js';
 import { indent } from '../table.js';
 
 interface InspectFlags {
@@ -21,7 +21,7 @@ export function register(program: Command, io: CliIo): void {
     .command('inspect')
     .description("Show a run's tasks, results and usage; --transcript adds every conversation")
     .argument('<run-id>', 'the run (see `squadron runs`)')
-    .option('--db <file>', 'SQLite database (default: .squadron/squadron.db in the current directory)')
+    .option('--db <path>', DB_OPTION_HELP)
     .option('--task <name>', 'only this task')
     .option('--transcript', "include every session's messages and tool calls")
     .option('--json', 'print JSON')

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 
 import { CliError, collect, EXIT, parseKeyValues, type CliIo } from '../io.js';
 import { loadProject } from '../project.js';
-import { existingDbPath, shownPath } from '../storeAccess.js';
+import { DB_OPTION_HELP, existingDbPath, shownPath } from '../storeAccess.js';
 import { interruptOnSigint, printRunReport, runEnvironment } from '../runReport.js';
 
 interface ResumeFlags {
@@ -20,7 +20,7 @@ export function register(program: Command, io: CliIo): void {
     .command('resume')
     .description('Continue an interrupted run without redoing finished work')
     .argument('<run-id>', 'the run to continue (see `squadron runs`)')
-    .option('--db <file>', 'SQLite database (default: .squadron/squadron.db in the current directory)')
+    .option('--db <path>', DB_OPTION_HELP)
     .option('--json', 'print one JSON document on stdout')
     .option('--var <name=value>', 'a variable value, e.g. a secret (repeatable)', collect, [])
     .option('-c, --config <path>', 'load the config from here instead of the path stored with the run')

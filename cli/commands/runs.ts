@@ -4,14 +4,14 @@ import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { totalTokens } from '../../runtime/usage.js';
 import { positiveInt, type CliIo } from '../io.js';
-import { openExistingStore } from '../storeAccess.js';
+import { DB_OPTION_HELP, openExistingStore } from '../storeAccess.js';
 import { formatDuration, table } from '../table.js';
 
 export function register(program: Command, io: CliIo): void {
   program
     .command('runs')
     .description('List stored runs, newest first')
-    .option('--db <file>', 'SQLite database (default: .squadron/squadron.db in the current directory)')
+    .option('--db <path>', DB_OPTION_HELP)
     .option('--mission <name>', 'only runs of this mission')
     .option('--limit <n>', 'at most this many runs', positiveInt('--limit'), 50)
     .option('--json', 'print JSON')

@@ -68,6 +68,18 @@ describe('squadron runs', () => {
     expect(text.stdout).toContain(runId);
   });
 
+  it('--db may name the config (its directory or .hcl file) as given to run, from anywhere', async () => {
+    const elsewhere = tempDir();
+    for (const db of [dir, join(dir, 'mission.hcl'), join(dir, '.squadron', 'squadron.db')]) {
+      const listed = await runCli(['runs', '--db', db], { cwd: elsewhere });
+      expect([listed.code, listed.stdout.includes(runId)], `${db}: ${listed.stderr}`).toEqual([0, true]);
+    }
+    const inspected = await runCli(['inspect', runId, '--db', join(dir, 'mission.hcl')], { cwd: elsewhere });
+    expect([inspected.code, inspected.stdout]).toEqual([0, expect.stringContaining(`run ${runId} · mission inspectable · completed`)]);
+    const missing = await runCli(['runs', '--db', elsewhere], { cwd: elsewhere });
+    expect([missing.code, missing.stderr]).toEqual([2, 'error: no database at .squadron/squadron.db; pass --db with the config path you ran (runs are stored in .squadron/squadron.db beside the config)\n']);
+  });
+
   it('explains where the database is when there is none', async () => {
     const result = await runCli(['runs'], { cwd: tempDir() });
     expect(result.code).toBe(2);
