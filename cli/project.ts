@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import type { Mission, MissionGraph } from '../config/graph.js';
 import { renderDiagnostics, sourceReaderFor } from '../config/diagnostics.js';
-import { loadConfig } from '../config/load.js';
+import { loadConfig, type LoadOptions } from '../config/load.js';
 import { CliError, EXIT, useColor, type CliIo } from './io.js';
 
 export interface LoadedProject {
@@ -14,9 +14,13 @@ export interface LoadedProject {
   path: string;
 }
 
-export function loadProject(io: CliIo, path: string, vars: Record<string, string>): LoadedProject {
+/**
+ * `unsetVariables: 'unknown'` is for the commands that call no model and no tool (plan, tools): a
+ * variable without a value is then a warning, not an error (see LoadOptions.unsetVariables).
+ */
+export function loadProject(io: CliIo, path: string, vars: Record<string, string>, opts: Pick<LoadOptions, 'unsetVariables'> = {}): LoadedProject {
   const absolute = resolve(io.cwd, path);
-  const { graph, diagnostics, sources } = loadConfig(absolute, { vars, env: io.env });
+  const { graph, diagnostics, sources } = loadConfig(absolute, { vars, env: io.env, ...opts });
   if (diagnostics.length > 0) {
     io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource: sourceReaderFor(sources) })}\n\n`);
   }

@@ -41,7 +41,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   REF004: 'A quoted string is used where a reference is expected.',
   REF005: 'A reference of the wrong kind (e.g. a skill where a tool is expected).',
   REF006: 'A reference has the wrong shape (too few or too many parts, an index).',
-  REF007: 'A declared variable is used but has no value (a warning in validate, which leaves what uses it unchecked).',
+  REF007: 'A declared variable is used but has no value (an error for run and resume; a warning for validate, plan and tools, which need no secret).',
   REF008: 'A toolset references another toolset.',
   REF009: 'A model key is not offered by the model block.',
   REF010: 'A custom tool implements something other than builtins.http.*.',

@@ -30,9 +30,9 @@ export interface LoadOptions {
   /** `YYYY-MM-DD` to judge model end-of-life dates against (default: today, UTC). */
   today?: string;
   /**
-   * A variable used without a value: `error` (REF007 at each use; what run, plan and tools need) or
-   * `unknown` (validate: its value is unknown, what depends on it goes unchecked, and one REF007
-   * warning per variable says so), so a config can be validated where its secrets are not.
+   * A variable used without a value: `error` (REF007 at each use; what run and resume need) or
+   * `unknown` (validate, plan, tools: its value is unknown, what depends on it goes unchecked, and
+   * one REF007 warning per variable says so), so a config can be checked where its secrets are not.
    */
   unsetVariables?: 'error' | 'unknown';
 }
@@ -100,15 +100,14 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
 /** One warning per variable used without a value (unsetVariables: 'unknown'), at its first use. */
 function reportUnsetVariables(uses: ReadonlyMap<string, readonly Range[]>, diags: Diagnostic[]): void {
   for (const [name, ranges] of uses) {
-    const others = ranges.length - 1;
-    const where = others === 0 ? 'the value that uses it is' : `the ${ranges.length} values that use it are`;
+    const where = ranges.length === 1 ? 'the value that uses it is' : `the ${ranges.length} values that use it are`;
     diags.push(
       diagnosticAt(
         ranges[0]!,
         'warning',
         'REF007',
         `variable "${name}" has no value, so ${where} not checked; run needs one: pass --var ${name}=… or set SQUADRON_VAR_${name}`,
-        'validate checks everything else without it',
+        'the rest of the config is checked without it',
       ),
     );
   }

@@ -2,7 +2,7 @@
 // (converted by its type), else its default; a missing required input or an undeclared key is an
 // error that names the input and what was expected.
 
-import type { Mission, MissionInput } from '../config/graph.js';
+import type { Mission, MissionGraph, MissionInput } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
 
 export type InputResult = { ok: true; inputs: Record<string, Value> } | { ok: false; errors: string[] };
@@ -11,6 +11,15 @@ export type InputResult = { ok: true; inputs: Record<string, Value> } | { ok: fa
  * With `placeholders`, a missing required input becomes the text `<inputs.name>` instead of an error
  * (`plan` shows what a run would do before the caller has decided every input).
  */
+/**
+ * For `plan`: every variable without a value reads as the text `<vars.name>`, as a missing input
+ * reads `<inputs.name>`, so prompts can be shown without the secrets (no model is called).
+ */
+export function withVariablePlaceholders(graph: MissionGraph): MissionGraph {
+  if (graph.variables.every((v) => v.value !== undefined)) return graph;
+  return { ...graph, variables: graph.variables.map((v) => (v.value === undefined ? { ...v, value: `<vars.${v.name}>` } : v)) };
+}
+
 export function resolveInputs(mission: Mission, given: Readonly<Record<string, string>>, opts: { placeholders?: boolean } = {}): InputResult {
   const errors: string[] = [];
   const inputs: Record<string, Value> = {};

@@ -34,6 +34,11 @@ class OnDemandMcp {
   constructor(private readonly cwd: string) {}
 
   async listTools(server: McpServer): Promise<ToolSpec[]> {
+    // Only plan and tools load a config without every variable's value; such a server cannot start.
+    if (server.needsVariables !== undefined) {
+      const needs = server.needsVariables.map((n) => `vars.${n}`).join(', ');
+      throw new Error(`mcp server "${server.name}" needs ${needs}, which has no value: pass it with --var`);
+    }
     this.connections ??= import('./tools/mcp/connections.js').then(({ McpConnections }) => new McpConnections({ cwd: this.cwd }));
     return (await this.connections).listTools(server);
   }

@@ -30,8 +30,9 @@ export function register(program: Command, io: CliIo): void {
     .option('--show-prompt', 'include the rendered prompts and tool definitions');
   addSelectionFlags(command).action(async (path: string, flags: PlanFlags) => {
     // The config is checked before the runtime is loaded, so a mistake is reported at once.
-    const project = loadProject(io, path, parseKeyValues(flags.var, '--var'));
-    const [{ resolveInputs }, { planMission }, { createRunTools }] = await Promise.all([
+    // No model is called: the secrets are not needed, and a variable without a value shows as <vars.name>.
+    const project = loadProject(io, path, parseKeyValues(flags.var, '--var'), { unsetVariables: 'unknown' });
+    const [{ resolveInputs, withVariablePlaceholders }, { planMission }, { createRunTools }] = await Promise.all([
       import('../../runtime/inputs.js'),
       import('../../runtime/plan.js'),
       import('../../runtime/toolResolver.js'),
@@ -46,7 +47,7 @@ export function register(program: Command, io: CliIo): void {
     const tools = createRunTools(project.graph, (ref, message) => warnings.push(`tool ${ref} is unavailable: ${message}`));
     try {
       const plan = await planMission({
-        graph: project.graph,
+        graph: withVariablePlaceholders(project.graph),
         mission,
         inputs: inputs.inputs,
         overrides: selectionOverrides(project.graph, mission, flags),

@@ -128,6 +128,10 @@ describe('squadron validate', () => {
     expect(r.stderr).toContain('warning[MCP002]: mcp server "gh" was not contacted, so its tool references are unchecked: its config needs vars.token, which has no value');
     const json = JSON.parse((await runCli(['validate', '--format', 'json'], { cwd: dir })).stdout) as { summary: { mcpServers: unknown[] } };
     expect(json.summary.mcpServers).toEqual([{ name: 'gh', transport: 'http', needsVariables: ['token'] }]);
+    // tools and plan load it too, and say why its tools are missing instead of trying to connect.
+    const tools = await runCli(['tools', '.', '--task', 'a'], { cwd: dir });
+    expect([tools.code, tools.stdout.includes('builtins_http_get')]).toEqual([0, true]);
+    expect(tools.stderr).toContain('warning: tool mcp.gh.search is unavailable: mcp server "gh" needs vars.token, which has no value: pass it with --var');
   });
 
   test('a retired model is an error with its date and the key to move to; an unpriced one a warning', async () => {
