@@ -13,11 +13,13 @@ export type InputResult = { ok: true; inputs: Record<string, Value> } | { ok: fa
  */
 /**
  * For `plan`: every variable without a value reads as the text `<vars.name>`, as a missing input
- * reads `<inputs.name>`, so prompts can be shown without the secrets (no model is called).
+ * reads `<inputs.name>`, so prompts can be shown without the secrets (no model is called). A secret
+ * reads so too even when it has a value: plan's output lands in terminals and CI logs.
  */
 export function withVariablePlaceholders(graph: MissionGraph): MissionGraph {
-  if (graph.variables.every((v) => v.value !== undefined)) return graph;
-  return { ...graph, variables: graph.variables.map((v) => (v.value === undefined ? { ...v, value: `<vars.${v.name}>` } : v)) };
+  const hidden = (v: MissionGraph['variables'][number]): boolean => v.value === undefined || v.secret;
+  if (!graph.variables.some(hidden)) return graph;
+  return { ...graph, variables: graph.variables.map((v) => (hidden(v) ? { ...v, value: `<vars.${v.name}>` } : v)) };
 }
 
 export function resolveInputs(mission: Mission, given: Readonly<Record<string, string>>, opts: { placeholders?: boolean } = {}): InputResult {
