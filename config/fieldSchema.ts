@@ -8,7 +8,7 @@ import type { FieldSchema, FieldType } from './graph.js';
 import { decodeBody, NameRegistry, blockHeader, checkBlockName, type BlockSchema } from './schema.js';
 import type { Scope } from './scope.js';
 import { suggestionHint } from './suggest.js';
-import { evaluateValue, objectKeyName, readBool, readEnum, readString, toBoolValue, toStringValue } from './values.js';
+import { evaluateValue, objectKeyName, readBool, readEnum, readText, toBoolValue, toStringValue } from './values.js';
 
 const SCALAR_HELPERS: Readonly<Record<string, FieldType>> = { string: 'string', number: 'number', integer: 'integer', bool: 'boolean' };
 const HELPERS = ['string', 'number', 'integer', 'bool', 'list', 'map', 'object'];
@@ -141,7 +141,7 @@ export function parseFieldBlocks(container: Block, scope: Scope, diags: Diagnost
     out.push({
       name,
       type: VERBOSE_MAP[type],
-      description: readString(f.attrs.get('description'), scope, diags) ?? '',
+      description: readText(f.attrs.get('description'), scope, diags) ?? '',
       required: readBool(f.attrs.get('required'), scope, diags) ?? false,
     });
   }

@@ -228,6 +228,15 @@ export function resolveModelRef(attr: Attribute, scope: Scope, diags: Diagnostic
   return ref;
 }
 
+/**
+ * Whether a resolved list lost an entry: an error was reported while resolving it, or a name whose
+ * own block failed was skipped silently (its error is already reported). A check that the list is
+ * empty then says nothing, or it would report the same mistake a second time, misleadingly.
+ */
+export function lostEntries(attr: Attribute, resolved: readonly unknown[] | undefined, reported: boolean): boolean {
+  return reported || resolved === undefined || (attr.expr.kind === 'Tuple' && resolved.length < attr.expr.items.length);
+}
+
 /** A list of `<ns>.<name>` references to one namespace (skills, agents, tasks): names, de-duplicated. */
 export function resolveNameList(
   attr: Attribute,

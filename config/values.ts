@@ -205,6 +205,24 @@ export function readString(attr: Attribute | undefined, scope: Scope, diags: Dia
   return v === undefined ? undefined : toStringValue(v, attr.expr.range, diags);
 }
 
+/**
+ * A free-text value (a description, a personality, instructions): read as readString, except that
+ * when it is unknown only because variables without a value feed it (validate, plan, tools; see
+ * LoadOptions.unsetVariables), it reads as `<vars.name>`, so the block it belongs to is still loaded
+ * and checked instead of vanishing. Never for values that are checked or used (urls, commands, keys).
+ */
+export function readText(attr: Attribute | undefined, scope: Scope, diags: Diagnostic[]): string | undefined {
+  if (attr === undefined) return undefined;
+  const before = unsetUseCounts(scope);
+  const v = evaluateValue(attr.expr, scope, diags);
+  if (v === undefined) return undefined;
+  if (isUnknown(v)) {
+    const needs = unsetVariablesSince(scope, before);
+    return needs.length > 0 ? needs.map((n) => `<vars.${n}>`).join(' ') : undefined;
+  }
+  return toStringValue(v, attr.expr.range, diags);
+}
+
 export function readNumber(attr: Attribute | undefined, scope: Scope, diags: Diagnostic[]): number | undefined {
   if (attr === undefined) return undefined;
   const v = evaluateValue(attr.expr, scope, diags);

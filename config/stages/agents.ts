@@ -8,7 +8,7 @@ import { resolveModelRef, resolveNameList, resolveToolList } from '../references
 import { blockHeader, checkBlockName, decodeBody, locationOf, type BlockSchema } from '../schema.js';
 import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
-import { readEnum, readInteger, readString } from '../values.js';
+import { readEnum, readInteger, readText } from '../values.js';
 import type { Attribute } from '../hcl/ast.js';
 
 export const WORKER = 'worker';
@@ -58,7 +58,7 @@ export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, 
   const a = (n: string) => body.attrs.get(n);
   const modelAttr = a('model');
   const model = modelAttr === undefined ? undefined : resolveModelRef(modelAttr, scope, ctx.diags);
-  const personality = readString(a('personality'), scope, ctx.diags);
+  const personality = readText(a('personality'), scope, ctx.diags);
   const toolsAttr = a('tools');
   const tools = toolsAttr === undefined ? [] : resolveToolList(toolsAttr, `agent:${name}`, scope, ctx.diags);
   const skillsAttr = a('skills');

@@ -12,7 +12,7 @@ import { asRef } from '../references.js';
 import { blockHeader, decodeBody, locationOf, type BlockSchema } from '../schema.js';
 import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, visibleIn, type LoadContext, type Scope } from '../scope.js';
-import { evaluateValue, readBool, readString } from '../values.js';
+import { evaluateValue, readBool, readText } from '../values.js';
 import { typeName } from '../hcl/convert.js';
 import { isObjectValue, isUnknown, type Value } from '../hcl/value.js';
 
@@ -48,7 +48,7 @@ function loadCustomTool(block: Block, name: string, ctx: LoadContext): CustomToo
   // report each one as unknown on top of the real mistake.
   const extra = properties ?? block.body.attributes.map((a) => a.name);
   const body = decodeBody(block.body, { attributes: BASE, blocks: { inputs: { labels: [], max: 1 } }, extraAttributes: extra }, { what: where, header: blockHeader(block) }, ctx.diags);
-  const description = readString(body.attrs.get('description'), scope, ctx.diags);
+  const description = readText(body.attrs.get('description'), scope, ctx.diags);
   const idempotent = readBool(body.attrs.get('idempotent'), scope, ctx.diags);
   const inputs = readFieldSchema(body.attrs.get('inputs'), body.blocks.get('inputs'), scope, ctx.diags, `inputs of ${where}`) ?? [];
   if (base === undefined || properties === undefined) return undefined;

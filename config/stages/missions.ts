@@ -6,11 +6,11 @@ import { diagnosticAt, type Range } from '../hcl/diagnostic.js';
 import { isObjectValue, isUnknown, type Value } from '../hcl/value.js';
 import type { AgentDefaults, AgentSpec, CommanderSpec, InputType, Mission, MissionInput } from '../graph.js';
 import { checkMissionGraph } from '../graphRules.js';
-import { resolveModelRef, resolveNameList, resolveToolList } from '../references.js';
+import { lostEntries, resolveModelRef, resolveNameList, resolveToolList } from '../references.js';
 import { blockHeader, checkBlockName, decodeBody, locationOf, NameRegistry, type BlockSchema } from '../schema.js';
 import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
-import { evaluateValue, readBool, readEnum, readInteger, readString } from '../values.js';
+import { evaluateValue, readBool, readEnum, readInteger, readText } from '../values.js';
 import { toBoolValue, toNumberValue, toStringValue, typeName } from '../hcl/convert.js';
 import { checkAgentName, loadAgent, readReasoning } from './agents.js';
 import { loadTask, type MissionContext } from './tasks.js';
@@ -67,14 +67,18 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   const defaults = defaultsBlock === undefined ? undefined : loadDefaults(defaultsBlock, { ...scope, where: `${where} agent_defaults` }, ctx);
 
   const agentsAttr = body.attrs.get('agents');
-  const missionAgents = agentsAttr === undefined ? undefined : resolveNameList(agentsAttr, 'agents', agents, scope, ctx.diags)?.map((a) => a.name);
+  const diagsBeforeAgents = ctx.diags.length;
+  const missionAgentRefs = agentsAttr === undefined ? undefined : resolveNameList(agentsAttr, 'agents', agents, scope, ctx.diags);
+  const missionAgents = missionAgentRefs?.map((a) => a.name);
+  const agentsIncomplete = agentsAttr !== undefined && lostEntries(agentsAttr, missionAgentRefs, ctx.diags.length > diagsBeforeAgents);
   const maxParallel = readInteger(body.attrs.get('max_parallel'), scope, ctx.diags, 1) ?? DEFAULT_MAX_PARALLEL;
-  const description = readString(body.attrs.get('description'), scope, ctx.diags);
+  const description = readText(body.attrs.get('description'), scope, ctx.diags);
 
   const missionCtx: MissionContext = { name, scope, inputNames: inputs.map((i) => i.name) };
   if (commander !== undefined) missionCtx.commander = commander;
   if (defaults !== undefined) missionCtx.defaults = defaults;
   if (missionAgents !== undefined) missionCtx.agents = missionAgents;
+  if (agentsIncomplete) missionCtx.agentsIncomplete = true;
   const loaded = uniqueTasks.map((t) => loadTask(t, missionCtx, ctx));
   const edges = checkMissionGraph(name, header, loaded.map((l) => l.edges), ctx.diags);
   loaded.forEach((l, i) => {
@@ -155,7 +159,7 @@ function loadInputs(blocks: readonly Block[], scope: Scope, ctx: LoadContext): M
     if (!names.claim(name, block.labelRanges[0]!, ctx.diags)) continue;
     const body = decodeBody(block.body, INPUT_SCHEMA, { what: `input "${name}"`, header: blockHeader(block) }, ctx.diags);
     const type = readEnum(body.attrs.get('type'), INPUT_TYPES, scope, ctx.diags);
-    const description = readString(body.attrs.get('description'), scope, ctx.diags);
+    const description = readText(body.attrs.get('description'), scope, ctx.diags);
     const defaultAttr = body.attrs.get('default');
     let defaultValue: Value | undefined;
     if (defaultAttr !== undefined) {

@@ -10,7 +10,7 @@ import { blockHeader, decodeBody, NameRegistry, type BlockSchema } from '../sche
 import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
 import { duplicateSkillDiagnostics, loadSkillFolders } from '../skillFolders.js';
-import { evaluateValue, readString, toStringValue } from '../values.js';
+import { evaluateValue, readText, toStringValue } from '../values.js';
 
 const SCHEMA: BlockSchema = { attributes: { description: { required: true }, instructions: { required: true }, tools: {} } };
 
@@ -40,8 +40,8 @@ function loadSkill(block: Block, name: string, ctx: LoadContext): Skill | undefi
   const where = `skill "${name}"`;
   const scope = scopeFor(ctx, 'skill', 'a skill block');
   const body = decodeBody(block.body, SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);
-  const description = readString(body.attrs.get('description'), scope, ctx.diags);
-  const instructions = readString(body.attrs.get('instructions'), scope, ctx.diags);
+  const description = readText(body.attrs.get('description'), scope, ctx.diags);
+  const instructions = readText(body.attrs.get('instructions'), scope, ctx.diags);
   const toolsAttr = body.attrs.get('tools');
   const tools = toolsAttr === undefined ? [] : resolveToolList(toolsAttr, `skill:${name}`, scope, ctx.diags);
   if (description === undefined || instructions === undefined || tools === undefined) return undefined;

@@ -8,7 +8,7 @@ import { expressionSource } from '../hcl/source.js';
 import type { AgentDefaults, CommanderSpec, Route, TaskSpec, ToolRefWithProvenance } from '../graph.js';
 import { readFieldSchema } from '../fieldSchema.js';
 import type { NamedRef, TaskEdges } from '../graphRules.js';
-import { asRef, refItems, resolveModelRef, resolveNameList, resolveNameRef, resolveToolList, resolveToolRef } from '../references.js';
+import { asRef, lostEntries, refItems, resolveModelRef, resolveNameList, resolveNameRef, resolveToolList, resolveToolRef } from '../references.js';
 import { blockHeader, decodeBody, locationOf, type BlockSchema } from '../schema.js';
 import type { LoadContext, Scope } from '../scope.js';
 import { evaluateValue, readBool, readInteger, readString, toStringValue } from '../values.js';
@@ -46,6 +46,8 @@ export interface MissionContext {
   defaults?: AgentDefaults;
   /** The mission's `agents` list, if declared. */
   agents?: string[];
+  /** Whether that list lost an entry to an error already reported (see lostEntries). */
+  agentsIncomplete?: boolean;
 }
 
 export interface LoadedTask {
@@ -100,7 +102,7 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
   const knownAgents = scope.agents ?? scope.symbols.agents;
   const diagsBeforeAgents = ctx.diags.length;
   const taskAgents = agentsAttr === undefined ? undefined : resolveNameList(agentsAttr, 'agents', knownAgents, scope, ctx.diags);
-  const agentsFailed = ctx.diags.length > diagsBeforeAgents;
+  const agentsFailed = agentsAttr !== undefined ? lostEntries(agentsAttr, taskAgents, ctx.diags.length > diagsBeforeAgents) : mission.agentsIncomplete === true;
   const output = readFieldSchema(a('output'), body.blocks.get('output'), scope, ctx.diags, `output of task "${name}"`);
 
   const toolsAttr = a('tools');

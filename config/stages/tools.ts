@@ -8,7 +8,7 @@ import { resolveToolList } from '../references.js';
 import { blockHeader, decodeBody, locationOf, type BlockSchema } from '../schema.js';
 import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext } from '../scope.js';
-import { checkHttpUrl, readString, readStringList, readStringMap, unsetUseCounts, unsetVariablesSince } from '../values.js';
+import { checkHttpUrl, readString, readText, readStringList, readStringMap, unsetUseCounts, unsetVariablesSince } from '../values.js';
 import { loadCustomTools } from './customTools.js';
 
 const MCP_SCHEMA: BlockSchema = { attributes: { command: {}, args: {}, env: {}, url: {}, headers: {} } };
@@ -105,7 +105,7 @@ function loadToolset(block: Block, name: string, ctx: LoadContext): Toolset | un
   const where = `toolset "${name}"`;
   const scope = scopeFor(ctx, 'toolset', 'a toolset block', { toolset: name });
   const body = decodeBody(block.body, TOOLSET_SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);
-  const description = readString(body.attrs.get('description'), scope, ctx.diags);
+  const description = readText(body.attrs.get('description'), scope, ctx.diags);
   const toolsAttr = body.attrs.get('tools');
   const tools = toolsAttr === undefined ? undefined : resolveToolList(toolsAttr, `toolset:${name}`, scope, ctx.diags);
   if (tools === undefined) return undefined;

@@ -170,6 +170,19 @@ describe('variables in values', () => {
     expect(codes(undeclared)).toEqual([`REF003@${at(src, 'vars.key')}`, `w:REF007@${at(src, 'vars.key', 1)}`]);
   });
 
+  test("with unsetVariables: 'unknown' a text that needs a missing variable reads <vars.name>: its block is kept", () => {
+    const src = `variable "persona" {}\nmodel "o" {\n  provider = "openai"\n  api_key  = "k"\n}\nagent "helper" {\n  model       = models.o.gpt_5_mini\n  personality = "Calm. \${vars.persona}"\n}\nmission "m" {\n  commander {\n    model = models.o.gpt_5_mini\n  }\n  task "a" {\n    objective = "x"\n    agents    = [agents.helper]\n  }\n}\n`;
+    const r = loadHcl(src, { unsetVariables: 'unknown' });
+    expect(codes(r)).toEqual([`w:REF007@${at(src, 'vars.persona')}`]);
+    expect(r.graph?.agents.map((a) => [a.name, a.personality])).toEqual([['helper', '<vars.persona>']]);
+    // Without the mode the same config is an error at the use, and only there: the task that
+    // loses its one agent is not also "without a work source" (GRA002), whether the agent is
+    // listed on the task or on the mission.
+    expect(codes(loadHcl(src))).toEqual([`REF007@${at(src, 'vars.persona')}`]);
+    const onMission = src.replace('  task "a" {', '  agents = [agents.helper]\n  task "a" {').replace('    agents    = [agents.helper]\n', '');
+    expect(codes(loadHcl(onMission))).toEqual([`REF007@${at(onMission, 'vars.persona')}`]);
+  });
+
   test('an unknown name inside a value is REF001', () => {
     const src = `model "o" {\n  provider = "openai"\n  api_key  = var.key\n}\n`;
     const r = loadHcl(src);
