@@ -8,7 +8,8 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { Mission, MissionGraph, ModelBlock } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
-import { createSecretRedactor, DEFAULT_LEASE_STALE_MS, newId, openStore, type Redactor, type Store } from '../store/index.js';
+import { DEFAULT_LEASE_STALE_MS, newId, openStore, type Redactor, type Store } from '../store/index.js';
+import { secretRedactor } from './secretRedactor.js';
 import { EventBus, type RunEvent } from './events.js';
 import { ModelResolver } from './models.js';
 import { ProgressView } from './progress.js';
@@ -275,14 +276,6 @@ function report(store: Store, req: ExecuteRequest, result: { status: MissionStat
   const out: RunReport = { runId: req.runId, mission: req.mission.name, status: result.status, tasks, usage, workspaceDir: req.options.workspaceDir, logPath };
   if (result.error) out.error = result.error;
   return out;
-}
-
-/** Secret values to keep out of the database, logs and cassettes: secret variables and API keys. */
-export function secretRedactor(graph: MissionGraph): Redactor {
-  const secrets: { name: string; value: string }[] = [];
-  for (const v of graph.variables) if (v.secret && v.value) secrets.push({ name: `vars.${v.name}`, value: v.value });
-  for (const m of graph.models) if (m.apiKey) secrets.push({ name: `models.${m.name}.api_key`, value: m.apiKey });
-  return createSecretRedactor(secrets);
 }
 
 function storedEvent(runId: string, event: RunEvent): { runId: string; type: string; task?: string; sessionId?: string; data: unknown } {

@@ -32,10 +32,11 @@ export function register(program: Command, io: CliIo): void {
     // The config is checked before the runtime is loaded, so a mistake is reported at once.
     // No model is called: the secrets are not needed, and a variable without a value shows as <vars.name>.
     const project = loadProject(io, path, parseKeyValues(flags.var, '--var'), { unsetVariables: 'unknown' });
-    const [{ resolveInputs, withVariablePlaceholders }, { planMission }, { createRunTools }] = await Promise.all([
+    const [{ resolveInputs, withVariablePlaceholders }, { planMission }, { createRunTools }, { secretRedactor }] = await Promise.all([
       import('../../runtime/inputs.js'),
       import('../../runtime/plan.js'),
       import('../../runtime/toolResolver.js'),
+      import('../../runtime/secretRedactor.js'),
     ]);
     const mission = selectMission(project.graph, flags.mission);
     if (flags.task && !mission.tasks.some((t) => t.name === flags.task)) {
@@ -56,7 +57,9 @@ export function register(program: Command, io: CliIo): void {
         ...(flags.task ? { task: flags.task } : {}),
       });
       for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
-      io.stdout.write(flags.json ? `${JSON.stringify(plan, null, 2)}\n` : renderPlan(plan));
+      // Objectives already show secrets as <vars.name>; this catches one written into other text
+      // (a personality, a description) or an API key, wherever it appears.
+      io.stdout.write(secretRedactor(project.graph).redact(flags.json ? `${JSON.stringify(plan, null, 2)}\n` : renderPlan(plan)));
     } finally {
       await tools.close();
     }

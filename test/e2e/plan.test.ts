@@ -207,22 +207,26 @@ describe('squadron plan --show-prompt', () => {
 
   it('needs no secret: a variable without a value shows as <vars.name>, and tools lists without it too', async () => {
     const secretModel = 'variable "key" {\n  secret = true\n}\nvariable "depth" {}\nmodel "fake" {\n  provider = "anthropic"\n  api_key  = vars.key\n}\n';
-    const config = configText(ANTHROPIC_MODEL, secretModel).replace('Gather three facts about', 'Gather \${vars.depth} facts (\${vars.key}) about');
+    const config = configText(ANTHROPIC_MODEL, secretModel).replace('Gather three facts about', 'Gather \${vars.depth} facts (\${vars.key}) about')
+      .replace('A careful analyst who reads files.', 'A careful analyst (\${vars.key}).');
     const dir = writeProject({ 'skills/web-scraping/SKILL.md': SKILL_MD, 'mission.hcl': config });
     const result = await runCli(['plan', dir, '--show-prompt', '--task', 'gather'], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('┌─ first message\n    │ Gather <vars.depth> facts (<vars.key>) about tide pools; use $summarize.');
+    // A load-time text that needs a missing variable reads as the placeholder as a whole.
+    expect(result.stdout).toContain('│ - **analyst**: <vars.key>');
     expect(result.stderr.match(/warning\[REF007\]: variable "\w+"/g)).toEqual(['warning[REF007]: variable "key"', 'warning[REF007]: variable "depth"']);
     // A value given is shown, except a secret's: plan's output ends up in logs.
     const given = await runCli(['plan', dir, '--show-prompt', '--task', 'gather', '--var', 'depth=five', '--var', 'key=sk-very-secret'], { cwd: dir });
     expect(given.stdout).toContain('│ Gather five facts (<vars.key>) about tide pools');
+    expect(given.stdout).toContain('│ A careful analyst ([REDACTED:vars.key]).');
     expect(given.stdout + given.stderr).not.toContain('sk-very-secret');
     const tools = await runCli(['tools', dir, '--task', 'gather', '--json'], { cwd: dir });
     expect(tools.code, tools.stderr).toBe(0);
     expect((JSON.parse(tools.stdout) as { tools: unknown[] }).tools).toHaveLength(4);
     // run calls the model, so it needs the key: refused before anything starts.
     const run = await runCli(['run', dir], { cwd: dir });
-    expect([run.code, run.stderr.match(/error\[REF007\]/g)?.length]).toEqual([2, 3]);
+    expect([run.code, run.stderr.match(/error\[REF007\]/g)?.length]).toEqual([2, 4]);
   });
 });
 
