@@ -5,9 +5,7 @@ import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, API
 import { toAnthropicParams } from './anthropicRequest.js';
 import { AnthropicStreamAccumulator } from './anthropicStream.js';
 import { resolveNetworkOptions, type NetworkClientOptions } from './clientOptions.js';
-import { callWithRetries } from './retry.js';
-import { classifySdkError } from './sdkErrors.js';
-import { TextProgress } from './textProgress.js';
+import { callSdk } from './sdkCall.js';
 import type { CallOptions, ModelClient, ModelRequest, ModelResponse } from './types.js';
 
 export interface AnthropicClientOptions extends NetworkClientOptions {
@@ -18,37 +16,30 @@ export interface AnthropicClientOptions extends NetworkClientOptions {
 const SDK_ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
 
 export function createAnthropicClient(options: AnthropicClientOptions): ModelClient {
-  const { timeoutMs, policy, random } = resolveNetworkOptions(options);
+  const network = resolveNetworkOptions(options);
   const sdk = new Anthropic({
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
     ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
     maxRetries: 0,
-    timeout: timeoutMs,
+    timeout: network.timeoutMs,
   });
   const cacheConversation = options.cacheConversation ?? true;
 
   async function complete(request: ModelRequest, call: CallOptions = {}): Promise<ModelResponse> {
     const params = toAnthropicParams(request, { cacheConversation });
-    const progress = new TextProgress(call.onTextDelta);
-    return callWithRetries({
+    return callSdk({
       label: 'anthropic',
-      policy,
-      timeoutMs,
-      random,
-      ...(call.signal ? { signal: call.signal } : {}),
-      ...(call.onRetry ? { onRetry: call.onRetry } : {}),
-      attempt: async (_attempt, signal) => {
-        const accumulator = new AnthropicStreamAccumulator(progress.sink());
-        const stream = await sdk.messages.create(params, { signal, timeout: timeoutMs, maxRetries: 0 });
+      network,
+      errors: SDK_ERRORS,
+      endpoint: sdk.baseURL,
+      model: request.model,
+      call,
+      attempt: async (signal, onText) => {
+        const accumulator = new AnthropicStreamAccumulator(onText);
+        const stream = await sdk.messages.create(params, { signal, timeout: network.timeoutMs, maxRetries: 0 });
         for await (const event of stream) accumulator.apply(event);
         return accumulator.finish();
       },
-      classify: (error) =>
-        classifySdkError(error, SDK_ERRORS, {
-          authHint: "check the model block's api_key",
-          model: request.model,
-          endpoint: sdk.baseURL,
-        }),
     });
   }
 

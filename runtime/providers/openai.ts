@@ -5,9 +5,7 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import { resolveNetworkOptions, type NetworkClientOptions } from './clientOptions.js';
 import { toOpenAIParams, type MaxTokensField } from './openaiRequest.js';
 import { OpenAIStreamAccumulator } from './openaiStream.js';
-import { callWithRetries } from './retry.js';
-import { classifySdkError } from './sdkErrors.js';
-import { TextProgress } from './textProgress.js';
+import { callSdk } from './sdkCall.js';
 import type { CallOptions, ModelClient, ModelRequest, ModelResponse } from './types.js';
 
 export interface OpenAIClientOptions extends NetworkClientOptions {
@@ -28,13 +26,13 @@ export function isOpenAIReasoningModel(model: string): boolean {
 }
 
 export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
-  const { timeoutMs, policy, random } = resolveNetworkOptions(options);
+  const network = resolveNetworkOptions(options);
   const sdk = new OpenAI({
     // The SDK refuses to start without a key; keyless local servers accept any.
     apiKey: options.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'none',
     ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
     maxRetries: 0,
-    timeout: timeoutMs,
+    timeout: network.timeoutMs,
   });
   const flag = options.supportsReasoning ?? isOpenAIReasoningModel;
   const supportsReasoning = typeof flag === 'function' ? flag : (): boolean => flag;
@@ -42,26 +40,19 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
 
   async function complete(request: ModelRequest, call: CallOptions = {}): Promise<ModelResponse> {
     const params = toOpenAIParams(request, { supportsReasoning, maxTokensField });
-    const progress = new TextProgress(call.onTextDelta);
-    return callWithRetries({
+    return callSdk({
       label: 'openai',
-      policy,
-      timeoutMs,
-      random,
-      ...(call.signal ? { signal: call.signal } : {}),
-      ...(call.onRetry ? { onRetry: call.onRetry } : {}),
-      attempt: async (_attempt, signal) => {
-        const accumulator = new OpenAIStreamAccumulator(progress.sink());
-        const stream = await sdk.chat.completions.create(params, { signal, timeout: timeoutMs, maxRetries: 0 });
+      network,
+      errors: SDK_ERRORS,
+      endpoint: sdk.baseURL,
+      model: request.model,
+      call,
+      attempt: async (signal, onText) => {
+        const accumulator = new OpenAIStreamAccumulator(onText);
+        const stream = await sdk.chat.completions.create(params, { signal, timeout: network.timeoutMs, maxRetries: 0 });
         for await (const chunk of stream) accumulator.apply(chunk);
         return accumulator.finish();
       },
-      classify: (error) =>
-        classifySdkError(error, SDK_ERRORS, {
-          authHint: "check the model block's api_key",
-          model: request.model,
-          endpoint: sdk.baseURL,
-        }),
     });
   }
 

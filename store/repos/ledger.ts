@@ -8,14 +8,8 @@ import { parseRow, RawLedger } from '../rowSchemas.js';
 import type { LedgerRow } from '../rows.js';
 import type { RepoContext } from './context.js';
 
-export interface StartedCall {
-  sessionId: string;
-  callId: string;
-  toolRef: string;
-  apiName: string;
-  input: unknown;
-  idempotent: boolean;
-}
+/** What is known of a call before it runs: its ledger row without the outcome. */
+export type StartedCall = Pick<LedgerRow, 'sessionId' | 'callId' | 'toolRef' | 'apiName' | 'input' | 'idempotent'>;
 
 export interface LedgerRepo {
   /** Idempotent per (session, call): a second call keeps the first row untouched. */

@@ -5,7 +5,7 @@
 // before or after the service acted on the request.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 export interface SinkRecord {
   item: string;
@@ -41,14 +41,9 @@ export interface Sink {
 export async function startSink(): Promise<Sink> {
   const records: SinkRecord[] = [];
   const requests: SinkRequest[] = [];
-  const sockets = new Set<Socket>();
 
   const server: Server = createServer((req, res) => {
     void handle(req, res);
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -89,8 +84,9 @@ export async function startSink(): Promise<Sink> {
     intercept: undefined,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
+        // Held and keep-alive connections too: close() alone would wait for them.
         server.close(() => resolve());
+        server.closeAllConnections();
       }),
   };
   return sink;

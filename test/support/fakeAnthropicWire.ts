@@ -5,8 +5,7 @@
 import type { Message, Part, ToolDefinition, ToolResultContent } from '../../runtime/providers/types.js';
 import type { FakeCanonicalRequest } from './fakeTypes.js';
 import { chunk, type PlannedTurn } from './fakeTurnPlan.js';
-
-type Json = Record<string, unknown>;
+import { asJson, list, str, type Json } from './wireJson.js';
 
 export function canonicalFromAnthropic(body: Json): FakeCanonicalRequest {
   const system = body['system'];
@@ -171,16 +170,4 @@ export function anthropicMessage(turn: PlannedTurn): Json {
 
 export function anthropicErrorBody(type: string, message: string): Json {
   return { type: 'error', error: { type, message } };
-}
-
-function asJson(value: unknown): Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
-}
-
-function list(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }

@@ -20,7 +20,7 @@
 // `{ streamError: { type: 'overloaded_error' } }`. For scripts per conversation, see fakeScript.ts.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import {
   anthropicErrorBody,
   anthropicMessage,
@@ -63,7 +63,6 @@ export interface FakeModelServer {
 const ROUTES: Record<string, FakeApi> = { '/v1/messages': 'anthropic', '/v1/chat/completions': 'openai' };
 
 export async function startFakeModelServer(options: FakeModelServerOptions): Promise<FakeModelServer> {
-  const sockets = new Set<Socket>();
   let inFlight = 0;
   let maxInFlight = 0;
   let count = 0;
@@ -72,10 +71,6 @@ export async function startFakeModelServer(options: FakeModelServerOptions): Pro
 
   const httpServer: Server = createServer((req, res) => {
     void handle(req, res);
-  });
-  httpServer.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -145,8 +140,9 @@ export async function startFakeModelServer(options: FakeModelServerOptions): Pro
     onRequest: undefined,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
+        // Held and keep-alive connections too: close() alone would wait for them.
         httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
       }),
   };
   return server;

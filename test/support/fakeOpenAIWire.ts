@@ -6,8 +6,7 @@
 import type { Message, Part, ToolDefinition } from '../../runtime/providers/types.js';
 import type { FakeCanonicalRequest } from './fakeTypes.js';
 import { chunk, type PlannedTurn } from './fakeTurnPlan.js';
-
-type Json = Record<string, unknown>;
+import { asJson, list, str, type Json } from './wireJson.js';
 
 const FINISH_REASONS: Record<PlannedTurn['stopReason'], string> = {
   end_turn: 'stop',
@@ -167,16 +166,4 @@ export function openaiCompletion(turn: PlannedTurn): Json {
 
 export function openaiErrorBody(type: string, message: string): Json {
   return { error: { message, type, param: null, code: null } };
-}
-
-function asJson(value: unknown): Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
-}
-
-function list(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }
