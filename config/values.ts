@@ -212,7 +212,7 @@ export function readString(attr: Attribute | undefined, scope: Scope, diags: Dia
  * and checked instead of vanishing. Never for values that are checked or used (urls, commands, keys).
  */
 export function readText(attr: Attribute | undefined, scope: Scope, diags: Diagnostic[]): string | undefined {
-  if (attr === undefined) return undefined;
+  if (attr === undefined || scope.symbols.unsetVariables === 'error') return readString(attr, scope, diags);
   const before = unsetUseCounts(scope);
   const v = evaluateValue(attr.expr, scope, diags);
   if (v === undefined) return undefined;

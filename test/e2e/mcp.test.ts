@@ -19,6 +19,7 @@ import {
   workerOf,
   writeProject,
   removeProjects,
+  OFFLINE_MODEL_BLOCK,
 } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
 import { startMcpHttpServer, type McpHttpTestServer } from '../support/mcpHttpServer.js';
@@ -236,7 +237,7 @@ describe('MCP servers in a run', () => {
 });
 
 describe('squadron validate and MCP references', () => {
-  const model = 'model "fake" {\n  provider = "anthropic"\n  api_key  = "k"\n}\n';
+  const model = OFFLINE_MODEL_BLOCK;
 
   it('connects to stdio and HTTP servers to check refs, and reports an unknown tool at its reference', async () => {
     const pidFile = join(writeProject({}), 'pid');

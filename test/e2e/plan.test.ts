@@ -15,6 +15,7 @@ import {
   workerOf,
   writeProject,
   removeProjects,
+  OFFLINE_MODEL_BLOCK,
 } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
 import { firstUserMessage, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
@@ -106,10 +107,6 @@ interface PlanJson {
   }[];
 }
 
-function offlineModel(): string {
-  return 'model "fake" {\n  provider = "anthropic"\n  api_key  = "k"\n}\n';
-}
-
 describe('squadron plan --json', () => {
   it('prints the documented contract, without calling any model', async () => {
     const server = await startFakeModelServer({ respond: () => ({ text: 'never' }) });
@@ -168,7 +165,7 @@ describe('squadron plan --json', () => {
   });
 
   it('measures the request it shows: bytes of the system prompt and of the tool definitions JSON', async () => {
-    const dir = writeProject({ 'skills/web-scraping/SKILL.md': SKILL_MD, 'mission.hcl': configText(ANTHROPIC_MODEL, offlineModel()) });
+    const dir = writeProject({ 'skills/web-scraping/SKILL.md': SKILL_MD, 'mission.hcl': configText(ANTHROPIC_MODEL, OFFLINE_MODEL_BLOCK) });
     const result = await runCli(['plan', dir, '--json', '--show-prompt'], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
     const plan = JSON.parse(result.stdout) as PlanJson;
@@ -190,7 +187,7 @@ describe('squadron plan --json', () => {
 
 describe('squadron plan --show-prompt', () => {
   it('prints the rendered commander, worker and agent prompts', async () => {
-    const dir = writeProject({ 'skills/web-scraping/SKILL.md': SKILL_MD, 'mission.hcl': configText(ANTHROPIC_MODEL, offlineModel()) });
+    const dir = writeProject({ 'skills/web-scraping/SKILL.md': SKILL_MD, 'mission.hcl': configText(ANTHROPIC_MODEL, OFFLINE_MODEL_BLOCK) });
     const result = await runCli(['plan', dir, '--show-prompt', '--task', 'gather'], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
     const out = result.stdout;

@@ -20,6 +20,7 @@ import {
   workerOf,
   writeProject,
   removeProjects,
+  OFFLINE_MODEL_BLOCK,
 } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript, type TurnReply } from '../support/turnScript.js';
@@ -39,7 +40,7 @@ Strip every <script> tag before reading a page.
 `;
 
 function hcl(server: FakeModelServer | undefined, opts: { objective: string; extraSkills?: string; taskSkills?: string }): string {
-  const model = server ? fakeModelBlock(server) : 'model "fake" {\n  provider = "anthropic"\n  api_key  = "k"\n}\n';
+  const model = server ? fakeModelBlock(server) : OFFLINE_MODEL_BLOCK;
   return `${model}
 skills_dir = "./skills"
 

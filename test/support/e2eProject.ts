@@ -32,6 +32,9 @@ export function removeProjects(): void {
   for (const dir of written.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
+/** `model "fake"` for commands that call no model (plan, tools, validate): no server behind it. */
+export const OFFLINE_MODEL_BLOCK = 'model "fake" {\n  provider = "anthropic"\n  api_key  = "k"\n}\n';
+
 /** `model "fake"` speaking the given wire format to the fake server. */
 export function fakeModelBlock(server: FakeModelServer, provider: 'anthropic' | 'openai' = 'anthropic'): string {
   const baseUrl = provider === 'anthropic' ? server.anthropicBaseURL : server.openaiBaseURL;
