@@ -4,6 +4,9 @@
 // SDKs would otherwise hold the process open for a while).
 
 import { main } from './program.js';
+import { warnOncePerText } from './warnOnce.js';
+
+console.warn = warnOncePerText(console.warn.bind(console));
 
 const code = await main(process.argv.slice(2), {
   stdout: process.stdout,

@@ -125,4 +125,30 @@ describe('squadron run: refusals and resilience', () => {
       await server.close();
     }
   });
+
+  it("prints the Anthropic SDK's per-request deprecation warning once per run, not once per call", async () => {
+    const script = turnScript({
+      'commander of task "t"': [callAgent('helper', 'Say hi.'), () => taskComplete('done')],
+      'You are "helper"': [() => ({ text: 'hi' })],
+    });
+    const server = await startFakeModelServer({ respond: script.respond });
+    try {
+      const dir = tempDir();
+      writeFileSync(
+        join(dir, 'mission.hcl'),
+        `model "fake" {\n  provider = "anthropic"\n  base_url = "${server.anthropicBaseURL}"\n  api_key = "test-key-123"\n}\n` +
+          `agent "helper" {\n  model = models.fake.claude_opus_4_5\n  personality = "Brief."\n}\n` +
+          `mission "m" {\n  commander { model = models.fake.claude_opus_4_5 }\n  agents = [agents.helper]\n  task "t" { objective = "Say hi" }\n}\n`,
+      );
+      const result = await runCli(['run', dir], { cwd: dir });
+      expect(script.problems).toEqual([]);
+      expect(result.code).toBe(0);
+      expect(server.requests.length).toBe(3);
+      // Our own MOD001 warning names the replacement once; the SDK's own text appears once too.
+      expect(result.stderr.match(/warning\[MOD001\]/g)).toHaveLength(1);
+      expect(result.stderr.match(/The model 'claude-opus-4-5-20251101' is deprecated/g)).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
 });
