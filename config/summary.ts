@@ -1,16 +1,24 @@
 // A compact description of a loaded graph — what `squadron validate` prints on success and puts
 // under "summary" in its JSON output (a documented, stable shape).
 
-import type { MissionGraph, ModelRef } from './graph.js';
+import type { MissionGraph, ModelRef, ToolRefWithProvenance } from './graph.js';
 
 export interface TaskSummary {
   name: string;
   /** The dynamic agent, when the task declares tools. */
-  worker: { tools: number; model: string; modelVia: string } | null;
+  worker: ({ tools: number; model: string; modelVia: string } & WholeServers) | null;
   /** Declared agents the task's commander may call. */
   agents: string[];
   agentsVia: 'task' | 'mission' | 'none';
   dependsOn: string[];
+}
+
+/**
+ * `tools` counts tool refs; an `mcp.<server>.all` ref counts as one, since the loader never contacts a
+ * server. Such servers are also listed in `mcpAll` (present only when there is one).
+ */
+export interface WholeServers {
+  mcpAll?: string[];
 }
 
 export interface ConfigSummary {
@@ -19,9 +27,9 @@ export interface ConfigSummary {
   models: { name: string; provider: string; apiKey: boolean }[];
   customTools: { name: string; implements: string }[];
   mcpServers: { name: string; transport: 'stdio' | 'http'; needsVariables?: string[] }[];
-  toolsets: { name: string; tools: number }[];
+  toolsets: ({ name: string; tools: number } & WholeServers)[];
   skills: { name: string; origin: 'hcl' | 'folder' }[];
-  agents: { name: string; model: string; tools: number; skills: number }[];
+  agents: ({ name: string; model: string; tools: number; skills: number } & WholeServers)[];
   missions: { name: string; commander: string; maxParallel: number; inputs: string[]; tasks: TaskSummary[] }[];
 }
 
@@ -37,9 +45,9 @@ export function summarize(graph: MissionGraph): ConfigSummary {
     models: graph.models.map((m) => ({ name: m.name, provider: m.provider, apiKey: m.apiKey !== undefined })),
     customTools: graph.customTools.map((t) => ({ name: t.name, implements: t.implements })),
     mcpServers: graph.mcpServers.map((s) => ({ name: s.name, transport: s.transport.kind, ...(s.needsVariables ? { needsVariables: [...s.needsVariables] } : {}) })),
-    toolsets: graph.toolsets.map((t) => ({ name: t.name, tools: t.tools.length })),
+    toolsets: graph.toolsets.map((t) => ({ name: t.name, tools: t.tools.length, ...wholeServers(t.tools) })),
     skills: graph.skills.map((s) => ({ name: s.name, origin: s.origin.kind })),
-    agents: graph.agents.map((a) => ({ name: a.name, model: modelLabel(a.model), tools: a.tools.length, skills: a.skills.length })),
+    agents: graph.agents.map((a) => ({ name: a.name, model: modelLabel(a.model), tools: a.tools.length, skills: a.skills.length, ...wholeServers(a.tools) })),
     missions: graph.missions.map((m) => ({
       name: m.name,
       commander: modelLabel(m.commander.model),
@@ -47,11 +55,19 @@ export function summarize(graph: MissionGraph): ConfigSummary {
       inputs: m.inputs.map((i) => i.name),
       tasks: m.tasks.map((t) => ({
         name: t.name,
-        worker: t.worker === undefined ? null : { tools: t.worker.tools.length, model: modelLabel(t.worker.model), modelVia: t.worker.modelVia },
+        worker:
+          t.worker === undefined
+            ? null
+            : { tools: t.worker.tools.length, model: modelLabel(t.worker.model), modelVia: t.worker.modelVia, ...wholeServers(t.worker.tools) },
         agents: [...t.agents],
         agentsVia: t.agentsVia,
         dependsOn: [...t.dependsOn],
       })),
     })),
   };
+}
+
+function wholeServers(refs: readonly ToolRefWithProvenance[]): WholeServers {
+  const servers = refs.flatMap((r) => /^mcp\.(.+)\.all$/.exec(r.ref)?.[1] ?? []);
+  return servers.length > 0 ? { mcpAll: servers } : {};
 }

@@ -9,7 +9,7 @@ import { Option, type Command } from 'commander';
 import type { McpToolLister } from '../../config/mcpCheck.js';
 import { countSummary, diagnosticToJson, renderDiagnostics, sourceReaderFor } from '../../config/diagnostics.js';
 import { validateProject } from '../../config/validateProject.js';
-import { summarize, type ConfigSummary } from '../../config/summary.js';
+import { summarize, type ConfigSummary, type WholeServers } from '../../config/summary.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import type { McpServer } from '../../config/graph.js';
 import { collect, EXIT, parseKeyValues, useColor, type CliIo } from '../io.js';
@@ -79,6 +79,13 @@ function writeText(diagnostics: readonly Diagnostic[], summary: ConfigSummary | 
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** "3 tools", or "mcp.shop.all" / "2 tools + mcp.shop.all" when whole MCP servers are granted (not listed here). */
+function toolCount(s: { tools: number } & WholeServers): string {
+  const all = (s.mcpAll ?? []).map((name) => `mcp.${name}.all`);
+  const rest = s.tools - all.length;
+  return [...(rest > 0 || all.length === 0 ? [plural(rest, 'tool')] : []), ...all].join(' + ');
+}
+
 /** The success summary: one line per kind, then each mission with its tasks' work sources. */
 export function renderSummary(s: ConfigSummary): string {
   const lines: string[] = [];
@@ -89,15 +96,15 @@ export function renderSummary(s: ConfigSummary): string {
   row('models', s.models.map((m) => `${m.name} (${m.provider}${m.apiKey || m.provider === 'replay' ? '' : ', no api_key'})`));
   row('tools', s.customTools.map((t) => `${t.name} (${t.implements})`));
   row('mcp', s.mcpServers.map((m) => `${m.name} (${m.transport}${m.needsVariables ? `, needs ${m.needsVariables.map((n) => `vars.${n}`).join(', ')}` : ''})`));
-  row('toolsets', s.toolsets.map((t) => `${t.name} (${plural(t.tools, 'tool')})`));
+  row('toolsets', s.toolsets.map((t) => `${t.name} (${toolCount(t)})`));
   row('skills', s.skills.map((k) => k.name));
-  row('agents', s.agents.map((a) => `${a.name} (${a.model}, ${plural(a.tools, 'tool')})`));
+  row('agents', s.agents.map((a) => `${a.name} (${a.model}, ${toolCount(a)})`));
   for (const m of s.missions) {
     lines.push(`mission ${m.name}: commander ${m.commander}, ${plural(m.tasks.length, 'task')}, max_parallel ${m.maxParallel}`);
     const width = Math.max(...m.tasks.map((t) => t.name.length), 4);
     for (const t of m.tasks) {
       const sources: string[] = [];
-      if (t.worker !== null) sources.push(`worker (${plural(t.worker.tools, 'tool')}, ${t.worker.model})`);
+      if (t.worker !== null) sources.push(`worker (${toolCount(t.worker)}, ${t.worker.model})`);
       if (t.agents.length > 0) sources.push(`agents ${t.agents.join(', ')}${t.agentsVia === 'mission' ? ' (from the mission)' : ''}`);
       const deps = t.dependsOn.length > 0 ? `  after ${t.dependsOn.join(', ')}` : '';
       lines.push(`  ${t.name.padEnd(width)}  ${sources.join(' + ')}${deps}`);

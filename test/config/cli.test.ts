@@ -117,6 +117,21 @@ describe('squadron validate', () => {
     expect(run.stderr.match(/error\[REF007\]/g)).toHaveLength(2);
   });
 
+  test('a whole MCP server granted with .all is named in the summary, not counted as one tool', async () => {
+    const dir = tempProject({
+      'main.hcl': `mcp "fs" {\n  command = "node"\n  args    = ["server.mjs"]\n}\ntoolset "files" {\n  tools = [mcp.fs.all]\n}\n${valid.replace('[builtins.http.get]', '[builtins.http.get, mcp.fs.all]')}`,
+    });
+    const r = await runCli(['validate', '--offline'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('toolsets   files (mcp.fs.all)');
+    expect(r.stdout).toContain('  a     worker (1 tool + mcp.fs.all, claude.claude_sonnet_5_5)');
+    const json = JSON.parse((await runCli(['validate', '--offline', '--format', 'json'], { cwd: dir })).stdout) as {
+      summary: { toolsets: unknown[]; missions: Array<{ tasks: Array<{ worker: unknown }> }> };
+    };
+    expect(json.summary.toolsets).toEqual([{ name: 'files', tools: 1, mcpAll: ['fs'] }]);
+    expect(json.summary.missions[0]!.tasks[0]!.worker).toEqual({ tools: 2, model: 'claude.claude_sonnet_5_5', modelVia: 'commander', mcpAll: ['fs'] });
+  });
+
   test('an MCP server whose config needs a missing variable is shown, kept, and not contacted', async () => {
     const dir = tempProject({
       'main.hcl': `variable "token" {\n  secret = true\n}\nmcp "gh" {\n  url     = "http://127.0.0.1:9/mcp"\n  headers = { Authorization = "Bearer \${vars.token}" }\n}\n${valid.replace('[builtins.http.get]', '[builtins.http.get, mcp.gh.search]')}`,
