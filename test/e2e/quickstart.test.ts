@@ -1,6 +1,6 @@
 // The README's first command: the quickstart runs offline from its cassette, with real tools, scheduler
 // and database. After a deliberate prompt change, re-record the cassette with
-// `node dist/test/support/recordQuickstart.js` (see that file) and review the diff like code.
+// `node dist/test/support/recordExample.js quickstart` (see that file) and review the diff like code.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
