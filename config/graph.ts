@@ -117,6 +117,8 @@ export type McpTransport =
 
 export interface McpServer {
   name: string;
+  /** What the server is for, in the config's words: its group's line in a worker's discovery contract. */
+  description?: string;
   transport: McpTransport;
   location: SourceLocation;
   /**

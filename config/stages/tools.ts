@@ -5,13 +5,13 @@ import type { Block } from '../hcl/ast.js';
 import { diagnosticAt } from '../hcl/diagnostic.js';
 import type { CustomTool, McpServer, McpTransport, Toolset } from '../graph.js';
 import { resolveToolList } from '../references.js';
-import { blockHeader, decodeBody, locationOf, type BlockSchema } from '../schema.js';
+import { blockHeader, decodeBody, locationOf, type BlockSchema, type DecodedBody } from '../schema.js';
 import { loadNamedBlocks } from './namedBlocks.js';
-import { scopeFor, type LoadContext } from '../scope.js';
+import { scopeFor, type LoadContext, type Scope } from '../scope.js';
 import { checkHttpUrl, readString, readText, readStringList, readStringMap, unsetUseCounts, unsetVariablesSince } from '../values.js';
 import { loadCustomTools } from './customTools.js';
 
-const MCP_SCHEMA: BlockSchema = { attributes: { command: {}, args: {}, env: {}, url: {}, headers: {} } };
+const MCP_SCHEMA: BlockSchema = { attributes: { description: {}, command: {}, args: {}, env: {}, url: {}, headers: {} } };
 const TOOLSET_SCHEMA: BlockSchema = { attributes: { description: {}, tools: { required: true } } };
 
 export interface ToolStageResult {
@@ -35,8 +35,9 @@ function loadMcpServers(blocks: readonly Block[], ctx: LoadContext): McpServer[]
     (block, name): McpServer | undefined => {
       const uses = unsetUseCounts(ctx);
       const errors = ctx.diags.filter((d) => d.severity === 'error').length;
-      const transport = loadMcp(block, name, ctx);
-      if (transport !== undefined) return { name, transport, location: locationOf(block) };
+      const { transport, description } = loadMcp(block, name, ctx);
+      const described = description !== undefined ? { description } : {};
+      if (transport !== undefined) return { name, transport, location: locationOf(block), ...described };
       // validate without a variable's value (a token in env or headers, a url): the server is kept,
       // so references to its tools still resolve and the summary shows it, but marked unresolved.
       const needsVariables = unsetVariablesSince(ctx, uses);
@@ -44,7 +45,7 @@ function loadMcpServers(blocks: readonly Block[], ctx: LoadContext): McpServer[]
       const incomplete: McpTransport = block.body.attributes.some((a) => a.name === 'command')
         ? { kind: 'stdio', command: '', args: [], env: {} }
         : { kind: 'http', url: '', headers: {} };
-      return { name, transport: incomplete, location: locationOf(block), needsVariables };
+      return { name, transport: incomplete, location: locationOf(block), needsVariables, ...described };
     },
     { namespace: 'mcp' },
   );
@@ -52,10 +53,14 @@ function loadMcpServers(blocks: readonly Block[], ctx: LoadContext): McpServer[]
   return servers;
 }
 
-function loadMcp(block: Block, name: string, ctx: LoadContext): McpTransport | undefined {
-  const where = `mcp "${name}"`;
+function loadMcp(block: Block, name: string, ctx: LoadContext): { transport?: McpTransport | undefined; description?: string | undefined } {
   const scope = scopeFor(ctx, 'mcp', 'an mcp block');
-  const body = decodeBody(block.body, MCP_SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);
+  const body = decodeBody(block.body, MCP_SCHEMA, { what: `mcp "${name}"`, header: blockHeader(block) }, ctx.diags);
+  return { transport: loadTransport(body, block, name, scope, ctx), description: readText(body.attrs.get('description'), scope, ctx.diags) };
+}
+
+function loadTransport(body: DecodedBody, block: Block, name: string, scope: Scope, ctx: LoadContext): McpTransport | undefined {
+  const where = `mcp "${name}"`;
   const a = (n: string) => body.attrs.get(n);
   const commandAttr = a('command');
   const urlAttr = a('url');

@@ -16,8 +16,9 @@ model "offline" {
 }
 
 mcp "shop" {
-  command = "node"
-  args    = ["shop-server.mjs"]
+  description = "The shop's back office: orders, refunds, products and stock, customers, returns, discounts, sales figures"
+  command     = "node"
+  args        = ["shop-server.mjs"]
 }
 
 mission "support" {

@@ -200,5 +200,6 @@ function skillsSection(skills: readonly Skill[], preloaded: readonly Skill[]): s
 function discoveryContract(graph: MissionGraph, index: ToolIndex): string {
   const descriptions: Record<string, string> = {};
   for (const toolset of graph.toolsets) if (toolset.description) descriptions[toolset.name] = toolset.description;
+  for (const server of graph.mcpServers) if (server.description) descriptions[`mcp.${server.name}`] = server.description;
   return renderDiscoveryContract(contractGroups(index, descriptions));
 }

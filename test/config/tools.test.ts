@@ -113,6 +113,17 @@ describe('mcp servers', () => {
     ]);
   });
 
+  test('an optional description is kept with either transport; a non-string one is SCH007', () => {
+    const src = `mcp "fs" {\n  description = "Files of the project"\n  command     = "npx"\n}\nmcp "remote" {\n  url = "https://mcp.example.com/mcp"\n}\n`;
+    const g = loadHcl(src).graph!;
+    expect(g.mcpServers.map((s) => [s.name, s.description])).toEqual([
+      ['fs', 'Files of the project'],
+      ['remote', undefined],
+    ]);
+    const bad = `mcp "fs" {\n  description = ["x"]\n  command     = "npx"\n}\n`;
+    expect(codes(loadHcl(bad)).map((c) => c.split('@')[0])).toEqual(['SCH007']);
+  });
+
   test('command and url together is SCH012; neither is SCH003', () => {
     const src = `mcp "a" {\n  command = "x"\n  url     = "https://x"\n}\nmcp "b" {\n}\n`;
     expect(codes(loadHcl(src))).toEqual([`SCH012@${at(src, 'url')}`, `SCH003@${at(src, 'mcp "b"')}`]);

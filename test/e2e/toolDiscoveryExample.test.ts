@@ -59,6 +59,13 @@ describe('examples/tool-discovery', () => {
     expect(names(worker.at(-1))).toEqual(['search_tools', 'get_tool_schema', 'mcp_shop_refund_order', 'mcp_shop_add_customer_note']);
   });
 
+  it("plan shows the worker's discovery contract, with the server's description as its group line", async () => {
+    const result = await runCli(['plan', EXAMPLE, '--show-prompt']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('first request carries 2 tools: search_tools, get_tool_schema');
+    expect(result.stdout).toContain("- mcp.shop (24): The shop's back office: orders, refunds, products and stock, customers, returns, discounts, sales figures");
+  });
+
   it('`squadron tools --search` ranks the refund tool first for an everyday phrasing', async () => {
     const result = await runCli(['tools', EXAMPLE, '--search', 'give the customer their money back', '--json']);
     expect(result.code, result.stderr).toBe(0);
