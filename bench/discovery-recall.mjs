@@ -32,6 +32,11 @@
 //    than 0.02. Pseudo-relevance feedback (RM3-style) and rank fusion were tried and rejected on the
 //    earlier sets before this rule was written (both lowered the held-out half of intents.json).
 //  - Then holdout5 is scored once, with whatever ranker results, and reported as it comes out.
+// Outcome (commit 6f5d84c + this one): the round-2 idioms raised every earlier set (pooled 450: 0.93 →
+// 0.96) and were kept. Caveat: the writer's brief named three kinds of construction ("let X make
+// changes", "how has X trended", "show me X") drawn from dev-split misses, which the protocol allows
+// but which flatters the dev split (0.92 → 0.98; held-out half 0.84 → 0.86). Holdout5, scored once
+// afterwards: R@5 0.84 (plain BM25 0.50), the clean estimate for hard, everyday paraphrases.
 //
 // `--misses` lists the dev-split intents whose expected tool is not in the top 5 (full ranker); the
 // other sets are only ever scored, so that their figures stay honest estimates.
@@ -56,11 +61,13 @@ const freshFile = fixture('intents-fresh.json');
 const holdout2File = fixture('intents-holdout2.json');
 const holdout3File = fixture('intents-holdout3.json');
 const holdout4File = fixture('intents-holdout4.json');
+const holdout5File = fixture('intents-holdout5.json');
 const intents = original.data.intents;
 const fresh = freshFile.data.intents;
 const holdout2 = holdout2File.data.intents;
 const holdout3 = holdout3File.data.intents;
 const holdout4 = holdout4File.data.intents;
+const holdout5 = holdout5File.data.intents;
 const tools = catalog.tools.map((t) => ({ ...t, execute: async () => ({ content: [], isError: false }) }));
 
 // ---------------------------------------------------------------- near-repeats in holdout2
@@ -167,15 +174,16 @@ const pct = (x) => x.toFixed(2).padStart(5);
 const ranker = (spec) => (typeof spec === 'function' ? spec : fromIndex(createToolIndex(tools, spec)));
 
 const pooled = [...intents, ...fresh, ...holdout2, ...holdout3, ...holdout4];
+const pooledAll = [...pooled, ...holdout5];
 console.log(
   `${tools.length} tools; intents.json ${intents.length} (${dev.length} dev, ${heldOut.length} held out), fresh ${fresh.length}, ` +
-    `holdout2 ${holdout2.length} (${distinct.length} distinct), holdout3 ${holdout3.length}, holdout4 ${holdout4.length}`,
+    `holdout2 ${holdout2.length} (${distinct.length} distinct), holdout3 ${holdout3.length}, holdout4 ${holdout4.length}, holdout5 ${holdout5.length}`,
 );
-for (const [name, f] of [['intents.json', original], ['intents-fresh.json', freshFile], ['intents-holdout2.json', holdout2File], ['intents-holdout3.json', holdout3File], ['intents-holdout4.json', holdout4File]]) {
+for (const [name, f] of [['intents.json', original], ['intents-fresh.json', freshFile], ['intents-holdout2.json', holdout2File], ['intents-holdout3.json', holdout3File], ['intents-holdout4.json', holdout4File], ['intents-holdout5.json', holdout5File]]) {
   console.log(`  sha256 ${f.sha}  ${name}`);
 }
-console.log(`\n${'ranker'.padEnd(46)}   all 100    | dev  held-out |  fresh 50   |  holdout2 100  distinct | holdout3 100 | holdout4 100 | pooled`);
-console.log(`${''.padEnd(46)} R@1   R@5  |  R@5   R@5   |  R@1   R@5  |  R@1   R@5   |  R@5    |  R@1   R@5  |  R@1   R@5  |  R@5`);
+console.log(`\n${'ranker'.padEnd(46)}   all 100    | dev  held-out |  fresh 50   |  holdout2 100  distinct | holdout3 100 | holdout4 100 | holdout5 100 | pooled 450  550`);
+console.log(`${''.padEnd(46)} R@1   R@5  |  R@5   R@5   |  R@1   R@5  |  R@1   R@5   |  R@5    |  R@1   R@5  |  R@1   R@5  |  R@1   R@5  |  R@5   R@5`);
 function row(label, spec) {
   const fn = ranker(spec);
   const all = recall(fn, intents);
@@ -183,10 +191,11 @@ function row(label, spec) {
   const h2 = recall(fn, holdout2);
   const h3 = recall(fn, holdout3);
   const h4 = recall(fn, holdout4);
+  const h5 = recall(fn, holdout5);
   console.log(
     `${label.padEnd(46)}${pct(all.at1)} ${pct(all.at5)} | ${pct(recall(fn, dev).at5)} ${pct(recall(fn, heldOut).at5)}  | ` +
       `${pct(f.at1)} ${pct(f.at5)} | ${pct(h2.at1)} ${pct(h2.at5)}  | ${pct(recall(fn, distinct).at5)}   | ` +
-      `${pct(h3.at1)} ${pct(h3.at5)} | ${pct(h4.at1)} ${pct(h4.at5)} | ${pct(recall(fn, pooled).at5)}`,
+      `${pct(h3.at1)} ${pct(h3.at5)} | ${pct(h4.at1)} ${pct(h4.at5)} | ${pct(h5.at1)} ${pct(h5.at5)} | ${pct(recall(fn, pooled).at5)} ${pct(recall(fn, pooledAll).at5)}`,
   );
 }
 for (const [label, spec] of cumulative) row(label, spec);
@@ -194,7 +203,7 @@ console.log('');
 for (const [label, spec] of leaveOneOut) row(label, spec);
 
 // ---------------------------------------------------------------- cost
-const queries = pooled.map((i) => i.intent);
+const queries = pooledAll.map((i) => i.intent);
 createToolIndex(tools).rank('warm up');
 let t0 = performance.now();
 const BUILDS = 50;
