@@ -44,7 +44,8 @@
 // 0.94 → 0.95, holdout3 0.98 → 0.99). Tried and rejected: reading quoted text and what follows
 // "…: " as content at a lower weight (held-out half 0.86 → 0.84, holdout5 0.91 → 0.90).
 // intents-holdout6.json (100 hard intents, written blind like holdout5 and committed unscored in
-// d327c3d) is then scored once, with this ranker, and reported as it comes out.
+// d327c3d) is then scored once, with this ranker, and reported as it comes out: R@5 0.84 (plain BM25
+// 0.38, the hardest set yet). Two blind hard sets, two clean figures of 0.84.
 //
 // `--misses` lists the dev-split intents whose expected tool is not in the top 5 (full ranker); the
 // other sets are only ever scored, so that their figures stay honest estimates.
@@ -70,12 +71,14 @@ const holdout2File = fixture('intents-holdout2.json');
 const holdout3File = fixture('intents-holdout3.json');
 const holdout4File = fixture('intents-holdout4.json');
 const holdout5File = fixture('intents-holdout5.json');
+const holdout6File = fixture('intents-holdout6.json');
 const intents = original.data.intents;
 const fresh = freshFile.data.intents;
 const holdout2 = holdout2File.data.intents;
 const holdout3 = holdout3File.data.intents;
 const holdout4 = holdout4File.data.intents;
 const holdout5 = holdout5File.data.intents;
+const holdout6 = holdout6File.data.intents;
 const tools = catalog.tools.map((t) => ({ ...t, execute: async () => ({ content: [], isError: false }) }));
 
 // ---------------------------------------------------------------- near-repeats in holdout2
@@ -182,16 +185,16 @@ const pct = (x) => x.toFixed(2).padStart(5);
 const ranker = (spec) => (typeof spec === 'function' ? spec : fromIndex(createToolIndex(tools, spec)));
 
 const pooled = [...intents, ...fresh, ...holdout2, ...holdout3, ...holdout4];
-const pooledAll = [...pooled, ...holdout5];
+const pooledAll = [...pooled, ...holdout5, ...holdout6];
 console.log(
   `${tools.length} tools; intents.json ${intents.length} (${dev.length} dev, ${heldOut.length} held out), fresh ${fresh.length}, ` +
-    `holdout2 ${holdout2.length} (${distinct.length} distinct), holdout3 ${holdout3.length}, holdout4 ${holdout4.length}, holdout5 ${holdout5.length}`,
+    `holdout2 ${holdout2.length} (${distinct.length} distinct), holdout3 ${holdout3.length}, holdout4 ${holdout4.length}, holdout5 ${holdout5.length}, holdout6 ${holdout6.length}`,
 );
-for (const [name, f] of [['intents.json', original], ['intents-fresh.json', freshFile], ['intents-holdout2.json', holdout2File], ['intents-holdout3.json', holdout3File], ['intents-holdout4.json', holdout4File], ['intents-holdout5.json', holdout5File]]) {
+for (const [name, f] of [['intents.json', original], ['intents-fresh.json', freshFile], ['intents-holdout2.json', holdout2File], ['intents-holdout3.json', holdout3File], ['intents-holdout4.json', holdout4File], ['intents-holdout5.json', holdout5File], ['intents-holdout6.json', holdout6File]]) {
   console.log(`  sha256 ${f.sha}  ${name}`);
 }
-console.log(`\n${'ranker'.padEnd(46)}   all 100    | dev  held-out |  fresh 50   |  holdout2 100  distinct | holdout3 100 | holdout4 100 | holdout5 100 | pooled 450  550`);
-console.log(`${''.padEnd(46)} R@1   R@5  |  R@5   R@5   |  R@1   R@5  |  R@1   R@5   |  R@5    |  R@1   R@5  |  R@1   R@5  |  R@1   R@5  |  R@5   R@5`);
+console.log(`\n${'ranker'.padEnd(46)}   all 100    | dev  held-out |  fresh 50   |  holdout2 100  distinct | holdout3 100 | holdout4 100 | holdout5 100 | holdout6 100 | pooled 450  650`);
+console.log(`${''.padEnd(46)} R@1   R@5  |  R@5   R@5   |  R@1   R@5  |  R@1   R@5   |  R@5    |  R@1   R@5  |  R@1   R@5  |  R@1   R@5  |  R@1   R@5  |  R@5   R@5`);
 function row(label, spec) {
   const fn = ranker(spec);
   const all = recall(fn, intents);
@@ -200,10 +203,11 @@ function row(label, spec) {
   const h3 = recall(fn, holdout3);
   const h4 = recall(fn, holdout4);
   const h5 = recall(fn, holdout5);
+  const h6 = recall(fn, holdout6);
   console.log(
     `${label.padEnd(46)}${pct(all.at1)} ${pct(all.at5)} | ${pct(recall(fn, dev).at5)} ${pct(recall(fn, heldOut).at5)}  | ` +
       `${pct(f.at1)} ${pct(f.at5)} | ${pct(h2.at1)} ${pct(h2.at5)}  | ${pct(recall(fn, distinct).at5)}   | ` +
-      `${pct(h3.at1)} ${pct(h3.at5)} | ${pct(h4.at1)} ${pct(h4.at5)} | ${pct(h5.at1)} ${pct(h5.at5)} | ${pct(recall(fn, pooled).at5)} ${pct(recall(fn, pooledAll).at5)}`,
+      `${pct(h3.at1)} ${pct(h3.at5)} | ${pct(h4.at1)} ${pct(h4.at5)} | ${pct(h5.at1)} ${pct(h5.at5)} | ${pct(h6.at1)} ${pct(h6.at5)} | ${pct(recall(fn, pooled).at5)} ${pct(recall(fn, pooledAll).at5)}`,
   );
 }
 for (const [label, spec] of cumulative) row(label, spec);
