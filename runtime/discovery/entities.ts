@@ -16,7 +16,7 @@ const FILE_EXTENSIONS = new Set(
 
 const QUESTION_RE = /^\s*(?:what|which|who|whom|whose|where|when|how|is there|are there|do we have|does|did|has|have)\b|\?\s*$/i;
 const SQL_RE = /\b(?:select\b[\s\S]+\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b/i;
-const ORDER = ['url', 'email', 'file', 'pattern', 'directory', 'channel', 'user', 'sql', 'repository', 'phone'] as const;
+const ORDER = ['url', 'email', 'file', 'multiple', 'pattern', 'directory', 'channel', 'user', 'sql', 'repository', 'phone'] as const;
 
 /**
  * Prefixes of record ids that abbreviate one kind of thing the same way across products (Stripe's
@@ -46,6 +46,7 @@ export interface QueryEntities {
 
 export function recognizeEntities(query: string): QueryEntities {
   const found = new Set<string>();
+  let fileCount = 0;
   const phoneless = query.replace(PHONE_RE, (match) => {
     // An international number (+39 347 555 0192) or a North American one ((415) 555-0134).
     if (match.replace(/\D/g, '').length < 9) return match;
@@ -64,6 +65,7 @@ export function recognizeEntities(query: string): QueryEntities {
       const kind = token ? classify(token) : undefined;
       if (!kind) return raw;
       found.add(kind);
+      if (kind === 'file') fileCount++;
       if (kind === 'file' && /[*?]/.test(token)) found.add('pattern');
       // Surrounding punctuation stays: a comma after a path still ends a clause.
       const at = raw.indexOf(token);
@@ -71,15 +73,21 @@ export function recognizeEntities(query: string): QueryEntities {
     })
     .join('');
   if (SQL_RE.test(query)) found.add('sql');
+  // Several files named at once ask for a tool that takes several.
+  if (fileCount >= 2) found.add('multiple');
   return { text, words: ORDER.filter((w) => found.has(w)), question: QUESTION_RE.test(query) };
 }
 
 function classify(token: string): string | undefined {
   if (/^(?:https?:\/\/|www\.)\S+$/i.test(token)) return 'url';
-  if (/^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/.test(token)) return 'email';
+  // A whole address, a domain written as "@acme.com", or a handle written as "mia@".
+  if (/^[\w.+-]*@[\w-]+(?:\.[\w-]+)+$/.test(token) || /^[\w.+-]+@$/.test(token)) return 'email';
   const file = /^[~.\/\w@*?-]*\.([a-z0-9]{1,8})$/i.exec(token);
   if (file && FILE_EXTENSIONS.has((file[1] ?? '').toLowerCase())) return 'file';
-  if (/^(?:~|\.{1,2})?\/[\w@.\/-]*$/.test(token) || /^[\w@.-]+\/$/.test(token)) return 'directory';
+  if (/^(?:~|\.{1,2})?\/[\w@.\/-]*$/.test(token) || /^[\w@.-]+\/$/.test(token)) {
+    // A path whose last part has a dot inside ("/srv/app/.env.staging", "/opt/app.conf.bak") names a file.
+    return /\/\.?[\w@-]+\.[\w.@-]+$/.test(token) ? 'file' : 'directory';
+  }
   if (/^#[a-z][\w-]*$/i.test(token)) return 'channel';
   if (/^@[a-z][\w.-]*$/i.test(token)) return 'user';
   // owner/name, optionally with an issue or pull request number: a repository, not a path.
@@ -93,7 +101,7 @@ function classify(token: string): string | undefined {
  * holding at least two digits.
  */
 function recordId(token: string): string | undefined {
-  const m = /^([a-z]{1,5})[_-]([a-z0-9]+)$/i.exec(token);
+  const m = /^([a-z]{1,5})[_-]([a-z0-9]+(?:-[a-z0-9]+)*)$/i.exec(token);
   // Two digits at least, so "sev-1", "gpt-4" and "utf-8" keep their words.
   if (!m || ((m[2] ?? '').match(/\d/g) ?? []).length < 2) return undefined;
   return ID_PREFIXES[(m[1] ?? '').toLowerCase()] ?? '';

@@ -4,7 +4,7 @@ import { recognizeEntities } from '../../../runtime/discovery/entities.js';
 describe('recognizeEntities', () => {
   it.each([
     ["show me what's in ./notes/todo.md on disk", ['file']],
-    ['open config.yaml and package.json', ['file']],
+    ['open config.yaml and package.json', ['file', 'multiple']],
     ['find all *.test.ts files', ['file', 'pattern']],
     ['go to https://status.acme.io/incidents', ['url']],
     ['mail the deck to jane@ortiz.io', ['email']],
@@ -30,6 +30,18 @@ describe('recognizeEntities', () => {
     expect(recognizeEntities('list /srv/app').words).toEqual(['directory']);
   });
 
+  it('reads "@acme.com" and "mia@" as e-mail addresses, not as @mentions', () => {
+    expect(recognizeEntities('people with an @acme.com address').words).toEqual(['email']);
+    expect(recognizeEntities('a slot for mia@, jon@ and leo@').text).toBe('a slot for email, email and email');
+    expect(recognizeEntities('ask @joe about it').words).toEqual(['user']);
+  });
+
+  it('takes a path whose last part has a dot in it for a file, and notes several files named at once', () => {
+    expect(recognizeEntities('show /srv/app/.env.staging').words).toEqual(['file']);
+    expect(recognizeEntities('show /srv/app/.env.staging and /srv/app/.env.production side by side').words).toEqual(['file', 'multiple']);
+    expect(recognizeEntities('what is in /var/backups').words).toEqual(['directory']);
+  });
+
   it('recognizes international and North American phone numbers, and nothing shorter', () => {
     expect(recognizeEntities('his new mobile is +39 347 555 0192, update it')).toMatchObject({ words: ['phone'], text: 'his new mobile is phone, update it' });
     expect(recognizeEntities('call (415) 555-0134 back').words).toEqual(['phone']);
@@ -42,6 +54,7 @@ describe('recognizeEntities', () => {
     expect(recognizeEntities('move ev_9921 to 4pm').text).toBe('move event to 4pm');
     expect(recognizeEntities('void INV-2041 please').text).toBe('void invoice please');
     expect(recognizeEntities('close fld_88 and C-4471').text).toBe('close folder and ');
+    expect(recognizeEntities('discount INV-D-0101').text).toBe('discount invoice');
     // One digit is a version or a level, not an id: the word stays.
     expect(recognizeEntities('a sev-1 outage on gpt-4').text).toBe('a sev-1 outage on gpt-4');
   });
