@@ -1,4 +1,4 @@
-// Prints recall@1 and recall@5 of search_tools ranking against bench/fixtures/catalog.json over four
+// Prints recall@1 and recall@5 of search_tools ranking against bench/fixtures/catalog.json over eight
 // intent sets, next to a plain BM25 baseline, the techniques added one by one, and each technique
 // left out of the full ranker; then search latency, index build time and size. Figures are printed,
 // never asserted.
@@ -55,6 +55,9 @@
 // touched", "binned", "fold into", "direct line", "markdown", "sales database"…). The idioms are kept
 // iff pooled R@5 over the 650 earlier intents does not fall and no set falls by more than 0.02. Then
 // intents-holdout7.json, written blind and committed unscored, is scored once.
+// Outcome: the idioms raised holdout6 0.86 → 0.90, holdout5 0.92 → 0.94, fresh 0.94 → 0.98 and
+// lowered nothing, so they were kept. Holdout7, scored once afterwards: R@5 0.92 (plain BM25 0.51).
+// With 100 intents its standard error is about 0.03.
 //
 // `--misses` lists the dev-split intents whose expected tool is not in the top 5 (full ranker); the
 // other sets are only ever scored, so that their figures stay honest estimates.
@@ -81,6 +84,7 @@ const holdout3File = fixture('intents-holdout3.json');
 const holdout4File = fixture('intents-holdout4.json');
 const holdout5File = fixture('intents-holdout5.json');
 const holdout6File = fixture('intents-holdout6.json');
+const holdout7File = fixture('intents-holdout7.json');
 const intents = original.data.intents;
 const fresh = freshFile.data.intents;
 const holdout2 = holdout2File.data.intents;
@@ -88,6 +92,7 @@ const holdout3 = holdout3File.data.intents;
 const holdout4 = holdout4File.data.intents;
 const holdout5 = holdout5File.data.intents;
 const holdout6 = holdout6File.data.intents;
+const holdout7 = holdout7File.data.intents;
 const tools = catalog.tools.map((t) => ({ ...t, execute: async () => ({ content: [], isError: false }) }));
 
 // ---------------------------------------------------------------- near-repeats in holdout2
@@ -194,16 +199,16 @@ const pct = (x) => x.toFixed(2).padStart(5);
 const ranker = (spec) => (typeof spec === 'function' ? spec : fromIndex(createToolIndex(tools, spec)));
 
 const pooled = [...intents, ...fresh, ...holdout2, ...holdout3, ...holdout4];
-const pooledAll = [...pooled, ...holdout5, ...holdout6];
+const pooledAll = [...pooled, ...holdout5, ...holdout6, ...holdout7];
 console.log(
   `${tools.length} tools; intents.json ${intents.length} (${dev.length} dev, ${heldOut.length} held out), fresh ${fresh.length}, ` +
-    `holdout2 ${holdout2.length} (${distinct.length} distinct), holdout3 ${holdout3.length}, holdout4 ${holdout4.length}, holdout5 ${holdout5.length}, holdout6 ${holdout6.length}`,
+    `holdout2 ${holdout2.length} (${distinct.length} distinct), holdout3 ${holdout3.length}, holdout4 ${holdout4.length}, holdout5 ${holdout5.length}, holdout6 ${holdout6.length}, holdout7 ${holdout7.length}`,
 );
-for (const [name, f] of [['intents.json', original], ['intents-fresh.json', freshFile], ['intents-holdout2.json', holdout2File], ['intents-holdout3.json', holdout3File], ['intents-holdout4.json', holdout4File], ['intents-holdout5.json', holdout5File], ['intents-holdout6.json', holdout6File]]) {
+for (const [name, f] of [['intents.json', original], ['intents-fresh.json', freshFile], ['intents-holdout2.json', holdout2File], ['intents-holdout3.json', holdout3File], ['intents-holdout4.json', holdout4File], ['intents-holdout5.json', holdout5File], ['intents-holdout6.json', holdout6File], ['intents-holdout7.json', holdout7File]]) {
   console.log(`  sha256 ${f.sha}  ${name}`);
 }
-console.log(`\n${'ranker'.padEnd(46)}   all 100    | dev  held-out |  fresh 50   |  holdout2 100  distinct | holdout3 100 | holdout4 100 | holdout5 100 | holdout6 100 | pooled 450  650`);
-console.log(`${''.padEnd(46)} R@1   R@5  |  R@5   R@5   |  R@1   R@5  |  R@1   R@5   |  R@5    |  R@1   R@5  |  R@1   R@5  |  R@1   R@5  |  R@1   R@5  |  R@5   R@5`);
+console.log(`\n${'ranker'.padEnd(46)}   all 100    | dev  held-out |  fresh 50   |  holdout2 100  distinct | holdout3 100 | holdout4 100 | holdout5 100 | holdout6 100 | holdout7 100 | pooled 450  750`);
+console.log(`${''.padEnd(46)} R@1   R@5  |  R@5   R@5   |  R@1   R@5  |  R@1   R@5   |  R@5    |  R@1   R@5  |  R@1   R@5  |  R@1   R@5  |  R@1   R@5  |  R@1   R@5  |  R@5   R@5`);
 function row(label, spec) {
   const fn = ranker(spec);
   const all = recall(fn, intents);
@@ -213,10 +218,11 @@ function row(label, spec) {
   const h4 = recall(fn, holdout4);
   const h5 = recall(fn, holdout5);
   const h6 = recall(fn, holdout6);
+  const h7 = recall(fn, holdout7);
   console.log(
     `${label.padEnd(46)}${pct(all.at1)} ${pct(all.at5)} | ${pct(recall(fn, dev).at5)} ${pct(recall(fn, heldOut).at5)}  | ` +
       `${pct(f.at1)} ${pct(f.at5)} | ${pct(h2.at1)} ${pct(h2.at5)}  | ${pct(recall(fn, distinct).at5)}   | ` +
-      `${pct(h3.at1)} ${pct(h3.at5)} | ${pct(h4.at1)} ${pct(h4.at5)} | ${pct(h5.at1)} ${pct(h5.at5)} | ${pct(h6.at1)} ${pct(h6.at5)} | ${pct(recall(fn, pooled).at5)} ${pct(recall(fn, pooledAll).at5)}`,
+      `${pct(h3.at1)} ${pct(h3.at5)} | ${pct(h4.at1)} ${pct(h4.at5)} | ${pct(h5.at1)} ${pct(h5.at5)} | ${pct(h6.at1)} ${pct(h6.at5)} | ${pct(h7.at1)} ${pct(h7.at5)} | ${pct(recall(fn, pooled).at5)} ${pct(recall(fn, pooledAll).at5)}`,
   );
 }
 for (const [label, spec] of cumulative) row(label, spec);
