@@ -27,10 +27,11 @@ export interface RankingOptions {
   /** Include the hand-written everyday phrasings of actions (idioms.txt: "can't make it", "spin up") (default true). */
   idioms?: boolean;
   /**
-   * Include the WordNet table in the expansion (default false). On every intent set it either ties or
-   * costs recall@5 (bench/discovery-recall.mjs: dev split tie, 0.88 → 0.87 on intents.json, 0.90 →
-   * 0.86 on fresh, 0.97 → 0.93 on holdout3): its general senses pull in tools the user did not mean,
-   * where the hand-written supplements link only the senses tools use. Its lexicon still tells typos.
+   * Include the WordNet table in the expansion (default false). On every intent set but one it ties or
+   * costs recall@5 (bench/discovery-recall.mjs: 0.98 → 0.96 on fresh, 0.99 → 0.97 on holdout3, 0.94 →
+   * 0.88 on holdout5, 0.92 → 0.90 on holdout7): its general senses pull in tools the user did not
+   * mean, where the hand-written supplements link only the senses tools use. Its lexicon still tells
+   * typos.
    */
   wordnet?: boolean;
   /** Weight of a strong thesaurus term relative to a typed word (weak links get half). */
