@@ -3,8 +3,11 @@
 // words, loads the schema of the best match and calls it, twice. Which tool it loads is read from the
 // real search result, so a ranking change shows in the cassette diff instead of being papered over.
 
+import type { FakeRequest } from './fakeTypes.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript, type TurnScript } from './turnScript.js';
 
+/** The refund id the shop server reported earlier in the worker's conversation. */
+const refundId = (req: FakeRequest): string => /refund (rf_\w+)/.exec(JSON.stringify(req.canonical.messages))?.[1] ?? 'unknown';
 const firstHit = (json: string): string => (JSON.parse(json) as { results?: Array<{ name: string }> }).results?.[0]?.name ?? 'none';
 
 export function toolDiscoveryScript(): TurnScript {
@@ -26,14 +29,8 @@ export function toolDiscoveryScript(): TurnScript {
       toolCall('mcp_shop_refund_order', { order_id: '1042', reason: 'Arrived broken' }),
       toolCall('search_tools', { query: "write a note on the customer's record" }),
       (req) => toolCall('get_tool_schema', { name: firstHit(lastToolResult(req)) }),
-      (req) => {
-        const refund = /refund (rf_\w+)/.exec(JSON.stringify(req.canonical.messages))?.[1] ?? 'unknown';
-        return toolCall('mcp_shop_add_customer_note', { email: 'ana@example.com', note: `Order 1042 arrived broken; refunded in full (${refund}).` });
-      },
-      (req) => {
-        const refund = /refund (rf_\w+)/.exec(JSON.stringify(req.canonical.messages))?.[1] ?? 'unknown';
-        return { text: `Refund ${refund} issued for order 1042 and the note is on her record: ${lastToolResult(req)}` };
-      },
+      (req) => toolCall('mcp_shop_add_customer_note', { email: 'ana@example.com', note: `Order 1042 arrived broken; refunded in full (${refundId(req)}).` }),
+      (req) => ({ text: `Refund ${refundId(req)} issued for order 1042 and the note is on her record: ${lastToolResult(req)}` }),
     ],
   });
 }
