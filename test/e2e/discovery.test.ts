@@ -6,7 +6,6 @@
 
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../support/cli.js';
@@ -26,6 +25,7 @@ import {
 import { BILLING_TASK, billingMissionHcl } from '../support/billingMission.js';
 import { startFakeModelServer, type FakeModelServer, type FakeRequest } from '../support/fakeModelServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript, type TurnReply } from '../support/turnScript.js';
+import { closeServer, listenLocal } from '../support/localServer.js';
 
 // Each test spawns the CLI several times; the machine may be shared and slow.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -41,12 +41,11 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ ok: true, path: req.url }));
   });
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  siteUrl = await listenLocal(site);
 });
 
 afterAll(async () => {
-  await new Promise<void>((r) => site.close(() => r()));
+  await closeServer(site);
 });
 
 function missionHcl(server: FakeModelServer, task: string): string {

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
+import { fakeModelBlock } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
@@ -23,12 +24,7 @@ beforeAll(async () => {
   dir = tempDir();
   writeFileSync(
     join(dir, 'mission.hcl'),
-    `model "fake" {
-  provider = "anthropic"
-  base_url = "${server.anthropicBaseURL}"
-  api_key  = "sk-test-abcdef123456"
-}
-mission "inspectable" {
+    `${fakeModelBlock(server)}mission "inspectable" {
   commander { model = models.fake.claude_haiku_4_5 }
   task "write" {
     objective = "write a file"

@@ -2,14 +2,15 @@
 // OpenAI wire formats) and a real local HTTP server for the worker's tool.
 
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
+import { ANTHROPIC_MODEL, OPENAI_MODEL, fakeModelBlock } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript, type TurnReply } from '../support/turnScript.js';
+import { closeServer, listenLocal } from '../support/localServer.js';
 
 let site: Server;
 let siteUrl = '';
@@ -19,26 +20,18 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end(`the secret word is ${req.url === '/word' ? 'marmalade' : 'unknown'}`);
   });
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  siteUrl = await listenLocal(site);
 });
 
 afterAll(async () => {
-  await new Promise<void>((r) => site.close(() => r()));
+  await closeServer(site);
 });
 
 function missionHcl(server: FakeModelServer, provider: 'anthropic' | 'openai', extra = ''): string {
-  const baseUrl = provider === 'anthropic' ? server.anthropicBaseURL : server.openaiBaseURL;
-  const key = provider === 'anthropic' ? 'claude_sonnet_4_6' : 'gpt_4_1';
   return `
-model "fake" {
-  provider = "${provider}"
-  base_url = "${baseUrl}"
-  api_key  = "test-key-123"
-}
-
+${fakeModelBlock(server, provider)}
 mission "probe" {
-  commander { model = models.fake.${key} }
+  commander { model = ${provider === 'anthropic' ? ANTHROPIC_MODEL : OPENAI_MODEL} }
 
   task "fetch" {
     objective = "Find the secret word published at ${siteUrl}/word"
@@ -136,7 +129,7 @@ describe('squadron run: refusals and resilience', () => {
       const dir = tempDir();
       writeFileSync(
         join(dir, 'mission.hcl'),
-        `model "fake" {\n  provider = "anthropic"\n  base_url = "${server.anthropicBaseURL}"\n  api_key = "test-key-123"\n}\n` +
+        fakeModelBlock(server) +
           `agent "helper" {\n  model = models.fake.claude_opus_4_5\n  personality = "Brief."\n}\n` +
           `mission "m" {\n  commander { model = models.fake.claude_opus_4_5 }\n  agents = [agents.helper]\n  task "t" { objective = "Say hi" }\n}\n`,
       );

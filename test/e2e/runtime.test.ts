@@ -9,6 +9,7 @@ import { runCli } from '../support/cli.js';
 import { fakeModelBlock, openRunDb, removeProjects, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
 import { callAgent, firstUserMessage, lastToolResult, taskComplete, toolCall, turnScript, type TurnReply } from '../support/turnScript.js';
+import { listenLocal } from '../support/localServer.js';
 
 afterAll(removeProjects);
 
@@ -237,8 +238,7 @@ describe('tool calls', () => {
         res.end(`page ${req.url}`);
       }, delay);
     });
-    await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
-    const base = `http://127.0.0.1:${(site.address() as import('node:net').AddressInfo).port}`;
+    const base = await listenLocal(site);
     const script = turnScript({
       ...simpleTask('pair', [
         { toolCalls: [{ name: 'builtins_http_get', input: { url: `${base}/one` } }, { name: 'builtins_http_get', input: { url: `${base}/two` } }] },

@@ -5,7 +5,7 @@
 // before or after the service acted on the request.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLocal } from './localServer.js';
 
 export interface SinkRecord {
   item: string;
@@ -76,18 +76,12 @@ export async function startSink(): Promise<Sink> {
     return { status: 404, text: `no route ${request.method} ${url.pathname}` };
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const sink: Sink = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: await listenLocal(server),
     records,
     requests,
     intercept: undefined,
-    close: () =>
-      new Promise<void>((resolve) => {
-        // Held and keep-alive connections too: close() alone would wait for them.
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => closeServer(server),
   };
   return sink;
 }

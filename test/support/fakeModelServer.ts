@@ -20,7 +20,6 @@
 // `{ streamError: { type: 'overloaded_error' } }`. For scripts per conversation, see fakeScript.ts.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   anthropicErrorBody,
   anthropicMessage,
@@ -37,6 +36,7 @@ import {
 } from './fakeOpenAIWire.js';
 import { errorTypeFor, planTurn } from './fakeTurnPlan.js';
 import type { FakeApi, FakeReply, FakeRequest } from './fakeTypes.js';
+import { closeServer, listenLocal } from './localServer.js';
 
 export type { FakeApi, FakeReply, FakeRequest, FakeToolCall, FakeThinking, FakeCanonicalRequest } from './fakeTypes.js';
 
@@ -118,12 +118,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions): Pro
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = httpServer.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+  const url = await listenLocal(httpServer);
 
   const server: FakeModelServer = {
     url,
@@ -138,12 +133,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions): Pro
       return maxInFlight;
     },
     onRequest: undefined,
-    close: () =>
-      new Promise<void>((resolve) => {
-        // Held and keep-alive connections too: close() alone would wait for them.
-        httpServer.close(() => resolve());
-        httpServer.closeAllConnections();
-      }),
+    close: () => closeServer(httpServer),
   };
   return server;
 }

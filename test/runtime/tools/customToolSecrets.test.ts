@@ -3,7 +3,6 @@
 // stores exactly the model's input and no file the run leaves behind holds the token.
 
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -11,6 +10,7 @@ import { runCli } from '../../support/cli.js';
 import { fakeModelBlock, openRunDb, writeProject } from '../../support/e2eProject.js';
 import { startFakeModelServer } from '../../support/fakeModelServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../../support/turnScript.js';
+import { closeServer, listenLocal } from '../../support/localServer.js';
 
 const TOKEN = 'tok-7f3a9c1e5b2d4f60';
 
@@ -25,12 +25,11 @@ beforeAll(async () => {
     res.writeHead(authorized ? 200 : 401, { 'content-type': 'text/plain' });
     res.end(authorized ? 'ticket 42: printer on fire' : 'unauthorized');
   });
-  await new Promise<void>((r) => api.listen(0, '127.0.0.1', () => r()));
-  apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  apiUrl = await listenLocal(api);
 });
 
 afterAll(async () => {
-  await new Promise<void>((r) => api.close(() => r()));
+  await closeServer(api);
 });
 
 /** Every file below `dir` (the database, its WAL, the run logs). */

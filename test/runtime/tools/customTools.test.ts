@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -9,6 +8,7 @@ import { parseHcl } from '../../../config/hcl/index.js';
 import { customToolSpec } from '../../../runtime/tools/custom.js';
 import { fieldsToJsonSchema } from '../../../runtime/tools/fieldSchema.js';
 import { textOf, toolContext } from './toolContext.js';
+import { closeServer, listenLocal } from '../../support/localServer.js';
 
 let server: http.Server;
 let base: string;
@@ -24,13 +24,11 @@ beforeAll(async () => {
       res.end(`sunny in ${decodeURIComponent((req.url ?? '').split('city=')[1] ?? '?')}`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenLocal(server);
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 
 /** Field expressions as the loader would keep them: the attributes of a parsed HCL body. */

@@ -1,11 +1,11 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { builtinToolSpecs, type BuiltinOptions } from '../../../runtime/tools/builtins/index.js';
 import type { ToolSpec } from '../../../runtime/tools/types.js';
 import { textOf, toolContext } from './toolContext.js';
+import { closeServer, listenLocal } from '../../support/localServer.js';
 
 interface Seen {
   method: string;
@@ -48,13 +48,11 @@ beforeAll(async () => {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenLocal(server);
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 
 function tool(name: string, options: BuiltinOptions = {}): ToolSpec {
@@ -163,10 +161,9 @@ describe('builtins.http', () => {
 
   it('reports a refused connection as an error result', async () => {
     const probe = http.createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise((resolve) => probe.close(resolve));
-    const r = await tool('get').execute({ url: `http://127.0.0.1:${port}/` }, toolContext());
+    const probeUrl = await listenLocal(probe);
+    await closeServer(probe);
+    const r = await tool('get').execute({ url: `${probeUrl}/` }, toolContext());
     expect(r.isError).toBe(true);
     expect(textOf(r)).toMatch(/failed: .*ECONNREFUSED/);
   });
