@@ -5,7 +5,7 @@
 // before or after the service acted on the request.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { closeServer, listenLocal } from './localServer.js';
+import { closeServer, listenLocal, readBody } from './localServer.js';
 
 export interface SinkRecord {
   item: string;
@@ -94,13 +94,4 @@ function parseRecord(body: string): SinkRecord | undefined {
     // fall through: not a record
   }
   return undefined;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

@@ -36,7 +36,7 @@ import {
 } from './fakeOpenAIWire.js';
 import { errorTypeFor, planTurn } from './fakeTurnPlan.js';
 import type { FakeApi, FakeReply, FakeRequest } from './fakeTypes.js';
-import { closeServer, listenLocal } from './localServer.js';
+import { closeServer, listenLocal, readBody } from './localServer.js';
 
 export type { FakeApi, FakeReply, FakeRequest, FakeToolCall, FakeThinking, FakeCanonicalRequest } from './fakeTypes.js';
 
@@ -195,15 +195,6 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function flattenHeaders(req: IncomingMessage): Record<string, string> {

@@ -1,7 +1,8 @@
 // Starting and stopping the HTTP servers tests stand up on 127.0.0.1: one way to listen on a free
-// port and get the base URL, one way to close that does not wait for keep-alive connections.
+// port and get the base URL, one way to close that does not wait for keep-alive connections, and
+// one way to read a request's body.
 
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** Listens on a free port of 127.0.0.1 and resolves to `http://127.0.0.1:<port>`. */
@@ -18,5 +19,15 @@ export function closeServer(server: Server): Promise<void> {
   return new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeAllConnections();
+  });
+}
+
+/** The whole body of a request, as UTF-8 text. */
+export function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
   });
 }
