@@ -76,6 +76,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   FIL007: 'A replay cassette does not exist yet (warning).',
   FIL008: 'A file is not UTF-8 text (a .hcl file is skipped; load() fails).',
   FIL009: 'A file is too large for load() (at most 1 MiB).',
+  FIL010: 'A .squadronignore line uses syntax that is not supported (warning; the line is skipped).',
   // MCP server check (squadron validate without --offline).
   MCP001: 'An mcp.<server>.<tool> reference names a tool the server does not offer.',
   MCP002: 'An MCP server could not be contacted to list its tools.',

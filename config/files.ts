@@ -1,16 +1,28 @@
 // Finding and parsing the config files: a single file, or every `*.hcl` below a directory
-// (recursively, dot-folders skipped, sorted by path so every machine loads in the same order).
+// (recursively, sorted by path so every machine loads in the same order). Dot-folders, node_modules
+// and the paths named in the root's optional `.squadronignore` are skipped, and the skips are
+// reported so a user sees where the loaded files came from.
 
 import { readdirSync, realpathSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { File } from './hcl/ast.js';
 import type { Diagnostic } from './hcl/diagnostic.js';
 import { parseHcl } from './hcl/parser.js';
+import { readIgnoreFile, type IgnoreRules } from './ignoreFile.js';
 import { readTextFile } from './textFile.js';
+
+/** A folder (or file) below the root that was not loaded, and why. */
+export interface SkippedPath {
+  /** Relative to the project root, `/`-separated. */
+  path: string;
+  reason: 'dot-folder' | 'node_modules' | 'squadronignore';
+}
 
 export interface DiscoveredFiles {
   projectRoot: string;
   files: string[];
+  /** What a directory walk left out (empty for a single file). */
+  skipped: SkippedPath[];
   diagnostics: Diagnostic[];
 }
 
@@ -26,24 +38,43 @@ export function discoverFiles(path: string): DiscoveredFiles {
   try {
     stat = statSync(full);
   } catch {
-    return { projectRoot: full, files: [], diagnostics: [pathProblem(full, 'FIL001', `config path ${path} does not exist`, 'pass a .hcl file or a directory that contains .hcl files')] };
+    return { projectRoot: full, files: [], skipped: [], diagnostics: [pathProblem(full, 'FIL001', `config path ${path} does not exist`, 'pass a .hcl file or a directory that contains .hcl files')] };
   }
-  if (stat.isFile()) return { projectRoot: dirname(full), files: [full], diagnostics: [] };
+  if (stat.isFile()) return { projectRoot: dirname(full), files: [full], skipped: [], diagnostics: [] };
   if (!stat.isDirectory()) {
     // /dev/null, a FIFO, a socket: reading one would block or yield nothing useful.
-    return { projectRoot: full, files: [], diagnostics: [pathProblem(full, 'FIL004', `config path ${path} is not a regular file or a directory`, 'pass a .hcl file or a directory that contains .hcl files')] };
+    return { projectRoot: full, files: [], skipped: [], diagnostics: [pathProblem(full, 'FIL004', `config path ${path} is not a regular file or a directory`, 'pass a .hcl file or a directory that contains .hcl files')] };
   }
   const files: string[] = [];
   const diagnostics: Diagnostic[] = [];
-  walk(full, files, diagnostics);
+  const ignore = readIgnoreFile(full, diagnostics);
+  const walker: Walker = { root: full, ignore, out: files, skipped: [], problems: diagnostics, seen: new Set() };
+  walk(walker, full);
   files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  walker.skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (files.length === 0 && diagnostics.length === 0) {
-    diagnostics.push(pathProblem(full, 'FIL005', `no .hcl files found in ${path}`, 'add a file such as mission.hcl (folders whose name starts with "." are skipped)'));
+    diagnostics.push(pathProblem(full, 'FIL005', `no .hcl files found in ${path}`, 'add a file such as mission.hcl (folders whose name starts with ".", node_modules and the paths in .squadronignore are skipped)'));
   }
-  return { projectRoot: full, files, diagnostics };
+  return { projectRoot: full, files, skipped: walker.skipped, diagnostics };
 }
 
-function walk(dir: string, out: string[], problems: Diagnostic[], seen = new Set<string>()): void {
+interface Walker {
+  root: string;
+  ignore: IgnoreRules;
+  out: string[];
+  skipped: SkippedPath[];
+  problems: Diagnostic[];
+  seen: Set<string>;
+}
+
+function skipReason(w: Walker, rel: string, name: string, isDir: boolean): SkippedPath['reason'] | undefined {
+  if (isDir && name.startsWith('.')) return 'dot-folder';
+  if (isDir && name === 'node_modules') return 'node_modules';
+  return w.ignore.ignores(rel, isDir) ? 'squadronignore' : undefined;
+}
+
+function walk(w: Walker, dir: string): void {
+  const { out, problems, seen } = w;
   let entries;
   try {
     // Symlinked folders are followed once (realpath), so a link cycle cannot loop forever.
@@ -68,11 +99,15 @@ function walk(dir: string, out: string[], problems: Diagnostic[], seen = new Set
         continue; // a dangling link is not a config file
       }
     }
-    if (isDir) {
-      if (!entry.name.startsWith('.') && entry.name !== 'node_modules') walk(path, out, problems, seen);
-    } else if (isFile && entry.name.endsWith('.hcl')) {
-      out.push(path);
+    if (!isDir && !(isFile && entry.name.endsWith('.hcl'))) continue;
+    const rel = relative(w.root, path).split(sep).join('/');
+    const reason = skipReason(w, rel, entry.name, isDir);
+    if (reason !== undefined) {
+      w.skipped.push({ path: rel, reason });
+      continue;
     }
+    if (isDir) walk(w, path);
+    else out.push(path);
   }
 }
 

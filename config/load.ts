@@ -7,8 +7,9 @@ import type { Attribute, Block, File } from './hcl/ast.js';
 import { diagnosticAt, hasErrors, type Diagnostic, type Range } from './hcl/diagnostic.js';
 import type { HclFunction } from './hcl/value.js';
 import { stdlibFunctions } from './hcl/stdlib.js';
+import { dropSyntaxCascades } from './syntaxCascade.js';
 import { sortDiagnostics } from './diagnostics.js';
-import { discoverFiles, parseFiles } from './files.js';
+import { discoverFiles, parseFiles, type SkippedPath } from './files.js';
 import type { MissionGraph } from './graph.js';
 import { makeLoadFunction } from './loadFunction.js';
 import { checkModelUses } from './modelUsage.js';
@@ -49,6 +50,14 @@ export interface LoadResult {
    * Always set by loadConfig; optional so results assembled elsewhere need not carry it.
    */
   sources?: ReadonlyMap<string, string>;
+  /** Where the files came from: the root, how many .hcl files were loaded, and what a folder walk skipped. */
+  loaded?: LoadedFiles;
+}
+
+export interface LoadedFiles {
+  root: string;
+  files: number;
+  skipped: readonly SkippedPath[];
 }
 
 const TOP_LEVEL_BLOCKS = ['variable', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'mission'] as const;
@@ -115,7 +124,8 @@ function reportUnsetVariables(uses: ReadonlyMap<string, readonly Range[]>, diags
 
 export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const found = discoverFiles(path);
-  if (found.files.length === 0) return { diagnostics: found.diagnostics, sources: new Map() };
+  const loaded: LoadedFiles = { root: found.projectRoot, files: found.files.length, skipped: found.skipped };
+  if (found.files.length === 0) return { diagnostics: found.diagnostics, sources: new Map(), loaded };
   const parsed = parseFiles(found.files);
   const sources = new Map<string, string>();
   for (const [file, parsedFile] of parsed.files) sources.set(file, parsedFile.source);
@@ -155,8 +165,8 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     });
   }
 
-  const diagnostics = sortDiagnostics(diags);
-  if (hasErrors(diagnostics)) return { diagnostics, sources };
+  const diagnostics = dropSyntaxCascades(sortDiagnostics(diags), parsed.files);
+  if (hasErrors(diagnostics)) return { diagnostics, sources, loaded };
   const graph: MissionGraph = {
     projectRoot: found.projectRoot,
     files: found.files,
@@ -170,7 +180,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     missions,
     mcpToolRefs: ctx.symbols.mcpUses,
   };
-  return { graph: deepFreeze(graph), diagnostics, sources };
+  return { graph: deepFreeze(graph), diagnostics, sources, loaded };
 }
 
 /** Freezes an object graph in place (shared nodes once); the runtime cannot mutate its input. */

@@ -27,13 +27,22 @@ export interface RefPath {
 
 const DOTTED = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)+$/;
 
+const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+const NAMED_EXAMPLE = /^([a-z_]+)\.<name>$/;
+
+/** `"a"` where `tasks.<name>` belongs: the reference it most likely means, written out. */
+function quotedNameHint(text: string, example: string): string {
+  const ns = NAMED_EXAMPLE.exec(example)?.[1];
+  return ns !== undefined && NAME.test(text) ? `write ${ns}.${text} without quotes` : `write a reference such as ${example}`;
+}
+
 /** Interprets an expression written where a reference belongs. */
 export function asRef(expr: Expression, example: string, diags: Diagnostic[]): RefPath | undefined {
   // A reference that failed to parse (`builtins.files.`): its syntax error is already reported.
   if (isInvalidExpr(expr)) return undefined;
   const text = literalText(expr);
   if (text !== undefined) {
-    const hint = DOTTED.test(text) ? `write ${text} without quotes` : `write a reference such as ${example}`;
+    const hint = DOTTED.test(text) ? `write ${text} without quotes` : quotedNameHint(text, example);
     diags.push(diagnosticAt(expr.range, 'error', 'REF004', `"${text}" is a string, not a reference`, hint));
     return undefined;
   }

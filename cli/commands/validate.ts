@@ -4,7 +4,7 @@
 // the documented `{valid, diagnostics, summary}` contract on stdout.
 
 import { statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { McpToolLister } from '../../config/mcpCheck.js';
 import { countSummary, diagnosticToJson, renderDiagnostics, sourceReaderFor } from '../../config/diagnostics.js';
@@ -12,6 +12,7 @@ import { validateProject } from '../../config/validateProject.js';
 import { summarize, type ConfigSummary, type WholeServers } from '../../config/summary.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import type { McpServer } from '../../config/graph.js';
+import type { LoadedFiles } from '../../config/load.js';
 import { collect, EXIT, parseKeyValues, useColor, type CliIo } from '../io.js';
 
 export interface ValidateOptions {
@@ -57,24 +58,41 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
   const readSource = sourceReaderFor(result.sources);
   const summary = result.graph !== undefined ? summarize(result.graph) : null;
   if (opts.format === 'json') {
-    const out = { valid: result.graph !== undefined, diagnostics: diagnostics.map((d) => diagnosticToJson(d, io.cwd)), summary };
+    const files = result.loaded && { root: shownRoot(result.loaded.root, io.cwd), loaded: result.loaded.files, skipped: result.loaded.skipped };
+    const out = { valid: result.graph !== undefined, diagnostics: diagnostics.map((d) => diagnosticToJson(d, io.cwd)), summary, ...(files ? { files } : {}) };
     io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } else {
-    writeText(diagnostics, summary, io, readSource);
+    writeText(diagnostics, summary, io, readSource, result.loaded);
   }
   return result.graph !== undefined ? EXIT.ok : EXIT.failure;
 }
 
-function writeText(diagnostics: readonly Diagnostic[], summary: ConfigSummary | null, io: CliIo, readSource: (file: string) => string | undefined): void {
+function writeText(diagnostics: readonly Diagnostic[], summary: ConfigSummary | null, io: CliIo, readSource: (file: string) => string | undefined, loaded: LoadedFiles | undefined): void {
   if (diagnostics.length > 0) {
     io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource })}\n\n`);
   }
+  const from = loaded === undefined ? '' : `${loadedLine(loaded, io.cwd)}\n`;
   if (summary === null) {
-    io.stderr.write(`config is invalid: ${countSummary(diagnostics)}\n`);
+    io.stderr.write(`${from}config is invalid: ${countSummary(diagnostics)}\n`);
     return;
   }
   const warnings = diagnostics.length > 0 ? ` (${countSummary(diagnostics)})` : '';
-  io.stdout.write(`${renderSummary(summary)}\nconfig is valid${warnings}\n`);
+  io.stdout.write(`${from}${renderSummary(summary)}\nconfig is valid${warnings}\n`);
+}
+
+const SKIPPED_SHOWN = 6;
+
+/** "3 files loaded from examples/x (skipped: .git, node_modules, fixtures by .squadronignore)". */
+function loadedLine(loaded: LoadedFiles, cwd: string): string {
+  const skipped = loaded.skipped.map((s) => (s.reason === 'squadronignore' ? `${s.path} by .squadronignore` : s.path));
+  const shown = skipped.length > SKIPPED_SHOWN ? [...skipped.slice(0, SKIPPED_SHOWN), `… ${skipped.length - SKIPPED_SHOWN} more`] : skipped;
+  const tail = shown.length > 0 ? ` (skipped: ${shown.join(', ')})` : '';
+  return `${plural(loaded.files, 'file')} loaded from ${shownRoot(loaded.root, cwd)}${tail}`;
+}
+
+function shownRoot(root: string, cwd: string): string {
+  const rel = relative(cwd, root);
+  return rel === '' ? '.' : rel.startsWith('..') ? root : rel;
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -92,7 +110,6 @@ export function renderSummary(s: ConfigSummary): string {
   const row = (label: string, items: string[]): void => {
     if (items.length > 0) lines.push(`${label.padEnd(10)} ${items.join(', ')}`);
   };
-  lines.push(`${plural(s.files, 'file')} loaded`);
   row('models', s.models.map((m) => `${m.name} (${m.provider}${m.apiKey || m.provider === 'replay' ? '' : ', no api_key'})`));
   row('tools', s.customTools.map((t) => `${t.name} (${t.implements})`));
   row('mcp', s.mcpServers.map((m) => `${m.name} (${m.transport}${m.needsVariables ? `, needs ${m.needsVariables.map((n) => `vars.${n}`).join(', ')}` : ''})`));

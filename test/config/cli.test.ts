@@ -36,6 +36,7 @@ describe('squadron validate', () => {
         '     |                  ^^^^^^^^^^^^^^^^^^^',
         '  = hint: write builtins.http.get without quotes',
         '',
+        '1 file loaded from cfg',
         'config is invalid: 1 error',
         '',
       ].join('\n'),
@@ -85,6 +86,7 @@ describe('squadron validate', () => {
         },
       ],
       summary: null,
+      files: { root: '.', loaded: 1, skipped: [] },
     });
   });
 

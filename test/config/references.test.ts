@@ -20,7 +20,7 @@ describe('reference syntax', () => {
     const src = withMission(`  task "a" {\n    objective = "x"\n    tools = [builtins.http.get]\n  }\n  task "b" {\n    objective  = "y"\n    tools      = [builtins.http.get]\n    depends_on = ["a"]\n  }\n`);
     const r = loadHcl(src);
     expect(codes(r)).toEqual([`REF004@${at(src, '["a"]') .replace(/:(\d+)$/, (_, c) => `:${Number(c) + 1}`)}`]);
-    expect(r.diagnostics[0]!.hint).toBe('write a reference such as tasks.<name>');
+    expect(r.diagnostics[0]!.hint).toBe('write tasks.a without quotes');
   });
 
   test('a quoted model ref is REF004', () => {
