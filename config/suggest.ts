@@ -19,7 +19,7 @@ export function suggestionHint(name: string, candidates: readonly string[], rend
   if (candidates.length === 0) return undefined;
   const shown = candidates.slice(0, LISTED).map(render).join(', ');
   const known = candidates.length > LISTED ? `known: ${shown}, … (${candidates.length} in all)` : `known: ${shown}`;
-  if (candidates.length === 1) return `did you mean ${render(candidates[0]!)}?`;
+  if (candidates.length === 1) return `the only one known here is ${render(candidates[0]!)}`;
   return `the nearest is ${render(nearest(name, candidates))}; ${known}`;
 }
 
