@@ -11,6 +11,7 @@ export interface CommandEntry {
 
 export const commands: readonly CommandEntry[] = [
   { name: 'validate', load: () => import('./validate.js') },
+  { name: 'fmt', load: () => import('./fmt.js') },
   { name: 'plan', load: () => import('./plan.js') },
   { name: 'tools', load: () => import('./tools.js') },
   { name: 'run', load: () => import('./run.js') },

@@ -67,8 +67,8 @@ mission "weather_report" {
   }
 
   task "report" {
-    objective = "Write a ${inputs.days}-day weather report for ${inputs.city} in ${vars.units} units."
-    tools     = [toolsets.weather, builtins.files.write]
+    objective   = "Write a ${inputs.days}-day weather report for ${inputs.city} in ${vars.units} units."
+    tools       = [toolsets.weather, builtins.files.write]
     always_load = [tools.geocode]
   }
 }

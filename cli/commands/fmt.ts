@@ -1,0 +1,96 @@
+// `squadron fmt [--check] [path…]`: rewrites HCL files in the canonical layout (config/hcl/fmt.ts),
+// finding files as validate does (a folder recursively, minus dot-folders, node_modules and
+// .squadronignore). Prints each file it changed (or, with --check, would change); `-` formats
+// standard input to standard output. A file with syntax errors is reported and left untouched.
+
+import { chmodSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { renderDiagnostics } from '../../config/diagnostics.js';
+import { discoverFiles } from '../../config/files.js';
+import type { Diagnostic } from '../../config/hcl/diagnostic.js';
+import { formatHcl } from '../../config/hcl/fmt.js';
+import { EXIT, useColor, type CliIo } from '../io.js';
+
+interface FmtFlags {
+  check?: boolean;
+  json?: boolean;
+}
+
+interface FileOutcome {
+  path: string;
+  status: 'formatted' | 'unchanged' | 'invalid';
+}
+
+export function register(program: Command, io: CliIo): void {
+  program
+    .command('fmt')
+    .description('Rewrite HCL files in the canonical layout (aligned =, two-space indentation)')
+    .argument('[paths...]', '.hcl files or directories (default: the current directory); - reads standard input')
+    .option('--check', 'change nothing; list the files that are not formatted and exit 1 if there are any')
+    .option('--json', 'print one JSON document on stdout')
+    .action(async (paths: string[], flags: FmtFlags) => {
+      io.exitCode = await fmt(io, paths.length > 0 ? paths : ['.'], flags);
+    });
+}
+
+async function fmt(io: CliIo, paths: readonly string[], flags: FmtFlags): Promise<number> {
+  if (paths.includes('-')) return fmtStdin(io);
+  const outcomes: FileOutcome[] = [];
+  const problems: Diagnostic[] = [];
+  const sources = new Map<string, string>();
+  for (const given of paths) {
+    const found = discoverFiles(resolve(io.cwd, given));
+    problems.push(...found.diagnostics);
+    for (const file of found.files) {
+      const source = readFileSync(file, 'utf8');
+      sources.set(file, source);
+      const result = formatHcl(source, file);
+      if (result.text === undefined) {
+        problems.push(...result.diagnostics);
+        outcomes.push({ path: file, status: 'invalid' });
+        continue;
+      }
+      const changed = result.text !== source;
+      if (changed && !flags.check) writeInPlace(file, result.text);
+      outcomes.push({ path: file, status: changed ? 'formatted' : 'unchanged' });
+    }
+  }
+  const shown = (p: string): string => relative(io.cwd, p) || p;
+  const changed = outcomes.filter((o) => o.status === 'formatted');
+  if (flags.json) {
+    const files = outcomes.map((o) => ({ path: shown(o.path), status: o.status }));
+    const diagnostics = problems.map((d) => ({ severity: d.severity, code: d.code, message: d.message, file: shown(d.file), line: d.line, column: d.column }));
+    io.stdout.write(`${JSON.stringify({ schema_version: 1, check: Boolean(flags.check), files, diagnostics }, null, 2)}\n`);
+  } else {
+    if (problems.length > 0) {
+      io.stderr.write(`${renderDiagnostics(problems, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource: (f) => sources.get(f) })}\n\n`);
+    }
+    for (const o of changed) io.stdout.write(`${shown(o.path)}\n`);
+    if (flags.check && changed.length > 0) io.stderr.write(`${changed.length} file${changed.length === 1 ? ' is' : 's are'} not formatted; run squadron fmt to fix\n`);
+  }
+  const failed = problems.some((d) => d.severity === 'error') || (flags.check === true && changed.length > 0);
+  return failed ? EXIT.failure : EXIT.ok;
+}
+
+async function fmtStdin(io: CliIo): Promise<number> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const source = Buffer.concat(chunks).toString('utf8');
+  const result = formatHcl(source, '<stdin>');
+  if (result.text === undefined) {
+    io.stderr.write(`${renderDiagnostics(result.diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource: () => source })}\n`);
+    return EXIT.failure;
+  }
+  io.stdout.write(result.text);
+  return EXIT.ok;
+}
+
+/** Through a temporary file beside it, so a crash never leaves a half-written config; the mode is kept. */
+function writeInPlace(path: string, text: string): void {
+  const file = realpathSync(path); // a linked config is rewritten where it lives, the link kept
+  const temp = `${file}.squadron-fmt-${process.pid}`;
+  writeFileSync(temp, text, { flag: 'wx' });
+  chmodSync(temp, statSync(file).mode & 0o7777);
+  renameSync(temp, file);
+}
