@@ -35,7 +35,7 @@ export function runCli(args: readonly string[], opts: CliOptions = {}): Promise<
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`squadron ${args.join(' ')} timed out\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, opts.timeoutMs ?? 60_000);
+    }, opts.timeoutMs ?? 120_000);
     opts.onSpawn?.(child);
     child.on('error', reject);
     child.on('close', (code, signal) => {
