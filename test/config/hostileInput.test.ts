@@ -96,7 +96,7 @@ describe('nesting and long chains', () => {
   test('on a smaller stack than ours, a file that still overflows is one diagnostic, not a crash', () => {
     // 255 levels pass the nesting bound; a 100 KiB stack cannot hold them, so the safety net acts.
     const dir = tempProject({ 'main.hcl': `variable "x" {\n  default = ${'('.repeat(254)}1${')'.repeat(254)}\n}\n` });
-    const r = spawnSync(process.execPath, ['--stack-size=100', CLI, 'validate'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 20_000 });
+    const r = spawnSync(process.execPath, ['--stack-size=100', CLI, 'validate'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 120_000 });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^main\.hcl:[12]:\d+: error\[(SYN030|EVAL016)\]/);
     expect(r.stderr).not.toContain('--debug');

@@ -35,7 +35,7 @@ let reference: ScenarioResult;
 
 beforeAll(async () => {
   reference = await crashScenario([]);
-}, 120_000);
+}, 300_000);
 
 /** Runs each kill sequence in a fresh world, `LANES` at a time; returns every broken invariant. */
 async function survives(
@@ -228,7 +228,7 @@ describe('squadron resume after SIGKILL', () => {
     } finally {
       await world.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it('prints the resume command when `squadron run` finds the last run of the mission interrupted', async () => {
     const world = await startCrashWorld();
@@ -250,5 +250,5 @@ describe('squadron resume after SIGKILL', () => {
     } finally {
       await world.close();
     }
-  }, 120_000);
+  }, 300_000);
 });

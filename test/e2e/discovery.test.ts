@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import {
   ANTHROPIC_MODEL,
@@ -28,7 +28,6 @@ import { callAgent, lastToolResult, taskComplete, toolCall, turnScript, type Tur
 import { closeServer, listenLocal } from '../support/localServer.js';
 
 // Each test spawns the CLI several times; the machine may be shared and slow.
-vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 afterAll(removeProjects);
 
 let site: Server;

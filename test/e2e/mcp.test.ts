@@ -6,7 +6,7 @@
 
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import {
   ANTHROPIC_MODEL,
@@ -28,7 +28,6 @@ import { TEST_PNG_BASE64 } from '../support/mcpTestTools.mjs';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
 // Each test spawns the CLI several times; the machine may be shared and slow.
-vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 afterAll(removeProjects);
 
 /** The tools of test/support/mcpTestTools.mjs, in the server's order. */

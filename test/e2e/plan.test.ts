@@ -3,7 +3,7 @@
 // `run` sends in each commander's and agent's first request (as recorded by the fake model server,
 // in both wire formats).
 
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import {
   agentOf,
@@ -21,7 +21,6 @@ import { startFakeModelServer, type FakeModelServer } from '../support/fakeModel
 import { firstUserMessage, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
 // Each test spawns the CLI several times; the machine may be shared and slow.
-vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 afterAll(removeProjects);
 
 const SKILL_MD = '---\nname: web-scraping\ndescription: Scrape web pages and clean their HTML.\n---\nStrip the markup.\n';

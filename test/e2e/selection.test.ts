@@ -3,7 +3,7 @@
 // --skill, --no-skills), the same selection must show in `plan --json`, in the progress line, in
 // the stored session.started event, and — what matters — in the requests the model received.
 
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../support/cli.js';
 import {
   agentOf,
@@ -20,7 +20,6 @@ import { startFakeModelServer, type FakeModelServer } from '../support/fakeModel
 import { taskComplete, turnScript, type TurnScript } from '../support/turnScript.js';
 
 // Each test spawns the CLI several times; the machine may be shared and slow.
-vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 afterAll(removeProjects);
 
 interface Given {

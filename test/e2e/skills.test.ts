@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import {
   ANTHROPIC_MODEL,
@@ -26,7 +26,6 @@ import { startFakeModelServer, type FakeModelServer } from '../support/fakeModel
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript, type TurnReply } from '../support/turnScript.js';
 
 // Each test spawns the CLI several times; the machine may be shared and slow.
-vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 afterAll(removeProjects);
 
 const WEB_SCRAPING_MD = `---
