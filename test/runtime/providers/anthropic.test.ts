@@ -159,7 +159,7 @@ describe('anthropic adapter retries', () => {
     const elapsed = Date.now() - started;
     expect(response.message.parts).toEqual([{ type: 'text', text: 'ok' }]);
     expect(elapsed).toBeGreaterThanOrEqual(950);
-    expect(elapsed).toBeLessThan(3000);
+    expect(elapsed).toBeLessThan(20_000) // the 1 s it was told, not the default backoff ladder; room for a busy machine;
     expect(notices).toEqual([{ attempt: 1, delayMs: 1000, reason: expect.stringContaining('429 rate limited') as string, status: 429 }]);
     expect(server.requests).toHaveLength(2);
   });
@@ -226,7 +226,7 @@ describe('anthropic adapter retries', () => {
   });
 
   it('times out a slow attempt and retries it', async () => {
-    const { server, client } = await withReplies([{ text: 'late', delayMs: 2000 }, { text: 'on time' }], { timeoutMs: 300 });
+    const { server, client } = await withReplies([{ text: 'late', delayMs: 60_000 }, { text: 'on time' }], { timeoutMs: 3000 });
     const notices: RetryNotice[] = [];
     const response = await client.complete(request(), { onRetry: (n) => notices.push(n) });
     expect(response.message.parts).toEqual([{ type: 'text', text: 'on time' }]);

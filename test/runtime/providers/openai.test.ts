@@ -135,7 +135,7 @@ describe('openai adapter retries', () => {
     await client.complete(request(), { onRetry: (n) => notices.push(n) });
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(950);
-    expect(elapsed).toBeLessThan(3000);
+    expect(elapsed).toBeLessThan(20_000) // the 1 s it was told, not the default backoff ladder; room for a busy machine;
     expect(notices.map((n) => [n.status, n.delayMs])).toEqual([[429, 1000]]);
     expect(server.requests).toHaveLength(2);
   });
