@@ -36,6 +36,8 @@ export interface RunEnvironment {
   limits?: Partial<RunLimits>;
   /** Test hook: shortens model retry backoff. */
   retryBaseDelayMs?: number;
+  /** Receives every event of the run as it happens (the programmatic API's event stream). */
+  onEvent?: (event: RunEvent) => void;
 }
 
 export interface TaskReport {
@@ -172,6 +174,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     bus.subscribe('log', runLog.sink);
     progress = new ProgressView(env.progress.stream, env.progress.live, req.mission.tasks.map((t) => t.name), initialTaskStates(store, req.runId));
     bus.subscribe('progress', progress.sink);
+    if (env.onEvent) bus.subscribe('caller', env.onEvent);
 
     mkdirSync(req.options.workspaceDir, { recursive: true });
     const events = bus;

@@ -1,0 +1,83 @@
+// What every entry point does before it runs anything: load the config (or refuse it with every
+// diagnostic), pick the mission, and check the caller's tool and skill selection against what the
+// mission's workers may be given.
+
+import { resolve } from 'node:path';
+import type { Mission, MissionGraph } from '../config/graph.js';
+import { loadConfig, type LoadOptions, type LoadResult } from '../config/load.js';
+import { coversToolRef } from '../config/toolRefs.js';
+import type { SelectionOverrides } from '../runtime/runContext.js';
+import { SquadronError } from './errors.js';
+
+export interface ProjectOptions {
+  /** `name → value`, as `--var`; wins over SQUADRON_VAR_<name> and defaults. */
+  vars?: Readonly<Record<string, string>>;
+  /** Where SQUADRON_VAR_<name> is read (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface LoadedProject {
+  graph: MissionGraph;
+  /** The config path, absolute. */
+  path: string;
+  /** Warnings of the load (errors make it throw). */
+  result: LoadResult;
+}
+
+/** Loads the config at `path` or throws `config_invalid` carrying every diagnostic. */
+export function openProject(path: string, opts: ProjectOptions & Pick<LoadOptions, 'unsetVariables'> = {}): LoadedProject {
+  const absolute = resolve(path);
+  const result = loadConfig(absolute, { vars: opts.vars ?? {}, env: opts.env ?? process.env, ...(opts.unsetVariables ? { unsetVariables: opts.unsetVariables } : {}) });
+  if (result.graph === undefined) {
+    const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+    throw new SquadronError('config_invalid', `the configuration has ${errors} error${errors === 1 ? '' : 's'}`, result.diagnostics, result.sources);
+  }
+  return { graph: result.graph, path: absolute, result };
+}
+
+/** The named mission, or the only one. */
+export function selectMission(graph: MissionGraph, name: string | undefined): Mission {
+  const names = graph.missions.map((m) => m.name);
+  if (name !== undefined) {
+    const mission = graph.missions.find((m) => m.name === name);
+    if (!mission) throw new SquadronError('mission_not_found', `no mission "${name}" in the config (missions: ${names.join(', ') || 'none'})`);
+    return mission;
+  }
+  if (graph.missions.length === 1) return graph.missions[0]!;
+  if (graph.missions.length === 0) throw new SquadronError('mission_not_found', 'the config declares no mission');
+  throw new SquadronError('mission_not_found', `the config declares several missions; choose one with --mission (${names.join(', ')})`);
+}
+
+/** The caller's selection (`--tool`, `--skill`, `--no-tools`, `--no-skills`). */
+export interface Selection {
+  /** Restrict every worker to these of its tools. */
+  tools?: readonly string[];
+  noTools?: boolean;
+  /** Add these skills to every worker. */
+  skills?: readonly string[];
+  noSkills?: boolean;
+}
+
+/** The selection as run overrides, checked against what the mission's workers may be given. */
+export function selectionOverrides(graph: MissionGraph, mission: Mission, selection: Selection = {}): SelectionOverrides {
+  const skills = [...(selection.skills ?? [])];
+  if (selection.noSkills && skills.length > 0) throw new SquadronError('selection_invalid', '--skill and --no-skills cannot be used together');
+  if (selection.noTools && selection.tools) throw new SquadronError('selection_invalid', '--tool and --no-tools cannot be used together');
+  const overrides: SelectionOverrides = { noTools: Boolean(selection.noTools), skills, noSkills: Boolean(selection.noSkills) };
+  for (const name of skills) {
+    if (!graph.skills.some((s) => s.name === name)) {
+      throw new SquadronError('selection_invalid', `--skill ${name}: no such skill (skills: ${graph.skills.map((s) => s.name).join(', ') || 'none'})`);
+    }
+  }
+  if (selection.tools) {
+    const workerTools = [...new Set(mission.tasks.flatMap((t) => t.worker?.tools.map((x) => x.ref) ?? []))];
+    for (const ref of selection.tools) {
+      // `mcp.s.t` is authorized by `mcp.s.all`; whether the server has `t` is known once it is connected.
+      if (!coversToolRef(workerTools, ref)) {
+        throw new SquadronError('selection_invalid', `--tool ${ref}: no worker of mission "${mission.name}" is authorized to use it (authorized: ${workerTools.join(', ') || 'none'})`);
+      }
+    }
+    overrides.tools = [...selection.tools];
+  }
+  return overrides;
+}
