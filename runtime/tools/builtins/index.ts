@@ -6,7 +6,8 @@ import { BUILTIN_TOOLS, type BuiltinToolInfo } from '../../../config/builtinTool
 import { invalidInputResult, validateToolInput } from '../inputValidation.js';
 import type { ToolContext, ToolResult, ToolSpec } from '../types.js';
 import { apiNameOf, textResult } from '../types.js';
-import { listFilesTool, readFileTool, writeFileTool, type FilesOptions } from './files.js';
+import { writeFileTool } from './fileWrite.js';
+import { listFilesTool, readFileTool, type FilesOptions } from './files.js';
 import { httpRequest, type HttpInput, type HttpOptions } from './http.js';
 import { currentTimeTool, sleepTool, type UtilsOptions } from './utils.js';
 
@@ -31,7 +32,7 @@ function implementations(options: BuiltinOptions): Record<string, Implementation
     'builtins.utils.current_time': (input: { timezone?: string }) => currentTimeTool(input, options.utils),
     'builtins.utils.sleep': (input: { seconds: number }, ctx: ToolContext) => sleepTool(input, ctx),
     'builtins.files.read': (input: { path: string; max_bytes?: number }, ctx: ToolContext) => readFileTool(input, ctx, options.files),
-    'builtins.files.write': (input: { path: string; content: string; append?: boolean }, ctx: ToolContext) => writeFileTool(input, ctx),
+    'builtins.files.write': (input: { path: string; content: string; append?: boolean }, ctx: ToolContext) => writeFileTool(input, ctx, options.files),
     'builtins.files.list': (input: { path?: string; recursive?: boolean }, ctx: ToolContext) => listFilesTool(input, ctx, options.files),
   };
 }
