@@ -9,6 +9,7 @@ import { apiNameOf, textResult } from '../types.js';
 import { writeFileTool } from './fileWrite.js';
 import { listFilesTool, readFileTool, type FilesOptions } from './files.js';
 import { httpRequest, type HttpInput, type HttpOptions } from './http.js';
+import { WorkspacePins } from './workspaceWalk.js';
 import { currentTimeTool, sleepTool, type UtilsOptions } from './utils.js';
 
 export interface BuiltinOptions {
@@ -21,6 +22,8 @@ export interface BuiltinOptions {
 type Implementation = (input: never, ctx: ToolContext) => Promise<ToolResult> | ToolResult;
 
 function implementations(options: BuiltinOptions): Record<string, Implementation> {
+  // One set of pins per tool set (per run): the workspace stays the folder the first call found.
+  const files = { pins: new WorkspacePins(), ...options.files };
   const http = (method: 'get' | 'post' | 'put' | 'patch' | 'delete') => (input: HttpInput, ctx: ToolContext) =>
     httpRequest(method, input, ctx, options.http);
   return {
@@ -31,9 +34,9 @@ function implementations(options: BuiltinOptions): Record<string, Implementation
     'builtins.http.delete': http('delete'),
     'builtins.utils.current_time': (input: { timezone?: string }) => currentTimeTool(input, options.utils),
     'builtins.utils.sleep': (input: { seconds: number }, ctx: ToolContext) => sleepTool(input, ctx),
-    'builtins.files.read': (input: { path: string; max_bytes?: number }, ctx: ToolContext) => readFileTool(input, ctx, options.files),
-    'builtins.files.write': (input: { path: string; content: string; append?: boolean }, ctx: ToolContext) => writeFileTool(input, ctx, options.files),
-    'builtins.files.list': (input: { path?: string; recursive?: boolean }, ctx: ToolContext) => listFilesTool(input, ctx, options.files),
+    'builtins.files.read': (input: { path: string; max_bytes?: number }, ctx: ToolContext) => readFileTool(input, ctx, files),
+    'builtins.files.write': (input: { path: string; content: string; append?: boolean }, ctx: ToolContext) => writeFileTool(input, ctx, files),
+    'builtins.files.list': (input: { path?: string; recursive?: boolean }, ctx: ToolContext) => listFilesTool(input, ctx, files),
   };
 }
 

@@ -37,6 +37,25 @@ type Step = { kind: 'folder'; folder: Folder } | { kind: 'link'; target: string 
 export interface WorkspaceOptions {
   /** false forces the path-string fallback (tests of the fallback); default: use /proc/self/fd when it works. */
   descriptorPaths?: boolean;
+  /** Remembers which folder each workspace path was the first time, so a swapped-in one is refused. */
+  pins?: WorkspacePins;
+}
+
+/**
+ * The identity (device and inode) each workspace path had when a run's file tools first opened it.
+ * The workspace path itself is trusted, but only as the folder it was: one replaced mid-run (by a
+ * link to elsewhere, say) is refused rather than followed.
+ */
+export class WorkspacePins {
+  private readonly seen = new Map<string, string>();
+
+  /** True when `dir` is the folder it was the first time (or this is the first time). */
+  same(dir: string, info: { dev: number; ino: number }): boolean {
+    const id = `${info.dev}:${info.ino}`;
+    const first = this.seen.get(dir);
+    if (first === undefined) this.seen.set(dir, id);
+    return first === undefined || first === id;
+  }
 }
 
 export class Workspace {
@@ -60,6 +79,10 @@ export class Workspace {
       return { error: `the workspace directory ${dir} does not exist` };
     }
     try {
+      if (options.pins && !options.pins.same(dir, await handle.stat())) {
+        await handle.close();
+        return { error: `the workspace directory ${dir} was replaced by another folder since the run started; refusing to use it` };
+      }
       const real = await realpath(dir);
       const viaDescriptors = options.descriptorPaths !== false && (await descriptorPathsWork(handle));
       return new Workspace({ handle, path: real }, [real, path.resolve(dir)], viaDescriptors);

@@ -4,7 +4,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, link, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -138,5 +138,18 @@ describe('builtins.files writes', () => {
     expect(textOf(await run('write', { path: 'fifo', content: 'x' }))).toBe('fifo is not a regular file');
     expect(textOf(await run('write', { path: 'd/inner.txt/x', content: 'x' }))).toBe('path "d/inner.txt/x" goes through a file that is not a directory');
     expect(existsSync(path.join(ws, 'fifo'))).toBe(true);
+  });
+});
+
+describe('the workspace folder itself', () => {
+  it('is refused once replaced by another folder during the run (here a link to outside)', async () => {
+    const tools = builtinToolSpecs();
+    const read = tools.find((t) => t.ref === 'builtins.files.read')!;
+    expect(textOf(await read.execute({ path: 'd/inner.txt' }, toolContext(ws)))).toBe('inner');
+    await rename(ws, path.join(tmp, 'ws-moved'));
+    await symlink(outside, ws);
+    const r = await read.execute({ path: 'secret.txt' }, toolContext(ws));
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toBe(`the workspace directory ${ws} was replaced by another folder since the run started; refusing to use it`);
   });
 });
