@@ -21,10 +21,34 @@ const COPY_CHUNK = 64 * 1024;
 
 type Outcome = { error: string } | { written: number };
 
+/**
+ * Runs writes to the same file one after another. Calls of one model turn run concurrently, and
+ * an append copies the file before renaming the copy over it: two appends at once would otherwise
+ * both start from the old content and one would be lost.
+ */
+export class WriteQueue {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, job: () => Promise<T>): Promise<T> {
+    const next = (this.tails.get(key) ?? Promise.resolve()).then(job, job);
+    const tail = next.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return next;
+  }
+}
+
+export interface WriteOptions extends WorkspaceOptions {
+  /** Shared by the run's write calls; without it, writes are not ordered. */
+  writes?: WriteQueue;
+}
+
 export async function writeFileTool(
   input: { path: string; content: string; append?: boolean },
   ctx: ToolContext,
-  options: WorkspaceOptions = {},
+  options: WriteOptions = {},
 ): Promise<ToolResult> {
   const where = parseWorkspacePath(input.path);
   if (!where.ok) return textResult(where.error, true);
@@ -34,7 +58,13 @@ export async function writeFileTool(
   return withWorkspace(ctx, options, async (ws) => {
     const walked = await ws.walk<Outcome>(where.names, {
       create: true,
-      leaf: (folder, name) => replaceFile(ws, folder, name, data, input.append === true, display),
+      leaf: async (folder, name) => {
+        const write = () => replaceFile(ws, folder, name, data, input.append === true, display);
+        if (!options.writes) return write();
+        // Keyed by the folder's identity, so two paths reaching one file through links share a turn.
+        const { dev, ino } = await folder.handle.stat();
+        return options.writes.run(`${dev}:${ino}/${name}`, write);
+      },
     });
     if (!walked.ok) return textResult(walkError(walked.problem, input.path, display, 'no such file'), true);
     const outcome = walked.value;

@@ -6,7 +6,7 @@ import { BUILTIN_TOOLS, type BuiltinToolInfo } from '../../../config/builtinTool
 import { invalidInputResult, validateToolInput } from '../inputValidation.js';
 import type { ToolContext, ToolResult, ToolSpec } from '../types.js';
 import { apiNameOf, textResult } from '../types.js';
-import { writeFileTool } from './fileWrite.js';
+import { WriteQueue, writeFileTool } from './fileWrite.js';
 import { listFilesTool, readFileTool, type FilesOptions } from './files.js';
 import { httpRequest, type HttpInput, type HttpOptions } from './http.js';
 import { WorkspacePins } from './workspaceWalk.js';
@@ -22,8 +22,9 @@ export interface BuiltinOptions {
 type Implementation = (input: never, ctx: ToolContext) => Promise<ToolResult> | ToolResult;
 
 function implementations(options: BuiltinOptions): Record<string, Implementation> {
-  // One set of pins per tool set (per run): the workspace stays the folder the first call found.
-  const files = { pins: new WorkspacePins(), ...options.files };
+  // Per tool set (per run): the workspace stays the folder the first call found, and writes to one
+  // file are taken in turn.
+  const files = { pins: new WorkspacePins(), writes: new WriteQueue(), ...options.files };
   const http = (method: 'get' | 'post' | 'put' | 'patch' | 'delete') => (input: HttpInput, ctx: ToolContext) =>
     httpRequest(method, input, ctx, options.http);
   return {

@@ -132,6 +132,18 @@ describe('builtins.files writes', () => {
     expect(await readdir(path.join(ws, 'd'))).toEqual(['inner.txt']);
   });
 
+  it('loses no append when one turn appends to the same file many times at once, also through a link', async () => {
+    await symlink('d/log.txt', path.join(ws, 'log-link'));
+    const lines = Array.from({ length: 20 }, (_, i) => `line ${i}\n`);
+    const write = builtinToolSpecs().find((t) => t.ref === 'builtins.files.write')!; // one run's tools
+    const results = await Promise.all(
+      lines.map((content, i) => write.execute({ path: i % 2 ? 'log-link' : 'd/log.txt', content, append: true }, toolContext(ws))),
+    );
+    expect(results.filter((r) => r.isError)).toEqual([]);
+    const written = (await readFile(path.join(ws, 'd/log.txt'), 'utf8')).split('\n').filter(Boolean);
+    expect(written.sort()).toEqual(lines.map((l) => l.trim()).sort());
+  });
+
   it('refuses special files without waiting on them', async () => {
     execFileSync('mkfifo', [path.join(ws, 'fifo')]);
     expect(textOf(await run('read', { path: 'fifo' }))).toBe('fifo is not a regular file');
