@@ -5,7 +5,7 @@
 // and the outside secret appears nowhere (output, database, logs, what the model received).
 // Linux only: the swap needs renameat2, and descriptor paths need /proc/self/fd.
 
-import { lstatSync, readdirSync, readFileSync, statSync, symlinkSync, mkdirSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -121,6 +121,8 @@ mission "m" {
       expect(counts.read + counts.wrote).toBeGreaterThan(0);
     } finally {
       await server.close();
+      // rm never follows links: the link to outside is removed, not what it points at.
+      rmSync(tmp, { recursive: true, force: true });
     }
   });
 });
