@@ -55,7 +55,7 @@ export async function writeFileTool(
   const { display } = where;
   if (where.names.length === 0) return textResult('give a file path, not the workspace directory itself', true);
   const data = Buffer.from(input.content, 'utf8');
-  return withWorkspace(ctx, options, async (ws) => {
+  return withWorkspace(ctx, options, `write ${display}`, async (ws) => {
     const walked = await ws.walk<Outcome>(where.names, {
       create: true,
       leaf: async (folder, name) => {

@@ -39,12 +39,27 @@ export function walkError(problem: WalkProblem, requested: string, display: stri
   }
 }
 
-/** Runs `body` with the workspace open, closing every descriptor it opened afterwards. */
-export async function withWorkspace(ctx: ToolContext, options: WorkspaceOptions, body: (ws: Workspace) => Promise<ToolResult>): Promise<ToolResult> {
+/**
+ * Runs `body` with the workspace open, closing every descriptor it opened afterwards. An I/O error
+ * (a folder without permission, a full disk) becomes a result naming the path the model gave, not
+ * the descriptor path the walker used.
+ */
+export async function withWorkspace(
+  ctx: ToolContext,
+  options: WorkspaceOptions,
+  what: string,
+  body: (ws: Workspace) => Promise<ToolResult>,
+): Promise<ToolResult> {
   const ws = await Workspace.open(ctx.workspaceDir, options);
   if (!(ws instanceof Workspace)) return textResult(ws.error, true);
   try {
     return await body(ws);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (typeof e.code !== 'string') throw err;
+    // Node's message is "CODE: description, syscall 'path'": keep the description only.
+    const description = (e.message.split(',')[0] ?? e.code).replace(/^[A-Z]+: /, '');
+    return textResult(`could not ${what}: ${description} (${e.code})`, true);
   } finally {
     await ws.close();
   }
@@ -54,7 +69,7 @@ export async function readFileTool(input: { path: string; max_bytes?: number }, 
   const where = parseWorkspacePath(input.path);
   if (!where.ok) return textResult(where.error, true);
   const { display } = where;
-  return withWorkspace(ctx, options, async (ws) => {
+  return withWorkspace(ctx, options, `read ${display}`, async (ws) => {
     const walked = await ws.walk(where.names, {
       leaf: async (folder, name) => {
         try {
@@ -105,7 +120,7 @@ export async function listFilesTool(input: { path?: string; recursive?: boolean 
   const where = parseWorkspacePath(requested);
   if (!where.ok) return textResult(where.error, true);
   const { display } = where;
-  return withWorkspace(ctx, options, async (ws) => {
+  return withWorkspace(ctx, options, `list ${display}`, async (ws) => {
     const walked = await ws.walk(where.names);
     if (!walked.ok) {
       if (walked.problem === 'not-folder' && where.names.length > 0) {

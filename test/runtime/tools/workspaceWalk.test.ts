@@ -144,6 +144,12 @@ describe('builtins.files writes', () => {
     expect(written.sort()).toEqual(lines.map((l) => l.trim()).sort());
   });
 
+  it('reports an I/O error with the path the model gave, not the descriptor path used', async () => {
+    const long = 'n'.repeat(300);
+    expect(textOf(await run('read', { path: `d/${long}` }))).toBe(`could not read d/${long}: name too long (ENAMETOOLONG)`);
+    expect(textOf(await run('write', { path: `d/${long}/x`, content: 'x' }))).toBe(`could not write d/${long}/x: name too long (ENAMETOOLONG)`);
+  });
+
   it('refuses special files without waiting on them', async () => {
     execFileSync('mkfifo', [path.join(ws, 'fifo')]);
     expect(textOf(await run('read', { path: 'fifo' }))).toBe('fifo is not a regular file');
