@@ -6,8 +6,10 @@ import { BUILTIN_TOOLS, type BuiltinToolInfo } from '../../../config/builtinTool
 import { invalidInputResult, validateToolInput } from '../inputValidation.js';
 import type { ToolContext, ToolResult, ToolSpec } from '../types.js';
 import { apiNameOf, textResult } from '../types.js';
-import { listFilesTool, readFileTool, writeFileTool, type FilesOptions } from './files.js';
+import { WriteQueue, writeFileTool } from './fileWrite.js';
+import { listFilesTool, readFileTool, type FilesOptions } from './files.js';
 import { httpRequest, type HttpInput, type HttpOptions } from './http.js';
+import { WorkspacePins } from './workspaceWalk.js';
 import { currentTimeTool, sleepTool, type UtilsOptions } from './utils.js';
 
 export interface BuiltinOptions {
@@ -20,6 +22,9 @@ export interface BuiltinOptions {
 type Implementation = (input: never, ctx: ToolContext) => Promise<ToolResult> | ToolResult;
 
 function implementations(options: BuiltinOptions): Record<string, Implementation> {
+  // Per tool set (per run): the workspace stays the folder the first call found, and writes to one
+  // file are taken in turn.
+  const files = { pins: new WorkspacePins(), writes: new WriteQueue(), ...options.files };
   const http = (method: 'get' | 'post' | 'put' | 'patch' | 'delete') => (input: HttpInput, ctx: ToolContext) =>
     httpRequest(method, input, ctx, options.http);
   return {
@@ -30,9 +35,9 @@ function implementations(options: BuiltinOptions): Record<string, Implementation
     'builtins.http.delete': http('delete'),
     'builtins.utils.current_time': (input: { timezone?: string }) => currentTimeTool(input, options.utils),
     'builtins.utils.sleep': (input: { seconds: number }, ctx: ToolContext) => sleepTool(input, ctx),
-    'builtins.files.read': (input: { path: string; max_bytes?: number }, ctx: ToolContext) => readFileTool(input, ctx, options.files),
-    'builtins.files.write': (input: { path: string; content: string; append?: boolean }, ctx: ToolContext) => writeFileTool(input, ctx),
-    'builtins.files.list': (input: { path?: string; recursive?: boolean }, ctx: ToolContext) => listFilesTool(input, ctx, options.files),
+    'builtins.files.read': (input: { path: string; max_bytes?: number }, ctx: ToolContext) => readFileTool(input, ctx, files),
+    'builtins.files.write': (input: { path: string; content: string; append?: boolean }, ctx: ToolContext) => writeFileTool(input, ctx, files),
+    'builtins.files.list': (input: { path?: string; recursive?: boolean }, ctx: ToolContext) => listFilesTool(input, ctx, files),
   };
 }
 

@@ -2,7 +2,7 @@
 // config, so `squadron validate` can check `mcp.<server>.<tool>` refs without starting servers each
 // time (and offline). The cache file holds tool metadata only: never env values or headers.
 
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -100,9 +100,10 @@ async function readCache(file: string): Promise<McpToolInfo[] | undefined> {
 async function writeCache(file: string, server: string, tools: McpToolInfo[]): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const body = { version: 1, server, listedAt: new Date().toISOString(), tools };
-  // Write then rename, so a concurrent reader never sees half a file.
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(body, null, 2)}\n`, 'utf8');
+  // Write then rename, so a concurrent reader never sees half a file. The temporary name is
+  // unguessable and created exclusively ('wx': O_EXCL never follows a link planted at the name).
+  const tmp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(body, null, 2)}\n`, { encoding: 'utf8', flag: 'wx' });
   await rename(tmp, file);
 }
 
