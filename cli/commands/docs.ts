@@ -15,8 +15,14 @@ export interface DocTopic {
   name: string;
   /** `blocks`, `commands`, `concepts` or `` for top-level pages. */
   group: string;
-  path: string;
+  /** The page's Markdown: a file of docs/, or generated (`builtins`, from the runtime's tool definitions). */
+  read: () => Promise<string>;
 }
+
+/** Pages written from the code when asked for, so they cannot drift from it. */
+const GENERATED: readonly DocTopic[] = [
+  { name: 'builtins', group: '', read: async () => (await import('../builtinsPage.js')).builtinsPage() },
+];
 
 const GROUP_TITLES: Readonly<Record<string, string>> = {
   blocks: 'Blocks',
@@ -56,9 +62,9 @@ export function listTopics(root: string = assetPath('docs')): DocTopic[] {
   const topics = files.map((path) => {
     const rel = relative(root, path).split(sep);
     const file = rel[rel.length - 1]!;
-    return { name: file.slice(0, -3), group: rel.length > 1 ? rel[0]! : '', path };
+    return { name: file.slice(0, -3), group: rel.length > 1 ? rel[0]! : '', read: async () => readFileSync(path, 'utf8') };
   });
-  return topics.sort((a, b) => GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group) || a.name.localeCompare(b.name));
+  return [...topics, ...GENERATED].sort((a, b) => GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group) || a.name.localeCompare(b.name));
 }
 
 /** `task`, or `blocks/task` when a name exists in several groups. */
@@ -68,14 +74,14 @@ export function findTopic(topics: readonly DocTopic[], query: string): DocTopic 
 }
 
 /** The topics with their one-line summaries (each page is read only here, for the index). */
-function renderIndex(topics: readonly DocTopic[], columns: number, wrap: Wrap, groups: readonly string[] = GROUP_ORDER): string {
+async function renderIndex(topics: readonly DocTopic[], columns: number, wrap: Wrap, groups: readonly string[] = GROUP_ORDER): Promise<string> {
   const width = Math.max(...topics.map((t) => t.name.length));
   const lines: string[] = ['Documentation topics (squadron docs <topic>):'];
   for (const group of groups) {
     const inGroup = topics.filter((t) => t.group === group);
     if (inGroup.length === 0) continue;
     lines.push('', `${GROUP_TITLES[group] ?? group}:`);
-    for (const t of inGroup) lines.push(...wrap(`  ${t.name.padEnd(width)}  ${pageSummary(readFileSync(t.path, 'utf8'))}`, columns, width + 4));
+    for (const t of inGroup) lines.push(...wrap(`  ${t.name.padEnd(width)}  ${pageSummary(await t.read()).replace(/`/g, '')}`, columns, width + 4));
   }
   return lines.join('\n');
 }
@@ -120,11 +126,11 @@ export function register(program: Command, io: CliIo): void {
       // The renderer (marked and its terminal renderer) is loaded only here, not at CLI start-up.
       const { renderMarkdown, wrapLine } = await import('../markdownTerminal.js');
       if (query === '') {
-        await show(renderIndex(topics, columns, wrapLine), io, opts.pager);
+        await show(await renderIndex(topics, columns, wrapLine), io, opts.pager);
         return;
       }
       if (GROUP_ORDER.includes(query)) {
-        await show(renderIndex(topics, columns, wrapLine, [query]), io, opts.pager); // a group name lists that group
+        await show(await renderIndex(topics, columns, wrapLine, [query]), io, opts.pager); // a group name lists that group
         return;
       }
       const found = findTopic(topics, query);
@@ -137,7 +143,7 @@ export function register(program: Command, io: CliIo): void {
         const hint = suggestions.length > 0 ? `did you mean ${suggestions.join(', ')}? ` : '';
         throw new CliError(`unknown docs topic "${topic}". ${hint}Run squadron docs to list the topics.`);
       }
-      const page = renderMarkdown(readFileSync(found.path, 'utf8'), { width: columns, color: docsColor(io) });
+      const page = renderMarkdown(await found.read(), { width: columns, color: docsColor(io) });
       await show(page, io, opts.pager);
     });
 }

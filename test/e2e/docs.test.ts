@@ -5,6 +5,7 @@
 
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { BUILTIN_TOOLS } from '../../config/builtinTools.js';
 import { CLI, runCli } from '../support/cli.js';
 
 const ESC = '\u001b';
@@ -120,3 +121,32 @@ describe('squadron docs on a terminal', () => {
     expect(plain).toMatch(/^# task\n/);
   });
 });
+
+describe('squadron docs builtins', () => {
+  it('lists every built-in tool of the catalog with each input, its requiredness and description', SLOW, async () => {
+    // Wide enough that no table cell wraps: one row per input.
+    const r = await runCli(['docs', 'builtins'], { env: { COLUMNS: '400' } });
+    expect(r.code, r.stderr).toBe(0);
+    for (const tool of BUILTIN_TOOLS) {
+      expect(r.stdout).toContain(`### ${tool.ref}\n\n${tool.description}`);
+      const properties = (tool.inputSchema['properties'] ?? {}) as Record<string, { description?: string }>;
+      const required = (tool.inputSchema['required'] ?? []) as string[];
+      for (const [name, schema] of Object.entries(properties)) {
+        const row = new RegExp(`│ ${name} +│ [^│]+ │ ${required.includes(name) ? 'yes' : 'no '} +│ ${escape(schema.description ?? '')} +│`);
+        expect(r.stdout, `${tool.ref} input ${name}`).toMatch(row);
+      }
+    }
+    expect(r.stdout).toMatch(/│ seconds +│ number, > 0, ≤ 60 +│ yes/);
+    expect(r.stdout).toContain('builtins.files.all expands to: builtins.files.read, builtins.files.write, builtins.files.list.');
+    expect(r.stdout).toContain('(squadron docs workspace)');
+  });
+
+  it('is listed among the topics with the other reference pages', SLOW, async () => {
+    const r = await runCli(['docs'], { env: { COLUMNS: '200' } });
+    expect(r.stdout).toMatch(/Reference:\n {2}builtins +The \d+ built-in tools \(builtins\.\*\)/);
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
