@@ -10,6 +10,7 @@ export interface CommandEntry {
 }
 
 export const commands: readonly CommandEntry[] = [
+  { name: 'init', load: () => import('./init.js') },
   { name: 'validate', load: () => import('./validate.js') },
   { name: 'plan', load: () => import('./plan.js') },
   { name: 'tools', load: () => import('./tools.js') },
