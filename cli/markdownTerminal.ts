@@ -135,9 +135,8 @@ function joinSoftBreaks(item: Tokens.ListItem): void {
 interface TableOptions {
   wordWrap: boolean;
   wrapOnWordBoundary: boolean;
-  style: { head: string[]; border: string[] };
+  style: { head: string[]; border: string[]; compact?: boolean };
   colWidths?: number[];
-  chars?: Record<string, string>;
 }
 
 /** Markdown source of a cell → roughly what the terminal shows (code ticks, emphasis, link syntax dropped). */
@@ -148,7 +147,7 @@ function visibleText(source: string): string {
 /**
  * Column widths (padding included) that fit the table in `width`: columns that fit keep their
  * natural width, the others share what is left, so their cells wrap. A table that needs no wrapping
- * is drawn without lines between rows.
+ * is drawn compact: a line under the header, none between rows.
  */
 function sizeTable(token: Tokens.Table, width: number, options: TableOptions): void {
   const rows = [token.header, ...token.rows];
@@ -157,8 +156,7 @@ function sizeTable(token: Tokens.Table, width: number, options: TableOptions): v
   const available = width - (columns + 1); // the borders
   const widths = shareWidth(natural, available);
   options.colWidths = widths;
-  const wraps = widths.some((w, i) => w < natural[i]!);
-  options.chars = wraps ? {} : { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+  options.style.compact = widths.every((w, i) => w >= natural[i]!);
 }
 
 /** Water-filling: the narrowest wishes are granted first; the rest split the remainder evenly. */

@@ -18,8 +18,12 @@ export function page(text: string, opts: PageOptions): Promise<boolean> {
     // `LESS` as git sets it when unset: keep colours (R) and quit at once on a screenful (F).
     const env = { ...opts.env, LESS: opts.env['LESS'] ?? 'FRX' };
     const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env });
+    // Ctrl-C belongs to the pager (less uses it to stop a search): we outlive it, as git does.
+    const ignoreInterrupt = (): void => undefined;
+    process.on('SIGINT', ignoreInterrupt);
     let settled = false;
     const done = (shown: boolean): void => {
+      process.off('SIGINT', ignoreInterrupt);
       if (!settled) resolve(shown);
       settled = true;
     };

@@ -79,6 +79,14 @@ describe('modules loaded by the built CLI', () => {
     expect(files.filter((f) => f.startsWith('/dist/runtime/') || f.startsWith('/dist/store/'))).toEqual([]);
     expect(files.filter((f) => /\/dist\/cli\/commands\/(?!validate|index)/.test(f))).toEqual([]);
     expect(files.filter((f) => f.includes('/node_modules/yaml/'))).toEqual([]);
+    // The Markdown renderer (marked, marked-terminal and its highlighter) is for `docs` only.
+    expect(files.filter((f) => /\/node_modules\/(marked|marked-terminal|cli-highlight|highlight\.js)\//.test(f))).toEqual([]);
+  });
+
+  test('docs is what loads the Markdown renderer', () => {
+    const files = loaded(['docs', 'task'], tempProject({}));
+    expect(files).toContain('/dist/cli/markdownTerminal.js');
+    expect(files.some((f) => f.includes('/node_modules/marked-terminal/'))).toBe(true);
   });
 
   test('a SKILL.md folder is what loads yaml', () => {
