@@ -123,8 +123,7 @@ export function register(program: Command, io: CliIo): void {
       const topics = listTopics();
       const query = topic?.trim().replace(/\/$/, '') ?? '';
       const columns = outputWidth(io);
-      // The renderer (marked and its terminal renderer) is loaded only here, not at CLI start-up.
-      const { renderMarkdown, wrapLine } = await import('../markdownTerminal.js');
+      const { wrapLine } = await import('../terminalText.js');
       if (query === '') {
         await show(await renderIndex(topics, columns, wrapLine), io, opts.pager);
         return;
@@ -143,6 +142,8 @@ export function register(program: Command, io: CliIo): void {
         const hint = suggestions.length > 0 ? `did you mean ${suggestions.join(', ')}? ` : '';
         throw new CliError(`unknown docs topic "${topic}". ${hint}Run squadron docs to list the topics.`);
       }
+      // The renderer (marked, marked-terminal and its highlighter) is loaded only for a page.
+      const { renderMarkdown } = await import('../markdownTerminal.js');
       const page = renderMarkdown(await found.read(), { width: columns, color: docsColor(io) });
       await show(page, io, opts.pager);
     });

@@ -2,7 +2,8 @@
 // and pages rendered plain or in colour at a given width.
 
 import { describe, expect, test } from 'vitest';
-import { renderMarkdown, shareWidth, stripAnsi, wrapLine } from '../../cli/markdownTerminal.js';
+import { renderMarkdown, shareWidth } from '../../cli/markdownTerminal.js';
+import { stripAnsi, wrapLine } from '../../cli/terminalText.js';
 
 describe('wrapLine', () => {
   test('breaks at spaces and keeps a list item indented past its bullet', () => {
