@@ -5,6 +5,7 @@
 
 import { Marked, type MarkedExtension, type Tokens } from 'marked';
 import { markedTerminal } from 'marked-terminal';
+import { highlightHcl } from './hclHighlight.js';
 import { stripAnsi, wrapLine } from './terminalText.js';
 
 export interface TerminalMarkdownOptions {
@@ -69,42 +70,11 @@ export function renderMarkdown(markdown: string, opts: TerminalMarkdownOptions):
 const HIGHLIGHTED = new Set(['json', 'sh', 'bash', 'shell']);
 
 const CODE = '33'; // yellow, as marked-terminal draws code
-const HCL_STYLES: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^(?:#|\/\/).*/, '90'], // comment: grey
-  [/^"(?:[^"\\]|\\.)*"/, '32'], // string: green
-  [/^<<-?\w+/, '32'], // heredoc marker
-  [/^(?:true|false|null|\d+(?:\.\d+)?)\b/, '35'], // literal: magenta
-  [/^[A-Za-z_][\w-]*(?=\s*(?:"[^"]*"\s*)*\{)/, '36;1'], // block type: bold cyan
-  [/^[A-Za-z_][\w-]*(?=\s*=(?!=))/, '36'], // attribute name: cyan
-];
 
 function style(text: string, sgr: string): string {
   return text
     .split('\n')
     .map((line) => (line === '' ? line : `\u001b[${sgr}m${line}\u001b[0m`))
-    .join('\n');
-}
-
-/** A small HCL colouring, line by line: comments, strings, literals, block types and attribute names. */
-function highlightHcl(code: string): string {
-  return code
-    .split('\n')
-    .map((line) => {
-      let out = '';
-      let rest = line;
-      while (rest !== '') {
-        const hit = HCL_STYLES.map(([re, sgr]) => [re.exec(rest)?.[0], sgr] as const).find(([m]) => m !== undefined && m !== '');
-        if (hit !== undefined) {
-          out += `\u001b[${hit[1]}m${hit[0]}\u001b[0m`;
-          rest = rest.slice(hit[0]!.length);
-          continue;
-        }
-        const plain = /^(?:[A-Za-z_][\w.-]*|\s+|.)/.exec(rest)![0];
-        out += plain;
-        rest = rest.slice(plain.length);
-      }
-      return out;
-    })
     .join('\n');
 }
 

@@ -3,7 +3,6 @@
 // the Markdown renderer.
 
 // CSI sequences (colours) and OSC sequences (hyperlinks).
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
 
 export function stripAnsi(text: string): string {
