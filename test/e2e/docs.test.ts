@@ -116,6 +116,10 @@ describe('squadron docs on a terminal', () => {
     const short = await onTerminal(['docs', 'blocks'], { PAGER: 'sed s/^/PAGED:/' }, 120, 60);
     expect(short).not.toContain('PAGED:');
     expect(short).toContain('Blocks:');
+    // A pager that does not exist is no reason to show nothing.
+    const missing = await onTerminal(['docs', 'task'], { PAGER: 'no-such-pager-here' });
+    expect(missing).toContain('# task');
+    expect(missing).toContain('"triage"');
     const plain = await onTerminal(['docs', 'task', '--no-pager'], { NO_COLOR: '1' });
     expect(plain).not.toContain(ESC);
     expect(plain).toMatch(/^# task\n/);
