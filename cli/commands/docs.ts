@@ -1,21 +1,28 @@
 // `squadron docs [topic]`: prints a page of the documentation shipped in docs/ (one per block,
-// command and concept). Without a topic it lists them with their one-line descriptions; an
-// unknown topic is a usage error (exit 2) with suggestions.
+// command and concept), rendered for the terminal and wrapped to its width, through the pager when
+// the page is taller than the terminal. Without a topic it lists them with their one-line
+// descriptions; an unknown topic is a usage error (exit 2) with suggestions.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Command } from 'commander';
 import { assetPath } from '../../config/assets.js';
 import { closest } from '../../config/suggest.js';
-import { CliError, useColor, type CliIo } from '../io.js';
+import { CliError, type CliIo } from '../io.js';
 
 export interface DocTopic {
   /** What the user types: the file name without `.md` (`task`, `validate`, `worker`). */
   name: string;
   /** `blocks`, `commands`, `concepts` or `` for top-level pages. */
   group: string;
-  path: string;
+  /** The page's Markdown: a file of docs/, or generated (`builtins`, from the runtime's tool definitions). */
+  read: () => Promise<string>;
 }
+
+/** Pages written from the code when asked for, so they cannot drift from it. */
+const GENERATED: readonly DocTopic[] = [
+  { name: 'builtins', group: '', read: async () => (await import('../builtinsPage.js')).builtinsPage() },
+];
 
 const GROUP_TITLES: Readonly<Record<string, string>> = {
   blocks: 'Blocks',
@@ -55,9 +62,9 @@ export function listTopics(root: string = assetPath('docs')): DocTopic[] {
   const topics = files.map((path) => {
     const rel = relative(root, path).split(sep);
     const file = rel[rel.length - 1]!;
-    return { name: file.slice(0, -3), group: rel.length > 1 ? rel[0]! : '', path };
+    return { name: file.slice(0, -3), group: rel.length > 1 ? rel[0]! : '', read: async () => readFileSync(path, 'utf8') };
   });
-  return topics.sort((a, b) => GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group) || a.name.localeCompare(b.name));
+  return [...topics, ...GENERATED].sort((a, b) => GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group) || a.name.localeCompare(b.name));
 }
 
 /** `task`, or `blocks/task` when a name exists in several groups. */
@@ -66,44 +73,44 @@ export function findTopic(topics: readonly DocTopic[], query: string): DocTopic 
   return topics.find((t) => `${t.group}/${t.name}` === q) ?? topics.find((t) => t.name === q);
 }
 
-const ansi = { bold: '\u001b[1m', dim: '\u001b[2m', cyan: '\u001b[36m', underline: '\u001b[4m', reset: '\u001b[0m' };
-
-/** Light terminal formatting: bold headings, indented dim code blocks, bold inline code. */
-export function formatMarkdown(markdown: string, color: boolean): string {
-  if (!color) return markdown;
-  const out: string[] = [];
-  let inCode = false;
-  for (const line of markdown.split(/\r?\n/)) {
-    if (line.startsWith('```')) {
-      inCode = !inCode;
-      continue;
-    }
-    if (inCode) {
-      out.push(`    ${ansi.dim}${line}${ansi.reset}`);
-      continue;
-    }
-    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
-    if (heading) {
-      const text = heading[2]!;
-      out.push(heading[1]!.length === 1 ? `${ansi.bold}${ansi.underline}${text}${ansi.reset}` : `${ansi.bold}${text}${ansi.reset}`);
-      continue;
-    }
-    out.push(line.replace(/`([^`]+)`/g, `${ansi.cyan}$1${ansi.reset}`).replace(/\*\*([^*]+)\*\*/g, `${ansi.bold}$1${ansi.reset}`));
-  }
-  return out.join('\n');
-}
-
 /** The topics with their one-line summaries (each page is read only here, for the index). */
-function renderIndex(topics: readonly DocTopic[], groups: readonly string[] = GROUP_ORDER): string {
+async function renderIndex(topics: readonly DocTopic[], columns: number, wrap: Wrap, groups: readonly string[] = GROUP_ORDER): Promise<string> {
   const width = Math.max(...topics.map((t) => t.name.length));
   const lines: string[] = ['Documentation topics (squadron docs <topic>):'];
   for (const group of groups) {
     const inGroup = topics.filter((t) => t.group === group);
     if (inGroup.length === 0) continue;
     lines.push('', `${GROUP_TITLES[group] ?? group}:`);
-    for (const t of inGroup) lines.push(`  ${t.name.padEnd(width)}  ${pageSummary(readFileSync(t.path, 'utf8'))}`);
+    for (const t of inGroup) lines.push(...wrap(`  ${t.name.padEnd(width)}  ${pageSummary(await t.read()).replace(/`/g, '')}`, columns, width + 4));
   }
   return lines.join('\n');
+}
+
+type Wrap = (line: string, width: number, hang?: number) => string[];
+
+/** Terminal: its width. Piped: `COLUMNS` when set to a number, else 80. */
+export function outputWidth(io: CliIo): number {
+  const tty = io.stdoutIsTTY ? (io.stdout as Partial<NodeJS.WriteStream>).columns : undefined;
+  if (tty !== undefined && tty > 0) return tty;
+  const env = Number(io.env['COLUMNS']);
+  return Number.isInteger(env) && env > 0 ? env : 80;
+}
+
+/** NO_COLOR (https://no-color.org) wins, FORCE_COLOR asks for colour when piped, else colour on a terminal. */
+function docsColor(io: CliIo): boolean {
+  if (io.env['NO_COLOR']) return false;
+  const force = io.env['FORCE_COLOR'];
+  if (force !== undefined && force !== '' && force !== '0' && force !== 'false') return true;
+  return io.stdoutIsTTY;
+}
+
+/** Writes a page, through the pager when stdout is a terminal shorter than the page. */
+async function show(text: string, io: CliIo, usePager: boolean): Promise<void> {
+  if (usePager && io.stdoutIsTTY) {
+    const { needsPager, page } = await import('../pager.js');
+    if (needsPager(text, (io.stdout as Partial<NodeJS.WriteStream>).rows) && (await page(`${text}\n`, { pager: io.env['PAGER'], env: io.env }))) return;
+  }
+  io.stdout.write(`${text}\n`);
 }
 
 export function register(program: Command, io: CliIo): void {
@@ -111,15 +118,18 @@ export function register(program: Command, io: CliIo): void {
     .command('docs')
     .description('Print a documentation page (without a topic: list the topics)')
     .argument('[topic]', 'a block, command or concept, e.g. task, validate, worker')
-    .action((topic: string | undefined) => {
+    .option('--no-pager', 'print the page directly even on a terminal')
+    .action(async (topic: string | undefined, opts: { pager: boolean }) => {
       const topics = listTopics();
       const query = topic?.trim().replace(/\/$/, '') ?? '';
+      const columns = outputWidth(io);
+      const { wrapLine } = await import('../terminalText.js');
       if (query === '') {
-        io.stdout.write(`${renderIndex(topics)}\n`);
+        await show(await renderIndex(topics, columns, wrapLine), io, opts.pager);
         return;
       }
       if (GROUP_ORDER.includes(query)) {
-        io.stdout.write(`${renderIndex(topics, [query])}\n`); // a group name lists that group
+        await show(await renderIndex(topics, columns, wrapLine, [query]), io, opts.pager); // a group name lists that group
         return;
       }
       const found = findTopic(topics, query);
@@ -132,7 +142,9 @@ export function register(program: Command, io: CliIo): void {
         const hint = suggestions.length > 0 ? `did you mean ${suggestions.join(', ')}? ` : '';
         throw new CliError(`unknown docs topic "${topic}". ${hint}Run squadron docs to list the topics.`);
       }
-      const color = useColor(io, 'stdout');
-      io.stdout.write(`${formatMarkdown(readFileSync(found.path, 'utf8'), color).trimEnd()}\n`);
+      // The renderer (marked, marked-terminal and its highlighter) is loaded only for a page.
+      const { renderMarkdown } = await import('../markdownTerminal.js');
+      const page = renderMarkdown(await found.read(), { width: columns, color: docsColor(io) });
+      await show(page, io, opts.pager);
     });
 }

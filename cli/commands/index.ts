@@ -10,6 +10,7 @@ export interface CommandEntry {
 }
 
 export const commands: readonly CommandEntry[] = [
+  { name: 'init', load: () => import('./init.js') },
   { name: 'validate', load: () => import('./validate.js') },
   { name: 'fmt', load: () => import('./fmt.js') },
   { name: 'plan', load: () => import('./plan.js') },

@@ -72,9 +72,17 @@ test('one page per block, command and concept', () => {
   const have = pages(docsRoot).map((p) => relative(docsRoot, p));
   const want = [
     ...['variable', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'mission', 'task'].map((b) => `blocks/${b}.md`),
-    ...['validate', 'docs', 'run', 'resume', 'runs', 'inspect', 'plan', 'tools', 'fmt'].map((c) => `commands/${c}.md`),
+    ...['init', 'validate', 'fmt', 'docs', 'run', 'resume', 'runs', 'inspect', 'plan', 'tools'].map((c) => `commands/${c}.md`),
     ...['missions', 'worker', 'toolsets', 'references'].map((c) => `concepts/${c}.md`),
     'diagnostics.md',
   ];
   expect(want.filter((w) => !have.includes(w))).toEqual([]);
+});
+
+test('user docs stand on their own: no page or example refers to a Go version of Squadron', () => {
+  const examples = join(docsRoot, '..', 'examples');
+  const hcl = readdirSync(examples, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.hcl') || f.endsWith('.md'));
+  const files = [...pages(docsRoot), join(docsRoot, '..', 'README.md'), ...hcl.map((f) => join(examples, f))];
+  const hits = files.filter((f) => /\bGo (original|version|Squadron)\b|\bthe Go\b|golang/i.test(readFileSync(f, 'utf8')));
+  expect(hits.map((f) => relative(join(docsRoot, '..'), f))).toEqual([]);
 });

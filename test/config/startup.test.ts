@@ -28,7 +28,7 @@ describe('commandsFor', () => {
 
   test('help, no command and unknown commands load them all, in --help order', () => {
     const all = commands.map((c) => c.name);
-    expect(all).toEqual(['validate', 'plan', 'tools', 'run', 'resume', 'runs', 'inspect', 'docs']);
+    expect(all).toEqual(['init', 'validate', 'plan', 'tools', 'run', 'resume', 'runs', 'inspect', 'docs']);
     for (const argv of [[], ['--help'], ['help', 'validate'], ['valdate', 'x']]) expect(names(argv)).toEqual(all);
   });
 
@@ -79,6 +79,14 @@ describe('modules loaded by the built CLI', () => {
     expect(files.filter((f) => f.startsWith('/dist/runtime/') || f.startsWith('/dist/store/'))).toEqual([]);
     expect(files.filter((f) => /\/dist\/cli\/commands\/(?!validate|index)/.test(f))).toEqual([]);
     expect(files.filter((f) => f.includes('/node_modules/yaml/'))).toEqual([]);
+    // The Markdown renderer (marked, marked-terminal and its highlighter) is for `docs` only.
+    expect(files.filter((f) => /\/node_modules\/(marked|marked-terminal|cli-highlight|highlight\.js)\//.test(f))).toEqual([]);
+  });
+
+  test('docs is what loads the Markdown renderer', () => {
+    const files = loaded(['docs', 'task'], tempProject({}));
+    expect(files).toContain('/dist/cli/markdownTerminal.js');
+    expect(files.some((f) => f.includes('/node_modules/marked-terminal/'))).toBe(true);
   });
 
   test('a SKILL.md folder is what loads yaml', () => {

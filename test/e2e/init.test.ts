@@ -1,0 +1,67 @@
+// `squadron init` as a new user runs it: the starter project validates without any key set, an
+// example copied with --example runs (the quickstart offline, from its cassette), and existing
+// files are never overwritten — the command is refused and nothing is written.
+
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli, tempDir } from '../support/cli.js';
+
+const SLOW = { timeout: 180_000 };
+const NO_KEYS = { SQUADRON_VAR_anthropic_api_key: undefined, SQUADRON_VAR_openai_api_key: undefined };
+
+describe('squadron init', () => {
+  it('creates a starter project that validates with no key set and says what to do next', SLOW, async () => {
+    const cwd = tempDir();
+    const init = await runCli(['init', 'my-project'], { cwd, env: NO_KEYS });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('created a starter project in my-project: mission.hcl, README.md');
+    expect(init.stdout).toContain('next: squadron validate my-project');
+    const mission = readFileSync(join(cwd, 'my-project', 'mission.hcl'), 'utf8');
+    expect(mission).toMatch(/secret\s+= true/);
+    expect(mission).toContain('api_key  = vars.anthropic_api_key');
+    expect(mission).toMatch(/toolset "\w+"/);
+    expect(readFileSync(join(cwd, 'my-project', 'README.md'), 'utf8')).toContain('squadron run .');
+
+    const validate = await runCli(['validate', 'my-project', '--offline'], { cwd, env: NO_KEYS });
+    expect(validate.code, validate.stderr).toBe(0);
+    expect(validate.stdout).toContain('config is valid');
+    expect(validate.stdout).toMatch(/mission starter: .*2 tasks/);
+  });
+
+  it('copies an example with --example; the quickstart then runs offline from its cassette', SLOW, async () => {
+    const cwd = tempDir();
+    const init = await runCli(['init', 'qs', '--example', 'quickstart'], { cwd });
+    expect(init.code, init.stderr).toBe(0);
+    expect(readdirSync(join(cwd, 'qs')).sort()).toEqual(['cassette.jsonl', 'mission.hcl']);
+    const run = await runCli(['run', 'qs', '--json'], { cwd, env: NO_KEYS });
+    expect(run.stderr).toContain('replays its responses from');
+    expect(run.code, run.stderr).toBe(0);
+    const doc = JSON.parse(run.stdout) as { status: string; tasks: Record<string, { status: string }> };
+    expect(doc.status).toBe('completed');
+    expect(doc.tasks['review']!.status).toBe('completed');
+    // The copy is the user's: the run's database lives beside it, not in the package's example.
+    expect(existsSync(join(cwd, 'qs', '.squadron'))).toBe(true);
+    expect(readFileSync(join(cwd, 'qs', 'cassette.jsonl'), 'utf8')).toBe(readFileSync(join(REPO_ROOT, 'examples', 'quickstart', 'cassette.jsonl'), 'utf8'));
+  });
+
+  it('refuses, in one line and exit 2, to write over an existing file, and writes nothing', SLOW, async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'mine'));
+    writeFileSync(join(cwd, 'mine', 'mission.hcl'), '# my own mission\n');
+    const r = await runCli(['init', 'mine'], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: mine/mission.hcl already exists; init never overwrites files: choose a new or empty directory\n');
+    expect(readFileSync(join(cwd, 'mine', 'mission.hcl'), 'utf8')).toBe('# my own mission\n');
+    expect(readdirSync(join(cwd, 'mine'))).toEqual(['mission.hcl']);
+  });
+
+  it('names the examples for an unknown --example', SLOW, async () => {
+    const cwd = tempDir();
+    const r = await runCli(['init', 'x', '--example', 'quikstart'], { cwd });
+    expect(r.code).toBe(2);
+    const examples = readdirSync(join(REPO_ROOT, 'examples')).sort();
+    expect(r.stderr).toBe(`error: unknown example "quikstart". did you mean quickstart? Examples: ${examples.join(', ')}\n`);
+    expect(existsSync(join(cwd, 'x'))).toBe(false);
+  });
+});
