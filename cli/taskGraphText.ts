@@ -37,7 +37,7 @@ export function toDot(g: GraphInput): string {
 
 /**
  * Mermaid flowchart: `-->` for depends_on, `-.->|condition|` for routes, `==>|send_to|` for send_to.
- * Task names are node ids (HCL names are letters, digits, `_` and `-`), shown as labels.
+ * Each task is node `t_<name>` labelled with its name.
  */
 export function toMermaid(g: GraphInput): string {
   const out = ['flowchart LR'];
@@ -53,14 +53,16 @@ function dotString(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 }
 
-/** A bare DOT id when the name is one, else a quoted string. */
+/** A bare DOT id when the name is one and not a DOT keyword (`node`, `edge`, …, any case), else a quoted string. */
 function dotId(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : dotString(name);
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !DOT_KEYWORDS.has(name.toLowerCase()) ? name : dotString(name);
 }
 
-/** Mermaid ids allow letters, digits and `_`; `-` and anything else is spelled out so ids stay unique. */
+const DOT_KEYWORDS: ReadonlySet<string> = new Set(['node', 'edge', 'graph', 'digraph', 'subgraph', 'strict']);
+
+/** Task names are lowercase letters, digits and `_`; the prefix keeps one named like a Mermaid keyword (`end`) usable. */
 function mermaidId(name: string): string {
-  return `t_${name.replace(/[^A-Za-z0-9_]/g, (c) => `_${c.charCodeAt(0).toString(16)}_`)}`;
+  return `t_${name}`;
 }
 
 /** Text inside a quoted Mermaid label: quotes and markup characters as entity codes. */
