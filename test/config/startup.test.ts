@@ -28,7 +28,7 @@ describe('commandsFor', () => {
 
   test('help, no command and unknown commands load them all, in --help order', () => {
     const all = commands.map((c) => c.name);
-    expect(all).toEqual(['validate', 'plan', 'tools', 'run', 'resume', 'runs', 'inspect', 'docs']);
+    expect(all).toEqual(['validate', 'plan', 'tools', 'graph', 'run', 'resume', 'runs', 'inspect', 'docs']);
     for (const argv of [[], ['--help'], ['help', 'validate'], ['valdate', 'x']]) expect(names(argv)).toEqual(all);
   });
 
@@ -79,6 +79,12 @@ describe('modules loaded by the built CLI', () => {
     expect(files.filter((f) => f.startsWith('/dist/runtime/') || f.startsWith('/dist/store/'))).toEqual([]);
     expect(files.filter((f) => /\/dist\/cli\/commands\/(?!validate|index)/.test(f))).toEqual([]);
     expect(files.filter((f) => f.includes('/node_modules/yaml/'))).toEqual([]);
+  });
+
+  test('graph loads the config loader, never the runtime or the store', () => {
+    const files = loaded(['graph', '.'], tempProject({ 'main.hcl': valid }));
+    expect(files).toContain('/dist/config/taskEdges.js');
+    expect(files.filter((f) => f.startsWith('/dist/runtime/') || f.startsWith('/dist/store/'))).toEqual([]);
   });
 
   test('a SKILL.md folder is what loads yaml', () => {
