@@ -2,7 +2,6 @@
 // `schema_version`, and the same flat error shape (`error` + `error_code`) for every failure, so a
 // script reads any command's output the same way (see docs/concepts/cli.md).
 
-import type { Command } from 'commander';
 import type { CliIo } from './io.js';
 
 /**
@@ -46,10 +45,8 @@ export function snakeKeys(value: unknown): unknown {
   );
 }
 
-/** Adds the `--json` flag; the error path (cli/program.ts) then answers errors of this command in JSON too. */
-export function addJsonFlag(command: Command, description = 'print one JSON document on stdout (see squadron docs cli)'): Command {
-  return command.option('--json', description);
-}
+/** The help of every command's `--json` flag; the error path (cli/program.ts) answers errors in JSON for a command that has it. */
+export const JSON_FLAG_HELP = 'print one JSON document on stdout (see squadron docs cli)';
 
 /**
  * Whether this command line asked for JSON: `--json`, or `--format json` / `--format=json` for the

@@ -4,7 +4,7 @@
 import { Option, type Command } from 'commander';
 import { taskEdges } from '../../config/taskEdges.js';
 import { collect, parseKeyValues, type CliIo } from '../io.js';
-import { writeJson } from '../json.js';
+import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { loadProject, selectMission } from '../project.js';
 import { toDot, toMermaid } from '../taskGraphText.js';
 
@@ -22,7 +22,7 @@ export function register(program: Command, io: CliIo): void {
     .argument('<path>', 'an .hcl file or a directory of them')
     .option('-m, --mission <name>', 'the mission (optional when the config has one)')
     .addOption(new Option('--format <format>', 'dot (Graphviz), mermaid, or json').choices(['dot', 'mermaid', 'json']).default('dot'))
-    .option('--json', 'print one JSON document on stdout (see squadron docs cli); same as --format json')
+    .option('--json', `${JSON_FLAG_HELP}; the same as --format json`)
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
     .action((path: string, flags: GraphFlags) => {
       // No model is called: a variable without a value is a warning, as for plan.

@@ -7,7 +7,7 @@ import type { Part } from '../../runtime/providers/types.js';
 import { totalTokens, type UsageTotals } from '../../runtime/usage.js';
 import { CliError, type CliIo } from '../io.js';
 import { inspectionJson } from '../inspectJson.js';
-import { writeJson } from '../json.js';
+import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { DB_OPTION_HELP, openExistingStore } from '../storeAccess.js';
 import { indent } from '../table.js';
 
@@ -26,7 +26,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--db <path>', DB_OPTION_HELP)
     .option('--task <name>', 'only this task')
     .option('--transcript', "include every session's messages and tool calls")
-    .option('--json', 'print one JSON document on stdout (see squadron docs cli)')
+    .option('--json', JSON_FLAG_HELP)
     .action(async (runId: string, flags: InspectFlags) => {
       const { inspectRun } = await import('../../runtime/inspect.js');
       const store = await openExistingStore(io, flags.db);

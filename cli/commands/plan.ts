@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { AgentPlan, MissionPlan, RequestBytes } from '../../runtime/plan.js';
 import { describeSelection } from '../../runtime/progress.js';
 import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
-import { jsonDocument } from '../json.js';
+import { JSON_FLAG_HELP, jsonDocument } from '../json.js';
 import { loadProject, selectMission } from '../project.js';
 import { routingLines } from '../taskGraphText.js';
 import { addSelectionFlags, selectionOverrides, type SelectionFlags } from '../selectionFlags.js';
@@ -28,7 +28,7 @@ export function register(program: Command, io: CliIo): void {
     .option('-t, --task <name>', 'only this task')
     .option('-i, --input <key=value>', 'a mission input (repeatable); missing ones show as <inputs.name>', collect, [])
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
-    .option('--json', 'print the plan as JSON (a documented contract)')
+    .option('--json', JSON_FLAG_HELP)
     .option('--show-prompt', 'include the rendered prompts and tool definitions');
   addSelectionFlags(command).action(async (path: string, flags: PlanFlags) => {
     // The config is checked before the runtime is loaded, so a mistake is reported at once.

@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 
 import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
+import { JSON_FLAG_HELP } from '../json.js';
 import { loadProject } from '../project.js';
 import { DB_OPTION_HELP, existingDbPath, shownPath } from '../storeAccess.js';
 import { interruptOnSigint, printRunReport, runEnvironment } from '../runReport.js';
@@ -21,7 +22,7 @@ export function register(program: Command, io: CliIo): void {
     .description('Continue an interrupted run without redoing finished work')
     .argument('<run-id>', 'the run to continue (see `squadron runs`)')
     .option('--db <path>', DB_OPTION_HELP)
-    .option('--json', 'print one JSON document on stdout')
+    .option('--json', JSON_FLAG_HELP)
     .option('--var <name=value>', 'a variable value, e.g. a secret (repeatable)', collect, [])
     .option('-c, --config <path>', 'load the config from here instead of the path stored with the run')
     .action(async (runId: string, flags: ResumeFlags) => {

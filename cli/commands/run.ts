@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import type { Mission, MissionGraph } from '../../config/graph.js';
 import type { RunOptions } from '../../runtime/run.js';
 import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
+import { JSON_FLAG_HELP } from '../json.js';
 import { loadProject, selectMission } from '../project.js';
 import { interruptOnSigint, printRunReport, runEnvironment } from '../runReport.js';
 import { addSelectionFlags, selectionOverrides, type SelectionFlags } from '../selectionFlags.js';
@@ -30,7 +31,7 @@ export function register(program: Command, io: CliIo): void {
     .option('-i, --input <key=value>', 'a mission input (repeatable)', collect, [])
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
     .option('--db <file>', 'SQLite database (default: .squadron/squadron.db beside the config)')
-    .option('--json', 'print one JSON document on stdout')
+    .option('--json', JSON_FLAG_HELP)
     .option('--replay <cassette>', 'play model responses back from a cassette instead of calling models')
     .option('--record <cassette>', 'record model traffic to a cassette (secrets redacted)')
     .option('--workspace <dir>', "directory for the file tools (default: .squadron/workspaces/<run-id>)");

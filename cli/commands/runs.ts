@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { taskCounts } from '../../runtime/inspect.js';
 import { totalTokens } from '../../runtime/usage.js';
 import { positiveInt, type CliIo } from '../io.js';
-import { writeJson } from '../json.js';
+import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { DB_OPTION_HELP, openExistingStore } from '../storeAccess.js';
 import { formatDuration, table } from '../table.js';
 
@@ -16,7 +16,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--db <path>', DB_OPTION_HELP)
     .option('--mission <name>', 'only runs of this mission')
     .option('--limit <n>', 'at most this many runs', positiveInt('--limit'), 50)
-    .option('--json', 'print one JSON document on stdout (see squadron docs cli)')
+    .option('--json', JSON_FLAG_HELP)
     .action(async (flags: { db?: string; mission?: string; limit: number; json?: boolean }) => {
       const store = await openExistingStore(io, flags.db);
       try {

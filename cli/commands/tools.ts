@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { TaskSpec } from '../../config/graph.js';
 import { CliError, collect, parseKeyValues, positiveInt, type CliIo } from '../io.js';
-import { writeJson } from '../json.js';
+import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { loadProject, selectMission } from '../project.js';
 import { table } from '../table.js';
 
@@ -29,7 +29,7 @@ export function register(program: Command, io: CliIo): void {
     .option('-g, --group <name>', 'with --search: only this group')
     .option('--page <n>', 'with --search: the page (8 results each)', positiveInt('--page'), 1)
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
-    .option('--json', 'print one JSON document on stdout (see squadron docs cli)')
+    .option('--json', JSON_FLAG_HELP)
     .action(async (path: string, flags: ToolsFlags) => {
       // The config is checked before the runtime is loaded, so a mistake is reported at once.
       // Listing and searching call no tool: the secrets are not needed (an MCP server that needs one is reported unavailable).

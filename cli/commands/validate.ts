@@ -13,7 +13,7 @@ import { summarize, type ConfigSummary, type WholeServers } from '../../config/s
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import type { McpServer } from '../../config/graph.js';
 import { collect, EXIT, parseKeyValues, useColor, type CliIo } from '../io.js';
-import { snakeKeys, writeJson } from '../json.js';
+import { JSON_FLAG_HELP, snakeKeys, writeJson } from '../json.js';
 import { routingLines } from '../taskGraphText.js';
 
 export interface ValidateOptions {
@@ -33,7 +33,7 @@ export function register(program: Command, io: CliIo, deps: ValidateDeps = {}): 
     .command('validate')
     .description('Check a config and report every problem with its file, line and column')
     .argument('[path]', 'a .hcl file or a directory of .hcl files', '.')
-    .option('--json', 'print one JSON document on stdout (see squadron docs cli)')
+    .option('--json', JSON_FLAG_HELP)
     .addOption(new Option('--format <format>', 'output format (--format json is --json)').choices(['text', 'json']).default('text'))
     .option('--var <name=value>', 'set a variable (repeatable)', collect, [])
     .option('--offline', 'do not contact MCP servers to check mcp.<server>.<tool> references')
