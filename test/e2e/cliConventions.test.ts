@@ -137,14 +137,15 @@ beforeAll(async () => {
   expect(help.code).toBe(0);
   const commandsSection = help.stdout.slice(help.stdout.indexOf('Commands:'));
   registered = [...commandsSection.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((name) => name !== 'help');
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await server.close();
   removeProjects();
 });
 
-describe('every registered command follows the CLI conventions', () => {
+// Each test spawns the CLI many times (each command, several ways): generous timeouts for a busy machine.
+describe('every registered command follows the CLI conventions', { timeout: 600_000 }, () => {
   it('every command of squadron --help has its conventions declared here', () => {
     expect(registered.length).toBeGreaterThanOrEqual(9);
     expect(registered.filter((name) => CONVENTIONS[name] === undefined), 'commands without an entry in CONVENTIONS').toEqual([]);
@@ -219,7 +220,7 @@ describe('every registered command follows the CLI conventions', () => {
   });
 });
 
-describe('runs and inspect count every task of the mission', () => {
+describe('runs and inspect count every task of the mission', { timeout: 120_000 }, () => {
   it('runs shows tasks done out of the mission total, with the skipped ones', async () => {
     const json = expectJsonDocument(await runCli(['runs', '--json'], { cwd: fixture.dir }), 'runs');
     expect((json.runs as { tasks: unknown }[])[0]!.tasks).toEqual({ total: 5, completed: 4, failed: 0, skipped: 1 });
@@ -244,7 +245,7 @@ describe('runs and inspect count every task of the mission', () => {
   });
 });
 
-describe('exit codes', () => {
+describe('exit codes', { timeout: 120_000 }, () => {
   it('the same refusal exits the same way from run and resume', async () => {
     // A workspace that is a file refuses run; a mission missing from the config given refuses resume: both run_refused, exit 2.
     const other = writeProject({ 'mission.hcl': readFileSync(join(fixture.dir, 'mission.hcl'), 'utf8').replace('mission "conv"', 'mission "other"') });

@@ -53,7 +53,7 @@ const EDGES = [
   { from: 'answer', to: 'end', kind: 'send_to' },
 ];
 
-describe('squadron graph', () => {
+describe('squadron graph', { timeout: 120_000 }, () => {
   const dir = writeProject({ 'mission.hcl': MISSION });
 
   it('prints Graphviz DOT: dependencies, routes labelled with their conditions, send_to', async () => {
@@ -108,7 +108,7 @@ describe('squadron graph', () => {
   });
 });
 
-describe('validate and plan show routing and the task graph', () => {
+describe('validate and plan show routing and the task graph', { timeout: 120_000 }, () => {
   const dir = writeProject({ 'mission.hcl': MISSION });
 
   it('validate lists each task with its routes and send_to (text) and the edges (JSON)', async () => {
