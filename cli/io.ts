@@ -19,24 +19,62 @@ export interface CliIo {
   exitCode?: number;
 }
 
-/** Exit codes shared by every command. */
+/** Exit codes shared by every command: the one table, documented in docs/concepts/cli.md. */
 export const EXIT = {
   ok: 0,
-  /** `validate` found errors; a mission failed; a run was refused (e.g. another process holds it). */
+  /** The command did its work and the answer is "no": validate found errors, a mission failed, a run is held by another process or must be retried explicitly. */
   failure: 1,
-  /** Bad usage: unknown flag, missing argument, unknown mission or topic; an invalid config given to run, plan or tools. */
+  /** Nothing was done: bad usage (unknown flag, missing argument, bad value), an invalid config, an unknown mission, task, run or topic, no database. */
   usage: 2,
+  // Reserved (future): 3 a run stopped by its budget; 4 a run waiting for an approval.
   interrupted: 130,
 } as const;
 
+/**
+ * Why a command failed, as `error_code` in its JSON error document. Each code has one exit code.
+ * Codes are only ever added (a script may switch on them).
+ */
+export const ERROR_CODES = {
+  /** A flag, argument or value the command does not accept. */
+  usage: EXIT.usage,
+  /** The config has errors (listed as diagnostics). */
+  invalid_config: EXIT.usage,
+  /** No such mission, task, run, docs topic, or no database where runs were looked for. */
+  not_found: EXIT.usage,
+  /** The database cannot be opened (not a database, unreadable). */
+  database_unusable: EXIT.usage,
+  /** The database opened but cannot be used by this version (newer schema, failed migration). */
+  database_error: EXIT.failure,
+  /** The run cannot start or continue with what was given (a workspace that is a file, an unwritable cassette, a mission not in the config). */
+  run_refused: EXIT.usage,
+  /** Another live process is executing the run. */
+  run_busy: EXIT.failure,
+  /** The state of the run refuses the command as asked (e.g. a failed run resumed without saying to retry). */
+  refused: EXIT.failure,
+  /** A bug: an unexpected error (details with --debug). */
+  internal: EXIT.failure,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
 /** A user-caused problem that ends a command with a message and an exit code, never a stack trace. */
 export class CliError extends Error {
+  readonly code: ErrorCode;
+  readonly exitCode: number;
+  /**
+   * `kind` is an error code (its exit code follows from the table) or, as older callers pass it, an
+   * exit code (EXIT.usage → `usage`, anything else → `refused`). `details` are added to the JSON
+   * error document (snake_case keys), e.g. the diagnostics of an invalid config.
+   */
   constructor(
     message: string,
-    readonly exitCode: number = EXIT.usage,
+    kind: ErrorCode | number = 'usage',
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'CliError';
+    this.code = typeof kind === 'string' ? kind : kind === EXIT.usage ? 'usage' : 'refused';
+    this.exitCode = typeof kind === 'string' ? ERROR_CODES[kind] : kind;
   }
 }
 

@@ -1,9 +1,11 @@
-// The command tree of the `squadron` binary: builds it, maps usage errors to exit code 2 and
-// turns unexpected exceptions into one clear line (stack trace only with --debug). Only the command
+// The command tree of the `squadron` binary: builds it, and is the one error path of every command:
+// each failure becomes one clear line on stderr, an exit code from the table in io.ts and, under
+// --json, a JSON error document on stdout (stack trace only with --debug). Only the command
 // being run is loaded; help, `help <cmd>` and unknown commands load them all.
 
 import { Command, CommanderError } from 'commander';
-import { CliError, EXIT, type CliIo } from './io.js';
+import { CliError, ERROR_CODES, EXIT, type CliIo, type ErrorCode } from './io.js';
+import { jsonDocument, snakeKeys, wantsJson } from './json.js';
 import { commands, type CommandEntry } from './commands/index.js';
 
 /** The commands whose modules this command line needs. */
@@ -17,30 +19,55 @@ export function commandsFor(argv: readonly string[]): readonly CommandEntry[] {
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  let program: Command | undefined;
   try {
-    const program = await buildProgram(argv, io);
+    program = await buildProgram(argv, io);
     await program.parseAsync(argv, { from: 'user' });
     return io.exitCode ?? EXIT.ok;
   } catch (err) {
-    if (err instanceof CommanderError) {
-      // Help asked for (or the version) is a success; help shown because no command was given is not.
-      return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    const failure = describeFailure(err);
+    if (failure === undefined) return EXIT.ok;
+    // Commander has already printed its own message (and the help, when no command was given).
+    if (!(err instanceof CommanderError)) io.stderr.write(`error: ${failure.message}\n`);
+    if (failure.code === 'internal') {
+      if (io.debug && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+      else io.stderr.write('(run with --debug for details)\n');
     }
-    if (err instanceof CliError) {
-      io.stderr.write(`error: ${err.message}\n`);
-      return err.exitCode;
+    if (program !== undefined && wantsJson(argv) && declaresJson(program, argv)) {
+      io.stdout.write(jsonDocument({ error: failure.message, error_code: failure.code, ...failure.details }));
     }
-    if (isStoreError(err)) {
-      // The database the user pointed at cannot be used (not a database, newer than this version, …).
-      io.stderr.write(`error: ${err.message}\n`);
-      return err.code === 'OPEN_FAILED' ? EXIT.usage : EXIT.failure;
-    }
-    const message = err instanceof Error ? err.message : String(err);
-    io.stderr.write(`error: ${message}\n`);
-    if (io.debug && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
-    else io.stderr.write('(run with --debug for details)\n');
-    return EXIT.failure;
+    return failure.exitCode;
   }
+}
+
+interface Failure {
+  message: string;
+  code: ErrorCode;
+  exitCode: number;
+  details: Record<string, unknown>;
+}
+
+/** What went wrong, as the error path reports it (undefined: help or the version was asked for). */
+function describeFailure(err: unknown): Failure | undefined {
+  if (err instanceof CommanderError) {
+    // Help asked for (or the version) is a success; help shown because no command was given is not.
+    if (err.exitCode === 0) return undefined;
+    return { message: err.message.replace(/^error: /, ''), code: 'usage', exitCode: EXIT.usage, details: {} };
+  }
+  if (err instanceof CliError) return { message: err.message, code: err.code, exitCode: err.exitCode, details: snakeKeys(err.details) as Record<string, unknown> };
+  if (isStoreError(err)) {
+    // The database the user pointed at cannot be used (not a database, newer than this version, …).
+    const code = err.code === 'OPEN_FAILED' ? 'database_unusable' : 'database_error';
+    return { message: err.message, code, exitCode: ERROR_CODES[code], details: {} };
+  }
+  return { message: err instanceof Error ? err.message : String(err), code: 'internal', exitCode: ERROR_CODES.internal, details: {} };
+}
+
+/** Whether the command this command line runs has a `--json` flag (commands that print data do). */
+function declaresJson(program: Command, argv: readonly string[]): boolean {
+  const word = argv.find((a) => !a.startsWith('-'));
+  const command = program.commands.find((c) => c.name() === word);
+  return command?.options.some((o) => o.long === '--json') ?? false;
 }
 
 async function buildProgram(argv: readonly string[], io: CliIo): Promise<Command> {

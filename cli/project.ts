@@ -4,9 +4,9 @@
 
 import { resolve } from 'node:path';
 import type { Mission, MissionGraph } from '../config/graph.js';
-import { renderDiagnostics, sourceReaderFor } from '../config/diagnostics.js';
+import { diagnosticToJson, renderDiagnostics, sourceReaderFor } from '../config/diagnostics.js';
 import { loadConfig, type LoadOptions } from '../config/load.js';
-import { CliError, EXIT, useColor, type CliIo } from './io.js';
+import { CliError, useColor, type CliIo } from './io.js';
 
 export interface LoadedProject {
   graph: MissionGraph;
@@ -24,7 +24,9 @@ export function loadProject(io: CliIo, path: string, vars: Record<string, string
   if (diagnostics.length > 0) {
     io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource: sourceReaderFor(sources) })}\n\n`);
   }
-  if (!graph) throw new CliError('the configuration has errors (see above); fix them and try again', EXIT.usage);
+  if (!graph) {
+    throw new CliError('the configuration has errors (see above); fix them and try again', 'invalid_config', { diagnostics: diagnostics.map((d) => diagnosticToJson(d, io.cwd)) });
+  }
   return { graph, path: absolute };
 }
 
@@ -32,10 +34,10 @@ export function selectMission(graph: MissionGraph, name: string | undefined): Mi
   const names = graph.missions.map((m) => m.name);
   if (name !== undefined) {
     const mission = graph.missions.find((m) => m.name === name);
-    if (!mission) throw new CliError(`no mission "${name}" in the config (missions: ${names.join(', ') || 'none'})`);
+    if (!mission) throw new CliError(`no mission "${name}" in the config (missions: ${names.join(', ') || 'none'})`, 'not_found');
     return mission;
   }
   if (graph.missions.length === 1) return graph.missions[0]!;
-  if (graph.missions.length === 0) throw new CliError('the config declares no mission');
+  if (graph.missions.length === 0) throw new CliError('the config declares no mission', 'not_found');
   throw new CliError(`the config declares several missions; choose one with --mission (${names.join(', ')})`);
 }

@@ -5,9 +5,10 @@ import type { MissionGraph } from '../config/graph.js';
 import type { RunEnvironment, RunReport } from '../runtime/run.js';
 import { totalTokens } from '../runtime/usage.js';
 import { EXIT, type CliIo } from './io.js';
+import { jsonDocument } from './json.js';
 import { indent } from './table.js';
 
-export function runReportJson(report: RunReport): unknown {
+export function runReportJson(report: RunReport): Record<string, unknown> {
   const tasks: Record<string, unknown> = {};
   for (const [name, task] of Object.entries(report.tasks)) {
     tasks[name] = { status: task.status, summary: task.summary ?? null, output: task.output ?? null, ...(task.error ? { error: task.error } : {}) };
@@ -16,7 +17,7 @@ export function runReportJson(report: RunReport): unknown {
     run_id: report.runId,
     mission: report.mission,
     status: report.status,
-    ...(report.error ? { error: report.error } : {}),
+    ...(report.error ? { error: report.error, error_code: report.status === 'interrupted' ? 'interrupted' : 'mission_failed' } : {}),
     tasks,
     usage: {
       input_tokens: report.usage.inputTokens,
@@ -34,7 +35,7 @@ export function runReportJson(report: RunReport): unknown {
 export function printRunReport(io: CliIo, report: RunReport, json: boolean, resumeHint: string): number {
   const code = report.status === 'completed' ? EXIT.ok : report.status === 'interrupted' ? EXIT.interrupted : EXIT.failure;
   if (json) {
-    io.stdout.write(`${JSON.stringify(runReportJson(report), null, 2)}\n`);
+    io.stdout.write(jsonDocument(runReportJson(report)));
   } else {
     const out: string[] = [''];
     const tokens = totalTokens(report.usage).toLocaleString('en-US');

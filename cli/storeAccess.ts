@@ -25,7 +25,7 @@ export function existingDbPath(io: CliIo, db: string | undefined): string {
   const isConfig = existsSync(given) && (statSync(given).isDirectory() || given.endsWith('.hcl'));
   const path = isConfig ? dbPathFor(given) : given;
   if (!existsSync(path)) {
-    throw new CliError(`no database at ${shownPath(io, path)}; pass --db with the config path you ran (runs are stored in .squadron/squadron.db beside the config)`);
+    throw new CliError(`no database at ${shownPath(io, path)}; pass --db with the config path you ran (runs are stored in .squadron/squadron.db beside the config)`, 'not_found');
   }
   return path;
 }

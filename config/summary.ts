@@ -1,7 +1,8 @@
 // A compact description of a loaded graph — what `squadron validate` prints on success and puts
 // under "summary" in its JSON output (a documented, stable shape).
 
-import type { MissionGraph, ModelRef, ToolRefWithProvenance } from './graph.js';
+import type { MissionGraph, ModelRef, Route, ToolRefWithProvenance } from './graph.js';
+import { taskEdges, type TaskEdge } from './taskEdges.js';
 
 export interface TaskSummary {
   name: string;
@@ -11,6 +12,9 @@ export interface TaskSummary {
   agents: string[];
   agentsVia: 'task' | 'mission' | 'none';
   dependsOn: string[];
+  /** The router's routes (target and condition), in declared order. */
+  routes: Route[];
+  sendTo: string[];
 }
 
 /**
@@ -30,7 +34,7 @@ export interface ConfigSummary {
   toolsets: ({ name: string; tools: number } & WholeServers)[];
   skills: { name: string; origin: 'hcl' | 'folder' }[];
   agents: ({ name: string; model: string; tools: number; skills: number } & WholeServers)[];
-  missions: { name: string; commander: string; maxParallel: number; inputs: string[]; tasks: TaskSummary[] }[];
+  missions: { name: string; commander: string; maxParallel: number; inputs: string[]; tasks: TaskSummary[]; edges: TaskEdge[] }[];
 }
 
 /** `block.key`, the way a model reference is shown. */
@@ -62,7 +66,10 @@ export function summarize(graph: MissionGraph): ConfigSummary {
         agents: [...t.agents],
         agentsVia: t.agentsVia,
         dependsOn: [...t.dependsOn],
+        routes: t.router.map((r) => ({ target: r.target, condition: r.condition })),
+        sendTo: [...t.sendTo],
       })),
+      edges: taskEdges(m),
     })),
   };
 }

@@ -2,8 +2,8 @@
 // task, and optionally every session's conversation with its tool calls in order. Works from the
 // database alone (the run stores its task graph), so a run can be inspected without its config.
 
-import type { LedgerRow, MessageRow, RunRow, SessionRow, Store } from '../store/index.js';
-import { RunOptionsSchema } from './runOptions.js';
+import type { LedgerRow, MessageRow, RunRow, SessionRow, Store, TaskRow } from '../store/index.js';
+import { RunOptionsSchema, type TaskGraphEntry } from './runOptions.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
 
 
@@ -23,6 +23,9 @@ export interface TaskInspection {
   name: string;
   status: string;
   dependsOn: string[];
+  /** Targets of the task's router (conditions are in the config, not the run). */
+  routes: string[];
+  sendTo: string[];
   activatedBy?: string;
   summary?: string;
   output?: unknown;
@@ -43,9 +46,9 @@ export interface RunInspection {
 export function inspectRun(store: Store, runId: string, opts: { task?: string; transcript?: boolean } = {}): RunInspection | undefined {
   const run = store.runs.get(runId);
   if (!run) return undefined;
-  const graph = RunOptionsSchema.shape.taskGraph.safeParse(run.options['taskGraph']).data ?? [];
+  const graph = storedTaskGraph(run);
   const rows = new Map(store.tasks.list(runId).map((t) => [t.name, t]));
-  const names = [...graph.map((t) => t.name), ...[...rows.keys()].filter((n) => !graph.some((t) => t.name === n))];
+  const names = taskNames(graph, rows);
   const sessions = store.sessions.listForRun(runId);
   const bySession = store.turns.totalsBySession(runId);
   const routes = store.routes.list(runId);
@@ -54,10 +57,13 @@ export function inspectRun(store: Store, runId: string, opts: { task?: string; t
   for (const name of names) {
     if (opts.task !== undefined && name !== opts.task) continue;
     const row = rows.get(name);
+    const node = graph.find((t) => t.name === name);
     const entry: TaskInspection = {
       name,
-      status: row?.status ?? 'pending',
-      dependsOn: graph.find((t) => t.name === name)?.dependsOn ?? [],
+      status: taskStatus(run, row),
+      dependsOn: node?.dependsOn ?? [],
+      routes: node?.routes ?? [],
+      sendTo: node?.sendTo ?? [],
       usage: sumTotals(sessions.filter((s) => s.task === name).map((s) => bySession.get(s.id))),
     };
     const activator = routes.find((r) => r.to === name);
@@ -74,6 +80,40 @@ export function inspectRun(store: Store, runId: string, opts: { task?: string; t
     tasks.push(entry);
   }
   return { run, usage: store.turns.totalsForRun(runId), tasks };
+}
+
+export interface TaskCounts {
+  /** Every task of the mission (from the task graph stored with the run), started or not. */
+  total: number;
+  completed: number;
+  failed: number;
+  skipped: number;
+}
+
+/** How many of the run's tasks are done, failed and skipped, out of all the mission's tasks. */
+export function taskCounts(store: Store, run: RunRow): TaskCounts {
+  const rows = new Map(store.tasks.list(run.id).map((t) => [t.name, t]));
+  const statuses = taskNames(storedTaskGraph(run), rows).map((name) => taskStatus(run, rows.get(name)));
+  const count = (status: string): number => statuses.filter((s) => s === status).length;
+  return { total: statuses.length, completed: count('completed'), failed: count('failed'), skipped: count('skipped') };
+}
+
+function storedTaskGraph(run: RunRow): TaskGraphEntry[] {
+  return RunOptionsSchema.shape.taskGraph.safeParse(run.options['taskGraph']).data ?? [];
+}
+
+/** The graph's tasks in declaration order, then any stored task the graph does not name. */
+function taskNames(graph: readonly TaskGraphEntry[], rows: ReadonlyMap<string, TaskRow>): string[] {
+  return [...graph.map((t) => t.name), ...[...rows.keys()].filter((n) => !graph.some((t) => t.name === n))];
+}
+
+/**
+ * A task's status as stored; a task never started in a run that completed was left out by routing,
+ * so it is `skipped` (runs stored before skipped tasks were recorded read the same way).
+ */
+function taskStatus(run: RunRow, row: TaskRow | undefined): string {
+  if (row !== undefined) return row.status;
+  return run.status === 'completed' ? 'skipped' : 'pending';
 }
 
 function orderSessions(sessions: SessionRow[]): SessionRow[] {

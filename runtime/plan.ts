@@ -5,6 +5,7 @@
 import type { Mission, MissionGraph, TaskSpec } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
 import { renderObjective } from '../config/objective.js';
+import { taskEdges, type TaskEdge } from '../config/taskEdges.js';
 import { buildAgentToolbox } from './agents/agentToolbox.js';
 import { commanderSystemPrompt, type UpstreamResult } from './agents/commander.js';
 import { CommanderState } from './agents/commanderState.js';
@@ -41,7 +42,14 @@ export interface AgentPlan {
   request_bytes: RequestBytes;
   warnings: string[];
   system_prompt?: string;
-  tool_definitions?: ToolDefinition[];
+  tool_definitions?: ToolDefinitionJson[];
+}
+
+/** A tool definition as plan prints it: the runtime's definition with snake_case keys (the schema itself is untouched). */
+export interface ToolDefinitionJson {
+  name: string;
+  description: string;
+  input_schema: ToolDefinition['inputSchema'];
 }
 
 export interface CommanderPlan {
@@ -52,12 +60,16 @@ export interface CommanderPlan {
   request_bytes: RequestBytes;
   system_prompt?: string;
   first_message?: string;
-  tool_definitions?: ToolDefinition[];
+  tool_definitions?: ToolDefinitionJson[];
 }
 
 export interface TaskPlan {
   name: string;
   depends_on: string[];
+  /** The router's routes: the task started when the commander picks it, and the condition it is told. */
+  routes: { target: string; condition: string }[];
+  /** Tasks started unconditionally when this one completes. */
+  send_to: string[];
   work_sources: string[];
   commander: CommanderPlan;
   agents: AgentPlan[];
@@ -66,6 +78,8 @@ export interface TaskPlan {
 export interface MissionPlan {
   mission: string;
   tasks: TaskPlan[];
+  /** The whole mission's task graph (also with --task). */
+  edges: TaskEdge[];
 }
 
 export interface PlanRequest {
@@ -84,7 +98,7 @@ export async function planMission(req: PlanRequest): Promise<MissionPlan> {
     if (req.task !== undefined && task.name !== req.task) continue;
     tasks.push(await planTask(req, task));
   }
-  return { mission: req.mission.name, tasks };
+  return { mission: req.mission.name, tasks, edges: taskEdges(req.mission) };
 }
 
 async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
@@ -110,13 +124,15 @@ async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
   if (req.showPrompts) {
     commander.system_prompt = system;
     commander.first_message = objective;
-    commander.tool_definitions = toolDefs;
+    commander.tool_definitions = toolDefs.map(toolDefinitionJson);
   }
   const agentPlans: AgentPlan[] = [];
   for (const def of agents) agentPlans.push(await planAgent(req, def));
   return {
     name: task.name,
     depends_on: [...task.dependsOn],
+    routes: task.router.map((r) => ({ target: r.target, condition: r.condition })),
+    send_to: [...task.sendTo],
     work_sources: agents.map((a) => a.name),
     commander,
     agents: agentPlans,
@@ -151,14 +167,18 @@ async function planAgent(req: PlanRequest, def: AgentDefinition): Promise<AgentP
   if (def.reasoning) plan.reasoning = def.reasoning;
   if (req.showPrompts) {
     plan.system_prompt = def.systemPrompt;
-    plan.tool_definitions = toolDefs;
+    plan.tool_definitions = toolDefs.map(toolDefinitionJson);
   }
   return plan;
 }
 
+function toolDefinitionJson(d: ToolDefinition): ToolDefinitionJson {
+  return { name: d.name, description: d.description, input_schema: d.inputSchema };
+}
+
 export function requestBytes(system: string, tools: readonly ToolDefinition[], firstMessage: string): RequestBytes {
   const systemBytes = Buffer.byteLength(system, 'utf8');
-  const toolBytes = tools.length > 0 ? Buffer.byteLength(JSON.stringify(tools), 'utf8') : 0;
+  const toolBytes = tools.length > 0 ? Buffer.byteLength(JSON.stringify(tools.map(toolDefinitionJson)), 'utf8') : 0;
   const messageBytes = Buffer.byteLength(firstMessage, 'utf8');
   const total = systemBytes + toolBytes + messageBytes;
   return { system: systemBytes, tools: toolBytes, messages: messageBytes, total, estimated_tokens: Math.ceil(total / 4) };

@@ -94,6 +94,9 @@ export async function startRun(env: RunEnvironment, request: StartRequest): Prom
 /** A run that cannot start or continue, for a reason the user can fix (message says which). */
 export class RunRefused extends Error {}
 
+/** A run refused because another live process is executing it (a state, not a mistake: try again later). */
+export class RunBusy extends RunRefused {}
+
 /** The stored facts `resume` needs before it can load the config: which mission, from where. */
 export function storedRun(dbPath: string, runId: string): { mission: string; configPath: string; status: string } | undefined {
   const store = openStore(dbPath);
@@ -144,7 +147,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   const lease = store.leases.acquire(req.runId, owner, DEFAULT_LEASE_STALE_MS);
   if (!lease.ok) {
     const h = lease.holder;
-    throw new RunRefused(`run ${req.runId} is being executed by another process (pid ${h.pid} on ${h.host}, heartbeat ${h.heartbeatAt}); wait for it to finish or stop it first`);
+    throw new RunBusy(`run ${req.runId} is being executed by another process (pid ${h.pid} on ${h.host}, heartbeat ${h.heartbeatAt}); wait for it to finish or stop it first`);
   }
   // Losing the lease (another process took it over) stops this runner: two must never drive one run.
   const leaseLost = new AbortController();

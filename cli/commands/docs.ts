@@ -140,7 +140,7 @@ export function register(program: Command, io: CliIo): void {
         const also = query.length < 3 ? [] : names.filter((n) => n !== near && (n.includes(query) || query.includes(n))).slice(0, 3);
         const suggestions = [...(near === undefined ? [] : [near]), ...also];
         const hint = suggestions.length > 0 ? `did you mean ${suggestions.join(', ')}? ` : '';
-        throw new CliError(`unknown docs topic "${topic}". ${hint}Run squadron docs to list the topics.`);
+        throw new CliError(`unknown docs topic "${topic}". ${hint}Run squadron docs to list the topics.`, 'not_found');
       }
       // The renderer (marked, marked-terminal and its highlighter) is loaded only for a page.
       const { renderMarkdown } = await import('../markdownTerminal.js');

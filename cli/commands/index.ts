@@ -15,6 +15,7 @@ export const commands: readonly CommandEntry[] = [
   { name: 'fmt', load: () => import('./fmt.js') },
   { name: 'plan', load: () => import('./plan.js') },
   { name: 'tools', load: () => import('./tools.js') },
+  { name: 'graph', load: () => import('./graph.js') },
   { name: 'run', load: () => import('./run.js') },
   { name: 'resume', load: () => import('./resume.js') },
   { name: 'runs', load: () => import('./runs.js') },

@@ -6,6 +6,8 @@ import type { RunInspection, SessionTranscript } from '../../runtime/inspect.js'
 import type { Part } from '../../runtime/providers/types.js';
 import { totalTokens, type UsageTotals } from '../../runtime/usage.js';
 import { CliError, type CliIo } from '../io.js';
+import { inspectionJson } from '../inspectJson.js';
+import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { DB_OPTION_HELP, openExistingStore } from '../storeAccess.js';
 import { indent } from '../table.js';
 
@@ -24,7 +26,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--db <path>', DB_OPTION_HELP)
     .option('--task <name>', 'only this task')
     .option('--transcript', "include every session's messages and tool calls")
-    .option('--json', 'print JSON')
+    .option('--json', JSON_FLAG_HELP)
     .action(async (runId: string, flags: InspectFlags) => {
       const { inspectRun } = await import('../../runtime/inspect.js');
       const store = await openExistingStore(io, flags.db);
@@ -32,9 +34,10 @@ export function register(program: Command, io: CliIo): void {
         const opts: { task?: string; transcript?: boolean } = { transcript: Boolean(flags.transcript) };
         if (flags.task) opts.task = flags.task;
         const inspection = inspectRun(store, runId, opts);
-        if (!inspection) throw new CliError(`no run ${runId} in this database (see squadron runs)`);
-        if (flags.task && inspection.tasks.length === 0) throw new CliError(`run ${runId} has no task "${flags.task}"`);
-        io.stdout.write(flags.json ? `${JSON.stringify(inspection, null, 2)}\n` : renderInspection(inspection));
+        if (!inspection) throw new CliError(`no run ${runId} in this database (see squadron runs)`, 'not_found');
+        if (flags.task && inspection.tasks.length === 0) throw new CliError(`run ${runId} has no task "${flags.task}"`, 'not_found');
+        if (flags.json) writeJson(io, inspectionJson(inspection));
+        else io.stdout.write(renderInspection(inspection));
       } finally {
         store.close();
       }
@@ -51,7 +54,7 @@ function renderInspection(ins: RunInspection): string {
     out.push('');
     const deps = task.dependsOn.length > 0 ? ` ← ${task.dependsOn.join(', ')}` : '';
     const via = task.activatedBy ? ` (activated by ${task.activatedBy})` : '';
-    out.push(`■ ${task.name} · ${task.status}${deps}${via} · ${usageText(task.usage)}`);
+    out.push(`${MARK[task.status] ?? '■'} ${task.name} · ${task.status}${deps}${via}${task.status === 'skipped' ? ' · not started (no route or send_to led to it)' : ''} · ${usageText(task.usage)}`);
     if (task.summary) out.push(indent(task.summary, '  '));
     if (task.output !== undefined) out.push(indent(`output: ${JSON.stringify(task.output, null, 2)}`, '  '));
     if (task.route) out.push(`  route: ${task.route}`);
@@ -60,6 +63,8 @@ function renderInspection(ins: RunInspection): string {
   }
   return `${out.join('\n')}\n`;
 }
+
+const MARK: Readonly<Record<string, string>> = { skipped: '–' };
 
 function renderSession(s: SessionTranscript): string {
   const out: string[] = [`\n  ── ${s.agent} (${s.model}) · ${s.status} · ${usageText(s.usage)} · ${s.id}`];

@@ -5,7 +5,9 @@ import type { Command } from 'commander';
 import type { AgentPlan, MissionPlan, RequestBytes } from '../../runtime/plan.js';
 import { describeSelection } from '../../runtime/progress.js';
 import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
+import { JSON_FLAG_HELP, jsonDocument } from '../json.js';
 import { loadProject, selectMission } from '../project.js';
+import { routingLines } from '../taskGraphText.js';
 import { addSelectionFlags, selectionOverrides, type SelectionFlags } from '../selectionFlags.js';
 
 interface PlanFlags extends SelectionFlags {
@@ -26,7 +28,7 @@ export function register(program: Command, io: CliIo): void {
     .option('-t, --task <name>', 'only this task')
     .option('-i, --input <key=value>', 'a mission input (repeatable); missing ones show as <inputs.name>', collect, [])
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
-    .option('--json', 'print the plan as JSON (a documented contract)')
+    .option('--json', JSON_FLAG_HELP)
     .option('--show-prompt', 'include the rendered prompts and tool definitions');
   addSelectionFlags(command).action(async (path: string, flags: PlanFlags) => {
     // The config is checked before the runtime is loaded, so a mistake is reported at once.
@@ -40,7 +42,7 @@ export function register(program: Command, io: CliIo): void {
     ]);
     const mission = selectMission(project.graph, flags.mission);
     if (flags.task && !mission.tasks.some((t) => t.name === flags.task)) {
-      throw new CliError(`mission "${mission.name}" has no task "${flags.task}" (tasks: ${mission.tasks.map((t) => t.name).join(', ')})`);
+      throw new CliError(`mission "${mission.name}" has no task "${flags.task}" (tasks: ${mission.tasks.map((t) => t.name).join(', ')})`, 'not_found');
     }
     const inputs = resolveInputs(mission, parseKeyValues(flags.input, '--input'), { placeholders: true });
     if (!inputs.ok) throw new CliError(inputs.errors.join('\n'));
@@ -59,7 +61,7 @@ export function register(program: Command, io: CliIo): void {
       for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
       // Objectives already show secrets as <vars.name>; this catches one written into other text
       // (a personality, a description) or an API key, wherever it appears.
-      io.stdout.write(secretRedactor(project.graph).redact(flags.json ? `${JSON.stringify(plan, null, 2)}\n` : renderPlan(plan)));
+      io.stdout.write(secretRedactor(project.graph).redact(flags.json ? jsonDocument({ ...plan }) : renderPlan(plan)));
     } finally {
       await tools.close();
     }
@@ -70,6 +72,8 @@ function renderPlan(plan: MissionPlan): string {
   const out: string[] = [`mission ${plan.mission} · ${plan.tasks.length} task${plan.tasks.length === 1 ? '' : 's'}`];
   for (const task of plan.tasks) {
     out.push('', `task ${task.name}${task.depends_on.length > 0 ? ` (after ${task.depends_on.join(', ')})` : ''} · agents: ${task.work_sources.join(', ') || 'none'}`);
+    const routing = routingLines(task, '             ');
+    if (routing.length > 0) out.push(`  next${routing[0]!.slice(6)}`, ...routing.slice(1));
     const c = task.commander;
     out.push(`  commander  ${c.model}${c.reasoning ? ` (reasoning ${c.reasoning})` : ''} · tools: ${c.tools.join(', ')}`);
     out.push(`             first request ${bytes(c.request_bytes)}`);

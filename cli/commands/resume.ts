@@ -3,7 +3,8 @@
 
 import type { Command } from 'commander';
 
-import { CliError, collect, EXIT, parseKeyValues, type CliIo } from '../io.js';
+import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
+import { JSON_FLAG_HELP } from '../json.js';
 import { loadProject } from '../project.js';
 import { DB_OPTION_HELP, existingDbPath, shownPath } from '../storeAccess.js';
 import { interruptOnSigint, printRunReport, runEnvironment } from '../runReport.js';
@@ -21,7 +22,7 @@ export function register(program: Command, io: CliIo): void {
     .description('Continue an interrupted run without redoing finished work')
     .argument('<run-id>', 'the run to continue (see `squadron runs`)')
     .option('--db <path>', DB_OPTION_HELP)
-    .option('--json', 'print one JSON document on stdout')
+    .option('--json', JSON_FLAG_HELP)
     .option('--var <name=value>', 'a variable value, e.g. a secret (repeatable)', collect, [])
     .option('-c, --config <path>', 'load the config from here instead of the path stored with the run')
     .action(async (runId: string, flags: ResumeFlags) => {
@@ -30,17 +31,17 @@ export function register(program: Command, io: CliIo): void {
 }
 
 async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Promise<number> {
-  const { resumeRun, RunRefused, storedRun } = await import('../../runtime/run.js');
+  const { resumeRun, RunBusy, RunRefused, storedRun } = await import('../../runtime/run.js');
   const dbPath = existingDbPath(io, flags.db);
   const stored = storedRun(dbPath, runId);
-  if (!stored) throw new CliError(`no run ${runId} in ${shownPath(io, dbPath)} (see squadron runs --db …)`);
+  if (!stored) throw new CliError(`no run ${runId} in ${shownPath(io, dbPath)} (see squadron runs --db …)`, 'not_found');
   const project = loadProject(io, flags.config ?? stored.configPath, parseKeyValues(flags.var, '--var'));
   const interrupt = interruptOnSigint(io);
   try {
     const report = await resumeRun(runEnvironment(io, project, dbPath, interrupt.signal, Boolean(flags.json)), runId);
     return printRunReport(io, report, Boolean(flags.json), `squadron resume ${runId} --db ${shownPath(io, dbPath)}`);
   } catch (error) {
-    if (error instanceof RunRefused) throw new CliError(error.message, EXIT.failure);
+    if (error instanceof RunRefused) throw new CliError(error.message, error instanceof RunBusy ? 'run_busy' : 'run_refused');
     throw error;
   } finally {
     interrupt.dispose();

@@ -4,7 +4,8 @@ import { relative, resolve, join } from 'node:path';
 import type { Command } from 'commander';
 import type { Mission, MissionGraph } from '../../config/graph.js';
 import type { RunOptions } from '../../runtime/run.js';
-import { CliError, collect, EXIT, parseKeyValues, type CliIo } from '../io.js';
+import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
+import { JSON_FLAG_HELP } from '../json.js';
 import { loadProject, selectMission } from '../project.js';
 import { interruptOnSigint, printRunReport, runEnvironment } from '../runReport.js';
 import { addSelectionFlags, selectionOverrides, type SelectionFlags } from '../selectionFlags.js';
@@ -30,7 +31,7 @@ export function register(program: Command, io: CliIo): void {
     .option('-i, --input <key=value>', 'a mission input (repeatable)', collect, [])
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
     .option('--db <file>', 'SQLite database (default: .squadron/squadron.db beside the config)')
-    .option('--json', 'print one JSON document on stdout')
+    .option('--json', JSON_FLAG_HELP)
     .option('--replay <cassette>', 'play model responses back from a cassette instead of calling models')
     .option('--record <cassette>', 'record model traffic to a cassette (secrets redacted)')
     .option('--workspace <dir>', "directory for the file tools (default: .squadron/workspaces/<run-id>)");
@@ -43,7 +44,7 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
   if (flags.replay && flags.record) throw new CliError('--replay and --record cannot be used together');
   // The config is checked first; the runtime (model SDKs, MCP, SQLite) loads only for a valid one.
   const project = loadProject(io, path, parseKeyValues(flags.var, '--var'));
-  const [{ resolveInputs }, { startRun, RunRefused }] = await Promise.all([import('../../runtime/inputs.js'), import('../../runtime/run.js')]);
+  const [{ resolveInputs }, { startRun, RunRefused, RunBusy }] = await Promise.all([import('../../runtime/inputs.js'), import('../../runtime/run.js')]);
   const mission = selectMission(project.graph, flags.mission);
   const inputs = resolveInputs(mission, parseKeyValues(flags.input, '--input'));
   if (!inputs.ok) throw new CliError(inputs.errors.join('\n'));
@@ -74,7 +75,7 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
     });
     return printRunReport(io, report, Boolean(flags.json), `squadron resume ${runId} --db ${db}`);
   } catch (error) {
-    if (error instanceof RunRefused) throw new CliError(error.message, EXIT.usage);
+    if (error instanceof RunRefused) throw new CliError(error.message, error instanceof RunBusy ? 'run_busy' : 'run_refused');
     throw error;
   } finally {
     interrupt.dispose();

@@ -2,8 +2,10 @@
 
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
+import { taskCounts } from '../../runtime/inspect.js';
 import { totalTokens } from '../../runtime/usage.js';
 import { positiveInt, type CliIo } from '../io.js';
+import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { DB_OPTION_HELP, openExistingStore } from '../storeAccess.js';
 import { formatDuration, table } from '../table.js';
 
@@ -14,7 +16,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--db <path>', DB_OPTION_HELP)
     .option('--mission <name>', 'only runs of this mission')
     .option('--limit <n>', 'at most this many runs', positiveInt('--limit'), 50)
-    .option('--json', 'print JSON')
+    .option('--json', JSON_FLAG_HELP)
     .action(async (flags: { db?: string; mission?: string; limit: number; json?: boolean }) => {
       const store = await openExistingStore(io, flags.db);
       try {
@@ -28,13 +30,13 @@ export function register(program: Command, io: CliIo): void {
           status: r.status === 'running' && !store.leases.isLive(r.id, hostname()) ? 'interrupted' : r.status,
           started_at: r.startedAt,
           duration_ms: r.finishedAt ? Date.parse(r.finishedAt) - Date.parse(r.startedAt) : null,
-          tasks: r.tasks,
+          tasks: taskCounts(store, r),
           tokens: totalTokens(r.totals),
           cost_usd: Number(r.totals.costUsd.toFixed(6)),
           ...(r.error ? { error: r.error } : {}),
         }));
         if (flags.json) {
-          io.stdout.write(`${JSON.stringify({ runs: rows }, null, 2)}\n`);
+          writeJson(io, { runs: rows });
           return;
         }
         if (rows.length === 0) {
@@ -50,7 +52,7 @@ export function register(program: Command, io: CliIo): void {
               r.status,
               r.started_at.replace('T', ' ').slice(0, 19),
               r.duration_ms === null ? '-' : formatDuration(r.duration_ms),
-              `${r.tasks.completed}/${r.tasks.total}`,
+              `${r.tasks.completed}/${r.tasks.total}${r.tasks.skipped > 0 ? ` (${r.tasks.skipped} skipped)` : ''}`,
               r.tokens.toLocaleString('en-US'),
               `$${r.cost_usd.toFixed(4)}`,
             ]),

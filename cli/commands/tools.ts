@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import type { TaskSpec } from '../../config/graph.js';
 import { CliError, collect, parseKeyValues, positiveInt, type CliIo } from '../io.js';
+import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { loadProject, selectMission } from '../project.js';
 import { table } from '../table.js';
 
@@ -28,7 +29,7 @@ export function register(program: Command, io: CliIo): void {
     .option('-g, --group <name>', 'with --search: only this group')
     .option('--page <n>', 'with --search: the page (8 results each)', positiveInt('--page'), 1)
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
-    .option('--json', 'print JSON (a documented contract)')
+    .option('--json', JSON_FLAG_HELP)
     .action(async (path: string, flags: ToolsFlags) => {
       // The config is checked before the runtime is loaded, so a mistake is reported at once.
       // Listing and searching call no tool: the secrets are not needed (an MCP server that needs one is reported unavailable).
@@ -49,7 +50,7 @@ export function register(program: Command, io: CliIo): void {
         if (flags.search !== undefined) {
           const page = listing.search(flags.search, flags.group, flags.page);
           if (flags.json) {
-            io.stdout.write(`${JSON.stringify({ query: flags.search, ...(flags.group ? { group: flags.group } : {}), ...page }, null, 2)}\n`);
+            writeJson(io, { query: flags.search, ...(flags.group ? { group: flags.group } : {}), ...page });
           } else if (page.results.length === 0) {
             io.stdout.write(`no tools of task ${task.name} match "${flags.search}"\n`);
           } else {
@@ -59,7 +60,7 @@ export function register(program: Command, io: CliIo): void {
           return;
         }
         if (flags.json) {
-          io.stdout.write(`${JSON.stringify({ task: task.name, tools: listing.tools }, null, 2)}\n`);
+          writeJson(io, { task: task.name, tools: listing.tools });
           return;
         }
         io.stdout.write(`task ${task.name}: ${listing.tools.length} authorized tool${listing.tools.length === 1 ? '' : 's'}\n`);
@@ -74,7 +75,7 @@ export function register(program: Command, io: CliIo): void {
 function pickTask(tasks: readonly TaskSpec[], name: string | undefined): TaskSpec {
   if (name !== undefined) {
     const task = tasks.find((t) => t.name === name);
-    if (!task) throw new CliError(`no task "${name}" (tasks: ${tasks.map((t) => t.name).join(', ')})`);
+    if (!task) throw new CliError(`no task "${name}" (tasks: ${tasks.map((t) => t.name).join(', ')})`, 'not_found');
     return task;
   }
   const withTools = tasks.filter((t) => t.worker);

@@ -1,7 +1,7 @@
 // `squadron validate [path]`: load the config, report every problem with its position, and on
 // success print what was loaded (models, toolsets, agents, missions and their tasks' work sources).
-// Exit 0 when valid (warnings allowed), 1 when invalid, 2 on a usage error. `--format json` prints
-// the documented `{valid, diagnostics, summary}` contract on stdout.
+// Exit 0 when valid (warnings allowed), 1 when invalid, 2 on a usage error. `--json` (or its older
+// spelling `--format json`) prints the documented `{valid, diagnostics, summary}` contract on stdout.
 
 import { statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -14,9 +14,12 @@ import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import type { McpServer } from '../../config/graph.js';
 import type { LoadedFiles } from '../../config/load.js';
 import { collect, EXIT, parseKeyValues, useColor, type CliIo } from '../io.js';
+import { JSON_FLAG_HELP, snakeKeys, writeJson } from '../json.js';
+import { routingLines } from '../taskGraphText.js';
 
 export interface ValidateOptions {
   format: 'text' | 'json';
+  json?: boolean;
   var: string[];
   offline?: boolean;
 }
@@ -31,7 +34,8 @@ export function register(program: Command, io: CliIo, deps: ValidateDeps = {}): 
     .command('validate')
     .description('Check a config and report every problem with its file, line and column')
     .argument('[path]', 'a .hcl file or a directory of .hcl files', '.')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--json', JSON_FLAG_HELP)
+    .addOption(new Option('--format <format>', 'output format (--format json is --json)').choices(['text', 'json']).default('text'))
     .option('--var <name=value>', 'set a variable (repeatable)', collect, [])
     .option('--offline', 'do not contact MCP servers to check mcp.<server>.<tool> references')
     .action(async (path: string, opts: ValidateOptions) => {
@@ -57,10 +61,9 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
   const { diagnostics } = result;
   const readSource = sourceReaderFor(result.sources);
   const summary = result.graph !== undefined ? summarize(result.graph) : null;
-  if (opts.format === 'json') {
+  if (opts.json === true || opts.format === 'json') {
     const files = result.loaded && { root: shownRoot(result.loaded.root, io.cwd), loaded: result.loaded.files, skipped: result.loaded.skipped };
-    const out = { valid: result.graph !== undefined, diagnostics: diagnostics.map((d) => diagnosticToJson(d, io.cwd)), summary, ...(files ? { files } : {}) };
-    io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    writeJson(io, { valid: result.graph !== undefined, diagnostics: snakeKeys(diagnostics.map((d) => diagnosticToJson(d, io.cwd))), summary: snakeKeys(summary), ...(files ? { files } : {}) });
   } else {
     writeText(diagnostics, summary, io, readSource, result.loaded);
   }
@@ -125,6 +128,7 @@ export function renderSummary(s: ConfigSummary): string {
       if (t.agents.length > 0) sources.push(`agents ${t.agents.join(', ')}${t.agentsVia === 'mission' ? ' (from the mission)' : ''}`);
       const deps = t.dependsOn.length > 0 ? `  after ${t.dependsOn.join(', ')}` : '';
       lines.push(`  ${t.name.padEnd(width)}  ${sources.join(' + ')}${deps}`);
+      lines.push(...routingLines({ routes: t.routes, send_to: t.sendTo }, `  ${' '.repeat(width)}  `));
     }
   }
   return lines.join('\n');

@@ -52,24 +52,28 @@ describe('squadron validate', () => {
     expect(r.stdout).toMatch(/config is valid \(1 warning\)\n$/);
   });
 
-  test('--format json prints the documented contract', async () => {
+  test('--json (and its alias --format json) prints the documented contract', async () => {
     const dir = tempProject({ 'main.hcl': valid.replace('tools     = [builtins.http.get]', 'tools = [builtins.http.get]\n    discovery = true') });
-    const ok = await runCli(['validate', '--format', 'json'], { cwd: dir });
+    const ok = await runCli(['validate', '--json'], { cwd: dir });
+    expect((await runCli(['validate', '--format', 'json'], { cwd: dir })).stdout).toBe(ok.stdout);
     expect(ok.code).toBe(0);
     const out = JSON.parse(ok.stdout) as { valid: boolean; diagnostics: unknown[]; summary: { missions: { tasks: unknown[] }[] } };
     expect(out.valid).toBe(true);
     expect(out.diagnostics).toEqual([]);
     expect(out.summary.missions[0]!.tasks[0]).toEqual({
       name: 'a',
-      worker: { tools: 1, model: 'claude.claude_sonnet_5_5', modelVia: 'commander' },
+      worker: { tools: 1, model: 'claude.claude_sonnet_5_5', model_via: 'commander' },
       agents: [],
-      agentsVia: 'none',
-      dependsOn: [],
+      agents_via: 'none',
+      depends_on: [],
+      routes: [],
+      send_to: [],
     });
     const bad = tempProject({ 'main.hcl': `${MODEL}model "claude" {\n  provider = "openai"\n}\n` });
     const r = await runCli(['validate', '--format', 'json'], { cwd: bad });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual({
+      schema_version: 1,
       valid: false,
       diagnostics: [
         {
@@ -80,8 +84,8 @@ describe('squadron validate', () => {
           file: 'main.hcl',
           line: 5,
           column: 7,
-          endLine: 5,
-          endColumn: 15,
+          end_line: 5,
+          end_column: 15,
           related: { label: 'first at', file: 'main.hcl', line: 1, column: 7 },
         },
       ],
@@ -130,8 +134,8 @@ describe('squadron validate', () => {
     const json = JSON.parse((await runCli(['validate', '--offline', '--format', 'json'], { cwd: dir })).stdout) as {
       summary: { toolsets: unknown[]; missions: Array<{ tasks: Array<{ worker: unknown }> }> };
     };
-    expect(json.summary.toolsets).toEqual([{ name: 'files', tools: 1, mcpAll: ['fs'] }]);
-    expect(json.summary.missions[0]!.tasks[0]!.worker).toEqual({ tools: 2, model: 'claude.claude_sonnet_5_5', modelVia: 'commander', mcpAll: ['fs'] });
+    expect(json.summary.toolsets).toEqual([{ name: 'files', tools: 1, mcp_all: ['fs'] }]);
+    expect(json.summary.missions[0]!.tasks[0]!.worker).toEqual({ tools: 2, model: 'claude.claude_sonnet_5_5', model_via: 'commander', mcp_all: ['fs'] });
   });
 
   test('an MCP server whose config needs a missing variable is shown, kept, and not contacted', async () => {
@@ -143,8 +147,8 @@ describe('squadron validate', () => {
     expect(r.stdout).toContain('mcp        gh (http, needs vars.token)');
     expect(r.stdout).toContain('  a     worker (2 tools, claude.claude_sonnet_5_5)');
     expect(r.stderr).toContain('warning[MCP002]: mcp server "gh" was not contacted, so its tool references are unchecked: its config needs vars.token, which has no value');
-    const json = JSON.parse((await runCli(['validate', '--format', 'json'], { cwd: dir })).stdout) as { summary: { mcpServers: unknown[] } };
-    expect(json.summary.mcpServers).toEqual([{ name: 'gh', transport: 'http', needsVariables: ['token'] }]);
+    const json = JSON.parse((await runCli(['validate', '--format', 'json'], { cwd: dir })).stdout) as { summary: { mcp_servers: unknown[] } };
+    expect(json.summary.mcp_servers).toEqual([{ name: 'gh', transport: 'http', needs_variables: ['token'] }]);
     // tools and plan load it too, and say why its tools are missing instead of trying to connect.
     const tools = await runCli(['tools', '.', '--task', 'a'], { cwd: dir });
     expect([tools.code, tools.stdout.includes('builtins_http_get')]).toEqual([0, true]);

@@ -28,7 +28,7 @@ describe('commandsFor', () => {
 
   test('help, no command and unknown commands load them all, in --help order', () => {
     const all = commands.map((c) => c.name);
-    expect(all).toEqual(['init', 'validate', 'fmt', 'plan', 'tools', 'run', 'resume', 'runs', 'inspect', 'docs']);
+    expect(all).toEqual(['init', 'validate', 'fmt', 'plan', 'tools', 'graph', 'run', 'resume', 'runs', 'inspect', 'docs']);
     for (const argv of [[], ['--help'], ['help', 'validate'], ['valdate', 'x']]) expect(names(argv)).toEqual(all);
   });
 
@@ -87,6 +87,12 @@ describe('modules loaded by the built CLI', () => {
     const files = loaded(['docs', 'task'], tempProject({}));
     expect(files).toContain('/dist/cli/markdownTerminal.js');
     expect(files.some((f) => f.includes('/node_modules/marked-terminal/'))).toBe(true);
+  });
+
+  test('graph loads the config loader, never the runtime or the store', () => {
+    const files = loaded(['graph', '.'], tempProject({ 'main.hcl': valid }));
+    expect(files).toContain('/dist/config/taskEdges.js');
+    expect(files.filter((f) => f.startsWith('/dist/runtime/') || f.startsWith('/dist/store/'))).toEqual([]);
   });
 
   test('a SKILL.md folder is what loads yaml', () => {

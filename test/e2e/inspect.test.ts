@@ -57,7 +57,7 @@ describe('squadron runs', () => {
     const json = await runCli(['runs', '--json'], { cwd: dir });
     expect(json.code, json.stderr).toBe(0);
     const { runs } = JSON.parse(json.stdout) as { runs: { id: string; mission: string; status: string; tokens: number; tasks: { completed: number } }[] };
-    expect(runs[0]).toMatchObject({ id: runId, mission: 'inspectable', status: 'completed', tasks: { completed: 2 } });
+    expect(runs[0]).toMatchObject({ id: runId, mission: 'inspectable', status: 'completed', tasks: { total: 2, completed: 2, failed: 0, skipped: 0 } });
     expect(runs[0]!.tokens).toBeGreaterThan(0);
     const text = await runCli(['runs'], { cwd: dir });
     expect(text.stdout).toMatch(/^RUN\s+MISSION\s+STATUS\s+STARTED\s+DURATION\s+TASKS\s+TOKENS\s+COST/);
@@ -90,9 +90,9 @@ describe('squadron inspect', () => {
     const doc = JSON.parse(result.stdout);
     expect(doc.run.status).toBe('completed');
     expect(doc.tasks.map((t: { name: string }) => t.name)).toEqual(['write', 'check']);
-    expect(doc.tasks[0]).toMatchObject({ status: 'completed', summary: 'wrote it: hello.txt written', dependsOn: [] });
-    expect(doc.tasks[1]).toMatchObject({ status: 'completed', output: { ok: true }, dependsOn: ['write'] });
-    expect(doc.tasks[0].usage.turns).toBe(4);
+    expect(doc.tasks[0]).toMatchObject({ status: 'completed', summary: 'wrote it: hello.txt written', depends_on: [] });
+    expect(doc.tasks[1]).toMatchObject({ status: 'completed', output: { ok: true }, depends_on: ['write'] });
+    expect(doc.tasks[0].usage.model_turns).toBe(4);
     expect(doc.tasks[0].sessions).toBeUndefined();
   });
 

@@ -84,7 +84,12 @@ mission "ident" {
 interface ToolDefinitionJson {
   name: string;
   description: string;
-  inputSchema: Record<string, unknown>;
+  input_schema: Record<string, unknown>;
+}
+
+/** A tool definition as the server received it (runtime shape), in plan's JSON shape (snake_case keys, same order). */
+function asPlanned(d: { name: string; description: string; inputSchema: unknown }): { name: string; description: string; input_schema: unknown } {
+  return { name: d.name, description: d.description, input_schema: d.inputSchema };
 }
 
 interface AgentPlanJson {
@@ -264,14 +269,14 @@ describe.each([
         const first = requestsOf(server, commanderOf(task.name))[0]!;
         expect(first.canonical.system).toBe(task.commander.system_prompt);
         expect(firstUserMessage(first)).toBe(task.commander.first_message);
-        expect(JSON.stringify(first.canonical.tools)).toBe(JSON.stringify(task.commander.tool_definitions));
+        expect(JSON.stringify(first.canonical.tools.map(asPlanned))).toBe(JSON.stringify(task.commander.tool_definitions));
         expect(Buffer.byteLength(first.canonical.system, 'utf8')).toBe(task.commander.request_bytes.system);
         compared++;
         for (const agent of task.agents) {
           const match = agent.name === 'worker' ? workerOf(task.name) : agentOf(agent.name);
           const request = requestsOf(server, match)[0]!;
           expect(request.canonical.system).toBe(agent.system_prompt);
-          expect(JSON.stringify(request.canonical.tools)).toBe(JSON.stringify(agent.tool_definitions));
+          expect(JSON.stringify(request.canonical.tools.map(asPlanned))).toBe(JSON.stringify(agent.tool_definitions));
           expect(Buffer.byteLength(request.canonical.system, 'utf8')).toBe(agent.request_bytes.system);
           compared++;
         }

@@ -1,0 +1,73 @@
+// `squadron inspect --json`: a stored run as the documented JSON contract (snake_case keys; task
+// outputs, tool inputs and run inputs verbatim). Also the usage figures in the shape `run --json` uses.
+
+import type { RunInspection, SessionTranscript, TaskInspection } from '../runtime/inspect.js';
+import { RunOptionsSchema } from '../runtime/runOptions.js';
+import { totalTokens, type UsageTotals } from '../runtime/usage.js';
+import { snakeKeys } from './json.js';
+
+export function usageJson(u: UsageTotals): Record<string, number> {
+  return {
+    input_tokens: u.inputTokens,
+    output_tokens: u.outputTokens,
+    cache_read_tokens: u.cacheReadTokens,
+    cache_write_tokens: u.cacheWriteTokens,
+    total_tokens: totalTokens(u),
+    cost_usd: Number(u.costUsd.toFixed(6)),
+    model_turns: u.turns,
+  };
+}
+
+export function inspectionJson(ins: RunInspection): Record<string, unknown> {
+  const { run } = ins;
+  const options = RunOptionsSchema.partial().safeParse(run.options).data ?? {};
+  return {
+    run: {
+      id: run.id,
+      mission: run.mission,
+      status: run.status,
+      config_path: run.configPath,
+      inputs: run.inputs,
+      started_at: run.startedAt,
+      ...(run.finishedAt !== undefined ? { finished_at: run.finishedAt } : {}),
+      ...(run.error !== undefined ? { error: run.error } : {}),
+      ...(options.workspaceDir !== undefined ? { workspace: options.workspaceDir } : {}),
+    },
+    usage: usageJson(ins.usage),
+    tasks: ins.tasks.map(taskJson),
+  };
+}
+
+function taskJson(t: TaskInspection): Record<string, unknown> {
+  return {
+    name: t.name,
+    status: t.status,
+    depends_on: t.dependsOn,
+    routes: t.routes,
+    send_to: t.sendTo,
+    ...(t.activatedBy !== undefined ? { activated_by: t.activatedBy } : {}),
+    ...(t.summary !== undefined ? { summary: t.summary } : {}),
+    ...(t.output !== undefined ? { output: t.output } : {}),
+    ...(t.route !== undefined ? { route: t.route } : {}),
+    ...(t.error !== undefined ? { error: t.error } : {}),
+    ...(t.startedAt !== undefined ? { started_at: t.startedAt } : {}),
+    ...(t.finishedAt !== undefined ? { finished_at: t.finishedAt } : {}),
+    usage: usageJson(t.usage),
+    ...(t.sessions !== undefined ? { sessions: t.sessions.map(sessionJson) } : {}),
+  };
+}
+
+function sessionJson(s: SessionTranscript): Record<string, unknown> {
+  return {
+    id: s.id,
+    agent: s.agent,
+    role: s.role,
+    model: s.model,
+    status: s.status,
+    system_prompt: s.systemPrompt,
+    usage: usageJson(s.usage),
+    // Message parts and ledger rows are squadron's shapes; the tool inputs and results inside stay verbatim.
+    messages: s.messages.map(({ id: _id, sessionId: _session, ...m }) => snakeKeys(m)),
+    tool_calls: s.toolCalls.map(({ id: _id, sessionId: _session, ...c }) => snakeKeys(c)),
+  };
+}
