@@ -3,14 +3,15 @@
 // .squadronignore). Prints each file it changed (or, with --check, would change); `-` formats
 // standard input to standard output. A file with syntax errors is reported and left untouched.
 
-import { chmodSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { renderDiagnostics } from '../../config/diagnostics.js';
 import { discoverFiles } from '../../config/files.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import { formatHcl } from '../../config/hcl/fmt.js';
-import { EXIT, useColor, type CliIo } from '../io.js';
+import { CliError, EXIT, useColor, type CliIo } from '../io.js';
+import { JSON_FLAG_HELP, writeJson } from '../json.js';
 
 interface FmtFlags {
   check?: boolean;
@@ -28,7 +29,7 @@ export function register(program: Command, io: CliIo): void {
     .description('Rewrite HCL files in the canonical layout (aligned =, two-space indentation)')
     .argument('[paths...]', '.hcl files or directories (default: the current directory); - reads standard input')
     .option('--check', 'change nothing; list the files that are not formatted and exit 1 if there are any')
-    .option('--json', 'print one JSON document on stdout')
+    .option('--json', JSON_FLAG_HELP)
     .action(async (paths: string[], flags: FmtFlags) => {
       io.exitCode = await fmt(io, paths.length > 0 ? paths : ['.'], flags);
     });
@@ -40,6 +41,7 @@ async function fmt(io: CliIo, paths: readonly string[], flags: FmtFlags): Promis
   const problems: Diagnostic[] = [];
   const sources = new Map<string, string>();
   for (const given of paths) {
+    if (!existsSync(resolve(io.cwd, given))) throw new CliError(`no such file or directory: ${given}`, 'not_found');
     const found = discoverFiles(resolve(io.cwd, given));
     problems.push(...found.diagnostics);
     for (const file of found.files) {
@@ -61,7 +63,7 @@ async function fmt(io: CliIo, paths: readonly string[], flags: FmtFlags): Promis
   if (flags.json) {
     const files = outcomes.map((o) => ({ path: shown(o.path), status: o.status }));
     const diagnostics = problems.map((d) => ({ severity: d.severity, code: d.code, message: d.message, file: shown(d.file), line: d.line, column: d.column }));
-    io.stdout.write(`${JSON.stringify({ schema_version: 1, check: Boolean(flags.check), files, diagnostics }, null, 2)}\n`);
+    writeJson(io, { check: Boolean(flags.check), files, diagnostics });
   } else {
     if (problems.length > 0) {
       io.stderr.write(`${renderDiagnostics(problems, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource: (f) => sources.get(f) })}\n\n`);

@@ -59,7 +59,7 @@ function exampleDir(name: string): string {
   if (!names.includes(name)) {
     const near = closest(name, names);
     const hint = near === undefined ? '' : `did you mean ${near}? `;
-    throw new CliError(`unknown example "${name}". ${hint}Examples: ${names.join(', ')}`);
+    throw new CliError(`unknown example "${name}". ${hint}Examples: ${names.join(', ')}`, 'not_found');
   }
   return assetPath('examples', name);
 }

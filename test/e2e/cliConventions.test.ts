@@ -27,6 +27,8 @@ interface Conventions {
 }
 
 const CONVENTIONS: Record<string, Conventions> = {
+  init: { data: 'it creates files and names them; it prints no data', mistake: () => ({ args: ['init', 'x', '--example', 'no-such-example'], code: 'not_found' }) },
+  fmt: { data: (f) => ['fmt', '--check', f.dir], mistake: (f) => ({ args: ['fmt', join(f.dir, 'no-such.hcl')], code: 'not_found' }) },
   validate: { data: (f) => ['validate', f.dir, '--offline'], mistake: (f) => ({ args: ['validate', f.dir, '--var', 'novalue'], code: 'usage' }) },
   plan: { data: (f) => ['plan', f.dir, '--show-prompt'], mistake: (f) => ({ args: ['plan', f.dir, '--task', 'nope'], code: 'not_found' }) },
   tools: { data: (f) => ['tools', f.dir, '--task', 'triage'], mistake: (f) => ({ args: ['tools', f.dir, '--search', 'time', '--page', '0'], code: 'usage' }) },
