@@ -12,6 +12,8 @@ export interface LoadedProject {
   graph: MissionGraph;
   /** The path as the user gave it, resolved. */
   path: string;
+  /** The text of every file the load read, by absolute path (see LoadResult.sources). */
+  sources: ReadonlyMap<string, string>;
 }
 
 /**
@@ -25,7 +27,7 @@ export function loadProject(io: CliIo, path: string, vars: Record<string, string
     io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource: sourceReaderFor(sources) })}\n\n`);
   }
   if (!graph) throw new CliError('the configuration has errors (see above); fix them and try again', EXIT.usage);
-  return { graph, path: absolute };
+  return { graph, path: absolute, sources: sources ?? new Map() };
 }
 
 export function selectMission(graph: MissionGraph, name: string | undefined): Mission {

@@ -23,6 +23,7 @@ export type RunEvent =
   | { type: 'task.failed'; task: string; error: string }
   | { type: 'task.cancelled'; task: string }
   | { type: 'task.skipped'; task: string; reason: string }
+  | { type: 'task.retried'; task: string; attempt: number }
   | {
       type: 'session.started';
       task: string;

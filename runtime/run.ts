@@ -22,6 +22,8 @@ import { runMission, type MissionStatus } from './scheduler.js';
 import { createRunTools, type RunTools } from './toolResolver.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
 import { parseRunOptions, type RunOptions } from './runOptions.js';
+import { configChanges, runVariables, type RunConfig, type RunVariables } from './runConfig.js';
+import { retryFailedTasks } from './taskAttempts.js';
 
 export type { RunOptions } from './runOptions.js';
 
@@ -29,6 +31,8 @@ export interface RunEnvironment {
   graph: MissionGraph;
   /** The config path the user gave (file or directory), stored with the run for `resume`. */
   configPath: string;
+  /** Content hashes of the files the config was loaded from, stored with the run for `resume`. */
+  config?: RunConfig;
   dbPath: string;
   progress: { stream: NodeJS.WritableStream; live: boolean };
   /** Aborted by the CLI on SIGINT. */
@@ -81,7 +85,15 @@ export async function startRun(env: RunEnvironment, request: StartRequest): Prom
     checkRunFiles(workspaceDir, request.options.record);
     const taskGraph = request.mission.tasks.map((t) => ({ name: t.name, dependsOn: [...t.dependsOn], routes: t.router.map((r) => r.target), sendTo: [...t.sendTo] }));
     const options: RunOptions = { ...request.options, workspaceDir, taskGraph };
-    store.runs.create({ id: runId, mission: request.mission.name, configPath: env.configPath, inputs: request.inputs as Record<string, unknown>, options: { ...options } });
+    store.runs.create({
+      id: runId,
+      mission: request.mission.name,
+      configPath: env.configPath,
+      inputs: request.inputs as Record<string, unknown>,
+      options: { ...options },
+      ...(env.config ? { config: env.config } : {}),
+      variables: runVariables(env.graph.variables),
+    });
     request.onRunId?.(runId);
     return await execute(env, store, redactor, { runId, mission: request.mission, inputs: request.inputs, options, resumed: false });
   } finally {
@@ -89,37 +101,116 @@ export async function startRun(env: RunEnvironment, request: StartRequest): Prom
   }
 }
 
-/** A run that cannot start or continue, for a reason the user can fix (message says which). */
-export class RunRefused extends Error {}
+/**
+ * Why a run cannot start or continue, for a reason the user can act on (the message says how):
+ * `state` — the run's own state (held by another process, failed, its workspace unusable);
+ * `usage` — what the caller gave (a config that changed, a mission not in it, an unknown run).
+ */
+export type RefusalKind = 'state' | 'usage';
 
-/** The stored facts `resume` needs before it can load the config: which mission, from where. */
-export function storedRun(dbPath: string, runId: string): { mission: string; configPath: string; status: string } | undefined {
+export class RunRefused extends Error {
+  constructor(
+    message: string,
+    readonly kind: RefusalKind = 'state',
+    /** Set when the run failed and `--retry-failed` would continue it. */
+    readonly retryable = false,
+  ) {
+    super(message);
+    this.name = 'RunRefused';
+  }
+}
+
+/** The stored facts `resume` needs before it can load the config: which mission, from where, with what. */
+export interface StoredRunFacts {
+  mission: string;
+  configPath: string;
+  status: string;
+  /** Undefined for a run stored before variables were recorded. */
+  variables?: RunVariables;
+}
+
+export function storedRun(dbPath: string, runId: string): StoredRunFacts | undefined {
   const store = openStore(dbPath);
   try {
     const run = store.runs.get(runId);
-    return run && { mission: run.mission, configPath: run.configPath, status: run.status };
+    if (!run) return undefined;
+    const facts: StoredRunFacts = { mission: run.mission, configPath: run.configPath, status: run.status };
+    if (run.variables) facts.variables = run.variables;
+    return facts;
   } finally {
     store.close();
   }
 }
 
-export async function resumeRun(env: RunEnvironment, runId: string): Promise<RunReport> {
+export interface ResumeOptions {
+  /** Re-run the failed tasks from fresh sessions (otherwise a run with a failed task is refused). */
+  retryFailed?: boolean;
+  /** Go ahead although the config or a variable differs from the run's (recorded on the run). */
+  allowConfigChange?: boolean;
+  /** Called once the run is this process's to continue, before any work (the CLI prints the run id). */
+  onStart?: (runId: string) => void;
+  /** Things the caller should tell the user (an unchecked older run, an accepted config change). */
+  onNote?: (message: string) => void;
+}
+
+export async function resumeRun(env: RunEnvironment, runId: string, opts: ResumeOptions = {}): Promise<RunReport> {
   const redactor = secretRedactor(env.graph);
   const store = openStore(env.dbPath, { redactor });
   try {
     const run = store.runs.get(runId);
-    if (!run) throw new RunRefused(`no run ${runId} in ${env.dbPath}`);
+    if (!run) throw new RunRefused(`no run ${runId} in ${env.dbPath}`, 'usage');
     const mission = env.graph.missions.find((m) => m.name === run.mission);
-    if (!mission) throw new RunRefused(`run ${runId} is of mission "${run.mission}", which is not in the loaded config`);
+    if (!mission) throw new RunRefused(`run ${runId} is of mission "${run.mission}", which is not in the loaded config`, 'usage');
     const options = parseRunOptions(runId, run.options);
+    const inputs = run.inputs as Record<string, Value>;
     if (run.status === 'completed') {
-      return report(store, { runId, mission, inputs: run.inputs as Record<string, Value>, options, resumed: true }, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
+      return report(store, { runId, mission, inputs, options, resumed: true }, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
     }
+    const failed = store.tasks.list(runId).filter((t) => t.status === 'failed');
+    if ((run.status === 'failed' || failed.length > 0) && !opts.retryFailed) {
+      const what = failed.length > 0 ? failed.map((t) => `task "${t.name}"`).join(', ') : 'the run';
+      throw new RunRefused(`run ${runId} failed (${what}); resuming would repeat the failure`, 'state', true);
+    }
+    const configUpdate = checkConfig(env, run, opts);
     checkRunFiles(options.workspaceDir, options.record);
-    return await execute(env, store, redactor, { runId, mission, inputs: run.inputs as Record<string, Value>, options, resumed: true });
+    const onLeased = (bus: EventBus): void => {
+      if (configUpdate) store.runs.updateConfig(runId, configUpdate);
+      if (configUpdate?.changes) bus.emit({ type: 'warning', message: `resumed with a changed config: ${configUpdate.changes.join('; ')}` });
+      if (opts.retryFailed) {
+        for (const { task, attempt } of retryFailedTasks(store, runId)) bus.emit({ type: 'task.retried', task, attempt });
+      }
+    };
+    return await execute(env, store, redactor, { runId, mission, inputs, options, resumed: true, onLeased, onStart: opts.onStart });
   } finally {
     store.close();
   }
+}
+
+/**
+ * Compares the loaded config and variables with the run's. Refuses a difference unless allowed;
+ * returns what to store on the run once it is leased (undefined when nothing is to be stored).
+ */
+function checkConfig(
+  env: RunEnvironment,
+  run: { id: string; config?: RunConfig; variables?: RunVariables },
+  opts: ResumeOptions,
+): { config: RunConfig; variables: RunVariables; changes?: string[] } | undefined {
+  if (!env.config) return undefined;
+  const current = { config: env.config, variables: runVariables(env.graph.variables) };
+  if (!run.config || !run.variables) {
+    opts.onNote?.(`run ${run.id} was stored before runs recorded their config, so its config and variables are not checked; they are recorded now for later resumes`);
+    return current;
+  }
+  const changes = configChanges({ config: run.config, variables: run.variables }, current);
+  if (changes.length === 0) return undefined;
+  if (!opts.allowConfigChange) {
+    throw new RunRefused(
+      `the config of run ${run.id} changed since it last ran:\n${changes.map((c) => `  ${c}`).join('\n')}\nrestore it, or resume anyway with --allow-config-change (recorded on the run)`,
+      'usage',
+    );
+  }
+  opts.onNote?.(`resuming run ${run.id} with a changed config (recorded on the run): ${changes.join('; ')}`);
+  return { ...current, changes };
 }
 
 interface ExecuteRequest {
@@ -128,6 +219,10 @@ interface ExecuteRequest {
   inputs: Record<string, Value>;
   options: RunOptions;
   resumed: boolean;
+  /** Writes that need the lease (a resume's config record, task retries), run before the scheduler. */
+  onLeased?: (bus: EventBus) => void;
+  /** Called once the lease is held. */
+  onStart?: ((runId: string) => void) | undefined;
 }
 
 const LEASE_HEARTBEAT_MS = 2_000;
@@ -144,6 +239,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     const h = lease.holder;
     throw new RunRefused(`run ${req.runId} is being executed by another process (pid ${h.pid} on ${h.host}, heartbeat ${h.heartbeatAt}); wait for it to finish or stop it first`);
   }
+  req.onStart?.(req.runId);
   // Losing the lease (another process took it over) stops this runner: two must never drive one run.
   const leaseLost = new AbortController();
   const heartbeat = setInterval(() => {
@@ -198,6 +294,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     const started: RunEvent = { type: 'run.started', runId: req.runId, mission: req.mission.name, resumed: req.resumed };
     if (req.options.replay) started.replayFrom = req.options.replay;
     bus.emit(started);
+    req.onLeased?.(bus);
     result = await runMission(ctx, interrupt);
   } catch (error) {
     result = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
