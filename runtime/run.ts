@@ -125,6 +125,8 @@ export interface StoredRunFacts {
   mission: string;
   configPath: string;
   status: string;
+  /** Tasks whose last attempt failed. */
+  failedTasks: string[];
   /** Undefined for a run stored before variables were recorded. */
   variables?: RunVariables;
 }
@@ -134,7 +136,8 @@ export function storedRun(dbPath: string, runId: string): StoredRunFacts | undef
   try {
     const run = store.runs.get(runId);
     if (!run) return undefined;
-    const facts: StoredRunFacts = { mission: run.mission, configPath: run.configPath, status: run.status };
+    const failedTasks = store.tasks.list(runId).filter((t) => t.status === 'failed').map((t) => t.name);
+    const facts: StoredRunFacts = { mission: run.mission, configPath: run.configPath, status: run.status, failedTasks };
     if (run.variables) facts.variables = run.variables;
     return facts;
   } finally {
@@ -166,10 +169,9 @@ export async function resumeRun(env: RunEnvironment, runId: string, opts: Resume
     if (run.status === 'completed') {
       return report(store, { runId, mission, inputs, options, resumed: true }, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
     }
-    const failed = store.tasks.list(runId).filter((t) => t.status === 'failed');
-    if ((run.status === 'failed' || failed.length > 0) && !opts.retryFailed) {
-      const what = failed.length > 0 ? failed.map((t) => `task "${t.name}"`).join(', ') : 'the run';
-      throw new RunRefused(`run ${runId} failed (${what}); resuming would repeat the failure`, 'state', true);
+    if (!opts.retryFailed) {
+      const refusal = failedRunRefusal(runId, run.status, store.tasks.list(runId).filter((t) => t.status === 'failed').map((t) => t.name));
+      if (refusal) throw refusal;
     }
     const configUpdate = checkConfig(env, run, opts);
     checkRunFiles(options.workspaceDir, options.record);
@@ -184,6 +186,13 @@ export async function resumeRun(env: RunEnvironment, runId: string, opts: Resume
   } finally {
     store.close();
   }
+}
+
+/** A run with a failed task is not resumed as it is: the same conversation would fail the same way. */
+export function failedRunRefusal(runId: string, status: string, failedTasks: readonly string[]): RunRefused | undefined {
+  if (status !== 'failed' && failedTasks.length === 0) return undefined;
+  const what = failedTasks.length > 0 ? failedTasks.map((t) => `task "${t}"`).join(', ') : 'the run';
+  return new RunRefused(`run ${runId} failed (${what}); resuming would repeat the failure`, 'state', true);
 }
 
 /**

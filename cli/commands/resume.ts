@@ -36,7 +36,7 @@ export function register(program: Command, io: CliIo): void {
 }
 
 async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Promise<number> {
-  const [{ resumeRun, RunRefused, storedRun }, { missingSecrets, resumeEnv }] = await Promise.all([
+  const [{ failedRunRefusal, resumeRun, RunRefused, storedRun }, { missingSecrets, resumeEnv }] = await Promise.all([
     import('../../runtime/run.js'),
     import('../../runtime/runConfig.js'),
   ]);
@@ -45,6 +45,14 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
   if (!stored) throw new CliError(`no run ${runId} in ${shownPath(io, dbPath)} (see squadron runs --db …)`);
   const vars = parseKeyValues(flags.var, '--var');
   const resumeCommandLine = `squadron resume ${runId} --db ${shownPath(io, dbPath)}`;
+  const refused = (error: InstanceType<typeof RunRefused>): CliError => {
+    const hint = error.retryable ? `; to run its failed tasks again from fresh sessions: ${resumeCommandLine} --retry-failed` : '';
+    return new CliError(`${error.message}${hint}`, error.kind === 'usage' ? EXIT.usage : EXIT.failure);
+  };
+
+  // A failed run is refused first: giving its secrets again would not make a plain resume work.
+  const failed = flags.retryFailed ? undefined : failedRunRefusal(runId, stored.status, stored.failedTasks);
+  if (failed) throw refused(failed);
 
   // Secrets are never stored: all the missing ones are named at once, before anything is loaded or written.
   const missing = stored.status === 'completed' || !stored.variables ? [] : missingSecrets(stored.variables, vars, io.env);
@@ -67,11 +75,7 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
     });
     return printRunReport(io, report, Boolean(flags.json), resumeCommandLine);
   } catch (error) {
-    if (error instanceof RunRefused) {
-      const hint = error.retryable ? `; to run its failed tasks again from fresh sessions: ${resumeCommandLine} --retry-failed` : '';
-      throw new CliError(`${error.message}${hint}`, error.kind === 'usage' ? EXIT.usage : EXIT.failure);
-    }
-    throw error;
+    throw error instanceof RunRefused ? refused(error) : error;
   } finally {
     interrupt.dispose();
   }

@@ -225,10 +225,11 @@ describe('squadron resume of a failed run', () => {
       expect(failed.stdout).not.toContain('resume with:');
       expect(failed.stdout).toMatch(new RegExp(`^to run the failed tasks again from fresh sessions: squadron resume ${runId} .*--retry-failed$`, 'm'));
 
-      // Without the flag: one line with the hint, exit 1 (the run's state), no model call, nothing written.
+      // Without the flag: one line with the hint, exit 1 (the run's state), no model call, nothing
+      // written — and before asking for the secrets, which would not make a plain resume work.
       const before = dbContents(dir);
       const requestsBefore = server.requests.length;
-      const refused = await runCli(['resume', runId], { cwd: dir, env: SECRETS });
+      const refused = await runCli(['resume', runId], { cwd: dir });
       expect(refused.code).toBe(1);
       expectOneClearError(refused);
       expect(refused.stderr.trim().split('\n')).toHaveLength(1);
