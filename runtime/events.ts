@@ -17,6 +17,7 @@ export interface GivenSkill {
 
 export type RunEvent =
   | { type: 'run.started'; runId: string; mission: string; resumed: boolean; replayFrom?: string }
+  | { type: 'run.config_changed'; runId: string; changes: string[] }
   | { type: 'run.finished'; runId: string; status: 'completed' | 'failed' | 'interrupted'; error?: string }
   | { type: 'task.started'; task: string }
   | { type: 'task.completed'; task: string; summary: string; route?: string }

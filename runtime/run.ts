@@ -22,17 +22,21 @@ import { runMission, type MissionStatus } from './scheduler.js';
 import { createRunTools, type RunTools } from './toolResolver.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
 import { parseRunOptions, type RunOptions } from './runOptions.js';
-import { configChanges, runVariables, type RunConfig, type RunVariables } from './runConfig.js';
+import { runVariables, type RunConfig, type RunVariables } from './runConfig.js';
+import { checkConfig, failedRunRefusal } from './resumeChecks.js';
+import { RunRefused } from './runRefused.js';
 import { retryFailedTasks } from './taskAttempts.js';
 
 export type { RunOptions } from './runOptions.js';
+export { RunRefused, type RefusalKind } from './runRefused.js';
+export { failedRunRefusal } from './resumeChecks.js';
 
 export interface RunEnvironment {
   graph: MissionGraph;
   /** The config path the user gave (file or directory), stored with the run for `resume`. */
   configPath: string;
   /** Content hashes of the files the config was loaded from, stored with the run for `resume`. */
-  config?: RunConfig;
+  config?: RunConfig | undefined;
   dbPath: string;
   progress: { stream: NodeJS.WritableStream; live: boolean };
   /** Aborted by the CLI on SIGINT. */
@@ -101,25 +105,6 @@ export async function startRun(env: RunEnvironment, request: StartRequest): Prom
   }
 }
 
-/**
- * Why a run cannot start or continue, for a reason the user can act on (the message says how):
- * `state` — the run's own state (held by another process, failed, its workspace unusable);
- * `usage` — what the caller gave (a config that changed, a mission not in it, an unknown run).
- */
-export type RefusalKind = 'state' | 'usage';
-
-export class RunRefused extends Error {
-  constructor(
-    message: string,
-    readonly kind: RefusalKind = 'state',
-    /** Set when the run failed and `--retry-failed` would continue it. */
-    readonly retryable = false,
-  ) {
-    super(message);
-    this.name = 'RunRefused';
-  }
-}
-
 /** The stored facts `resume` needs before it can load the config: which mission, from where, with what. */
 export interface StoredRunFacts {
   mission: string;
@@ -173,11 +158,11 @@ export async function resumeRun(env: RunEnvironment, runId: string, opts: Resume
       const refusal = failedRunRefusal(runId, run.status, store.tasks.list(runId).filter((t) => t.status === 'failed').map((t) => t.name));
       if (refusal) throw refusal;
     }
-    const configUpdate = checkConfig(env, run, opts);
+    const configUpdate = checkConfig({ config: env.config, variables: env.graph.variables }, run, opts);
     checkRunFiles(options.workspaceDir, options.record);
     const onLeased = (bus: EventBus): void => {
       if (configUpdate) store.runs.updateConfig(runId, configUpdate);
-      if (configUpdate?.changes) bus.emit({ type: 'warning', message: `resumed with a changed config: ${configUpdate.changes.join('; ')}` });
+      if (configUpdate?.changes) bus.emit({ type: 'run.config_changed', runId, changes: configUpdate.changes });
       if (opts.retryFailed) {
         for (const { task, attempt } of retryFailedTasks(store, runId)) bus.emit({ type: 'task.retried', task, attempt });
       }
@@ -186,40 +171,6 @@ export async function resumeRun(env: RunEnvironment, runId: string, opts: Resume
   } finally {
     store.close();
   }
-}
-
-/** A run with a failed task is not resumed as it is: the same conversation would fail the same way. */
-export function failedRunRefusal(runId: string, status: string, failedTasks: readonly string[]): RunRefused | undefined {
-  if (status !== 'failed' && failedTasks.length === 0) return undefined;
-  const what = failedTasks.length > 0 ? failedTasks.map((t) => `task "${t}"`).join(', ') : 'the run';
-  return new RunRefused(`run ${runId} failed (${what}); resuming would repeat the failure`, 'state', true);
-}
-
-/**
- * Compares the loaded config and variables with the run's. Refuses a difference unless allowed;
- * returns what to store on the run once it is leased (undefined when nothing is to be stored).
- */
-function checkConfig(
-  env: RunEnvironment,
-  run: { id: string; config?: RunConfig; variables?: RunVariables },
-  opts: ResumeOptions,
-): { config: RunConfig; variables: RunVariables; changes?: string[] } | undefined {
-  if (!env.config) return undefined;
-  const current = { config: env.config, variables: runVariables(env.graph.variables) };
-  if (!run.config || !run.variables) {
-    opts.onNote?.(`run ${run.id} was stored before runs recorded their config, so its config and variables are not checked; they are recorded now for later resumes`);
-    return current;
-  }
-  const changes = configChanges({ config: run.config, variables: run.variables }, current);
-  if (changes.length === 0) return undefined;
-  if (!opts.allowConfigChange) {
-    throw new RunRefused(
-      `the config of run ${run.id} changed since it last ran:\n${changes.map((c) => `  ${c}`).join('\n')}\nrestore it, or resume anyway with --allow-config-change (recorded on the run)`,
-      'usage',
-    );
-  }
-  opts.onNote?.(`resuming run ${run.id} with a changed config (recorded on the run): ${changes.join('; ')}`);
-  return { ...current, changes };
 }
 
 interface ExecuteRequest {

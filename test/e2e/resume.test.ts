@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../support/cli.js';
-import { ANTHROPIC_MODEL, commanderOf, openRunDb, removeProjects, writeProject } from '../support/e2eProject.js';
+import { ANTHROPIC_MODEL, commanderOf, openRunDb, removeProjects, storedEvents, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
 import { firstUserMessage as firstUserText, taskComplete } from '../support/turnScript.js';
 
@@ -173,6 +173,7 @@ describe('squadron resume remembers the run', () => {
       expect(allowed.code, allowed.stderr).toBe(0);
       expect(allowed.stderr).toContain(`note: resuming run ${runId} with a changed config (recorded on the run): file guide.md modified; file mission.hcl modified; file extra.hcl added; variable port changed from "38827" to "9"`);
       expect(allowed.stdout).toContain('done: Check the OTHER service on port 9.');
+      expect(allowed.stdout.split('\n')[0]).toBe(`run ${runId}`);
 
       const inspect = await runCli(['inspect', runId], { cwd: dir });
       expect(inspect.code, inspect.stderr).toBe(0);
@@ -182,6 +183,7 @@ describe('squadron resume remembers the run', () => {
       db.close();
       const recorded = JSON.parse(row.config_changes_json) as { at: string; changes: string[] }[];
       expect(recorded.map((r) => r.changes)).toEqual([['file guide.md modified', 'file mission.hcl modified', 'file extra.hcl added', 'variable port changed from "38827" to "9"']]);
+      expect(storedEvents(dir, 'run.config_changed').map((e) => e['changes'])).toEqual([recorded[0]!.changes]);
       // What it ran with is now the run's config: a later resume compares with that.
       expect(JSON.parse(row.variables_json).values).toEqual({ port: '9' });
     });
@@ -245,6 +247,7 @@ describe('squadron resume of a failed run', () => {
       expect(retried.stdout.split('\n')[0]).toBe(`run ${runId}`);
       expect(retried.stdout).toContain('mission m completed');
       expect(retried.stdout).not.toMatch(/resume with|--retry-failed/);
+      expect(retried.stderr).toContain('task one: failed before; attempt 2 starts from a fresh session\n');
       // A fresh session: the retry's first request holds the objective only, not the failed conversation.
       const retryRequests = server.requests.slice(requestsBefore);
       expect(retryRequests[0]!.canonical.system).toContain(commanderOf('one'));
