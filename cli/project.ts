@@ -12,6 +12,8 @@ export interface LoadedProject {
   graph: MissionGraph;
   /** The path as the user gave it, resolved. */
   path: string;
+  /** The text of every file the load read, by absolute path (see LoadResult.sources). */
+  sources: ReadonlyMap<string, string>;
 }
 
 /**
@@ -27,7 +29,7 @@ export function loadProject(io: CliIo, path: string, vars: Record<string, string
   if (!graph) {
     throw new CliError('the configuration has errors (see above); fix them and try again', 'invalid_config', { diagnostics: diagnostics.map((d) => diagnosticToJson(d, io.cwd)) });
   }
-  return { graph, path: absolute };
+  return { graph, path: absolute, sources: sources ?? new Map() };
 }
 
 export function selectMission(graph: MissionGraph, name: string | undefined): Mission {

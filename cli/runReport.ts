@@ -3,6 +3,7 @@
 
 import type { MissionGraph } from '../config/graph.js';
 import type { RunEnvironment, RunReport } from '../runtime/run.js';
+import { configFingerprint } from '../runtime/runConfig.js';
 import { totalTokens } from '../runtime/usage.js';
 import { EXIT, type CliIo } from './io.js';
 import { jsonDocument } from './json.js';
@@ -32,7 +33,11 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
   };
 }
 
-export function printRunReport(io: CliIo, report: RunReport, json: boolean, resumeHint: string): number {
+/**
+ * `resumeCommand` is the command line that resumes this run; the hint printed is one that works: none
+ * for a completed run, the command for an interrupted one, with --retry-failed for a failed one.
+ */
+export function printRunReport(io: CliIo, report: RunReport, json: boolean, resumeCommand: string): number {
   const code = report.status === 'completed' ? EXIT.ok : report.status === 'interrupted' ? EXIT.interrupted : EXIT.failure;
   if (json) {
     io.stdout.write(jsonDocument(runReportJson(report)));
@@ -48,10 +53,22 @@ export function printRunReport(io: CliIo, report: RunReport, json: boolean, resu
       if (task.error && task.status === 'failed') out.push(indent(`error: ${task.error}`, '    '));
     }
     out.push(`\nworkspace: ${report.workspaceDir}`);
-    if (report.status !== 'completed') out.push(`resume with: ${resumeHint}`);
+    const hint = resumeHint(report.status, resumeCommand);
+    if (hint) out.push(hint);
     io.stdout.write(`${out.join('\n')}\n`);
   }
   return code;
+}
+
+function resumeHint(status: RunReport['status'], resumeCommand: string): string | undefined {
+  switch (status) {
+    case 'completed':
+      return undefined;
+    case 'interrupted':
+      return `resume with: ${resumeCommand}`;
+    case 'failed':
+      return `to run the failed tasks again from fresh sessions: ${resumeCommand} --retry-failed`;
+  }
 }
 
 const MARK: Record<string, string> = { completed: '✓', failed: '✗', cancelled: '■', skipped: '–', running: '▶', pending: '·' };
@@ -78,7 +95,7 @@ export function interruptOnSigint(io: CliIo): { signal: AbortSignal; dispose: ()
 /** What `run` and `resume` hand the runtime: the project, database, progress stream and interrupt. */
 export function runEnvironment(
   io: CliIo,
-  project: { graph: MissionGraph; path: string },
+  project: { graph: MissionGraph; path: string; sources: ReadonlyMap<string, string> },
   dbPath: string,
   interrupt: AbortSignal,
   json: boolean,
@@ -86,6 +103,7 @@ export function runEnvironment(
   return {
     graph: project.graph,
     configPath: project.path,
+    config: configFingerprint(project.graph.projectRoot, project.sources),
     dbPath,
     progress: { stream: io.stderr, live: io.stderrIsTTY && !json },
     interrupt,

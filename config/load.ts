@@ -44,7 +44,7 @@ export interface LoadResult {
   /** Every problem in every file, sorted by file and position. */
   diagnostics: Diagnostic[];
   /**
-   * The text of every file the load read (the .hcl files, SKILL.md files), by absolute path, so
+   * The text of every file the load read (the .hcl files, SKILL.md files, load()ed files), by absolute path, so
    * diagnostics can be rendered without reading the files again:
    * `renderDiagnostics(diags, { cwd, color, readSource: sourceReaderFor(result.sources) })`.
    * Always set by loadConfig; optional so results assembled elsewhere need not carry it.
@@ -135,7 +135,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     projectRoot: found.projectRoot,
     diags,
     symbols: emptySymbols(opts.unsetVariables),
-    loadFunctions: { ...std, load: makeLoadFunction(found.projectRoot, diags) },
+    loadFunctions: { ...std, load: makeLoadFunction(found.projectRoot, diags, sources) },
     runtimeFunctions: std,
     files: parsed.files,
     sources,

@@ -37,9 +37,9 @@ const PROBLEM_CODES: Readonly<Record<TextFileProblem, string>> = {
 
 /**
  * Builds `load` for one config load. Errors go to `diags` with our own codes, and the call yields
- * an unknown value so the evaluator adds nothing of its own.
+ * an unknown value so the evaluator adds nothing of its own. Files read are added to `sources`.
  */
-export function makeLoadFunction(projectRoot: string, diags: Diagnostic[]): HclFunction {
+export function makeLoadFunction(projectRoot: string, diags: Diagnostic[], sources?: Map<string, string>): HclFunction {
   // A link inside the project may lead out of it: containment is judged on real paths.
   const realRoot = realPath(projectRoot) ?? projectRoot;
   return {
@@ -72,7 +72,10 @@ export function makeLoadFunction(projectRoot: string, diags: Diagnostic[]): HclF
         return unknown;
       }
       const read = readTextFile(real ?? full, LOAD_MAX_BYTES);
-      if (read.ok) return read.text;
+      if (read.ok) {
+        sources?.set(full, read.text); // a file read is part of the config (LoadResult.sources)
+        return read.text;
+      }
       const message = read.problem === 'missing' ? `no such file (looked for ${full})` : `${full} ${read.message}`;
       const hint = read.problem === 'too-large' ? 'load() is for prompts and instructions; split the text or shorten it' : undefined;
       diags.push(diagnosticAt(at, 'error', PROBLEM_CODES[read.problem], `load("${arg}"): ${message}`, hint));

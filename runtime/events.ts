@@ -17,12 +17,14 @@ export interface GivenSkill {
 
 export type RunEvent =
   | { type: 'run.started'; runId: string; mission: string; resumed: boolean; replayFrom?: string }
+  | { type: 'run.config_changed'; runId: string; changes: string[] }
   | { type: 'run.finished'; runId: string; status: 'completed' | 'failed' | 'interrupted'; error?: string }
   | { type: 'task.started'; task: string }
   | { type: 'task.completed'; task: string; summary: string; route?: string }
   | { type: 'task.failed'; task: string; error: string }
   | { type: 'task.cancelled'; task: string }
   | { type: 'task.skipped'; task: string; reason: string }
+  | { type: 'task.retried'; task: string; attempt: number }
   | {
       type: 'session.started';
       task: string;

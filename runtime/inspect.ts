@@ -4,11 +4,14 @@
 
 import type { LedgerRow, MessageRow, RunRow, SessionRow, Store, TaskRow } from '../store/index.js';
 import { RunOptionsSchema, type TaskGraphEntry } from './runOptions.js';
+import { isSessionOfTask } from './taskAttempts.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
 
 
 export interface SessionTranscript {
   id: string;
+  /** The task, or "<task>#<n>" for a session of its failed attempt n. */
+  task: string;
   agent: string;
   role: string;
   model: string;
@@ -22,6 +25,8 @@ export interface SessionTranscript {
 export interface TaskInspection {
   name: string;
   status: string;
+  /** 1, plus one per `resume --retry-failed` of a failed attempt. */
+  attempt: number;
   dependsOn: string[];
   /** Targets of the task's router (conditions are in the config, not the run). */
   routes: string[];
@@ -58,13 +63,16 @@ export function inspectRun(store: Store, runId: string, opts: { task?: string; t
     if (opts.task !== undefined && name !== opts.task) continue;
     const row = rows.get(name);
     const node = graph.find((t) => t.name === name);
+    // Sessions of earlier attempts (retried failures) count too: their turns were paid for.
+    const own = sessions.filter((s) => isSessionOfTask(s.task, name));
     const entry: TaskInspection = {
       name,
       status: taskStatus(run, row),
+      attempt: row?.attempt ?? 1,
       dependsOn: node?.dependsOn ?? [],
       routes: node?.routes ?? [],
       sendTo: node?.sendTo ?? [],
-      usage: sumTotals(sessions.filter((s) => s.task === name).map((s) => bySession.get(s.id))),
+      usage: sumTotals(own.map((s) => bySession.get(s.id))),
     };
     const activator = routes.find((r) => r.to === name);
     if (activator) entry.activatedBy = activator.from;
@@ -75,7 +83,7 @@ export function inspectRun(store: Store, runId: string, opts: { task?: string; t
     if (row?.startedAt !== undefined) entry.startedAt = row.startedAt;
     if (row?.finishedAt !== undefined) entry.finishedAt = row.finishedAt;
     if (opts.transcript) {
-      entry.sessions = orderSessions(sessions.filter((s) => s.task === name)).map((s) => transcriptOf(store, s, bySession.get(s.id)));
+      entry.sessions = orderSessions(own, name).map((s) => transcriptOf(store, s, bySession.get(s.id)));
     }
     tasks.push(entry);
   }
@@ -116,13 +124,18 @@ function taskStatus(run: RunRow, row: TaskRow | undefined): string {
   return run.status === 'completed' ? 'skipped' : 'pending';
 }
 
-function orderSessions(sessions: SessionRow[]): SessionRow[] {
-  return [...sessions].sort((a, b) => (a.role === b.role ? a.startedAt.localeCompare(b.startedAt) : a.role === 'commander' ? -1 : 1));
+/** Earlier attempts first; within an attempt the commander first, then agents as they started. */
+function orderSessions(sessions: SessionRow[], task: string): SessionRow[] {
+  const attempt = (s: SessionRow) => (s.task === task ? Number.POSITIVE_INFINITY : Number(s.task.slice(task.length + 1)));
+  return [...sessions].sort(
+    (a, b) => attempt(a) - attempt(b) || (a.role === b.role ? a.startedAt.localeCompare(b.startedAt) : a.role === 'commander' ? -1 : 1),
+  );
 }
 
 function transcriptOf(store: Store, session: SessionRow, usage: UsageTotals | undefined): SessionTranscript {
   return {
     id: session.id,
+    task: session.task,
     agent: session.agent,
     role: session.role,
     model: session.model,

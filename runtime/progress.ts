@@ -76,6 +76,9 @@ export class ProgressView {
       case 'task.skipped':
         if (view) Object.assign(view, { state: 'skipped', activity: event.reason });
         break;
+      case 'task.retried':
+        if (view) Object.assign(view, { state: 'pending', activity: `attempt ${event.attempt}, from a fresh session` });
+        break;
       case 'model.turn':
         this.tokens += totalTokens(event.usage);
         this.cost += event.costUsd;
@@ -133,6 +136,8 @@ function plainLine(event: RunEvent): string | undefined {
       return `task ${event.task}: cancelled`;
     case 'task.skipped':
       return `task ${event.task}: skipped (${event.reason})`;
+    case 'task.retried':
+      return `task ${event.task}: failed before; attempt ${event.attempt} starts from a fresh session`;
     case 'session.started':
       if (event.agent === 'commander') return undefined;
       return `  ${describeSelection(event.agent, event.task, event.tools, event.skills, event.discovery)}${event.resumed ? ' (resumed)' : ''}`;

@@ -22,13 +22,21 @@ import { runMission, type MissionStatus } from './scheduler.js';
 import { createRunTools, type RunTools } from './toolResolver.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
 import { parseRunOptions, type RunOptions } from './runOptions.js';
+import { runVariables, type RunConfig, type RunVariables } from './runConfig.js';
+import { checkConfig, failedRunRefusal } from './resumeChecks.js';
+import { RunRefused } from './runRefused.js';
+import { retryFailedTasks } from './taskAttempts.js';
 
 export type { RunOptions } from './runOptions.js';
+export { RunRefused, type RefusalKind } from './runRefused.js';
+export { failedRunRefusal } from './resumeChecks.js';
 
 export interface RunEnvironment {
   graph: MissionGraph;
   /** The config path the user gave (file or directory), stored with the run for `resume`. */
   configPath: string;
+  /** Content hashes of the files the config was loaded from, stored with the run for `resume`. */
+  config?: RunConfig | undefined;
   dbPath: string;
   progress: { stream: NodeJS.WritableStream; live: boolean };
   /** Aborted by the CLI on SIGINT. */
@@ -83,7 +91,15 @@ export async function startRun(env: RunEnvironment, request: StartRequest): Prom
     checkRunFiles(workspaceDir, request.options.record);
     const taskGraph = request.mission.tasks.map((t) => ({ name: t.name, dependsOn: [...t.dependsOn], routes: t.router.map((r) => r.target), sendTo: [...t.sendTo] }));
     const options: RunOptions = { ...request.options, workspaceDir, taskGraph };
-    store.runs.create({ id: runId, mission: request.mission.name, configPath: env.configPath, inputs: request.inputs as Record<string, unknown>, options: { ...options } });
+    store.runs.create({
+      id: runId,
+      mission: request.mission.name,
+      configPath: env.configPath,
+      inputs: request.inputs as Record<string, unknown>,
+      options: { ...options },
+      ...(env.config ? { config: env.config } : {}),
+      variables: runVariables(env.graph.variables),
+    });
     request.onRunId?.(runId);
     return await execute(env, store, redactor, { runId, mission: request.mission, inputs: request.inputs, options, resumed: false });
   } finally {
@@ -91,37 +107,72 @@ export async function startRun(env: RunEnvironment, request: StartRequest): Prom
   }
 }
 
-/** A run that cannot start or continue, for a reason the user can fix (message says which). */
-export class RunRefused extends Error {}
+/** The stored facts `resume` needs before it can load the config: which mission, from where, with what. */
+export interface StoredRunFacts {
+  mission: string;
+  configPath: string;
+  status: string;
+  /** Tasks whose last attempt failed. */
+  failedTasks: string[];
+  /** Undefined for a run stored before variables were recorded. */
+  variables?: RunVariables;
+}
 
 /** A run refused because another live process is executing it (a state, not a mistake: try again later). */
 export class RunBusy extends RunRefused {}
 
-/** The stored facts `resume` needs before it can load the config: which mission, from where. */
-export function storedRun(dbPath: string, runId: string): { mission: string; configPath: string; status: string } | undefined {
+export function storedRun(dbPath: string, runId: string): StoredRunFacts | undefined {
   const store = openStore(dbPath);
   try {
     const run = store.runs.get(runId);
-    return run && { mission: run.mission, configPath: run.configPath, status: run.status };
+    if (!run) return undefined;
+    const failedTasks = store.tasks.list(runId).filter((t) => t.status === 'failed').map((t) => t.name);
+    const facts: StoredRunFacts = { mission: run.mission, configPath: run.configPath, status: run.status, failedTasks };
+    if (run.variables) facts.variables = run.variables;
+    return facts;
   } finally {
     store.close();
   }
 }
 
-export async function resumeRun(env: RunEnvironment, runId: string): Promise<RunReport> {
+export interface ResumeOptions {
+  /** Re-run the failed tasks from fresh sessions (otherwise a run with a failed task is refused). */
+  retryFailed?: boolean;
+  /** Go ahead although the config or a variable differs from the run's (recorded on the run). */
+  allowConfigChange?: boolean;
+  /** Called once the run is this process's to continue, before any work (the CLI prints the run id). */
+  onStart?: (runId: string) => void;
+  /** Things the caller should tell the user (an unchecked older run, an accepted config change). */
+  onNote?: (message: string) => void;
+}
+
+export async function resumeRun(env: RunEnvironment, runId: string, opts: ResumeOptions = {}): Promise<RunReport> {
   const redactor = secretRedactor(env.graph);
   const store = openStore(env.dbPath, { redactor });
   try {
     const run = store.runs.get(runId);
-    if (!run) throw new RunRefused(`no run ${runId} in ${env.dbPath}`);
+    if (!run) throw new RunRefused(`no run ${runId} in ${env.dbPath}`, 'usage');
     const mission = env.graph.missions.find((m) => m.name === run.mission);
-    if (!mission) throw new RunRefused(`run ${runId} is of mission "${run.mission}", which is not in the loaded config`);
+    if (!mission) throw new RunRefused(`run ${runId} is of mission "${run.mission}", which is not in the loaded config`, 'usage');
     const options = parseRunOptions(runId, run.options);
+    const inputs = run.inputs as Record<string, Value>;
     if (run.status === 'completed') {
-      return report(store, { runId, mission, inputs: run.inputs as Record<string, Value>, options, resumed: true }, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
+      return report(store, { runId, mission, inputs, options, resumed: true }, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
     }
+    if (!opts.retryFailed) {
+      const refusal = failedRunRefusal(runId, run.status, store.tasks.list(runId).filter((t) => t.status === 'failed').map((t) => t.name));
+      if (refusal) throw refusal;
+    }
+    const configUpdate = checkConfig({ config: env.config, variables: env.graph.variables }, run, opts);
     checkRunFiles(options.workspaceDir, options.record);
-    return await execute(env, store, redactor, { runId, mission, inputs: run.inputs as Record<string, Value>, options, resumed: true });
+    const onLeased = (bus: EventBus): void => {
+      if (configUpdate) store.runs.updateConfig(runId, configUpdate);
+      if (configUpdate?.changes) bus.emit({ type: 'run.config_changed', runId, changes: configUpdate.changes });
+      if (opts.retryFailed) {
+        for (const { task, attempt } of retryFailedTasks(store, runId)) bus.emit({ type: 'task.retried', task, attempt });
+      }
+    };
+    return await execute(env, store, redactor, { runId, mission, inputs, options, resumed: true, onLeased, onStart: opts.onStart });
   } finally {
     store.close();
   }
@@ -133,6 +184,10 @@ interface ExecuteRequest {
   inputs: Record<string, Value>;
   options: RunOptions;
   resumed: boolean;
+  /** Writes that need the lease (a resume's config record, task retries), run before the scheduler. */
+  onLeased?: (bus: EventBus) => void;
+  /** Called once the lease is held. */
+  onStart?: ((runId: string) => void) | undefined;
 }
 
 const LEASE_HEARTBEAT_MS = 2_000;
@@ -149,6 +204,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     const h = lease.holder;
     throw new RunBusy(`run ${req.runId} is being executed by another process (pid ${h.pid} on ${h.host}, heartbeat ${h.heartbeatAt}); wait for it to finish or stop it first`);
   }
+  req.onStart?.(req.runId);
   // Losing the lease (another process took it over) stops this runner: two must never drive one run.
   const leaseLost = new AbortController();
   const heartbeat = setInterval(() => {
@@ -204,6 +260,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     const started: RunEvent = { type: 'run.started', runId: req.runId, mission: req.mission.name, resumed: req.resumed };
     if (req.options.replay) started.replayFrom = req.options.replay;
     bus.emit(started);
+    req.onLeased?.(bus);
     result = await runMission(ctx, interrupt);
   } catch (error) {
     result = { status: 'failed', error: error instanceof Error ? error.message : String(error) };

@@ -23,6 +23,9 @@ export { RUN_STATUSES, TASK_STATUSES, SESSION_STATUSES } from './rows.js';
 export { PartSchema, ToolResultSchema } from './rowSchemas.js';
 export type {
   RunRow,
+  RunConfig,
+  RunVariables,
+  ConfigChangeRecord,
   RunSummary,
   RunStatus,
   UsageTotals,

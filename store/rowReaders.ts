@@ -6,7 +6,10 @@ import type { ColumnCodec } from './columns.js';
 import type { EventRow, LeaseRow, LedgerRow, MessageRow, RouteRow, RunRow, RunSummary, SessionRow, TaskRow, UsageTotals } from './rows.js';
 import {
   InputsSchema,
+  ConfigChangesSchema,
   parseJsonColumn,
+  RunConfigSchema,
+  RunVariablesSchema,
   PartsSchema,
   ToolResultSchema,
   type RawEvent,
@@ -36,6 +39,9 @@ export function toRunRow(codec: ColumnCodec, r: z.output<typeof RawRun>): RunRow
     startedAt: r.started_at,
     finishedAt: opt(r.finished_at),
     error: codec.readTextOrUndefined(r.error),
+    config: r.config_json === null ? undefined : parseJsonColumn(codec, RunConfigSchema, `runs ${r.id} config_json`, r.config_json),
+    variables: r.variables_json === null ? undefined : parseJsonColumn(codec, RunVariablesSchema, `runs ${r.id} variables_json`, r.variables_json),
+    configChanges: parseJsonColumn(codec, ConfigChangesSchema, `runs ${r.id} config_changes_json`, r.config_changes_json),
   };
 }
 
@@ -70,6 +76,7 @@ export function toTaskRow(codec: ColumnCodec, r: z.output<typeof RawTask>): Task
     output: r.output_json === null ? undefined : parseJsonColumn(codec, z.unknown(), `tasks ${r.id} output_json`, r.output_json),
     route: opt(r.route),
     error: codec.readTextOrUndefined(r.error),
+    attempt: r.attempt,
   };
 }
 

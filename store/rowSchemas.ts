@@ -61,6 +61,10 @@ export const ToolResultSchema = z.looseObject({
 
 export const InputsSchema = z.record(z.string(), z.unknown());
 
+export const RunConfigSchema = z.object({ files: z.record(z.string(), z.string()) });
+export const RunVariablesSchema = z.object({ values: z.record(z.string(), z.string()), secrets: z.array(z.string()) });
+export const ConfigChangesSchema = z.array(z.object({ at: z.string(), changes: z.array(z.string()) }));
+
 // ---- Raw rows as SQLite returns them (snake_case, NULLs, 0/1 booleans).
 
 const text = z.string();
@@ -78,6 +82,9 @@ export const RawRun = z.object({
   started_at: text,
   finished_at: nullableText,
   error: nullableText,
+  config_json: nullableText,
+  variables_json: nullableText,
+  config_changes_json: text,
 });
 
 export const RawRunSummary = RawRun.extend({
@@ -103,6 +110,7 @@ export const RawTask = z.object({
   output_json: nullableText,
   route: nullableText,
   error: nullableText,
+  attempt: int,
 });
 
 export const RawSession = z.object({

@@ -26,6 +26,28 @@ export interface RunRow {
   startedAt: string;
   finishedAt?: string;
   error?: string;
+  /** The config files the run last ran with; undefined for runs stored before this was recorded. */
+  config?: RunConfig;
+  /** The variables the run last ran with; undefined for runs stored before this was recorded. */
+  variables?: RunVariables;
+  /** Every resume that went ahead with a changed config, oldest first. */
+  configChanges: ConfigChangeRecord[];
+}
+
+/** Content hashes (sha256, hex) of the config files, by path relative to the project root. */
+export interface RunConfig {
+  files: Record<string, string>;
+}
+
+/** Non-secret variable values as used; secret variables by name only (never their values). */
+export interface RunVariables {
+  values: Record<string, string>;
+  secrets: string[];
+}
+
+export interface ConfigChangeRecord {
+  at: string;
+  changes: string[];
 }
 
 export interface UsageTotals {
@@ -55,6 +77,8 @@ export interface TaskRow {
   output?: unknown;
   route?: string;
   error?: string;
+  /** 1, plus one per retry of a failed attempt. */
+  attempt: number;
 }
 
 export interface SessionRow {

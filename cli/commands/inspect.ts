@@ -50,11 +50,13 @@ function renderInspection(ins: RunInspection): string {
   out.push(`run ${run.id} · mission ${run.mission} · ${run.status}`);
   out.push(`started ${run.startedAt}${run.finishedAt ? ` · finished ${run.finishedAt}` : ''} · ${usageText(ins.usage)}`);
   if (run.error) out.push(`error: ${run.error}`);
+  for (const record of run.configChanges) out.push(`resumed with a changed config at ${record.at}: ${record.changes.join('; ')}`);
   for (const task of ins.tasks) {
     out.push('');
     const deps = task.dependsOn.length > 0 ? ` ← ${task.dependsOn.join(', ')}` : '';
     const via = task.activatedBy ? ` (activated by ${task.activatedBy})` : '';
-    out.push(`${MARK[task.status] ?? '■'} ${task.name} · ${task.status}${deps}${via}${task.status === 'skipped' ? ' · not started (no route or send_to led to it)' : ''} · ${usageText(task.usage)}`);
+    const attempt = task.attempt > 1 ? ` (attempt ${task.attempt})` : '';
+    out.push(`${MARK[task.status] ?? '■'} ${task.name} · ${task.status}${attempt}${deps}${via}${task.status === 'skipped' ? ' · not started (no route or send_to led to it)' : ''} · ${usageText(task.usage)}`);
     if (task.summary) out.push(indent(task.summary, '  '));
     if (task.output !== undefined) out.push(indent(`output: ${JSON.stringify(task.output, null, 2)}`, '  '));
     if (task.route) out.push(`  route: ${task.route}`);
@@ -67,7 +69,8 @@ function renderInspection(ins: RunInspection): string {
 const MARK: Readonly<Record<string, string>> = { skipped: '–' };
 
 function renderSession(s: SessionTranscript): string {
-  const out: string[] = [`\n  ── ${s.agent} (${s.model}) · ${s.status} · ${usageText(s.usage)} · ${s.id}`];
+  const attempt = s.task.includes('#') ? ` · failed attempt ${s.task.slice(s.task.indexOf('#') + 1)}` : '';
+  const out: string[] = [`\n  ── ${s.agent} (${s.model}) · ${s.status}${attempt} · ${usageText(s.usage)} · ${s.id}`];
   out.push(indent(`[system] ${firstLines(s.systemPrompt, 3)}`, '    '));
   const calls = new Map(s.toolCalls.map((c) => [c.callId, c]));
   for (const message of s.messages) {

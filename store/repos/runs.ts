@@ -4,12 +4,25 @@ import { StoreError } from '../errors.js';
 import { newId } from '../ids.js';
 import { toRunRow, toRunSummary } from '../rowReaders.js';
 import { parseRow, RawRun, RawRunSummary } from '../rowSchemas.js';
-import type { RunRow, RunStatus, RunSummary } from '../rows.js';
+import type { RunConfig, RunRow, RunStatus, RunSummary, RunVariables } from '../rows.js';
 import type { RepoContext } from './context.js';
 
 export interface RunsRepo {
-  /** `id` defaults to a new `run_…` id; `options` are stored as given (redacted). */
-  create(r: { id?: string; mission: string; configPath: string; inputs: Record<string, unknown>; options?: Record<string, unknown> }): RunRow;
+  /** `id` defaults to a new `run_…` id; `options`, `config` and `variables` are stored as given (redacted). */
+  create(r: {
+    id?: string;
+    mission: string;
+    configPath: string;
+    inputs: Record<string, unknown>;
+    options?: Record<string, unknown>;
+    config?: RunConfig;
+    variables?: RunVariables;
+  }): RunRow;
+  /**
+   * Replaces the config and variables the run runs with; with `changes`, also records (appends) that
+   * a resume went ahead although they differed from the stored ones.
+   */
+  updateConfig(id: string, r: { config: RunConfig; variables: RunVariables; changes?: string[] }): void;
   get(id: string): RunRow | undefined;
   /** Newest first, with usage totals, cost and task counts. */
   list(opts?: { limit?: number; mission?: string }): RunSummary[];
@@ -46,9 +59,11 @@ const TERMINAL: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'interr
 
 export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
   const insert = db.prepare(
-    `INSERT INTO runs (id, mission, config_path, status, inputs_json, options_json, started_at)
-     VALUES (?, ?, ?, 'running', ?, ?, ?) RETURNING *`,
+    `INSERT INTO runs (id, mission, config_path, status, inputs_json, options_json, config_json, variables_json, started_at)
+     VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?) RETURNING *`,
   );
+  const updateConfig = db.prepare('UPDATE runs SET config_json = ?, variables_json = ? WHERE id = ?');
+  const setChanges = db.prepare('UPDATE runs SET config_changes_json = ? WHERE id = ?');
   const byId = db.prepare('SELECT * FROM runs WHERE id = ?');
   const listAll = db.prepare(summarySelect(''));
   const listMission = db.prepare(summarySelect('WHERE mission = @mission'));
@@ -62,8 +77,17 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
   const read = (row: unknown): RunRow => toRunRow(codec, parseRow(RawRun, 'runs', row));
 
   return {
-    create({ id, mission, configPath, inputs, options }) {
-      return read(insert.get(id ?? newId('run'), mission, configPath, codec.json(inputs), codec.json(options ?? {}), now()));
+    create({ id, mission, configPath, inputs, options, config, variables }) {
+      const jsonOrNull = (value: unknown): string | null => (value === undefined ? null : codec.json(value));
+      return read(insert.get(id ?? newId('run'), mission, configPath, codec.json(inputs), codec.json(options ?? {}), jsonOrNull(config), jsonOrNull(variables), now()));
+    },
+    updateConfig(id, { config, variables, changes }) {
+      db.transaction(() => {
+        if (updateConfig.run(codec.json(config), codec.json(variables), id).changes === 0) throw new StoreError('NOT_FOUND', `no run ${id}`);
+        if (changes === undefined) return;
+        const recorded = read(byId.get(id)).configChanges;
+        setChanges.run(codec.json([...recorded, { at: now(), changes }]), id);
+      })();
     },
     get(id) {
       const row = byId.get(id);

@@ -26,6 +26,11 @@ export interface SessionsRepo {
   byId(id: string): SessionRow | undefined;
   /** In creation order. */
   listForRun(runId: string): SessionRow[];
+  /**
+   * Moves every session of (run, task) to the task label `label`, so the task's next attempt opens
+   * fresh sessions while the old ones stay readable. Returns how many were moved.
+   */
+  relabel(runId: string, task: string, label: string): number;
   /** 'completed' and 'failed' set finished_at; 'running' clears it. */
   setStatus(id: string, status: SessionStatus): void;
   /** Stores the agent's final answer with answer_delivered = 0. */
@@ -45,6 +50,7 @@ export function createSessionsRepo({ db, codec, now }: RepoContext): SessionsRep
   const byKey = db.prepare('SELECT * FROM sessions WHERE run_id = ? AND task_name = ? AND agent = ?');
   const byId = db.prepare('SELECT * FROM sessions WHERE id = ?');
   const byRun = db.prepare('SELECT * FROM sessions WHERE run_id = ? ORDER BY rowid');
+  const relabel = db.prepare('UPDATE sessions SET task_name = ? WHERE run_id = ? AND task_name = ?');
   const setStatus = db.prepare(
     `UPDATE sessions SET status = ?, finished_at = CASE WHEN ? THEN ? ELSE NULL END WHERE id = ?`,
   );
@@ -86,6 +92,9 @@ export function createSessionsRepo({ db, codec, now }: RepoContext): SessionsRep
     },
     listForRun(runId) {
       return byRun.all(runId).map(read);
+    },
+    relabel(runId, task, label) {
+      return relabel.run(label, runId, task).changes;
     },
     setStatus(id, status) {
       mustChange(setStatus.run(status, status === 'running' ? 0 : 1, now(), id).changes, id);

@@ -17,6 +17,8 @@ export interface TasksRepo {
   markRunning(runId: string, name: string): void;
   complete(runId: string, name: string, r: { summary: string; output?: unknown; route?: string }): void;
   fail(runId: string, name: string, error: string): void;
+  /** A failed task back to 'pending' for another attempt (error and finish cleared); returns the new attempt number. */
+  retry(runId: string, name: string): number;
   /** Terminal states set finished_at; 'pending' and 'running' clear it. */
   setStatus(runId: string, name: string, status: TaskStatus): void;
 }
@@ -38,6 +40,10 @@ export function createTasksRepo({ db, codec, now }: RepoContext): TasksRepo {
      WHERE run_id = ? AND name = ?`,
   );
   const fail = db.prepare(`UPDATE tasks SET status = 'failed', error = ?, finished_at = ? WHERE run_id = ? AND name = ?`);
+  const retry = db.prepare<[string, string], number>(
+    `UPDATE tasks SET status = 'pending', error = NULL, finished_at = NULL, attempt = attempt + 1
+     WHERE run_id = ? AND name = ? AND status = 'failed' RETURNING attempt`,
+  ).pluck();
   const setStatus = db.prepare(
     `UPDATE tasks SET status = ?, finished_at = CASE WHEN ? THEN ? ELSE NULL END WHERE run_id = ? AND name = ?`,
   );
@@ -68,6 +74,11 @@ export function createTasksRepo({ db, codec, now }: RepoContext): TasksRepo {
     },
     fail(runId, name, error) {
       mustChange(fail.run(codec.text(error), now(), runId, name).changes, runId, name);
+    },
+    retry(runId, name) {
+      const attempt = retry.get(runId, name);
+      if (attempt === undefined) throw new StoreError('NOT_FOUND', `no failed task ${name} in run ${runId}`);
+      return attempt;
     },
     setStatus(runId, name, status) {
       mustChange(setStatus.run(status, TERMINAL.has(status) ? 1 : 0, now(), runId, name).changes, runId, name);

@@ -248,9 +248,10 @@ skill "audit" {
     const second = turnScript(script);
     const again = await startFakeModelServer({ respond: second.respond });
     try {
-      // The model's base URL changed with the new server: the config file is rewritten in place.
+      // The model's base URL changed with the new server: the config file is rewritten in place, a
+      // config change resume must be allowed to accept.
       writeFileSync(`${dir}/mission.hcl`, config(again));
-      const resumed = await runCli(['resume', runId!, '--db', '.squadron/squadron.db'], { cwd: dir });
+      const resumed = await runCli(['resume', runId!, '--db', '.squadron/squadron.db', '--allow-config-change'], { cwd: dir });
       expect(second.problems).toEqual([]);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toContain('(resumed)');

@@ -249,8 +249,9 @@ describe('skills at run time, as the model receives them', () => {
     const second = turnScript(script);
     const again = await startFakeModelServer({ respond: second.respond });
     try {
+      // The model block now points at the new server: a config change resume must be allowed to accept.
       writeFileSync(join(dir, 'mission.hcl'), hcl(again, { objective: 'Tell the time.' }));
-      const resumed = await runCli(['resume', runId!, '--db', '.squadron/squadron.db'], { cwd: dir });
+      const resumed = await runCli(['resume', runId!, '--db', '.squadron/squadron.db', '--allow-config-change'], { cwd: dir });
       expect(second.problems).toEqual([]);
       expect(resumed.code, resumed.stderr).toBe(0);
       const after = requestsOf(again, workerOf('work'));
