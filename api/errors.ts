@@ -3,26 +3,30 @@
 
 import type { Diagnostic } from '../config/hcl/diagnostic.js';
 
+/**
+ * The same vocabulary as the CLI's `error_code` (docs/concepts/cli.md), so a program and a script
+ * branch on the same names.
+ */
 export type SquadronErrorCode =
   /** The config has errors; `diagnostics` lists them all. */
-  | 'config_invalid'
-  /** No such mission, or several and none chosen. */
-  | 'mission_not_found'
-  /** A mission input is missing, undeclared or of the wrong type. */
-  | 'input_invalid'
-  /** Tool or skill selection that the config does not allow. */
-  | 'selection_invalid'
-  /** No such run in the database. */
-  | 'run_not_found'
-  /** The run cannot start or continue now (held by another process, unusable workspace, …). */
-  | 'run_refused';
+  | 'invalid_config'
+  /** No such mission, task or run. */
+  | 'not_found'
+  /** A value the call does not accept: a mission input, a tool or skill selection, a missing secret. */
+  | 'usage'
+  /** The run cannot start or continue with what was given (an unusable workspace, a changed config). */
+  | 'run_refused'
+  /** Another live process is executing the run. */
+  | 'run_busy'
+  /** The state of the run refuses the call as asked (a failed run resumed without `retryFailed`). */
+  | 'refused';
 
 export class SquadronError extends Error {
   constructor(
     readonly code: SquadronErrorCode,
     message: string,
     readonly diagnostics: readonly Diagnostic[] = [],
-    /** For `config_invalid`: the text of each file read, to render the diagnostics with excerpts. */
+    /** For `invalid_config`: the text of each file read, to render the diagnostics with excerpts. */
     readonly sources: ReadonlyMap<string, string> = new Map(),
   ) {
     super(message);

@@ -62,10 +62,10 @@ export async function plan(req: PlanRequest): Promise<MissionPlan> {
   ]);
   const mission = selectMission(project.graph, req.mission);
   if (req.task !== undefined && !mission.tasks.some((t) => t.name === req.task)) {
-    throw new SquadronError('mission_not_found', `mission "${mission.name}" has no task "${req.task}" (tasks: ${mission.tasks.map((t) => t.name).join(', ')})`);
+    throw new SquadronError('not_found', `mission "${mission.name}" has no task "${req.task}" (tasks: ${mission.tasks.map((t) => t.name).join(', ')})`);
   }
   const inputs = resolveInputs(mission, req.inputs ?? {}, { placeholders: true });
-  if (!inputs.ok) throw new SquadronError('input_invalid', inputs.errors.join('\n'));
+  if (!inputs.ok) throw new SquadronError('usage', inputs.errors.join('\n'));
   const tools = createRunTools(project.graph, (ref, message) => req.onWarning?.(`tool ${ref} is unavailable: ${message}`));
   try {
     return await planMission({
@@ -109,29 +109,26 @@ export interface RunRequest extends MissionRequest, RunHooks {
 
 /** Runs a mission to its end (or until `signal` aborts) and returns its report. */
 export async function run(req: RunRequest): Promise<RunReport> {
-  if (req.replay !== undefined && req.record !== undefined) throw new SquadronError('run_refused', 'replay and record cannot be used together');
+  if (req.replay !== undefined && req.record !== undefined) throw new SquadronError('usage', '--replay and --record cannot be used together');
   const project = typeof req.config === 'string' ? openProject(req.config, req) : req.config;
-  const [{ resolveInputs }, { startRun, RunRefused }] = await Promise.all([import('../runtime/inputs.js'), import('../runtime/run.js')]);
+  const [{ resolveInputs }, { startRun }] = await Promise.all([import('../runtime/inputs.js'), import('../runtime/run.js')]);
   const mission = selectMission(project.graph, req.mission);
   const inputs = resolveInputs(mission, req.inputs ?? {});
-  if (!inputs.ok) throw new SquadronError('input_invalid', inputs.errors.join('\n'));
+  if (!inputs.ok) throw new SquadronError('usage', inputs.errors.join('\n'));
   const options: Omit<RunOptions, 'workspaceDir' | 'taskGraph'> = { overrides: selectionOverrides(project.graph, mission, req.selection) };
   if (req.replay !== undefined) options.replay = resolve(req.replay);
   if (req.record !== undefined) options.record = resolve(req.record);
   const root = project.graph.projectRoot;
-  try {
-    return await startRun(environment(project, req.db ?? defaultDbPath(root), req), {
+  return refusalsAsErrors(async () =>
+    startRun(await environment(project, req.db ?? defaultDbPath(root), req), {
       mission,
       inputs: inputs.inputs as Record<string, Value>,
       options,
       workspaceFor: (id) => (req.workspace !== undefined ? resolve(req.workspace) : join(root, '.squadron', 'workspaces', id)),
       ...(req.onRunId ? { onRunId: req.onRunId } : {}),
       ...(req.onPreviousInterrupted ? { onPreviousInterrupted: req.onPreviousInterrupted } : {}),
-    });
-  } catch (error) {
-    if (error instanceof RunRefused) throw new SquadronError('run_refused', error.message);
-    throw error;
-  }
+    }),
+  );
 }
 
 export interface ResumeRequest extends ProjectOptions, RunHooks {
@@ -139,22 +136,50 @@ export interface ResumeRequest extends ProjectOptions, RunHooks {
   /** The database that holds the run. */
   db: string;
   /** Load the config from here instead of the path stored with the run. */
-  config?: string | LoadedProject;
+  config?: string;
+  /** Re-run the failed tasks from fresh sessions (otherwise a run with a failed task is refused). */
+  retryFailed?: boolean;
+  /** Go ahead although the config or a variable differs from the run's (recorded on the run). */
+  allowConfigChange?: boolean;
+  /** Told once the run is this process's to continue, before any work. */
+  onStart?: (runId: string) => void;
+  /** Things to tell the user (an older run resumed unchecked, an accepted config change). */
+  onNote?: (message: string) => void;
+  /** Told the loaded config's warnings before the run continues. */
+  onLoaded?: (project: LoadedProject) => void;
 }
 
-/** Continues a stopped or crashed run: finished tasks are kept, completed tool calls never re-executed. */
+/**
+ * Continues a stopped or crashed run: finished tasks are kept, completed tool calls never re-executed.
+ * The run's variables are reused; its secrets must be given again (`vars` or SQUADRON_VAR_<name>),
+ * and every missing one is named before anything is loaded or written.
+ */
 export async function resume(req: ResumeRequest): Promise<RunReport> {
-  const { resumeRun, RunRefused, storedRun } = await import('../runtime/run.js');
+  const [{ failedRunRefusal, resumeRun, storedRun }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run.js'), import('../runtime/runConfig.js')]);
   const db = resolve(req.db);
   const stored = storedRun(db, req.runId);
-  if (!stored) throw new SquadronError('run_not_found', `no run ${req.runId} in ${db}`);
-  const project = typeof req.config === 'object' ? req.config : openProject(req.config ?? stored.configPath, req);
-  try {
-    return await resumeRun(environment(project, db, req), req.runId);
-  } catch (error) {
-    if (error instanceof RunRefused) throw new SquadronError('run_refused', error.message);
-    throw error;
-  }
+  if (!stored) throw new SquadronError('not_found', `no run ${req.runId} in ${db}`);
+  return refusalsAsErrors(async () => {
+    // A failed run is refused first: giving its secrets again would not make a plain resume work.
+    const failed = req.retryFailed ? undefined : failedRunRefusal(req.runId, stored.status, stored.failedTasks);
+    if (failed) throw failed;
+    const vars = req.vars ?? {};
+    const env = req.env ?? process.env;
+    const missing = stored.status === 'completed' || !stored.variables ? [] : missingSecrets(stored.variables, vars, env);
+    if (missing.length > 0) {
+      const lines = missing.map((name) => `  ${name}: pass --var ${name}=… or set SQUADRON_VAR_${name}`);
+      const count = missing.length === 1 ? 'a secret variable' : `${missing.length} secret variables`;
+      throw new SquadronError('usage', `run ${req.runId} needs ${count} again (secret values are never stored with a run):\n${lines.join('\n')}`);
+    }
+    const project = openProject(req.config ?? stored.configPath, { vars, env: resumeEnv(stored.variables, env) });
+    req.onLoaded?.(project);
+    return resumeRun(await environment(project, db, req), req.runId, {
+      retryFailed: Boolean(req.retryFailed),
+      allowConfigChange: Boolean(req.allowConfigChange),
+      ...(req.onStart ? { onStart: req.onStart } : {}),
+      ...(req.onNote ? { onNote: req.onNote } : {}),
+    });
+  });
 }
 
 /** Where a project's runs are stored unless the caller says otherwise. */
@@ -162,16 +187,41 @@ export function defaultDbPath(projectRoot: string): string {
   return join(projectRoot, '.squadron', 'squadron.db');
 }
 
-function environment(project: LoadedProject, dbPath: string, hooks: RunHooks): RunEnvironment {
+/** The runtime's refusals as SquadronError, with the CLI's codes: busy and failed runs are states. */
+async function refusalsAsErrors<T>(work: () => Promise<T>): Promise<T> {
+  const { RunBusy, RunRefused } = await import('../runtime/run.js');
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof RunRefused)) throw error;
+    const code = error instanceof RunBusy ? 'run_busy' : error.retryable ? 'refused' : 'run_refused';
+    throw new SquadronError(code, error.message);
+  }
+}
+
+async function environment(project: LoadedProject, dbPath: string, hooks: RunHooks & ProjectOptions): Promise<RunEnvironment> {
+  const { configFingerprint } = await import('../runtime/runConfig.js');
   const env: RunEnvironment = {
     graph: project.graph,
     configPath: project.path,
+    config: configFingerprint(project.graph.projectRoot, project.sources),
     dbPath: resolve(dbPath),
     progress: hooks.progress ?? { stream: discard(), live: false },
     interrupt: hooks.signal ?? new AbortController().signal,
+    ...runTuning(hooks.env ?? process.env),
   };
   if (hooks.onEvent) env.onEvent = hooks.onEvent;
   return env;
+}
+
+/**
+ * Tuning knobs read from the environment: SQUADRON_RETRY_BASE_DELAY_MS sets the base of the
+ * model-call retry backoff (default 2000).
+ */
+function runTuning(env: NodeJS.ProcessEnv): { retryBaseDelayMs?: number } {
+  const raw = env['SQUADRON_RETRY_BASE_DELAY_MS'];
+  const value = raw === undefined ? NaN : Number(raw);
+  return Number.isFinite(value) && value >= 0 ? { retryBaseDelayMs: value } : {};
 }
 
 function discard(): Writable {

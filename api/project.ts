@@ -4,7 +4,8 @@
 
 import { resolve } from 'node:path';
 import type { Mission, MissionGraph } from '../config/graph.js';
-import { loadConfig, type LoadOptions, type LoadResult } from '../config/load.js';
+import type { Diagnostic } from '../config/hcl/diagnostic.js';
+import { loadConfig, type LoadOptions } from '../config/load.js';
 import { coversToolRef } from '../config/toolRefs.js';
 import type { SelectionOverrides } from '../runtime/runContext.js';
 import { SquadronError } from './errors.js';
@@ -20,19 +21,21 @@ export interface LoadedProject {
   graph: MissionGraph;
   /** The config path, absolute. */
   path: string;
+  /** The text of every file the load read, by absolute path (hashed with each run, for resume). */
+  sources: ReadonlyMap<string, string>;
   /** Warnings of the load (errors make it throw). */
-  result: LoadResult;
+  warnings: readonly Diagnostic[];
 }
 
-/** Loads the config at `path` or throws `config_invalid` carrying every diagnostic. */
+/** Loads the config at `path` or throws `invalid_config` carrying every diagnostic. */
 export function openProject(path: string, opts: ProjectOptions & Pick<LoadOptions, 'unsetVariables'> = {}): LoadedProject {
   const absolute = resolve(path);
   const result = loadConfig(absolute, { vars: opts.vars ?? {}, env: opts.env ?? process.env, ...(opts.unsetVariables ? { unsetVariables: opts.unsetVariables } : {}) });
   if (result.graph === undefined) {
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-    throw new SquadronError('config_invalid', `the configuration has ${errors} error${errors === 1 ? '' : 's'}`, result.diagnostics, result.sources);
+    throw new SquadronError('invalid_config', `the configuration has ${errors} error${errors === 1 ? '' : 's'}`, result.diagnostics, result.sources);
   }
-  return { graph: result.graph, path: absolute, result };
+  return { graph: result.graph, path: absolute, sources: result.sources ?? new Map(), warnings: result.diagnostics };
 }
 
 /** The named mission, or the only one. */
@@ -40,12 +43,12 @@ export function selectMission(graph: MissionGraph, name: string | undefined): Mi
   const names = graph.missions.map((m) => m.name);
   if (name !== undefined) {
     const mission = graph.missions.find((m) => m.name === name);
-    if (!mission) throw new SquadronError('mission_not_found', `no mission "${name}" in the config (missions: ${names.join(', ') || 'none'})`);
+    if (!mission) throw new SquadronError('not_found', `no mission "${name}" in the config (missions: ${names.join(', ') || 'none'})`);
     return mission;
   }
   if (graph.missions.length === 1) return graph.missions[0]!;
-  if (graph.missions.length === 0) throw new SquadronError('mission_not_found', 'the config declares no mission');
-  throw new SquadronError('mission_not_found', `the config declares several missions; choose one with --mission (${names.join(', ')})`);
+  if (graph.missions.length === 0) throw new SquadronError('not_found', 'the config declares no mission');
+  throw new SquadronError('usage', `the config declares several missions; choose one with --mission (${names.join(', ')})`);
 }
 
 /** The caller's selection (`--tool`, `--skill`, `--no-tools`, `--no-skills`). */
@@ -61,12 +64,12 @@ export interface Selection {
 /** The selection as run overrides, checked against what the mission's workers may be given. */
 export function selectionOverrides(graph: MissionGraph, mission: Mission, selection: Selection = {}): SelectionOverrides {
   const skills = [...(selection.skills ?? [])];
-  if (selection.noSkills && skills.length > 0) throw new SquadronError('selection_invalid', '--skill and --no-skills cannot be used together');
-  if (selection.noTools && selection.tools) throw new SquadronError('selection_invalid', '--tool and --no-tools cannot be used together');
+  if (selection.noSkills && skills.length > 0) throw new SquadronError('usage', '--skill and --no-skills cannot be used together');
+  if (selection.noTools && selection.tools) throw new SquadronError('usage', '--tool and --no-tools cannot be used together');
   const overrides: SelectionOverrides = { noTools: Boolean(selection.noTools), skills, noSkills: Boolean(selection.noSkills) };
   for (const name of skills) {
     if (!graph.skills.some((s) => s.name === name)) {
-      throw new SquadronError('selection_invalid', `--skill ${name}: no such skill (skills: ${graph.skills.map((s) => s.name).join(', ') || 'none'})`);
+      throw new SquadronError('usage', `--skill ${name}: no such skill (skills: ${graph.skills.map((s) => s.name).join(', ') || 'none'})`);
     }
   }
   if (selection.tools) {
@@ -74,7 +77,7 @@ export function selectionOverrides(graph: MissionGraph, mission: Mission, select
     for (const ref of selection.tools) {
       // `mcp.s.t` is authorized by `mcp.s.all`; whether the server has `t` is known once it is connected.
       if (!coversToolRef(workerTools, ref)) {
-        throw new SquadronError('selection_invalid', `--tool ${ref}: no worker of mission "${mission.name}" is authorized to use it (authorized: ${workerTools.join(', ') || 'none'})`);
+        throw new SquadronError('usage', `--tool ${ref}: no worker of mission "${mission.name}" is authorized to use it (authorized: ${workerTools.join(', ') || 'none'})`);
       }
     }
     overrides.tools = [...selection.tools];

@@ -3,6 +3,7 @@
 // point share one code path.
 
 import type { Command } from 'commander';
+import type { SquadronErrorCode } from '../api/errors.js';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -56,6 +57,10 @@ export const ERROR_CODES = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+// Every code the programmatic API throws is one of the CLI's, with its exit code.
+const API_CODES_ARE_CLI_CODES: Record<SquadronErrorCode, number> = ERROR_CODES;
+void API_CODES_ARE_CLI_CODES;
 
 /** A user-caused problem that ends a command with a message and an exit code, never a stack trace. */
 export class CliError extends Error {

@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { CliError, ERROR_CODES, EXIT, type CliIo, type ErrorCode } from './io.js';
 import { jsonDocument, snakeKeys, wantsJson } from './json.js';
+import type { SquadronErrorCode } from '../api/errors.js';
 import { commands, type CommandEntry } from './commands/index.js';
 
 /** The commands whose modules this command line needs. */
@@ -55,6 +56,8 @@ function describeFailure(err: unknown): Failure | undefined {
     return { message: err.message.replace(/^error: /, ''), code: 'usage', exitCode: EXIT.usage, details: {} };
   }
   if (err instanceof CliError) return { message: err.message, code: err.code, exitCode: err.exitCode, details: snakeKeys(err.details) as Record<string, unknown> };
+  // The API speaks the same error codes (api/errors.ts); recognised by name so start-up loads no API.
+  if (isSquadronError(err)) return { message: err.message, code: err.code, exitCode: ERROR_CODES[err.code], details: {} };
   if (isStoreError(err)) {
     // The database the user pointed at cannot be used (not a database, newer than this version, …).
     const code = err.code === 'OPEN_FAILED' ? 'database_unusable' : 'database_error';
@@ -93,6 +96,11 @@ async function buildProgram(argv: readonly string[], io: CliIo): Promise<Command
 
 /** The package's version (a test keeps it equal to package.json's; reading the file here would load more at start-up). */
 export const VERSION = '0.1.0';
+
+/** api/SquadronError, recognised without importing the API at start-up. */
+function isSquadronError(err: unknown): err is Error & { code: SquadronErrorCode } {
+  return err instanceof Error && err.name === 'SquadronError' && typeof (err as { code?: unknown }).code === 'string' && String((err as unknown as { code: string }).code) in ERROR_CODES;
+}
 
 /** store/StoreError, recognised without importing the store at start-up. */
 function isStoreError(err: unknown): err is Error & { code: string } {

@@ -3,43 +3,43 @@
 // mission to work on.
 
 import { resolve } from 'node:path';
-import type { Mission, MissionGraph } from '../config/graph.js';
 import { diagnosticToJson, renderDiagnostics, sourceReaderFor } from '../config/diagnostics.js';
-import { loadConfig, type LoadOptions } from '../config/load.js';
+import type { Diagnostic } from '../config/hcl/diagnostic.js';
+import type { LoadOptions } from '../config/load.js';
+import { openProject, type LoadedProject } from '../api/project.js';
+import { SquadronError } from '../api/errors.js';
 import { CliError, useColor, type CliIo } from './io.js';
 
-export interface LoadedProject {
-  graph: MissionGraph;
-  /** The path as the user gave it, resolved. */
-  path: string;
-  /** The text of every file the load read, by absolute path (see LoadResult.sources). */
-  sources: ReadonlyMap<string, string>;
-}
+export type { LoadedProject } from '../api/project.js';
+export { selectMission } from '../api/project.js';
 
 /**
  * `unsetVariables: 'unknown'` is for the commands that call no model and no tool (plan, tools): a
  * variable without a value is then a warning, not an error (see LoadOptions.unsetVariables).
  */
 export function loadProject(io: CliIo, path: string, vars: Record<string, string>, opts: Pick<LoadOptions, 'unsetVariables'> = {}): LoadedProject {
-  const absolute = resolve(io.cwd, path);
-  const { graph, diagnostics, sources } = loadConfig(absolute, { vars, env: io.env, ...opts });
-  if (diagnostics.length > 0) {
-    io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource: sourceReaderFor(sources) })}\n\n`);
+  try {
+    const project = openProject(resolve(io.cwd, path), { vars, env: io.env, ...opts });
+    printWarnings(io, project);
+    return project;
+  } catch (error) {
+    if (error instanceof SquadronError && error.code === 'invalid_config') throw configErrors(io, error);
+    throw error;
   }
-  if (!graph) {
-    throw new CliError('the configuration has errors (see above); fix them and try again', 'invalid_config', { diagnostics: diagnostics.map((d) => diagnosticToJson(d, io.cwd)) });
-  }
-  return { graph, path: absolute, sources: sources ?? new Map() };
 }
 
-export function selectMission(graph: MissionGraph, name: string | undefined): Mission {
-  const names = graph.missions.map((m) => m.name);
-  if (name !== undefined) {
-    const mission = graph.missions.find((m) => m.name === name);
-    if (!mission) throw new CliError(`no mission "${name}" in the config (missions: ${names.join(', ') || 'none'})`, 'not_found');
-    return mission;
-  }
-  if (graph.missions.length === 1) return graph.missions[0]!;
-  if (graph.missions.length === 0) throw new CliError('the config declares no mission', 'not_found');
-  throw new CliError(`the config declares several missions; choose one with --mission (${names.join(', ')})`);
+/** The warnings of a config that loaded, on stderr as validate prints them. */
+export function printWarnings(io: CliIo, project: LoadedProject): void {
+  printDiagnostics(io, project.warnings, project.sources);
+}
+
+/** An invalid config: its diagnostics on stderr, and the error that ends the command (with them under --json). */
+export function configErrors(io: CliIo, error: SquadronError): CliError {
+  printDiagnostics(io, error.diagnostics, error.sources);
+  return new CliError('the configuration has errors (see above); fix them and try again', 'invalid_config', { diagnostics: error.diagnostics.map((d) => diagnosticToJson(d, io.cwd)) });
+}
+
+function printDiagnostics(io: CliIo, diagnostics: readonly Diagnostic[], sources: ReadonlyMap<string, string>): void {
+  if (diagnostics.length === 0) return;
+  io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource: sourceReaderFor(sources) })}\n\n`);
 }

@@ -1,9 +1,7 @@
 // How `run` and `resume` print a finished run: a human summary (each task's status, summary and
 // output) or, with --json, one documented JSON document on stdout. The exit code follows the status.
 
-import type { MissionGraph } from '../config/graph.js';
-import type { RunEnvironment, RunReport } from '../runtime/run.js';
-import { configFingerprint } from '../runtime/runConfig.js';
+import type { RunReport } from '../runtime/run.js';
 import { totalTokens } from '../runtime/usage.js';
 import { EXIT, type CliIo } from './io.js';
 import { jsonDocument } from './json.js';
@@ -92,31 +90,7 @@ export function interruptOnSigint(io: CliIo): { signal: AbortSignal; dispose: ()
   };
 }
 
-/** What `run` and `resume` hand the runtime: the project, database, progress stream and interrupt. */
-export function runEnvironment(
-  io: CliIo,
-  project: { graph: MissionGraph; path: string; sources: ReadonlyMap<string, string> },
-  dbPath: string,
-  interrupt: AbortSignal,
-  json: boolean,
-): RunEnvironment {
-  return {
-    graph: project.graph,
-    configPath: project.path,
-    config: configFingerprint(project.graph.projectRoot, project.sources),
-    dbPath,
-    progress: { stream: io.stderr, live: io.stderrIsTTY && !json },
-    interrupt,
-    ...runTuning(io.env),
-  };
-}
-
-/**
- * Tuning knobs read from the environment by `run` and `resume`:
- * SQUADRON_RETRY_BASE_DELAY_MS sets the base of the model-call retry backoff (default 2000).
- */
-function runTuning(env: NodeJS.ProcessEnv): { retryBaseDelayMs?: number } {
-  const raw = env['SQUADRON_RETRY_BASE_DELAY_MS'];
-  const value = raw === undefined ? NaN : Number(raw);
-  return Number.isFinite(value) && value >= 0 ? { retryBaseDelayMs: value } : {};
+/** Progress on stderr: redrawn in place on a terminal, never under --json (stdout holds the document). */
+export function progressFor(io: CliIo, json: boolean): { stream: NodeJS.WritableStream; live: boolean } {
+  return { stream: io.stderr, live: io.stderrIsTTY && !json };
 }

@@ -4,11 +4,11 @@
 import type { Command } from 'commander';
 import type { AgentPlan, MissionPlan, RequestBytes } from '../../runtime/plan.js';
 import { describeSelection } from '../../runtime/progress.js';
-import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
+import { collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, jsonDocument } from '../json.js';
-import { loadProject, selectMission } from '../project.js';
+import { loadProject } from '../project.js';
 import { routingLines } from '../taskGraphText.js';
-import { addSelectionFlags, selectionOverrides, type SelectionFlags } from '../selectionFlags.js';
+import { addSelectionFlags, selectionOf, type SelectionFlags } from '../selectionFlags.js';
 
 interface PlanFlags extends SelectionFlags {
   mission?: string;
@@ -34,37 +34,21 @@ export function register(program: Command, io: CliIo): void {
     // The config is checked before the runtime is loaded, so a mistake is reported at once.
     // No model is called: the secrets are not needed, and a variable without a value shows as <vars.name>.
     const project = loadProject(io, path, parseKeyValues(flags.var, '--var'), { unsetVariables: 'unknown' });
-    const [{ resolveInputs, withVariablePlaceholders }, { planMission }, { createRunTools }, { secretRedactor }] = await Promise.all([
-      import('../../runtime/inputs.js'),
-      import('../../runtime/plan.js'),
-      import('../../runtime/toolResolver.js'),
-      import('../../runtime/secretRedactor.js'),
-    ]);
-    const mission = selectMission(project.graph, flags.mission);
-    if (flags.task && !mission.tasks.some((t) => t.name === flags.task)) {
-      throw new CliError(`mission "${mission.name}" has no task "${flags.task}" (tasks: ${mission.tasks.map((t) => t.name).join(', ')})`, 'not_found');
-    }
-    const inputs = resolveInputs(mission, parseKeyValues(flags.input, '--input'), { placeholders: true });
-    if (!inputs.ok) throw new CliError(inputs.errors.join('\n'));
+    const [{ plan: planOf }, { secretRedactor }] = await Promise.all([import('../../api/index.js'), import('../../runtime/secretRedactor.js')]);
     const warnings: string[] = [];
-    const tools = createRunTools(project.graph, (ref, message) => warnings.push(`tool ${ref} is unavailable: ${message}`));
-    try {
-      const plan = await planMission({
-        graph: withVariablePlaceholders(project.graph),
-        mission,
-        inputs: inputs.inputs,
-        overrides: selectionOverrides(project.graph, mission, flags),
-        tools: tools.resolver,
-        showPrompts: Boolean(flags.showPrompt),
-        ...(flags.task ? { task: flags.task } : {}),
-      });
-      for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
-      // Objectives already show secrets as <vars.name>; this catches one written into other text
-      // (a personality, a description) or an API key, wherever it appears.
-      io.stdout.write(secretRedactor(project.graph).redact(flags.json ? jsonDocument({ ...plan }) : renderPlan(plan)));
-    } finally {
-      await tools.close();
-    }
+    const plan = await planOf({
+      config: project,
+      ...(flags.mission ? { mission: flags.mission } : {}),
+      ...(flags.task ? { task: flags.task } : {}),
+      inputs: parseKeyValues(flags.input, '--input'),
+      selection: selectionOf(flags),
+      showPrompts: Boolean(flags.showPrompt),
+      onWarning: (message) => warnings.push(message),
+    });
+    for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
+    // Objectives already show secrets as <vars.name>; this catches one written into other text
+    // (a personality, a description) or an API key, wherever it appears.
+    io.stdout.write(secretRedactor(project.graph).redact(flags.json ? jsonDocument({ ...plan }) : renderPlan(plan)));
   });
 }
 

@@ -1,14 +1,13 @@
 // `squadron run <path>`: executes a mission and prints the run id first, then each task's result.
 
-import { relative, resolve, join } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Mission, MissionGraph } from '../../config/graph.js';
-import type { RunOptions } from '../../runtime/run.js';
 import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP } from '../json.js';
 import { loadProject, selectMission } from '../project.js';
-import { interruptOnSigint, printRunReport, runEnvironment } from '../runReport.js';
-import { addSelectionFlags, selectionOverrides, type SelectionFlags } from '../selectionFlags.js';
+import { interruptOnSigint, printRunReport, progressFor } from '../runReport.js';
+import { addSelectionFlags, selectionOf, type SelectionFlags } from '../selectionFlags.js';
 import { shownPath } from '../storeAccess.js';
 
 interface RunFlags extends SelectionFlags {
@@ -44,27 +43,28 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
   if (flags.replay && flags.record) throw new CliError('--replay and --record cannot be used together');
   // The config is checked first; the runtime (model SDKs, MCP, SQLite) loads only for a valid one.
   const project = loadProject(io, path, parseKeyValues(flags.var, '--var'));
-  const [{ resolveInputs }, { startRun, RunRefused, RunBusy }] = await Promise.all([import('../../runtime/inputs.js'), import('../../runtime/run.js')]);
+  const { run, defaultDbPath } = await import('../../api/index.js');
   const mission = selectMission(project.graph, flags.mission);
-  const inputs = resolveInputs(mission, parseKeyValues(flags.input, '--input'));
-  if (!inputs.ok) throw new CliError(inputs.errors.join('\n'));
-  const overrides = selectionOverrides(project.graph, mission, flags);
-  const dbPath = flags.db ? resolve(io.cwd, flags.db) : join(project.graph.projectRoot, '.squadron', 'squadron.db');
+  const dbPath = flags.db ? resolve(io.cwd, flags.db) : defaultDbPath(project.graph.projectRoot);
+  const replay = flags.replay === undefined ? undefined : resolve(io.cwd, flags.replay);
+  announceReplay(io, project.graph, mission, replay);
 
   let runId = '';
-  const options: Omit<RunOptions, 'workspaceDir' | 'taskGraph'> = { overrides };
-  if (flags.replay) options.replay = resolve(io.cwd, flags.replay);
-  if (flags.record) options.record = resolve(io.cwd, flags.record);
-  announceReplay(io, project.graph, mission, options.replay);
-
+  const db = shownPath(io, dbPath);
   const interrupt = interruptOnSigint(io);
   try {
-    const db = shownPath(io, dbPath);
-    const report = await startRun(runEnvironment(io, project, dbPath, interrupt.signal, Boolean(flags.json)), {
-      mission,
-      inputs: inputs.inputs,
-      options,
-      workspaceFor: (id) => (flags.workspace ? resolve(io.cwd, flags.workspace) : join(project.graph.projectRoot, '.squadron', 'workspaces', id)),
+    const report = await run({
+      config: project,
+      mission: mission.name,
+      inputs: parseKeyValues(flags.input, '--input'),
+      selection: selectionOf(flags),
+      db: dbPath,
+      ...(flags.workspace ? { workspace: resolve(io.cwd, flags.workspace) } : {}),
+      ...(replay ? { replay } : {}),
+      ...(flags.record ? { record: resolve(io.cwd, flags.record) } : {}),
+      env: io.env,
+      signal: interrupt.signal,
+      progress: progressFor(io, Boolean(flags.json)),
       onRunId: (id) => {
         runId = id;
         if (!flags.json) io.stdout.write(`run ${id}\n`);
@@ -74,9 +74,6 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
       },
     });
     return printRunReport(io, report, Boolean(flags.json), `squadron resume ${runId} --db ${db}`);
-  } catch (error) {
-    if (error instanceof RunRefused) throw new CliError(error.message, error instanceof RunBusy ? 'run_busy' : 'run_refused');
-    throw error;
   } finally {
     interrupt.dispose();
   }

@@ -61,11 +61,11 @@ console.log(JSON.stringify(codes));
     );
     expect(r.stderr).toBe('');
     const codes = JSON.parse(r.stdout) as [string, string[]][];
-    expect(codes[0]![0]).toBe('config_invalid');
+    expect(codes[0]![0]).toBe('invalid_config');
     expect(codes[0]![1].length).toBeGreaterThan(0);
     expect(codes.slice(1)).toEqual([
-      ['mission_not_found', []],
-      ['input_invalid', []],
+      ['not_found', []],
+      ['usage', []],
     ]);
   });
 
