@@ -31,7 +31,8 @@ export function runReportJson(report: RunReport): unknown {
   };
 }
 
-export function printRunReport(io: CliIo, report: RunReport, json: boolean, resumeHint: string): number {
+/** `resumeHint` and `inspectHint` are command lines that work from the current folder (storeCommand). */
+export function printRunReport(io: CliIo, report: RunReport, json: boolean, resumeHint: string, inspectHint?: string): number {
   const code = report.status === 'completed' ? EXIT.ok : report.status === 'interrupted' ? EXIT.interrupted : EXIT.failure;
   if (json) {
     io.stdout.write(`${JSON.stringify(runReportJson(report), null, 2)}\n`);
@@ -47,6 +48,7 @@ export function printRunReport(io: CliIo, report: RunReport, json: boolean, resu
       if (task.error && task.status === 'failed') out.push(indent(`error: ${task.error}`, '    '));
     }
     out.push(`\nworkspace: ${report.workspaceDir}`);
+    if (inspectHint) out.push(`inspect with: ${inspectHint}`);
     if (report.status !== 'completed') out.push(`resume with: ${resumeHint}`);
     io.stdout.write(`${out.join('\n')}\n`);
   }

@@ -6,7 +6,7 @@ import type { RunInspection, SessionTranscript } from '../../runtime/inspect.js'
 import type { Part } from '../../runtime/providers/types.js';
 import { totalTokens, type UsageTotals } from '../../runtime/usage.js';
 import { CliError, type CliIo } from '../io.js';
-import { DB_OPTION_HELP, openExistingStore } from '../storeAccess.js';
+import { DB_OPTION_HELP, openStoreWithRun } from '../storeAccess.js';
 import { indent } from '../table.js';
 
 interface InspectFlags {
@@ -27,7 +27,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--json', 'print JSON')
     .action(async (runId: string, flags: InspectFlags) => {
       const { inspectRun } = await import('../../runtime/inspect.js');
-      const store = await openExistingStore(io, flags.db);
+      const { store } = await openStoreWithRun(io, flags.db, runId);
       try {
         const opts: { task?: string; transcript?: boolean } = { transcript: Boolean(flags.transcript) };
         if (flags.task) opts.task = flags.task;

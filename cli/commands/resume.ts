@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 
 import { CliError, collect, EXIT, parseKeyValues, type CliIo } from '../io.js';
 import { loadProject } from '../project.js';
-import { DB_OPTION_HELP, existingDbPath, shownPath } from '../storeAccess.js';
+import { DB_OPTION_HELP, findRunDatabase, shownPath, storeCommand } from '../storeAccess.js';
 import { interruptOnSigint, printRunReport, runEnvironment } from '../runReport.js';
 
 interface ResumeFlags {
@@ -31,14 +31,14 @@ export function register(program: Command, io: CliIo): void {
 
 async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Promise<number> {
   const { resumeRun, RunRefused, storedRun } = await import('../../runtime/run.js');
-  const dbPath = existingDbPath(io, flags.db);
+  const dbPath = await findRunDatabase(io, flags.db, runId);
   const stored = storedRun(dbPath, runId);
-  if (!stored) throw new CliError(`no run ${runId} in ${shownPath(io, dbPath)} (see squadron runs --db …)`);
+  if (!stored) throw new CliError(`no run ${runId} in ${shownPath(io, dbPath)} (see squadron runs)`);
   const project = loadProject(io, flags.config ?? stored.configPath, parseKeyValues(flags.var, '--var'));
   const interrupt = interruptOnSigint(io);
   try {
     const report = await resumeRun(runEnvironment(io, project, dbPath, interrupt.signal, Boolean(flags.json)), runId);
-    return printRunReport(io, report, Boolean(flags.json), `squadron resume ${runId} --db ${shownPath(io, dbPath)}`);
+    return printRunReport(io, report, Boolean(flags.json), storeCommand(io, 'resume', runId, dbPath), storeCommand(io, 'inspect', runId, dbPath));
   } catch (error) {
     if (error instanceof RunRefused) throw new CliError(error.message, EXIT.failure);
     throw error;

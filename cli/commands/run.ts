@@ -8,7 +8,7 @@ import { CliError, collect, EXIT, parseKeyValues, type CliIo } from '../io.js';
 import { loadProject, selectMission } from '../project.js';
 import { interruptOnSigint, printRunReport, runEnvironment } from '../runReport.js';
 import { addSelectionFlags, selectionOverrides, type SelectionFlags } from '../selectionFlags.js';
-import { shownPath } from '../storeAccess.js';
+import { DB_OPTION_HELP, runDbPath, storeCommand } from '../storeAccess.js';
 
 interface RunFlags extends SelectionFlags {
   mission?: string;
@@ -29,7 +29,7 @@ export function register(program: Command, io: CliIo): void {
     .option('-m, --mission <name>', 'the mission to run (optional when the config has one)')
     .option('-i, --input <key=value>', 'a mission input (repeatable)', collect, [])
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
-    .option('--db <file>', 'SQLite database (default: .squadron/squadron.db beside the config)')
+    .option('--db <path>', DB_OPTION_HELP)
     .option('--json', 'print one JSON document on stdout')
     .option('--replay <cassette>', 'play model responses back from a cassette instead of calling models')
     .option('--record <cassette>', 'record model traffic to a cassette (secrets redacted)')
@@ -48,7 +48,7 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
   const inputs = resolveInputs(mission, parseKeyValues(flags.input, '--input'));
   if (!inputs.ok) throw new CliError(inputs.errors.join('\n'));
   const overrides = selectionOverrides(project.graph, mission, flags);
-  const dbPath = flags.db ? resolve(io.cwd, flags.db) : join(project.graph.projectRoot, '.squadron', 'squadron.db');
+  const dbPath = runDbPath(io, project.graph.projectRoot, flags.db);
 
   let runId = '';
   const options: Omit<RunOptions, 'workspaceDir' | 'taskGraph'> = { overrides };
@@ -58,7 +58,6 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
 
   const interrupt = interruptOnSigint(io);
   try {
-    const db = shownPath(io, dbPath);
     const report = await startRun(runEnvironment(io, project, dbPath, interrupt.signal, Boolean(flags.json)), {
       mission,
       inputs: inputs.inputs,
@@ -69,10 +68,10 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
         if (!flags.json) io.stdout.write(`run ${id}\n`);
       },
       onPreviousInterrupted: (id) => {
-        io.stderr.write(`note: the last run of mission "${mission.name}" (${id}) was interrupted; resume it with: squadron resume ${id} --db ${db}\n`);
+        io.stderr.write(`note: the last run of mission "${mission.name}" (${id}) was interrupted; resume it with: ${storeCommand(io, 'resume', id, dbPath)}\n`);
       },
     });
-    return printRunReport(io, report, Boolean(flags.json), `squadron resume ${runId} --db ${db}`);
+    return printRunReport(io, report, Boolean(flags.json), storeCommand(io, 'resume', runId, dbPath), storeCommand(io, 'inspect', runId, dbPath));
   } catch (error) {
     if (error instanceof RunRefused) throw new CliError(error.message, EXIT.usage);
     throw error;
