@@ -130,7 +130,7 @@ function recognise(db: Database.Database, file: string, files: MigrationFile[]):
     // e.g. "file is not a database" for a file with a SQLite header and garbage after it.
     throw new StoreError('OPEN_FAILED', `cannot open the database ${file}: ${(err as Error).message}`, { cause: err });
   }
-  if (!ours) throw notSquadronDb(file, 'is a SQLite database without Squadron\'s schema (no schema_migrations table of ours)');
+  if (!ours) throw notSquadronDb(file, 'is a SQLite database without Squadron\'s schema');
   return pendingMigrations(db, files);
 }
 
