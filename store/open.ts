@@ -75,7 +75,7 @@ function openForWriting(file: string, migrationsDir: string, opts: OpenStoreOpti
   }
   // Recognised on a read-only connection first: a file that is not ours is never opened for writing.
   const files = readMigrations(migrationsDir);
-  const check = openReadOnly(file);
+  const check = openToRecognise(file);
   try {
     recognise(check, file, files);
   } finally {
@@ -89,23 +89,21 @@ function openForWriting(file: string, migrationsDir: string, opts: OpenStoreOpti
 function openForReading(file: string, migrationsDir: string, opts: OpenStoreOptions): Store {
   if (examineDbFile(file) === 'missing') throw new StoreError('OPEN_FAILED', `no database at ${file}`);
   const files = readMigrations(migrationsDir);
-  let db = openReadOnly(file);
+  const check = openToRecognise(file);
   let pending: MigrationFile[];
   try {
-    pending = recognise(db, file, files);
-  } catch (err) {
-    db.close();
-    throw err;
+    pending = recognise(check, file, files);
+  } finally {
+    check.close();
   }
   if (pending.length > 0 && isWritable(file)) {
-    db.close();
     const writer = connect(file, { fileMustExist: true });
     const { applied } = prepareWritable(writer, file, migrationsDir, opts);
     writer.close();
     if (applied.length > 0) opts.onNote?.(`upgraded the database ${file} to the current schema (applied ${applied.join(', ')})`);
-    db = openReadOnly(file);
     pending = [];
   }
+  const db = openReadOnly(file);
   try {
     const store = storeOn(db, file, opts);
     if (pending.length > 0) opts.onNote?.(`reading ${file} as it is: it is read-only, so its schema was not upgraded (missing ${names(pending)})`);
@@ -132,6 +130,16 @@ function recognise(db: Database.Database, file: string, files: MigrationFile[]):
   }
   if (!ours) throw notSquadronDb(file, 'is a SQLite database without Squadron\'s schema');
   return pendingMigrations(db, files);
+}
+
+/**
+ * The connection that decides whether a file is ours. With no -wal or -shm beside it, no connection
+ * is open and the main file is complete (Squadron creates its databases checkpointed), so it is read
+ * as immutable: SQLite then creates nothing beside another application's WAL-mode file either.
+ */
+function openToRecognise(file: string): Database.Database {
+  const quiet = !existsSync(`${file}-wal`) && !existsSync(`${file}-shm`);
+  return quiet ? connect(immutableUri(file), { readonly: true, fileMustExist: true, uri: true }) : openReadOnly(file);
 }
 
 /**

@@ -66,11 +66,19 @@ describe('a --db that is not a Squadron database', () => {
     db.exec("CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('Ada'); CREATE TABLE schema_migrations (version TEXT PRIMARY KEY)");
     db.close();
     chmodSync(other, 0o644);
+    // In WAL mode, merely reading it could make SQLite create -wal and -shm files beside it.
+    const walApp = join(dir, 'wal-app.sqlite');
+    const wal = new Database(walApp);
+    wal.pragma('journal_mode = WAL');
+    wal.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hello')");
+    wal.close();
+    chmodSync(walApp, 0o600);
     const fifo = join(dir, 'pipe');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     const list = [
       { name: 'a text file', path: text, expected: 'it is not a SQLite file' },
       { name: "another application's SQLite file", path: other, expected: "it is a SQLite database without Squadron's schema" },
+      { name: "another application's WAL-mode SQLite file", path: walApp, expected: "it is a SQLite database without Squadron's schema" },
       // A FIFO would block the process that opened it: the test would time out.
       { name: 'a FIFO', path: fifo, expected: 'it is not a regular file (it is a FIFO)' },
     ];
