@@ -169,8 +169,8 @@ function connect(filename: string, options: { readonly?: boolean; fileMustExist?
   try {
     return new Database(filename, dbOptions);
   } catch (err) {
-    const shown = uri ? filename.replace(/^file:/, '').replace(/\?immutable=1$/, '') : filename;
-    throw new StoreError('OPEN_FAILED', `cannot open the database ${decodeURIComponent(shown)}: ${(err as Error).message}`, { cause: err });
+    const shown = uri ? decodeURIComponent(filename.replace(/^file:/, '').replace(/\?immutable=1$/, '')) : filename;
+    throw new StoreError('OPEN_FAILED', `cannot open the database ${shown}: ${(err as Error).message}`, { cause: err });
   } finally {
     if (previous === undefined) delete process.env['SQLITE_USE_URI'];
     else process.env['SQLITE_USE_URI'] = previous;

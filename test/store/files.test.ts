@@ -53,6 +53,17 @@ describe('database file', () => {
     expect(mode(dir)).toBe(0o700); // existed before (mkdtemp): left as it was
   });
 
+  it('opens a database whose path holds URI characters (%, ?, #, spaces)', () => {
+    const path = join(tempDir(), 'odd 50%20 ?x=1 #frag', 'store.db');
+    const store = openStore(path);
+    const run = store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} });
+    store.close();
+    const reader = openStore(path, { access: 'read' });
+    expect(reader.runs.get(run.id)?.mission).toBe('m');
+    reader.close();
+    expect(openStore(path).runs.get(run.id)?.mission).toBe('m');
+  });
+
   it('opens for reading without creating anything, and refuses a missing database', () => {
     const dir = tempDir();
     const path = join(dir, 'sub', 'store.db');
