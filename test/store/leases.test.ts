@@ -100,8 +100,10 @@ describe('leases', () => {
 
   it.runIf(process.platform === 'linux')('takes over from a holder that exited but was not reaped (a zombie)', async () => {
     // `exec sleep` replaces the shell with a process that never waits for the shell's child, so the
-    // child stays a zombie until the sleep ends (killed below).
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // child stays a zombie until the sleep ends (killed below). The child exits only once its parent
+    // is the sleep: exiting earlier, the shell itself might reap it.
+    const script = 'child() { while [ "$(cat /proc/$1/comm)" != sleep ]; do sleep 0.01; done; }; child $$ & echo $!; exec sleep 600';
+    const parent = spawn('/bin/sh', ['-c', script], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(d.toString()))));
       await waitFor(() => procState(pid) === 'Z');
