@@ -123,7 +123,7 @@ describe('a read-only database', () => {
     expect(inspected.code, inspected.stderr).toBe(0);
     expect(inspected.stdout).toContain(`run ${runId} · mission quickstart · completed`);
     expect(snapshot(dir)).toEqual(before);
-  });
+  }, 120_000);
 });
 
 describe('a Squadron database of an older schema', () => {
@@ -148,7 +148,7 @@ describe('a Squadron database of an older schema', () => {
     expect(mode(path)).toBe(0o640);
     const again = await runCli(['runs', '--db', path], { cwd: root });
     expect([again.code, again.stderr]).toEqual([0, '']);
-  });
+  }, 120_000);
 
   it('is refused with one line when read-only and unreadable as it is, and left unchanged', async () => {
     const dir = join(root, 'older-readonly');
@@ -162,7 +162,7 @@ describe('a Squadron database of an older schema', () => {
       `error: ${path} has an older schema (missing 0001_initial.sql) that this squadron cannot read, and it is read-only so it cannot be upgraded; open it once with write access to the file and its folder\n`,
     );
     expect(snapshot(dir)).toEqual(before);
-  });
+  }, 120_000);
 });
 
 describe('file modes', () => {
