@@ -32,10 +32,11 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
 }
 
 /**
- * `resumeCommand` is the command line that resumes this run; the hint printed is one that works: none
- * for a completed run, the command for an interrupted one, with --retry-failed for a failed one.
+ * `resumeCommand` and `inspectCommand` are command lines that work from the current folder
+ * (storeCommand); the resume hint printed is one that works: none for a completed run, the command for
+ * an interrupted one, with --retry-failed for a failed one.
  */
-export function printRunReport(io: CliIo, report: RunReport, json: boolean, resumeCommand: string): number {
+export function printRunReport(io: CliIo, report: RunReport, json: boolean, resumeCommand: string, inspectCommand?: string): number {
   const code = report.status === 'completed' ? EXIT.ok : report.status === 'interrupted' ? EXIT.interrupted : EXIT.failure;
   if (json) {
     io.stdout.write(jsonDocument(runReportJson(report)));
@@ -51,6 +52,7 @@ export function printRunReport(io: CliIo, report: RunReport, json: boolean, resu
       if (task.error && task.status === 'failed') out.push(indent(`error: ${task.error}`, '    '));
     }
     out.push(`\nworkspace: ${report.workspaceDir}`);
+    if (inspectCommand) out.push(`inspect with: ${inspectCommand}`);
     const hint = resumeHint(report.status, resumeCommand);
     if (hint) out.push(hint);
     io.stdout.write(`${out.join('\n')}\n`);

@@ -1,41 +1,110 @@
-// Finding an existing database for the commands that read stored runs (resume, runs, inspect): --db
-// (the database file, or the config file or directory whose runs it holds) or the default in the
-// current directory, with a clear message when there is none.
+// Opening the database for the commands that read stored runs (runs, inspect, resume), by the one
+// rule of dbLocation.ts, read-only; and the command lines printed after a run (`squadron inspect
+// run_… [--db …]`), which name --db only when the rule would not find the database from here.
 
-import { existsSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { Store } from '../store/index.js';
+import { DB_ENV, readDbLocation, runDbLocation, SEARCH_DEPTH, shellWord, shownPath as shownFrom, type DbLocation } from './dbLocation.js';
 import { CliError, type CliIo } from './io.js';
 
-/** Where `run` stores the runs of the config at `configPath` (a .hcl file or a directory). */
-export function dbPathFor(configPath: string): string {
-  const root = existsSync(configPath) && statSync(configPath).isFile() ? dirname(configPath) : configPath;
-  return join(root, '.squadron', 'squadron.db');
+export { dbPathFor } from './dbLocation.js';
+
+/** The help text of the --db option of every command that uses the database. */
+export const DB_OPTION_HELP = `the database file, or the config file or folder whose .squadron/squadron.db to use (default: $${DB_ENV}, else see \`squadron docs persistence\`)`;
+
+export interface OpenedStore {
+  store: Store;
+  path: string;
 }
 
-/** The help text of the --db option of the commands that read stored runs. */
-export const DB_OPTION_HELP = 'the SQLite database, or the config file or directory whose runs to read (default: the current directory)';
+/** Where `run` stores a new run of the config rooted at `configRoot`. */
+export function runDbPath(io: CliIo, configRoot: string, flag: string | undefined): string {
+  return runDbLocation(io.cwd, io.env, configRoot, flag).paths[0]!;
+}
 
 /**
- * The absolute path of an existing database, or a usage error saying where runs are stored. `--db`
- * may name the database itself or, as `run` was given, the config (`--db examples/quickstart`).
+ * Every database a listing reads: the one the rule names, or all those found below the current
+ * folder (said on stderr; one that cannot be read is skipped with a warning).
  */
-export function existingDbPath(io: CliIo, db: string | undefined): string {
-  const given = resolve(io.cwd, db ?? '.');
-  const isConfig = existsSync(given) && (statSync(given).isDirectory() || given.endsWith('.hcl'));
-  const path = isConfig ? dbPathFor(given) : given;
-  if (!existsSync(path)) {
-    throw new CliError(`no database at ${shownPath(io, path)}; pass --db with the config path you ran (runs are stored in .squadron/squadron.db beside the config)`, 'not_found');
-  }
+export async function openStoresToRead(io: CliIo, flag: string | undefined): Promise<OpenedStore[]> {
+  const location = existingLocation(io, flag);
+  if (location.source === 'below') io.stderr.write(`note: reading runs from ${location.paths.map((p) => shownPath(io, p)).join(', ')}\n`);
+  return openAll(io, location);
+}
+
+/** The database that holds `runId`, opened read-only; a usage error naming where it looked if none does. */
+export async function openStoreWithRun(io: CliIo, flag: string | undefined, runId: string): Promise<OpenedStore> {
+  const location = existingLocation(io, flag);
+  const opened = await openAll(io, location);
+  const holder = opened.find(({ store }) => store.runs.get(runId) !== undefined);
+  for (const o of opened) if (o !== holder) o.store.close();
+  if (!holder) throw new CliError(`no run ${runId} in ${location.paths.map((p) => shownPath(io, p)).join(', ')} (see squadron runs)`, 'not_found');
+  return holder;
+}
+
+/** The path of the database that holds `runId` (resume then opens it for writing). */
+export async function findRunDatabase(io: CliIo, flag: string | undefined, runId: string): Promise<string> {
+  const { store, path } = await openStoreWithRun(io, flag, runId);
+  store.close();
   return path;
 }
 
-export async function openExistingStore(io: CliIo, db: string | undefined): Promise<Store> {
-  const { openStore } = await import('../store/index.js');
-  return openStore(existingDbPath(io, db));
+/**
+ * `squadron <command> <run-id>`, with `--db <path>` only when a command typed in the current folder
+ * (with the current SQUADRON_DB) would not find the database by itself.
+ */
+export function storeCommand(io: CliIo, command: 'inspect' | 'resume', runId: string, dbPath: string): string {
+  const base = `squadron ${command} ${runId}`;
+  let found: string[];
+  try {
+    found = readDbLocation(io.cwd, io.env, undefined).paths;
+  } catch {
+    found = [];
+  }
+  return found.includes(dbPath) ? base : `${base} --db ${shellWord(shownPath(io, dbPath))}`;
 }
 
-/** A path as the user would type it from the current directory. */
+/** A path as the user would type it from the current folder. */
 export function shownPath(io: CliIo, path: string): string {
-  return relative(io.cwd, path) || path;
+  return shownFrom(io.cwd, path);
+}
+
+function existingLocation(io: CliIo, flag: string | undefined): DbLocation {
+  const location = readDbLocation(io.cwd, io.env, flag);
+  if (location.paths.length === 0) {
+    throw new CliError(
+      `no database in this folder (.squadron/squadron.db) or in the folders below it (${SEARCH_DEPTH} levels); run the command from the folder you ran \`squadron run\` from, or pass --db with the config path you ran`,
+      'not_found',
+    );
+  }
+  if (location.source === 'flag' || location.source === 'env') {
+    const path = location.paths[0]!;
+    if (!existsSync(path)) {
+      const from = location.source === 'env' ? ` (from ${DB_ENV})` : '';
+      throw new CliError(`no database at ${shownPath(io, path)}${from}; pass --db with the database file or the config path you ran (run stores it in .squadron/squadron.db beside the config)`, 'not_found');
+    }
+  }
+  return location;
+}
+
+async function openAll(io: CliIo, location: DbLocation): Promise<OpenedStore[]> {
+  const { openStore, StoreError } = await import('../store/index.js');
+  const onNote = (message: string): void => {
+    io.stderr.write(`note: ${message}\n`);
+  };
+  const opened: OpenedStore[] = [];
+  for (const path of location.paths) {
+    try {
+      opened.push({ store: openStore(path, { access: 'read', onNote }), path });
+    } catch (err) {
+      // A database found by searching is skipped rather than blocking the others; one named is an error.
+      if (location.source !== 'below' || !(err instanceof StoreError)) {
+        for (const o of opened) o.store.close();
+        throw err;
+      }
+      io.stderr.write(`warning: skipped ${shownPath(io, path)}: ${err.message}\n`);
+    }
+  }
+  if (opened.length === 0) throw new CliError('none of the databases found below this folder can be read (see the warnings above); pass --db to choose one', 'database_unusable');
+  return opened;
 }

@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { Mission, MissionGraph, ModelBlock } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
-import { DEFAULT_LEASE_STALE_MS, newId, openStore, type Redactor, type Store } from '../store/index.js';
+import { DEFAULT_LEASE_STALE_MS, makePrivateDirs, newId, openStore, type Redactor, type Store } from '../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
 import { EventBus, type RunEvent } from './events.js';
 import { ModelResolver } from './models.js';
@@ -235,7 +235,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     bus.subscribe('progress', progress.sink);
     if (env.onEvent) bus.subscribe('caller', env.onEvent);
 
-    mkdirSync(req.options.workspaceDir, { recursive: true });
+    makePrivateDirs(req.options.workspaceDir);
     const events = bus;
     runTools = createRunTools(graph, (ref, message) => events.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }));
     const models = new ModelResolver(graph, modelClients(req.options, redactor, env));

@@ -1,10 +1,9 @@
 // The structured log of one run: every event as a pino JSON line in `.squadron/logs/<run-id>.jsonl`,
 // with secret values redacted on the way out (the same redactor the store uses).
 
-import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import pino, { type Logger } from 'pino';
-import type { Redactor } from '../store/index.js';
+import { makePrivateDirs, type Redactor } from '../store/index.js';
 import type { RunEvent } from './events.js';
 
 export interface RunLog {
@@ -20,7 +19,7 @@ export function runLogPath(projectRoot: string, runId: string): string {
 }
 
 export function openRunLog(path: string, runId: string, redactor: Redactor): RunLog {
-  mkdirSync(dirname(path), { recursive: true });
+  makePrivateDirs(dirname(path));
   // Synchronous writes: a handful of lines per model turn, and nothing is lost if the process is killed.
   const destination = pino.destination({ dest: path, sync: true, append: true, mode: 0o600 });
   const logger = pino(

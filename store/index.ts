@@ -2,6 +2,7 @@
 
 export { openStore } from './open.js';
 export type { OpenStoreOptions } from './open.js';
+export { makePrivateDirs } from './privateDirs.js';
 export type { Store } from './store.js';
 export { StoreError } from './errors.js';
 export type { StoreErrorCode } from './errors.js';

@@ -100,6 +100,29 @@ export function migrate(db: Database.Database, dir: string, now: () => string): 
   return { applied };
 }
 
+const BOOKKEEPING_COLUMNS = ['applied_at', 'checksum', 'name', 'version'];
+
+/**
+ * How Squadron recognises its own database: a `schema_migrations` table with exactly the columns
+ * this runner writes (version, name, checksum, applied_at). Other tools' tables of that name (Rails,
+ * golang-migrate, …) have other columns. Which migrations are applied, and whether their checksums
+ * match, is then checked by `pendingMigrations`; migrations added later do not change this test.
+ */
+export function hasSquadronSchema(db: Database.Database): boolean {
+  const columns = db
+    .prepare<[], { name: string; pk: number }>("SELECT name, pk FROM pragma_table_info('schema_migrations') ORDER BY name")
+    .all();
+  return columns.map((c) => c.name).join(',') === BOOKKEEPING_COLUMNS.join(',') && columns.find((c) => c.name === 'version')?.pk === 1;
+}
+
+/** The migrations not yet applied to a Squadron database, after verifying the applied ones (read-only). */
+export function pendingMigrations(db: Database.Database, files: MigrationFile[]): MigrationFile[] {
+  const rows = db.prepare('SELECT version, name, checksum FROM schema_migrations ORDER BY version').all().map((r) => AppliedRow.parse(r));
+  verifyApplied(rows, files);
+  const applied = new Set(rows.map((r) => r.version));
+  return files.filter((f) => !applied.has(f.version));
+}
+
 function verifyApplied(applied: z.output<typeof AppliedRow>[], files: MigrationFile[]): void {
   const known = files.at(-1);
   for (const row of applied) {

@@ -1,15 +1,19 @@
-// Opens (or creates) the SQLite database: a private file (0600), WAL with synchronous=NORMAL, foreign
-// keys on, a busy timeout for concurrent readers, then the migrations, then the repositories with
-// their statements prepared once.
+// Opens the SQLite database for writing (run, resume) or for reading (runs, inspect). Writing creates
+// a missing database (0600, in 0700 folders) and migrates it; reading never creates, chmods or
+// migrates a file it cannot write. Either way an existing file must be a Squadron database (see
+// dbFile.ts and hasSquadronSchema), checked on a read-only connection before anything is written.
+// Then WAL with synchronous=NORMAL, foreign keys on, a busy timeout, and the repositories with their
+// statements prepared once.
 
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { assetPath } from '../config/assets.js';
 import { createColumnCodec } from './columns.js';
+import { createDbFile, examineDbFile, notSquadronDb } from './dbFile.js';
 import { StoreError } from './errors.js';
 import { isoTime } from './ids.js';
-import { migrate } from './migrate.js';
+import { hasSquadronSchema, migrate, pendingMigrations, readMigrations, type MigrationFile } from './migrate.js';
 import type { Redactor } from './redact.js';
 import type { RepoContext } from './repos/context.js';
 import { createEventsRepo } from './repos/events.js';
@@ -24,6 +28,14 @@ import { createTurnsRepo } from './repos/turns.js';
 import type { Store } from './store.js';
 
 export interface OpenStoreOptions {
+  /**
+   * 'write' (default) creates the database when missing and applies pending migrations; 'read'
+   * needs an existing database and opens it read-only (pending migrations are applied only when the
+   * file and its folder are writable, and reported through onNote).
+   */
+  access?: 'write' | 'read';
+  /** Told what a read-only open did or could not do (an upgrade applied, an old schema read as it is). */
+  onNote?: (message: string) => void;
   /** Applied to every stored text that may carry user or model content; restored on read. */
   redactor?: Redactor;
   /** Where the NNNN_name.sql files are; defaults to the packaged `migrations/` (tests override it). */
@@ -38,35 +50,152 @@ export interface OpenStoreOptions {
 }
 
 const MEMORY = ':memory:';
-const FILE_MODE = 0o600;
 
 export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
-  const file = path === MEMORY ? MEMORY : resolve(path);
-  if (file !== MEMORY) preparePrivateFile(file);
+  const migrationsDir = opts.migrationsDir ?? assetPath('migrations');
+  if (path === MEMORY) {
+    const db = connect(MEMORY, {});
+    prepareWritable(db, MEMORY, migrationsDir, opts);
+    return storeOn(db, MEMORY, opts);
+  }
+  const file = resolve(path);
+  return opts.access === 'read' ? openForReading(file, migrationsDir, opts) : openForWriting(file, migrationsDir, opts);
+}
 
-  let db: Database.Database;
+function openForWriting(file: string, migrationsDir: string, opts: OpenStoreOptions): Store {
+  if (examineDbFile(file) === 'missing') {
+    createDbFile(file, (temp) => {
+      const db = connect(temp, { fileMustExist: true });
+      try {
+        prepareWritable(db, temp, migrationsDir, opts);
+      } finally {
+        db.close();
+      }
+    });
+  }
+  // Recognised on a read-only connection first: a file that is not ours is never opened for writing.
+  const files = readMigrations(migrationsDir);
+  const check = openToRecognise(file);
   try {
-    db = new Database(file);
+    recognise(check, file, files);
+  } finally {
+    check.close();
+  }
+  const db = connect(file, { fileMustExist: true });
+  prepareWritable(db, file, migrationsDir, opts);
+  return storeOn(db, file, opts);
+}
+
+function openForReading(file: string, migrationsDir: string, opts: OpenStoreOptions): Store {
+  if (examineDbFile(file) === 'missing') throw new StoreError('OPEN_FAILED', `no database at ${file}`);
+  const files = readMigrations(migrationsDir);
+  const check = openToRecognise(file);
+  let pending: MigrationFile[];
+  try {
+    pending = recognise(check, file, files);
+  } finally {
+    check.close();
+  }
+  if (pending.length > 0 && isWritable(file)) {
+    const writer = connect(file, { fileMustExist: true });
+    const { applied } = prepareWritable(writer, file, migrationsDir, opts);
+    writer.close();
+    if (applied.length > 0) opts.onNote?.(`upgraded the database ${file} to the current schema (applied ${applied.join(', ')})`);
+    pending = [];
+  }
+  const db = openReadOnly(file);
+  try {
+    const store = storeOn(db, file, opts);
+    if (pending.length > 0) opts.onNote?.(`reading ${file} as it is: it is read-only, so its schema was not upgraded (missing ${names(pending)})`);
+    return store;
   } catch (err) {
+    db.close();
+    if (pending.length === 0) throw err;
+    throw new StoreError(
+      'OPEN_FAILED',
+      `${file} has an older schema (missing ${names(pending)}) that this squadron cannot read, and it is read-only so it cannot be upgraded; open it once with write access to the file and its folder`,
+      { cause: err },
+    );
+  }
+}
+
+/** Throws unless `db` is a Squadron database whose applied migrations match ours; returns the pending ones. */
+function recognise(db: Database.Database, file: string, files: MigrationFile[]): MigrationFile[] {
+  let ours: boolean;
+  try {
+    ours = hasSquadronSchema(db);
+  } catch (err) {
+    // e.g. "file is not a database" for a file with a SQLite header and garbage after it.
     throw new StoreError('OPEN_FAILED', `cannot open the database ${file}: ${(err as Error).message}`, { cause: err });
   }
-  const clock = opts.clock ?? Date.now;
-  const now = (): string => isoTime(clock());
+  if (!ours) throw notSquadronDb(file, 'is a SQLite database without Squadron\'s schema');
+  return pendingMigrations(db, files);
+}
+
+/**
+ * The connection that decides whether a file is ours. With no -wal or -shm beside it, no connection
+ * is open and the main file is complete (Squadron creates its databases checkpointed), so it is read
+ * as immutable: SQLite then creates nothing beside another application's WAL-mode file either.
+ */
+function openToRecognise(file: string): Database.Database {
+  const quiet = !existsSync(`${file}-wal`) && !existsSync(`${file}-shm`);
+  return quiet ? connect(immutableUri(file), { readonly: true, fileMustExist: true, uri: true }) : openReadOnly(file);
+}
+
+/**
+ * A read-only connection. SQLite reads a WAL database through its -shm file, which it must be able to
+ * create when absent; in a folder we cannot write, with no -wal left to read, the file is complete
+ * and unchangeable, so it is opened as immutable instead.
+ */
+function openReadOnly(file: string): Database.Database {
+  const dir = dirname(file);
+  const needsSideFiles = !existsSync(`${file}-shm`) && !canAccess(dir, constants.W_OK);
+  if (needsSideFiles && existsSync(`${file}-wal`)) {
+    throw new StoreError('OPEN_FAILED', `cannot read the database ${file}: its ${file}-wal holds changes that SQLite can only read with write access to ${dir}`);
+  }
+  return needsSideFiles ? connect(immutableUri(file), { readonly: true, fileMustExist: true, uri: true }) : connect(file, { readonly: true, fileMustExist: true });
+}
+
+function immutableUri(file: string): string {
+  return `file:${file.split('/').map(encodeURIComponent).join('/')}?immutable=1`;
+}
+
+function connect(filename: string, options: { readonly?: boolean; fileMustExist?: boolean; uri?: boolean }): Database.Database {
+  const { uri = false, ...dbOptions } = options;
+  // better-sqlite3 reads SQLITE_USE_URI when its addon first loads; our paths are absolute (never
+  // "file:…"), so URI names are on for every connection and the variable is not left to children.
+  const previous = process.env['SQLITE_USE_URI'];
+  process.env['SQLITE_USE_URI'] = '1';
+  try {
+    return new Database(filename, dbOptions);
+  } catch (err) {
+    const shown = uri ? decodeURIComponent(filename.replace(/^file:/, '').replace(/\?immutable=1$/, '')) : filename;
+    throw new StoreError('OPEN_FAILED', `cannot open the database ${shown}: ${(err as Error).message}`, { cause: err });
+  } finally {
+    if (previous === undefined) delete process.env['SQLITE_USE_URI'];
+    else process.env['SQLITE_USE_URI'] = previous;
+  }
+}
+
+function prepareWritable(db: Database.Database, file: string, migrationsDir: string, opts: OpenStoreOptions): { applied: string[] } {
+  const now = (): string => isoTime((opts.clock ?? Date.now)());
   try {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${opts.synchronous ?? 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    migrate(db, opts.migrationsDir ?? assetPath('migrations'), now);
+    return migrate(db, migrationsDir, now);
   } catch (err) {
     db.close();
     if (err instanceof StoreError) throw err;
-    // e.g. "file is not a database" when the path points at something else.
     throw new StoreError('OPEN_FAILED', `cannot open the database ${file}: ${(err as Error).message}`, { cause: err });
   }
-  // SQLite gives -wal/-shm the database file's mode, but files left by an older, laxer version may not.
-  if (file !== MEMORY) for (const side of [`${file}-wal`, `${file}-shm`]) tightenMode(side);
+}
 
+function storeOn(db: Database.Database, file: string, opts: OpenStoreOptions): Store {
+  const clock = opts.clock ?? Date.now;
+  const now = (): string => isoTime(clock());
+  db.pragma('foreign_keys = ON');
   const ctx: RepoContext = { db, codec: createColumnCodec(opts.redactor), clock, now };
   return {
     path: file,
@@ -87,18 +216,20 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
   };
 }
 
-/** Creates parent folders and the file itself with owner-only permissions before SQLite touches it. */
-function preparePrivateFile(file: string): void {
+/** Whether an older schema may be upgraded in place: SQLite needs the file and its folder (for -wal/-shm). */
+function isWritable(file: string): boolean {
+  return canAccess(file, constants.W_OK) && canAccess(dirname(file), constants.W_OK);
+}
+
+function canAccess(path: string, mode: number): boolean {
   try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    closeSync(openSync(file, 'a', FILE_MODE));
-    tightenMode(file);
-  } catch (err) {
-    throw new StoreError('OPEN_FAILED', `cannot create the database ${file}: ${(err as Error).message}`, { cause: err });
+    accessSync(path, mode);
+    return true;
+  } catch {
+    return false;
   }
 }
 
-function tightenMode(file: string): void {
-  if (!existsSync(file)) return;
-  if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, FILE_MODE);
+function names(files: MigrationFile[]): string {
+  return files.map((f) => f.fileName).join(', ');
 }

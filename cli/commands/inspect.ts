@@ -8,7 +8,7 @@ import { totalTokens, type UsageTotals } from '../../runtime/usage.js';
 import { CliError, type CliIo } from '../io.js';
 import { inspectionJson } from '../inspectJson.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
-import { DB_OPTION_HELP, openExistingStore } from '../storeAccess.js';
+import { DB_OPTION_HELP, openStoreWithRun } from '../storeAccess.js';
 import { indent } from '../table.js';
 
 interface InspectFlags {
@@ -29,7 +29,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--json', JSON_FLAG_HELP)
     .action(async (runId: string, flags: InspectFlags) => {
       const { inspectRun } = await import('../../runtime/inspect.js');
-      const store = await openExistingStore(io, flags.db);
+      const { store } = await openStoreWithRun(io, flags.db, runId);
       try {
         const opts: { task?: string; transcript?: boolean } = { transcript: Boolean(flags.transcript) };
         if (flags.task) opts.task = flags.task;

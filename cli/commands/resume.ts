@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP } from '../json.js';
 import { configErrors, printWarnings } from '../project.js';
-import { DB_OPTION_HELP, existingDbPath, shownPath } from '../storeAccess.js';
+import { DB_OPTION_HELP, findRunDatabase, storeCommand } from '../storeAccess.js';
 import { interruptOnSigint, printRunReport, progressFor } from '../runReport.js';
 
 interface ResumeFlags {
@@ -39,8 +39,8 @@ export function register(program: Command, io: CliIo): void {
 
 async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Promise<number> {
   const { resume, SquadronError } = await import('../../api/index.js');
-  const dbPath = existingDbPath(io, flags.db);
-  const resumeCommandLine = `squadron resume ${runId} --db ${shownPath(io, dbPath)}`;
+  const dbPath = await findRunDatabase(io, flags.db, runId);
+  const resumeCommandLine = storeCommand(io, 'resume', runId, dbPath);
   const interrupt = interruptOnSigint(io);
   try {
     const report = await resume({
@@ -59,9 +59,9 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
       },
       onNote: (message) => io.stderr.write(`note: ${message}\n`),
     });
-    return printRunReport(io, report, Boolean(flags.json), resumeCommandLine);
+    return printRunReport(io, report, Boolean(flags.json), resumeCommandLine, storeCommand(io, 'inspect', runId, dbPath));
   } catch (error) {
-    if (error instanceof SquadronError && error.code === 'not_found') throw new CliError(`${error.message} (see squadron runs --db …)`, 'not_found');
+    if (error instanceof SquadronError && error.code === 'not_found') throw new CliError(`${error.message} (see squadron runs)`, 'not_found');
     if (error instanceof SquadronError && error.code === 'refused') {
       throw new CliError(`${error.message}; to run its failed tasks again from fresh sessions: ${resumeCommandLine} --retry-failed`, 'refused');
     }

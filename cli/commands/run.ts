@@ -8,7 +8,7 @@ import { JSON_FLAG_HELP } from '../json.js';
 import { loadProject, selectMission } from '../project.js';
 import { interruptOnSigint, printRunReport, progressFor } from '../runReport.js';
 import { addSelectionFlags, selectionOf, type SelectionFlags } from '../selectionFlags.js';
-import { shownPath } from '../storeAccess.js';
+import { DB_OPTION_HELP, runDbPath, storeCommand } from '../storeAccess.js';
 
 interface RunFlags extends SelectionFlags {
   mission?: string;
@@ -29,7 +29,7 @@ export function register(program: Command, io: CliIo): void {
     .option('-m, --mission <name>', 'the mission to run (optional when the config has one)')
     .option('-i, --input <key=value>', 'a mission input (repeatable)', collect, [])
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
-    .option('--db <file>', 'SQLite database (default: .squadron/squadron.db beside the config)')
+    .option('--db <path>', DB_OPTION_HELP)
     .option('--json', JSON_FLAG_HELP)
     .option('--replay <cassette>', 'play model responses back from a cassette instead of calling models')
     .option('--record <cassette>', 'record model traffic to a cassette (secrets redacted)')
@@ -43,14 +43,13 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
   if (flags.replay && flags.record) throw new CliError('--replay and --record cannot be used together');
   // The config is checked first; the runtime (model SDKs, MCP, SQLite) loads only for a valid one.
   const project = loadProject(io, path, parseKeyValues(flags.var, '--var'));
-  const { run, defaultDbPath } = await import('../../api/index.js');
+  const { run } = await import('../../api/index.js');
   const mission = selectMission(project.graph, flags.mission);
-  const dbPath = flags.db ? resolve(io.cwd, flags.db) : defaultDbPath(project.graph.projectRoot);
+  const dbPath = runDbPath(io, project.graph.projectRoot, flags.db);
   const replay = flags.replay === undefined ? undefined : resolve(io.cwd, flags.replay);
   announceReplay(io, project.graph, mission, replay);
 
   let runId = '';
-  const db = shownPath(io, dbPath);
   const interrupt = interruptOnSigint(io);
   try {
     const report = await run({
@@ -70,10 +69,10 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
         if (!flags.json) io.stdout.write(`run ${id}\n`);
       },
       onPreviousInterrupted: (id) => {
-        io.stderr.write(`note: the last run of mission "${mission.name}" (${id}) was interrupted; resume it with: squadron resume ${id} --db ${db}\n`);
+        io.stderr.write(`note: the last run of mission "${mission.name}" (${id}) was interrupted; resume it with: ${storeCommand(io, 'resume', id, dbPath)}\n`);
       },
     });
-    return printRunReport(io, report, Boolean(flags.json), `squadron resume ${runId} --db ${db}`);
+    return printRunReport(io, report, Boolean(flags.json), storeCommand(io, 'resume', runId, dbPath), storeCommand(io, 'inspect', runId, dbPath));
   } finally {
     interrupt.dispose();
   }

@@ -6,7 +6,7 @@ import { taskCounts } from '../../runtime/inspect.js';
 import { totalTokens } from '../../runtime/usage.js';
 import { positiveInt, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
-import { DB_OPTION_HELP, openExistingStore } from '../storeAccess.js';
+import { DB_OPTION_HELP, openStoresToRead, shownPath } from '../storeAccess.js';
 import { formatDuration, table } from '../table.js';
 
 export function register(program: Command, io: CliIo): void {
@@ -18,23 +18,29 @@ export function register(program: Command, io: CliIo): void {
     .option('--limit <n>', 'at most this many runs', positiveInt('--limit'), 50)
     .option('--json', JSON_FLAG_HELP)
     .action(async (flags: { db?: string; mission?: string; limit: number; json?: boolean }) => {
-      const store = await openExistingStore(io, flags.db);
+      const stores = await openStoresToRead(io, flags.db);
       try {
         const opts: { limit: number; mission?: string } = { limit: flags.limit };
         if (flags.mission) opts.mission = flags.mission;
-        const runs = store.runs.list(opts);
-        const rows = runs.map((r) => ({
-          id: r.id,
-          mission: r.mission,
-          // A 'running' run whose runner is gone was interrupted (killed, crashed): say so.
-          status: r.status === 'running' && !store.leases.isLive(r.id, hostname()) ? 'interrupted' : r.status,
-          started_at: r.startedAt,
-          duration_ms: r.finishedAt ? Date.parse(r.finishedAt) - Date.parse(r.startedAt) : null,
-          tasks: taskCounts(store, r),
-          tokens: totalTokens(r.totals),
-          cost_usd: Number(r.totals.costUsd.toFixed(6)),
-          ...(r.error ? { error: r.error } : {}),
-        }));
+        const rows = stores
+          .flatMap(({ store, path }) =>
+            store.runs.list(opts).map((r) => ({
+              id: r.id,
+              mission: r.mission,
+              // A 'running' run whose runner is gone was interrupted (killed, crashed): say so.
+              status: r.status === 'running' && !store.leases.isLive(r.id, hostname()) ? 'interrupted' : r.status,
+              started_at: r.startedAt,
+              duration_ms: r.finishedAt ? Date.parse(r.finishedAt) - Date.parse(r.startedAt) : null,
+              tasks: taskCounts(store, r),
+              tokens: totalTokens(r.totals),
+              cost_usd: Number(r.totals.costUsd.toFixed(6)),
+              ...(r.error ? { error: r.error } : {}),
+              db: shownPath(io, path),
+            })),
+          )
+          // Several databases (found below the current folder): newest first across all of them.
+          .sort((a, b) => (a.started_at < b.started_at ? 1 : a.started_at > b.started_at ? -1 : 0))
+          .slice(0, flags.limit);
         if (flags.json) {
           writeJson(io, { runs: rows });
           return;
@@ -59,7 +65,7 @@ export function register(program: Command, io: CliIo): void {
           ),
         );
       } finally {
-        store.close();
+        for (const { store } of stores) store.close();
       }
     });
 }

@@ -62,8 +62,8 @@ describe('usage errors exit 2 with one clear line', () => {
     const dir = writeProject({ 'mission.hcl': VALID });
     writeFileSync(join(dir, 'notes.db'), 'these are my notes, not a database\n'.repeat(200));
     for (const args of [['runs'], ['inspect', 'run_x'], ['resume', 'run_x']]) {
-      expectUsageError(await runCli([...args, '--db', 'notes.db'], { cwd: dir }), /cannot open the database .*notes\.db/);
-      expectUsageError(await runCli(args, { cwd: dir }), 'no database at .squadron/squadron.db; pass --db');
+      expectUsageError(await runCli([...args, '--db', 'notes.db'], { cwd: dir }), /notes\.db is not a Squadron database: it is not a SQLite file; nothing was changed/);
+      expectUsageError(await runCli(args, { cwd: dir }), 'no database in this folder (.squadron/squadron.db) or in the folders below it');
     }
   });
 });

@@ -73,13 +73,15 @@ describe('squadron runs', () => {
     const inspected = await runCli(['inspect', runId, '--db', join(dir, 'mission.hcl')], { cwd: elsewhere });
     expect([inspected.code, inspected.stdout]).toEqual([0, expect.stringContaining(`run ${runId} · mission inspectable · completed`)]);
     const missing = await runCli(['runs', '--db', elsewhere], { cwd: elsewhere });
-    expect([missing.code, missing.stderr]).toEqual([2, 'error: no database at .squadron/squadron.db; pass --db with the config path you ran (runs are stored in .squadron/squadron.db beside the config)\n']);
+    expect([missing.code, missing.stderr]).toEqual([2, 'error: no database at .squadron/squadron.db; pass --db with the database file or the config path you ran (run stores it in .squadron/squadron.db beside the config)\n']);
   });
 
   it('explains where the database is when there is none', async () => {
     const result = await runCli(['runs'], { cwd: tempDir() });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('no database at .squadron/squadron.db; pass --db');
+    expect(result.stderr).toBe(
+      'error: no database in this folder (.squadron/squadron.db) or in the folders below it (3 levels); run the command from the folder you ran `squadron run` from, or pass --db with the config path you ran\n',
+    );
   });
 });
 

@@ -1,8 +1,9 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore, StoreError } from '../../store/index.js';
+import { assetPath } from '../../config/assets.js';
+import { openStore, readMigrations, StoreError } from '../../store/index.js';
 import { tempDir } from './fixtures.js';
 
 const mode = (file: string): number => statSync(file).mode & 0o777;
@@ -25,14 +26,49 @@ describe('database file', () => {
     }
   });
 
-  it('tightens an existing database file that others could read', () => {
-    const dir = tempDir();
-    const path = join(dir, 'store.db');
-    mkdirSync(dir, { recursive: true });
-    closeSync(openSync(path, 'w', 0o644));
-    chmodSync(path, 0o644);
+  it('never changes the mode of an existing database (only a file it creates gets 0600)', () => {
+    const path = join(tempDir(), 'store.db');
     openStore(path).close();
-    expect(mode(path)).toBe(0o600);
+    chmodSync(path, 0o640);
+    const store = openStore(path);
+    store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} });
+    store.close();
+    expect(mode(path)).toBe(0o640);
+  });
+
+  it('creates the file 0600 and its folders 0700 whatever the umask', () => {
+    const dir = tempDir();
+    const path = join(dir, 'a', 'b', 'store.db');
+    for (const umask of [0o000, 0o277]) {
+      const previous = process.umask(umask);
+      try {
+        const p = umask === 0 ? path : join(dir, 'c', 'store.db');
+        openStore(p).close();
+        expect([mode(p), mode(join(p, '..'))]).toEqual([0o600, 0o700]);
+      } finally {
+        process.umask(previous);
+      }
+    }
+    expect(mode(join(dir, 'a'))).toBe(0o700);
+    expect(mode(dir)).toBe(0o700); // existed before (mkdtemp): left as it was
+  });
+
+  it('opens a database whose path holds URI characters (%, ?, #, spaces)', () => {
+    const path = join(tempDir(), 'odd 50%20 ?x=1 #frag', 'store.db');
+    const store = openStore(path);
+    const run = store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} });
+    store.close();
+    const reader = openStore(path, { access: 'read' });
+    expect(reader.runs.get(run.id)?.mission).toBe('m');
+    reader.close();
+    expect(openStore(path).runs.get(run.id)?.mission).toBe('m');
+  });
+
+  it('opens for reading without creating anything, and refuses a missing database', () => {
+    const dir = tempDir();
+    const path = join(dir, 'sub', 'store.db');
+    expect(() => openStore(path, { access: 'read' })).toThrow(`no database at ${path}`);
+    expect(existsSync(join(dir, 'sub'))).toBe(false);
   });
 
   it('uses WAL mode and enforces foreign keys', async () => {
@@ -78,18 +114,64 @@ describe('database file', () => {
   });
 });
 
-describe('opening something that is not a database', () => {
-  it('fails with one clear StoreError naming the file', () => {
+describe('opening something that is not a Squadron database', () => {
+  function refusal(path: string, access: 'read' | 'write'): StoreError {
+    try {
+      openStore(path, { access }).close();
+    } catch (err) {
+      if (err instanceof StoreError) return err;
+      throw err;
+    }
+    throw new Error('openStore succeeded but should have failed');
+  }
+
+  it('refuses a text file with one clear StoreError naming the file, and leaves it as it was', () => {
     const path = join(tempDir(), 'notes.txt');
     writeFileSync(path, 'these are my notes, not a database '.repeat(200));
-    let error: unknown;
-    try {
-      openStore(path).close();
-    } catch (err) {
-      error = err;
+    chmodSync(path, 0o644);
+    const before = readFileSync(path);
+    for (const access of ['read', 'write'] as const) {
+      const error = refusal(path, access);
+      expect(error.code).toBe('OPEN_FAILED');
+      expect(error.message).toBe(`${path} is not a Squadron database: it is not a SQLite file; nothing was changed (pass --db with a Squadron database, or a path where none exists yet)`);
     }
-    expect(error).toBeInstanceOf(StoreError);
-    expect((error as StoreError).code).toBe('OPEN_FAILED');
-    expect((error as Error).message).toBe(`cannot open the database ${path}: file is not a database`);
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(mode(path)).toBe(0o644);
+  });
+
+  it("refuses another tool's schema_migrations table (other columns) and an empty file", async () => {
+    const dir = tempDir();
+    const { default: Database } = await import('better-sqlite3');
+    const rails = join(dir, 'rails.db');
+    const db = new Database(rails);
+    db.exec('CREATE TABLE schema_migrations (version TEXT PRIMARY KEY); INSERT INTO schema_migrations VALUES (1)');
+    db.close();
+    expect(refusal(rails, 'write').message).toContain("is a SQLite database without Squadron's schema");
+    const empty = join(dir, 'empty.db');
+    writeFileSync(empty, '');
+    expect(refusal(empty, 'write').message).toContain('it is an empty file');
+    expect(readFileSync(empty).length).toBe(0);
+  });
+
+  it('refuses a folder without opening it', () => {
+    const dir = tempDir();
+    expect(refusal(dir, 'write').message).toContain('it is not a regular file (it is a directory)');
+  });
+});
+
+describe('reading a database of an older schema', () => {
+  it('upgrades it when writable and says so', () => {
+    const migrations = join(tempDir(), 'migrations');
+    mkdirSync(migrations);
+    for (const f of readdirSync(assetPath('migrations'))) copyFileSync(join(assetPath('migrations'), f), join(migrations, f));
+    const path = join(tempDir(), 'store.db');
+    openStore(path, { migrationsDir: migrations }).close();
+    const next = `${String(readMigrations(migrations).length + 1).padStart(4, '0')}_add_notes.sql`;
+    writeFileSync(join(migrations, next), 'CREATE TABLE notes (id INTEGER PRIMARY KEY) STRICT;\n');
+    const notes: string[] = [];
+    openStore(path, { access: 'read', migrationsDir: migrations, onNote: (m) => notes.push(m) }).close();
+    expect(notes).toEqual([`upgraded the database ${path} to the current schema (applied ${next})`]);
+    openStore(path, { access: 'read', migrationsDir: migrations, onNote: (m) => notes.push(m) }).close();
+    expect(notes).toHaveLength(1);
   });
 });

@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive, openStore } from '../../store/index.js';
@@ -96,4 +97,41 @@ describe('leases', () => {
     second.close();
     expect([a.ok, b.ok]).toEqual([true, false]);
   });
+
+  it.runIf(process.platform === 'linux')('takes over from a holder that exited but was not reaped (a zombie)', async () => {
+    // `exec sleep` replaces the shell with a process that never waits for the shell's child, so the
+    // child stays a zombie until the sleep ends (killed below). The child exits only once its parent
+    // is the sleep: exiting earlier, the shell itself might reap it.
+    const script = 'child() { while [ "$(cat /proc/$1/comm)" != sleep ]; do sleep 0.01; done; }; child $$ & echo $!; exec sleep 600';
+    const parent = spawn('/bin/sh', ['-c', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(d.toString()))));
+      await waitFor(() => procState(pid) === 'Z');
+      expect(isProcessAlive(pid)).toBe(false);
+      const { store, runId } = setup();
+      store.leases.acquire(runId, { id: 'zombie', pid, host: HOST }, STALE_MS);
+      expect(store.leases.acquire(runId, { id: 'resumer', pid: process.pid, host: HOST }, STALE_MS)).toEqual({ ok: true });
+    } finally {
+      parent.kill('SIGKILL');
+    }
+    expect(isProcessAlive(process.pid)).toBe(true);
+  });
 });
+
+function procState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Polls a condition that the kernel makes true soon (no fixed sleep; generous overall bound). */
+async function waitFor(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

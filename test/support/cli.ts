@@ -22,12 +22,19 @@ export interface CliOptions {
   /** Called once the child exists (e.g. to kill it at a chosen moment). */
   onSpawn?: (child: ChildProcess) => void;
   timeoutMs?: number;
+  /** Run as this user and group (the test runner must be root), e.g. to meet read-only files. */
+  uid?: number;
+  gid?: number;
+  /** The umask the CLI starts with (set by a shell that then execs node). */
+  umask?: number;
 }
 
 export function runCli(args: readonly string[], opts: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...opts.env };
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const command = opts.umask === undefined ? [process.execPath, CLI, ...args] : ['/bin/sh', '-c', `umask ${opts.umask.toString(8).padStart(4, '0')}; exec "$0" "$@"`, process.execPath, CLI, ...args];
+    const ids = { ...(opts.uid === undefined ? {} : { uid: opts.uid }), ...(opts.gid === undefined ? {} : { gid: opts.gid }) };
+    const child = spawn(command[0]!, command.slice(1), { cwd: opts.cwd ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], ...ids });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -3,7 +3,7 @@
 // time (and offline). The cache file holds tool metadata only: never env values or headers.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { z } from 'zod';
@@ -12,6 +12,7 @@ import type { McpServer, McpTransport } from '../../../config/graph.js';
 import { McpConnections } from './connections.js';
 import type { McpToolInfo } from './toolInfo.js';
 import { canonicalJson } from '../../canonicalJson.js';
+import { makePrivateDirs } from '../../../store/privateDirs.js';
 
 export interface CachedListOptions {
   /** Never start the server: a cache miss is an error. */
@@ -98,7 +99,7 @@ async function readCache(file: string): Promise<McpToolInfo[] | undefined> {
 }
 
 async function writeCache(file: string, server: string, tools: McpToolInfo[]): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
+  makePrivateDirs(path.dirname(file)); // .squadron/ and its mcp-tools/ are owner-only, like the rest of .squadron
   const body = { version: 1, server, listedAt: new Date().toISOString(), tools };
   // Write then rename, so a concurrent reader never sees half a file. The temporary name is
   // unguessable and created exclusively ('wx': O_EXCL never follows a link planted at the name).
