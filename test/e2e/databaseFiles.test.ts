@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli, tempDir, type CliOptions } from '../support/cli.js';
 
+/** Every migration the packaged store applies, as the upgrade notes list them. */
+const MIGRATIONS = readdirSync(join(REPO_ROOT, 'migrations')).filter((f) => f.endsWith('.sql')).sort().join(', ');
+
 const IS_ROOT = process.getuid?.() === 0;
 /** As root, read-only files are only read-only for another user: run the CLI as nobody then. */
 const AS_OTHER_USER: CliOptions = IS_ROOT ? { uid: 65534, gid: 65534 } : {};
@@ -143,7 +146,7 @@ describe('a Squadron database of an older schema', () => {
     const path = olderDatabase(join(root, 'older-writable'));
     const result = await runCli(['runs', '--db', path], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toBe(`note: upgraded the database ${path} to the current schema (applied 0001_initial.sql)\n`);
+    expect(result.stderr).toBe(`note: upgraded the database ${path} to the current schema (applied ${MIGRATIONS})\n`);
     expect(result.stdout).toBe('no runs yet\n');
     expect(mode(path)).toBe(0o640);
     const again = await runCli(['runs', '--db', path], { cwd: root });
@@ -159,7 +162,7 @@ describe('a Squadron database of an older schema', () => {
     const result = await runCli(['runs', '--db', path], { cwd: root, ...AS_OTHER_USER });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `error: ${path} has an older schema (missing 0001_initial.sql) that this squadron cannot read, and it is read-only so it cannot be upgraded; open it once with write access to the file and its folder\n`,
+      `error: ${path} has an older schema (missing ${MIGRATIONS}) that this squadron cannot read, and it is read-only so it cannot be upgraded; open it once with write access to the file and its folder\n`,
     );
     expect(snapshot(dir)).toEqual(before);
   }, 120_000);
