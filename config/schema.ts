@@ -177,16 +177,19 @@ export function checkBlockName(block: Block, diags: Diagnostic[]): boolean {
 /** A name seen once per namespace; a second declaration is an error pointing at both places. */
 export class NameRegistry {
   private readonly seen = new Map<string, SourceLocation>();
-  constructor(private readonly kind: string) {}
-
-  /** Takes a name declared elsewhere (a global agent a mission's own agent may not shadow). */
-  reserve(name: string, at: SourceLocation): void {
-    if (!this.seen.has(name)) this.seen.set(name, at);
-  }
+  /**
+   * `reserved` looks up names declared elsewhere that may not be declared here (the global agents a
+   * mission's own agent may not shadow). A lookup, not a copy: copying every global agent into each
+   * mission's registry made loading quadratic in missions × agents.
+   */
+  constructor(
+    private readonly kind: string,
+    private readonly reserved?: (name: string) => SourceLocation | undefined,
+  ) {}
 
   /** True when `name` is new; otherwise reports SCH008 at `range` naming the first declaration. */
   claim(name: string, range: Range, diags: Diagnostic[]): boolean {
-    const first = this.seen.get(name);
+    const first = this.seen.get(name) ?? this.reserved?.(name);
     if (first === undefined) {
       this.seen.set(name, { file: range.file, line: range.start.line, column: range.start.column });
       return true;
@@ -198,6 +201,6 @@ export class NameRegistry {
   }
 
   has(name: string): boolean {
-    return this.seen.has(name);
+    return this.seen.has(name) || this.reserved?.(name) !== undefined;
   }
 }
