@@ -74,7 +74,7 @@ export class SourceMap {
   }
 
   range(start: number, end: number): Range {
-    return { file: this.file, start: this.pos(start), end: this.pos(end) };
+    return new SourceRange(this, start, end);
   }
 
   /** The text of the 1-based line, without its newline. */
@@ -86,4 +86,49 @@ export class SourceMap {
     if (text.endsWith('\r')) text = text.slice(0, -1);
     return text;
   }
+}
+
+/**
+ * A range that keeps only its two offsets and computes line and column when read. A large config
+ * has millions of ranges (every AST node has one or more); two position objects each made the
+ * parse of a 50 MB file hold over a gigabyte. Positions are computed afresh on each read (frozen:
+ * they are values). The map is a non-enumerable property, so walking or freezing a graph (which
+ * follows enumerable keys) never reaches it.
+ */
+const MAP = Symbol('source map');
+
+export class SourceRange implements Range {
+  declare private readonly [MAP]: SourceMap;
+  constructor(
+    map: SourceMap,
+    readonly startOffset: number,
+    readonly endOffset: number,
+  ) {
+    Object.defineProperty(this, MAP, { value: map });
+  }
+
+  get file(): string {
+    return this[MAP].file;
+  }
+
+  get start(): Pos {
+    return Object.freeze(this[MAP].pos(this.startOffset));
+  }
+
+  get end(): Pos {
+    return Object.freeze(this[MAP].pos(this.endOffset));
+  }
+
+  toJSON(): { file: string; start: Pos; end: Pos } {
+    return { file: this.file, start: this.start, end: this.end };
+  }
+}
+
+/** A range's offsets, without computing line and column when it is a SourceRange. */
+export function startOffset(r: Range): number {
+  return r instanceof SourceRange ? r.startOffset : r.start.offset;
+}
+
+export function endOffset(r: Range): number {
+  return r instanceof SourceRange ? r.endOffset : r.end.offset;
 }
