@@ -5,6 +5,7 @@
 import type { Attribute, Block, Body } from './hcl/ast.js';
 import type { SourceLocation } from './graph.js';
 import { diagnosticAt, type Diagnostic, type Range } from './hcl/diagnostic.js';
+import { SourceRange } from './hcl/index.js';
 import { suggestionHint } from './suggest.js';
 
 export interface AttributeSpec {
@@ -43,7 +44,9 @@ export const BLOCK_NAME = /^[a-z_][a-z0-9_]*$/;
 /** From the block's type keyword to its last label: where errors about the whole block point. */
 export function blockHeader(block: Block): Range {
   const last = block.labelRanges[block.labelRanges.length - 1];
-  return { file: block.typeRange.file, start: block.typeRange.start, end: (last ?? block.typeRange).end };
+  const type = block.typeRange;
+  if (type instanceof SourceRange) return type.to(last ?? type); // without computing positions now
+  return { file: type.file, start: type.start, end: (last ?? type).end };
 }
 
 /** Where a block starts, as the graph records it (`location` of a model, tool, agent, task …). */

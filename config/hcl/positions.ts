@@ -92,19 +92,20 @@ export class SourceMap {
  * A range that keeps only its two offsets and computes line and column when read. A large config
  * has millions of ranges (every AST node has one or more); two position objects each made the
  * parse of a 50 MB file hold over a gigabyte. Positions are computed afresh on each read (frozen:
- * they are values). The map is a non-enumerable property, so walking or freezing a graph (which
- * follows enumerable keys) never reaches it.
+ * they are values). The map sits under a symbol key, which for…in and Object.entries skip, so
+ * walking or freezing a graph never reaches it (a plain assignment: defineProperty per range was
+ * the parser's hottest line).
  */
 const MAP = Symbol('source map');
 
 export class SourceRange implements Range {
-  declare private readonly [MAP]: SourceMap;
+  private readonly [MAP]: SourceMap;
   constructor(
     map: SourceMap,
     readonly startOffset: number,
     readonly endOffset: number,
   ) {
-    Object.defineProperty(this, MAP, { value: map });
+    this[MAP] = map;
   }
 
   get file(): string {
@@ -117,6 +118,11 @@ export class SourceRange implements Range {
 
   get end(): Pos {
     return Object.freeze(this[MAP].pos(this.endOffset));
+  }
+
+  /** From this range's start to the end of `last` (in the same file). */
+  to(last: Range): Range {
+    return new SourceRange(this[MAP], this.startOffset, endOffset(last));
   }
 
   toJSON(): { file: string; start: Pos; end: Pos } {
