@@ -3,9 +3,11 @@
 // (spawned, --offline) on both beside bare `node` and `squadron --version` (start-up alone), and
 // @cdktf/hcl2json's parse of the same text for comparison. Spawned commands run interleaved, after
 // two warm-up rounds, so load from other processes hits them alike; median and minimum are shown.
-// Then inputs that once crashed or stalled the loader (see hostileInputs). Prints figures only;
-// nothing is asserted. Run after building:
-//   npx tsc -p tsconfig.json && node bench/validate.mjs [--runs 15]
+// Then inputs that once crashed or stalled the loader (see hostileInputs). With --huge, also
+// generated configs of 5 MB and 50 MB (many blocks in one file): `validate` wall and CPU time and
+// peak RSS of each (slow: about a minute of CPU). Prints figures only; nothing is asserted. Run
+// after building:
+//   npx tsc -p tsconfig.json && node bench/validate.mjs [--runs 15] [--huge]
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -139,7 +141,7 @@ function time(fn, runs = RUNS) {
 
 // Each spawned process reports its own CPU time (user + system) on exit: on a machine shared with
 // other work, CPU time moves far less than wall time does.
-const CPU_PRELOAD = `data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write('\\n@@cpu '+(u.user+u.system)/1000+'\\n')})`;
+const CPU_PRELOAD = `data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write('\\n@@cpu '+(u.user+u.system)/1000+' @@rss '+process.resourceUsage().maxRSS+'\\n')})`;
 
 /** Runs each command `RUNS` times, interleaved (after two warm-up rounds): wall and CPU times. */
 function spawnTimes(commands) {
@@ -209,6 +211,7 @@ try {
   console.log(`@cdktf/hcl2json parse, warm:     ${ms(median(warm))}  median of ${RUNS}`);
 
   hostileInputs();
+  if (args.includes('--huge')) hugeConfigs();
 } finally {
   if (process.env.BENCH_KEEP !== '1') rmSync(bigDir, { recursive: true, force: true });
   rmSync(smallDir, { recursive: true, force: true });
@@ -244,4 +247,70 @@ function hostileInputs() {
     rmSync(sum, { recursive: true, force: true });
     rmSync(chain, { recursive: true, force: true });
   }
+}
+
+/**
+ * One file of many blocks, `mb` megabytes: per index a custom tool, a toolset and an agent (half
+ * the text), then missions of 200 chained tasks each using a toolset and a global agent. Loading
+ * it once took 25.5 s and 1.4 GB for 50 MB (each mission copied every global agent).
+ */
+function hugeConfig(mb) {
+  const out = ['variable "api_key" {\n  secret = true\n}\nmodel "claude" {\n  provider = "anthropic"\n  api_key  = vars.api_key\n}\n'];
+  let size = out[0].length;
+  const target = mb * 1024 * 1024;
+  let n = 0;
+  for (; size < target / 2; n++) {
+    const text = `tool "lookup_${n}" {
+  implements  = builtins.http.get
+  description = "Lookup service ${n}"
+  inputs = {
+    query = string("What to look up", true)
+  }
+  url = "https://svc${n}.example.com/search?q=\${inputs.query}"
+}
+toolset "ts_${n}" {
+  description = "Toolset ${n}"
+  tools       = [builtins.http.get, tools.lookup_${n}]
+}
+agent "agent_${n}" {
+  model       = models.claude.claude_sonnet_5_5
+  personality = "Specialist number ${n}. Careful and concise."
+  tools       = [toolsets.ts_${n}]
+}
+`;
+    out.push(text);
+    size += text.length;
+  }
+  for (let m = 0; size < target; m++) {
+    const parts = [`mission "mission_${m}" {\n  commander {\n    model = models.claude.claude_sonnet_5_5\n  }\n  agents = [agents.agent_${m % n}]\n`];
+    for (let t = 0; t < 200; t++) {
+      parts.push(`  task "t_${t}" {\n    objective  = "Step ${t} of mission ${m}."\n    tools      = [toolsets.ts_${(t + m) % n}]\n${t > 0 ? `    depends_on = [tasks.t_${t - 1}]\n` : ''}  }\n`);
+    }
+    parts.push('}\n');
+    const text = parts.join('');
+    out.push(text);
+    size += text.length;
+  }
+  return { 'main.hcl': out.join('') };
+}
+
+function hugeConfigs() {
+  const rows = [];
+  for (const mb of [5, 50]) {
+    const dir = write(hugeConfig(mb));
+    try {
+      const t = performance.now();
+      const r = spawnSync(process.execPath, ['--import', CPU_PRELOAD, cli, 'validate', dir, '--offline'], { env, encoding: 'utf8', maxBuffer: 1 << 30 });
+      const wall = performance.now() - t;
+      if (r.status !== 0) throw new Error(`validate of the ${mb} MB config failed (${r.status}):\n${r.stderr.slice(0, 2000)}`);
+      const cpu = Number(/@@cpu ([\d.]+)/.exec(r.stderr)?.[1]);
+      const rss = Number(/@@rss (\d+)/.exec(r.stderr)?.[1]) / 1024;
+      rows.push({ mb, wall, cpu, rss });
+      console.log(`validate, ${String(mb).padStart(2)} MB generated:      wall ${ms(wall).padStart(11)} · cpu ${ms(cpu).padStart(11)} · peak RSS ${rss.toFixed(0)} MB`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const [small, big] = rows;
+  console.log(`50 MB / 5 MB:                    ${(big.wall / small.wall).toFixed(1)}x wall, ${(big.cpu / small.cpu).toFixed(1)}x cpu (target ≤ 10x, and under 500 MB RSS)`);
 }

@@ -5,6 +5,7 @@
 import type { Attribute, Block, Body } from './hcl/ast.js';
 import type { SourceLocation } from './graph.js';
 import { diagnosticAt, type Diagnostic, type Range } from './hcl/diagnostic.js';
+import { SourceRange } from './hcl/index.js';
 import { suggestionHint } from './suggest.js';
 
 export interface AttributeSpec {
@@ -43,7 +44,9 @@ export const BLOCK_NAME = /^[a-z_][a-z0-9_]*$/;
 /** From the block's type keyword to its last label: where errors about the whole block point. */
 export function blockHeader(block: Block): Range {
   const last = block.labelRanges[block.labelRanges.length - 1];
-  return { file: block.typeRange.file, start: block.typeRange.start, end: (last ?? block.typeRange).end };
+  const type = block.typeRange;
+  if (type instanceof SourceRange) return type.to(last ?? type); // without computing positions now
+  return { file: type.file, start: type.start, end: (last ?? type).end };
 }
 
 /** Where a block starts, as the graph records it (`location` of a model, tool, agent, task …). */
@@ -177,16 +180,19 @@ export function checkBlockName(block: Block, diags: Diagnostic[]): boolean {
 /** A name seen once per namespace; a second declaration is an error pointing at both places. */
 export class NameRegistry {
   private readonly seen = new Map<string, SourceLocation>();
-  constructor(private readonly kind: string) {}
-
-  /** Takes a name declared elsewhere (a global agent a mission's own agent may not shadow). */
-  reserve(name: string, at: SourceLocation): void {
-    if (!this.seen.has(name)) this.seen.set(name, at);
-  }
+  /**
+   * `reserved` looks up names declared elsewhere that may not be declared here (the global agents a
+   * mission's own agent may not shadow). A lookup, not a copy: copying every global agent into each
+   * mission's registry made loading quadratic in missions × agents.
+   */
+  constructor(
+    private readonly kind: string,
+    private readonly reserved?: (name: string) => SourceLocation | undefined,
+  ) {}
 
   /** True when `name` is new; otherwise reports SCH008 at `range` naming the first declaration. */
   claim(name: string, range: Range, diags: Diagnostic[]): boolean {
-    const first = this.seen.get(name);
+    const first = this.seen.get(name) ?? this.reserved?.(name);
     if (first === undefined) {
       this.seen.set(name, { file: range.file, line: range.start.line, column: range.start.column });
       return true;
@@ -198,6 +204,6 @@ export class NameRegistry {
   }
 
   has(name: string): boolean {
-    return this.seen.has(name);
+    return this.seen.has(name) || this.reserved?.(name) !== undefined;
   }
 }

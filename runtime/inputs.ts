@@ -4,6 +4,7 @@
 
 import type { Mission, MissionGraph, MissionInput } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
+import { firstInexactJsonNumber, isDecimalText, isExactNumber } from './exactNumber.js';
 
 export type InputResult = { ok: true; inputs: Record<string, Value> } | { ok: false; errors: string[] };
 
@@ -55,11 +56,13 @@ function convert(input: MissionInput, raw: string): { value: Value } | { error: 
       return { value: raw };
     case 'number': {
       const n = Number(raw);
-      return raw.trim() !== '' && Number.isFinite(n) ? { value: n } : fail('a number');
+      if (!isDecimalText(raw) || !Number.isFinite(n)) return fail('a number');
+      return isExactNumber(raw, n) ? { value: n } : inexact(input, raw, n);
     }
     case 'integer': {
       const n = Number(raw);
-      return raw.trim() !== '' && Number.isInteger(n) ? { value: n } : fail('a whole number');
+      if (!isDecimalText(raw) || !Number.isInteger(n)) return fail('a whole number');
+      return isExactNumber(raw, n) ? { value: n } : inexact(input, raw, n);
     }
     case 'bool':
       if (raw === 'true') return { value: true };
@@ -77,7 +80,18 @@ function convert(input: MissionInput, raw: string): { value: Value } | { error: 
       if (input.type === 'list' ? !Array.isArray(parsed) : typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         return fail(input.type === 'list' ? 'a JSON array' : 'a JSON object');
       }
+      const lossy = firstInexactJsonNumber(raw);
+      if (lossy !== undefined) return inexact(input, lossy, Number(lossy));
       return { value: parsed as Value };
     }
   }
+}
+
+/** Numbers are float64: one whose digits do not fit is refused, never silently rounded. */
+function inexact(input: MissionInput, given: string, n: number): { error: string } {
+  // The value the number would really have: 1e+23 is 99999999999999991611392.
+  const becomes = Number.isInteger(n) ? BigInt(n).toString() : String(n);
+  return {
+    error: `input "${input.name}": the number ${given.trim()} cannot be held exactly (it would become ${becomes}); numbers keep about 15 significant digits; declare the input with type = "string" to keep every digit`,
+  };
 }

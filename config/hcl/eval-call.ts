@@ -7,6 +7,7 @@ import type { Range } from './diagnostic.js';
 import { CODES } from './codes.js';
 import { containsUnknown, typeName } from './convert.js';
 import { report, type Env } from './eval-env.js';
+import { nfcValue } from './nfc.js';
 import { didYouMean } from './suggest.js';
 import { FunctionError, isUnknown, unknown, type Value } from './value.js';
 
@@ -57,7 +58,7 @@ export function evalCall(e: FunctionCallExpr, env: Env): Value {
   }
   if (!fn.acceptsUnknown && args.some(containsUnknown)) return unknown;
   try {
-    return fn.call(args, { range: e.range, argRanges });
+    return nfcValue(fn.call(args, { range: e.range, argRanges }));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const argIndex = err instanceof FunctionError ? err.argIndex : undefined;

@@ -6,6 +6,7 @@ import type { TemplateExpr, TemplatePart } from './ast.js';
 import { CODES } from './codes.js';
 import { sortedKeys, toBoolValue, toStringValue, typeName } from './convert.js';
 import { report, withLocals, type Env } from './eval-env.js';
+import { nfc } from './nfc.js';
 import { isObjectValue, isUnknown, unknown, type Value } from './value.js';
 
 /** True when the template is `"${expr}"` alone: its value is the expression's own value. */
@@ -20,7 +21,8 @@ export function evalTemplate(t: TemplateExpr, env: Env): Value {
   }
   const out = { text: '', unknown: false };
   renderParts(t.parts, env, out);
-  return out.unknown ? unknown : out.text;
+  // Normalised as a whole: NFC of a concatenation is not the concatenation of NFC parts.
+  return out.unknown ? unknown : nfc(out.text);
 }
 
 interface Output {

@@ -11,6 +11,7 @@ import { report, type Env } from './eval-env.js';
 import { evalBinary, evalUnary } from './eval-operators.js';
 import { applySteps } from './eval-steps.js';
 import { evalTemplate } from './eval-template.js';
+import { nfc } from './nfc.js';
 import { FAILED, index } from './eval-traversal.js';
 import { didYouMean } from './suggest.js';
 import { isUnknown, unknown, type EvalContext, type EvalResult, type Value } from './value.js';
@@ -34,7 +35,8 @@ function evalExpr(e: Expression, env: Env): Value {
   switch (e.kind) {
     case 'Literal':
       // The parser's placeholder for a broken expression: its syntax error says it all.
-      return e.invalid === true ? unknown : e.value;
+      if (e.invalid === true) return unknown;
+      return typeof e.value === 'string' ? nfc(e.value) : e.value;
     case 'Template':
       return evalTemplate(e, env);
     case 'ScopeTraversal':

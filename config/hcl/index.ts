@@ -6,6 +6,7 @@ export type { ParseResult } from './parser.js';
 export { evaluate } from './evaluate.js';
 export { stdlibFunctions } from './stdlib.js';
 export { expressionSource } from './source.js';
+export { SourceRange } from './positions.js';
 export { toJsonProjection, ProjectionConflictError } from './projection.js';
 export { closest, didYouMean, editDistance } from './suggest.js';
 export { typeName, toStringValue, toNumberValue, toBoolValue, valuesEqual, numberToString } from './convert.js';

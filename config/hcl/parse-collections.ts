@@ -2,6 +2,7 @@
 // function calls `f(…)`. Newline handling follows HCL: ignored inside `[]`, `()` and `for`, but
 // significant inside an object constructor, where a newline separates items like a comma.
 
+import { endOffset, startOffset } from './positions.js';
 import type { Expression, ForExpr, FunctionCallExpr, ObjectItem } from './ast.js';
 import { CODES } from './codes.js';
 import type { ParserState } from './peeker.js';
@@ -113,7 +114,7 @@ export function parseObject(p: ParserState, parseExpression: ParseExpression): E
       const valueBefore = p.diagnostics.length;
       const value = parseExpression(p);
       const keyIsIdentifier = !forceNonLiteral && key.kind === 'ScopeTraversal' && key.steps.length === 0;
-      items.push({ key, keyIsIdentifier, value, range: p.span(key.range.start, value.range.end) });
+      items.push({ key, keyIsIdentifier, value, range: p.between(key.range, value.range) });
       if (p.recovery && p.diagnostics.length > valueBefore) {
         close = p.recover(T.CBrace);
         break;
@@ -200,10 +201,10 @@ export function parseForExpr(p: ParserState, open: Token, parseExpression: Parse
       close = p.recover(closeType);
     }
     if (!isObject) {
-      if (keyExpr) p.error(keyExpr.range.start.offset, keyExpr.range.end.offset, CODES.forSyntax, "Invalid 'for' expression: Key expression is not valid when building a tuple.", 'Remove the `key =>` part, or build an object with {for …}.');
+      if (keyExpr) p.error(startOffset(keyExpr.range), endOffset(keyExpr.range), CODES.forSyntax, "Invalid 'for' expression: Key expression is not valid when building a tuple.", 'Remove the `key =>` part, or build an object with {for …}.');
       if (ellipsis) p.errorAt(ellipsis, CODES.forSyntax, "Invalid 'for' expression: Grouping ellipsis (...) cannot be used when building a tuple.", 'Remove the "...", or build an object with {for …}.');
     } else if (!keyExpr) {
-      p.error(valueExpr.range.start.offset, valueExpr.range.end.offset, CODES.forSyntax, "Invalid 'for' expression: Key expression is required when building an object.", 'Write `key => value`.');
+      p.error(startOffset(valueExpr.range), endOffset(valueExpr.range), CODES.forSyntax, "Invalid 'for' expression: Key expression is required when building an object.", 'Write `key => value`.');
     }
     const expr: ForExpr = { kind: 'For', valueVar, collection, valueExpr, grouping, isObject, range: p.range(p.st(open), p.en(close)) };
     if (keyVar !== undefined) expr.keyVar = keyVar;

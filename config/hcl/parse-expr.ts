@@ -7,6 +7,7 @@ import { CODES } from './codes.js';
 import { parseFunctionCall, parseObject, parseTuple } from './parse-collections.js';
 import { parseTemplate } from './parse-template.js';
 import type { ParserState } from './peeker.js';
+import { endOffset, startOffset } from './positions.js';
 import { T, type Token, type TokenType } from './tokens.js';
 
 /** Binary operators by token type, and their precedence level (1 = lowest, 0 = not an operator). */
@@ -73,7 +74,7 @@ function parseConditional(p: ParserState): Expression {
     condition: cond,
     trueExpr,
     falseExpr,
-    range: p.span(cond.range.start, falseExpr.range.end),
+    range: p.between(cond.range, falseExpr.range),
   };
 }
 
@@ -93,7 +94,7 @@ function parseBinary(p: ParserState, minLevel: number): Expression {
     before = p.diagnostics.length;
     const right = parseBinary(p, level + 1);
     if (p.recovery && p.diagnostics.length > before) return left;
-    left = { kind: 'Binary', op: BINARY_OPS[ty]!, left, right, range: p.span(left.range.start, right.range.end) };
+    left = { kind: 'Binary', op: BINARY_OPS[ty]!, left, right, range: p.between(left.range, right.range) };
   }
 }
 
@@ -177,7 +178,7 @@ function parseTerm(p: ParserState): Expression {
         kind: 'Unary',
         op: p.ty(start) === T.Minus ? '-' : '!',
         operand,
-        range: p.span(p.startPos(start), operand.range.end),
+        range: p.range(p.st(start), endOffset(operand.range)),
       };
     }
     case T.OBrack:
@@ -207,10 +208,10 @@ function parseTerm(p: ParserState): Expression {
 function appendStep(p: ParserState, ret: Expression, step: TraversalStep): Expression {
   if (ret.kind === 'ScopeTraversal' || ret.kind === 'RelativeTraversal') {
     ret.steps.push(step);
-    ret.range = p.span(ret.range.start, step.range.end);
+    ret.range = p.between(ret.range, step.range);
     return ret;
   }
-  return { kind: 'RelativeTraversal', source: ret, steps: [step], range: p.span(ret.range.start, step.range.end) };
+  return { kind: 'RelativeTraversal', source: ret, steps: [step], range: p.between(ret.range, step.range) };
 }
 
 /** Whether appending a step to `e` wraps it in a new node (a plain traversal just grows). */
@@ -253,7 +254,7 @@ export function parseTraversals(p: ParserState, from: Expression): Expression {
       p.setRecovery();
       // As hclsyntax does, the traversal so far becomes a placeholder: `builtins.files.` is not
       // also reported as an incomplete reference.
-      ret = { kind: 'Literal', value: null, invalid: true, range: p.range(ret.range.start.offset, p.en(dot)) };
+      ret = { kind: 'Literal', value: null, invalid: true, range: p.range(startOffset(ret.range), p.en(dot)) };
       continue;
     }
     if (p.ty(next) === T.OBrack) {
@@ -272,7 +273,7 @@ export function parseTraversals(p: ParserState, from: Expression): Expression {
         // placeholder (a ScopeTraversal with an empty root name) standing for the element.
         const marker: Expression = { kind: 'ScopeTraversal', root: '', rootRange: p.range(p.st(open), p.en(close)), steps: [], range: p.range(p.st(open), p.en(close)) };
         const each = parseTraversals(p, marker);
-        const splat: SplatExpr = { kind: 'Splat', source: ret, each: [], full: true, range: p.range(from.range.start.offset, Math.max(p.en(close), each.range.end.offset)) };
+        const splat: SplatExpr = { kind: 'Splat', source: ret, each: [], full: true, range: p.range(startOffset(from.range), Math.max(p.en(close), endOffset(each.range))) };
         if (each === marker && marker.kind === 'ScopeTraversal') splat.each = marker.steps;
         else splat.eachExpr = each;
         ret = splat;
@@ -302,7 +303,7 @@ export function parseTraversals(p: ParserState, from: Expression): Expression {
       if (constant !== undefined) {
         ret = appendStep(p, ret, { kind: 'Index', key: constant, range: p.range(p.st(open), p.en(close)) });
       } else {
-        ret = { kind: 'Index', collection: ret, key, range: p.span(from.range.start, p.endPos(close)) };
+        ret = { kind: 'Index', collection: ret, key, range: p.range(startOffset(from.range), p.en(close)) };
       }
       continue;
     }
@@ -369,5 +370,5 @@ function parseAttrSplat(p: ParserState, source: Expression, dot: Token): Express
     each.push({ kind: 'GetAttr', name: p.text(t), range: p.range(p.st(d), p.en(t)) });
     lastEnd = p.en(t);
   }
-  return { kind: 'Splat', source, each, full: false, range: p.range(source.range.start.offset, lastEnd) };
+  return { kind: 'Splat', source, each, full: false, range: p.range(startOffset(source.range), lastEnd) };
 }

@@ -8,7 +8,7 @@ import { CODES } from './codes.js';
 import { lex } from './lexer.js';
 import { parseExpression } from './parse-expr.js';
 import { ParserState } from './peeker.js';
-import { SourceMap } from './positions.js';
+import { endOffset, SourceMap } from './positions.js';
 import { decodeLiteral } from './string-literal.js';
 import { T, type Token, type TokenType } from './tokens.js';
 
@@ -117,7 +117,7 @@ function finishAttribute(p: ParserState, ident: Token, singleLine: boolean): Att
     name: p.text(ident),
     nameRange,
     expr,
-    range: p.span(nameRange.start, expr.range.end),
+    range: p.between(nameRange, expr.range),
   };
   if (p.diagnostics.length > before) {
     // The syntax error is the whole story: the value becomes a placeholder (unknown to the
@@ -232,7 +232,7 @@ function finishBlock(p: ParserState, ident: Token): Block | undefined {
     body,
     openBraceRange: p.tokRange(oBrace),
     closeBraceRange,
-    range: p.span(typeRange.start, closeBraceRange.end),
+    range: p.between(typeRange, closeBraceRange),
   };
 }
 
@@ -247,7 +247,7 @@ function parseSingleAttrBody(p: ParserState, oBrace: Token): Body {
   const next = p.peek();
   if (p.ty(next) === T.Equal) {
     const attr = finishAttribute(p, ident, true);
-    return { kind: 'Body', attributes: [attr], blocks: [], range: p.span(p.startPos(oBrace), attr.range.end) };
+    return { kind: 'Body', attributes: [attr], blocks: [], range: p.range(p.st(oBrace), endOffset(attr.range)) };
   }
   p.recoverAfterBodyItem();
   if (p.ty(next) === T.OQuote || p.ty(next) === T.OBrace || p.ty(next) === T.Ident) {

@@ -5,7 +5,7 @@
 import type { Diagnostic, Pos, Range } from './diagnostic.js';
 import { diagnosticAt } from './diagnostic.js';
 import { CODES } from './codes.js';
-import type { SourceMap } from './positions.js';
+import { endOffset, startOffset, type SourceMap } from './positions.js';
 import { T, type Token, type TokenBuffer, type TokenType } from './tokens.js';
 
 /**
@@ -110,12 +110,9 @@ export class ParserState {
     return this.map.range(start, end);
   }
 
-  /**
-   * A range between existing positions. Composite nodes share their children's Pos objects
-   * instead of allocating new ones (positions are values: never mutate them).
-   */
-  span(start: Pos, end: Pos): Range {
-    return { file: this.map.file, start, end };
+  /** From the start of `first` to the end of `last` (composite nodes span their children). */
+  between(first: Range, last: Range): Range {
+    return this.map.range(startOffset(first), endOffset(last));
   }
 
   startPos(t: Token): Pos {

@@ -74,7 +74,7 @@ export class SourceMap {
   }
 
   range(start: number, end: number): Range {
-    return { file: this.file, start: this.pos(start), end: this.pos(end) };
+    return new SourceRange(this, start, end);
   }
 
   /** The text of the 1-based line, without its newline. */
@@ -86,4 +86,55 @@ export class SourceMap {
     if (text.endsWith('\r')) text = text.slice(0, -1);
     return text;
   }
+}
+
+/**
+ * A range that keeps only its two offsets and computes line and column when read. A large config
+ * has millions of ranges (every AST node has one or more); two position objects each made the
+ * parse of a 50 MB file hold over a gigabyte. Positions are computed afresh on each read (frozen:
+ * they are values). The map sits under a symbol key, which for…in and Object.entries skip, so
+ * walking or freezing a graph never reaches it (a plain assignment: defineProperty per range was
+ * the parser's hottest line).
+ */
+const MAP = Symbol('source map');
+
+export class SourceRange implements Range {
+  private readonly [MAP]: SourceMap;
+  constructor(
+    map: SourceMap,
+    readonly startOffset: number,
+    readonly endOffset: number,
+  ) {
+    this[MAP] = map;
+  }
+
+  get file(): string {
+    return this[MAP].file;
+  }
+
+  get start(): Pos {
+    return Object.freeze(this[MAP].pos(this.startOffset));
+  }
+
+  get end(): Pos {
+    return Object.freeze(this[MAP].pos(this.endOffset));
+  }
+
+  /** From this range's start to the end of `last` (in the same file). */
+  to(last: Range): Range {
+    return new SourceRange(this[MAP], this.startOffset, endOffset(last));
+  }
+
+  toJSON(): { file: string; start: Pos; end: Pos } {
+    return { file: this.file, start: this.start, end: this.end };
+  }
+}
+
+/** A range's offsets, without computing line and column when it is a SourceRange. */
+export function startOffset(r: Range): number {
+  return r instanceof SourceRange ? r.startOffset : r.start.offset;
+}
+
+export function endOffset(r: Range): number {
+  return r instanceof SourceRange ? r.endOffset : r.end.offset;
 }

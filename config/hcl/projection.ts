@@ -25,6 +25,7 @@
 //    included, a quirk of hcl2json's range handling.
 //  - Comments vanish. Numbers are JSON numbers (1.50 → 1.5, 1e3 → 1000).
 
+import { endOffset, startOffset } from './positions.js';
 import type { Body, Expression, File, ObjectItem, TemplatePart } from './ast.js';
 import { isPassthrough } from './eval-template.js';
 import { getOwn, numberToString, setKey } from './convert.js';
@@ -73,9 +74,9 @@ class Projector {
   }
 
   source(e: Expression): string {
-    let end = e.range.end.offset;
+    let end = endOffset(e.range);
     if (this.src.charCodeAt(end) === 41) end++; // hcl2json's trailing ")" quirk
-    return this.src.slice(e.range.start.offset, end);
+    return this.src.slice(startOffset(e.range), end);
   }
 
   wrap(e: Expression): string {

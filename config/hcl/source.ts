@@ -1,6 +1,7 @@
 // Source text of AST nodes: what the user wrote, exactly, for messages and the JSON projection,
 // and the text of a plain quoted string.
 
+import { endOffset, startOffset } from './positions.js';
 import type { Expression, File } from './ast.js';
 
 /**
@@ -20,5 +21,5 @@ export function literalText(expr: Expression): string | undefined {
 
 /** The exact source text of an expression. */
 export function expressionSource(file: File, expr: Expression): string {
-  return file.source.slice(expr.range.start.offset, expr.range.end.offset);
+  return file.source.slice(startOffset(expr.range), endOffset(expr.range));
 }

@@ -1,8 +1,10 @@
 // String functions of the standard library: upper, lower, trimspace, title, join, split, replace,
-// format. Arguments convert as cty's string parameters do (numbers and bools become strings).
+// regex, regexall, format. Arguments convert as cty's string parameters do (numbers and bools
+// become strings).
 
 import { isSpaceCode } from './scanners.js';
 import { formatString } from './format.js';
+import { regex, regexAll, replaceRe2 } from './stdlib-regex.js';
 import { argList, argString, fn } from './stdlib-args.js';
 import { toStringValue, typeName } from './convert.js';
 import { FunctionError, type HclFunction, type Value } from './value.js';
@@ -27,18 +29,9 @@ function title(s: string): string {
   return out;
 }
 
-/** `/re/` patterns use regular-expression replacement; `$1` and `${1}` refer to groups. */
+/** A `/re/` pattern replaces by regular expression (RE2, as HCL does); anything else is literal text. */
 function replace(str: string, substr: string, repl: string): string {
-  if (substr.length >= 2 && substr.startsWith('/') && substr.endsWith('/')) {
-    let re: RegExp;
-    try {
-      re = new RegExp(substr.slice(1, -1), 'gu');
-    } catch (err) {
-      throw new FunctionError(`invalid regular expression: ${err instanceof Error ? err.message : String(err)}`, 1);
-    }
-    const jsRepl = repl.replace(/\$\{(\w+)\}/g, (_m, g: string) => (/^\d+$/.test(g) ? `$${g}` : `$<${g}>`));
-    return str.replace(re, jsRepl);
-  }
+  if (substr.length >= 2 && substr.startsWith('/') && substr.endsWith('/')) return replaceRe2(str, substr.slice(1, -1), repl);
   if (substr === '') return str;
   return str.split(substr).join(repl);
 }
@@ -69,5 +62,7 @@ export const stringFunctions: Record<string, HclFunction> = {
     return sep === '' ? Array.from(str) : str.split(sep);
   }),
   replace: fn(3, 3, (a) => replace(argString(a, 0), argString(a, 1), argString(a, 2))),
+  regex: fn(2, 2, (a) => regex(argString(a, 0, 'pattern'), argString(a, 1, 'string'))),
+  regexall: fn(2, 2, (a) => regexAll(argString(a, 0, 'pattern'), argString(a, 1, 'string'))),
   format: fn(1, undefined, (a) => formatString(argString(a, 0, 'format'), a.slice(1))),
 };

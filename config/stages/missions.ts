@@ -9,6 +9,7 @@ import { checkMissionGraph } from '../graphRules.js';
 import { lostEntries, resolveModelRef, resolveNameList, resolveToolList } from '../references.js';
 import { blockHeader, checkBlockName, decodeBody, locationOf, NameRegistry, type BlockSchema } from '../schema.js';
 import { loadNamedBlocks } from './namedBlocks.js';
+import { LayeredMap } from '../layeredMap.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
 import { evaluateValue, readBool, readEnum, readInteger, readText } from '../values.js';
 import { toBoolValue, toNumberValue, toStringValue, typeName } from '../hcl/convert.js';
@@ -46,8 +47,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
 
   const inputs = loadInputs(body.blocks.get('input') ?? [], base, ctx);
   const localAgents = loadLocalAgents(body.blocks.get('agent') ?? [], name, base, ctx);
-  const agents = new Map<string, AgentSpec>(ctx.symbols.agents);
-  for (const a of localAgents) agents.set(a.name, a);
+  const agents = new LayeredMap(new Map(localAgents.map((a) => [a.name, a])), ctx.symbols.agents);
 
   const taskBlocks = body.blocks.get('task') ?? [];
   const taskNames = new NameRegistry('task');
@@ -106,9 +106,8 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
 }
 
 function loadLocalAgents(blocks: readonly Block[], mission: string, scope: Scope, ctx: LoadContext): AgentSpec[] {
-  const names = new NameRegistry('agent');
   // A mission-scoped agent may not shadow a global one: both would answer to agents.<name>.
-  for (const [n, a] of ctx.symbols.agents) names.reserve(n, a.location);
+  const names = new NameRegistry('agent', (n) => ctx.symbols.agents.get(n)?.location);
   return loadNamedBlocks(blocks, 'agent', ctx, (block, name) => loadAgent(block, 'mission', { ...scope, where: `mission "${mission}" agent "${name}"` }, ctx), {
     names,
     checkName: checkAgentName,

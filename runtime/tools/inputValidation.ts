@@ -1,12 +1,14 @@
 // Validates a tool input (as produced by a model) against the tool's JSON schema, for the subset of
 // JSON Schema that real tool schemas use. Errors name the path (`input.body: expected object or
 // string`) so the model can correct its call. Unknown keywords are ignored (lenient by design: a
-// keyword we do not understand must never reject a valid call).
+// keyword we do not understand must never reject a valid call). `pattern` runs in bounded time
+// (schemaPattern.ts): a schema from an untrusted server cannot hang the process.
 
 import type { JsonSchema } from '../providers/types.js';
 import type { ToolResult } from './types.js';
 import { textResult } from './types.js';
 import { canonicalJson } from '../canonicalJson.js';
+import { compileSchemaPattern } from './schemaPattern.js';
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; errors: string[] };
 
@@ -168,8 +170,8 @@ function checkString(schema: JsonSchema, value: string, path: string, walk: Walk
   }
   const pattern = schema['pattern'];
   if (typeof pattern === 'string') {
-    const re = compilePattern(pattern);
-    if (re && !re.test(value)) walk.errors.push(`${path}: must match the pattern /${pattern}/`);
+    const test = compileSchemaPattern(pattern);
+    if (test !== undefined && !test(value)) walk.errors.push(`${path}: must match the pattern /${pattern}/`);
   }
 }
 
@@ -214,8 +216,8 @@ function checkObject(schema: JsonSchema, value: Record<string, unknown>, path: s
   }
   const patternProps = isPlainObject(schema['patternProperties'])
     ? Object.entries(schema['patternProperties'] as Record<string, Schema>).flatMap(([p, s]) => {
-        const re = compilePattern(p);
-        return re ? [{ re, schema: s }] : [];
+        const test = compileSchemaPattern(p);
+        return test !== undefined ? [{ test, schema: s }] : [];
       })
     : [];
   const additional = schema['additionalProperties'];
@@ -228,7 +230,7 @@ function checkObject(schema: JsonSchema, value: Record<string, unknown>, path: s
       check(properties[key] as Schema, v, childPath(path, key), walk);
     }
     for (const pp of patternProps) {
-      if (pp.re.test(key)) {
+      if (pp.test(key)) {
         known = true;
         check(pp.schema, v, childPath(path, key), walk);
       }
@@ -317,27 +319,6 @@ function resolveLocalRef(root: JsonSchema, ref: string): Schema | undefined {
   }
   return typeof node === 'boolean' || isPlainObject(node) ? (node as Schema) : undefined;
 }
-
-const patternCache = new Map<string, RegExp | null>();
-
-function compilePattern(pattern: string): RegExp | null {
-  let re = patternCache.get(pattern);
-  if (re === undefined) {
-    re = tryRegExp(pattern, 'u') ?? tryRegExp(pattern, ''); // many schemas use escapes only non-u mode accepts
-    patternCache.set(pattern, re);
-  }
-  return re;
-}
-
-/** A pattern JS cannot compile constrains nothing rather than rejecting every call. */
-function tryRegExp(pattern: string, flags: string): RegExp | null {
-  try {
-    return new RegExp(pattern, flags);
-  } catch {
-    return null;
-  }
-}
-
 
 function deepEqual(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);

@@ -39,6 +39,25 @@ describe('resolveInputs', () => {
     });
   });
 
+  it('refuses a number a float64 cannot hold exactly instead of rounding it', () => {
+    const big = resolveInputs(mission(declared), { topic: 't', limit: '99999999999999999999999' });
+    expect(big).toEqual({
+      ok: false,
+      errors: [
+        'input "limit": the number 99999999999999999999999 cannot be held exactly (it would become 99999999999999991611392); numbers keep about 15 significant digits; declare the input with type = "string" to keep every digit',
+      ],
+    });
+    expect(resolveInputs(mission(declared), { topic: 't', ratio: '1e-400' })).toMatchObject({ ok: false });
+    expect(resolveInputs(mission(declared), { topic: 't', ratio: '0.1000000000000000000000001' })).toMatchObject({ ok: false });
+    expect(resolveInputs(mission(declared), { topic: 't', sites: '["x", 12345678901234567890]' })).toMatchObject({
+      ok: false,
+      errors: [expect.stringContaining('input "sites": the number 12345678901234567890 cannot be held exactly')],
+    });
+    expect(resolveInputs(mission(declared), { topic: 't', ratio: '0x10' })).toEqual({ ok: false, errors: ['input "ratio" expects a number, got "0x10"'] });
+    const fine = resolveInputs(mission(declared), { topic: 't', limit: '9007199254740992', ratio: '-1.50e3', opts: '{"a":"99999999999999999999", "b":0.1}' });
+    expect(fine).toEqual({ ok: true, inputs: { topic: 't', limit: 9007199254740992, ratio: -1500, strict: false, sites: [], opts: { a: '99999999999999999999', b: 0.1 } } });
+  });
+
   it('uses a visible placeholder for missing required inputs when planning', () => {
     expect(resolveInputs(mission(declared), {}, { placeholders: true })).toMatchObject({ ok: true, inputs: { topic: '<inputs.topic>' } });
   });

@@ -2,7 +2,7 @@
 // errors as diagnostics at the sub-expression's range with HCL-like wording and hints.
 
 import { describe, expect, it } from 'vitest';
-import { FunctionError, isUnknown, unknown, type HclFunction, type Value } from '../../../config/hcl/index.js';
+import { evaluate, FunctionError, isUnknown, parseHcl, stdlibFunctions, unknown, type HclFunction, type Value } from '../../../config/hcl/index.js';
 import { brief, ev, value } from './support/helpers.js';
 
 const vars: Record<string, Value> = {
@@ -249,5 +249,33 @@ describe('evaluate: long chains and deep values', () => {
     const r = ev('x == x', { x: deep });
     expect(brief(r.diagnostics)).toEqual(['1:5 EVAL016 Expression too complex']);
     expect(isUnknown(r.value)).toBe(true);
+  });
+});
+
+describe('evaluate: strings are NFC-normalised, as cty normalises every string', () => {
+  it('compares a decomposed and a precomposed string as equal', () => {
+    expect(value(String.raw`"n\u0303" == "\u00f1"`)).toBe(true);
+    expect(value(String.raw`"n\u0303"`)).toBe('\u00f1');
+    expect(value('"n\u0303"')).toBe('\u00f1');
+  });
+
+  it('normalises a template as a whole, heredocs and directive bodies included', () => {
+    expect(value(String.raw`"${"n"}\u0303"`)).toBe('\u00f1');
+    expect(value('"%{ for c in ["n"] }${c}\u0303%{ endfor }"')).toBe('\u00f1');
+    const heredoc = parseHcl('x = <<EOT\nman\u0303ana\nEOT\n', 'h.hcl').file.body.attributes[0]!.expr;
+    expect(evaluate(heredoc, { variables: {}, functions: stdlibFunctions }).value).toBe('ma\u00f1ana\n');
+  });
+
+  it('normalises object keys given as strings and function results, not identifier keys', () => {
+    expect(value(String.raw`{ "n\u0303" = 1 }`)).toEqual({ '\u00f1': 1 });
+    expect(value(String.raw`jsondecode("{\"n\\u0303\": \"n\\u0303\"}")`)).toEqual({ '\u00f1': '\u00f1' });
+    expect(value(String.raw`join("", ["n", "\u0303"])`)).toBe('\u00f1');
+  });
+
+  it('leaves labels, identifiers and comments as written', () => {
+    const src = 'block "n\u0303" {\n  # n\u0303\n  x = 1\n}\n';
+    const { file } = parseHcl(src, 'l.hcl');
+    expect(file.body.blocks[0]!.labels).toEqual(['n\u0303']);
+    expect(file.source).toBe(src);
   });
 });

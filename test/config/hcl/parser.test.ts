@@ -32,7 +32,7 @@ describe('parseHcl: structure', () => {
     expect(diagnostics).toEqual([]);
     const attr = file.body.attributes[0]!;
     expect(attr.name).toBe('region');
-    expect(attr.nameRange).toEqual({ file: 'm.hcl', start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 7, offset: 6 } });
+    expect(JSON.parse(JSON.stringify(attr.nameRange))).toEqual({ file: 'm.hcl', start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 7, offset: 6 } });
     expect(attr.expr.range.start).toEqual({ line: 1, column: 10, offset: 9 });
     const block = file.body.blocks[0]!;
     expect(block.type).toBe('agent');

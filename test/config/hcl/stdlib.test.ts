@@ -25,6 +25,54 @@ describe('stdlib: strings', () => {
     expect(value('replace("v1.2.3", "/(\\\\d+)\\\\.(\\\\d+)/", "$2.$1")')).toBe('v2.1.3');
   });
 
+  it('replaces by RE2 pattern as Go does: empty matches, $n, ${n}, $name and $$', () => {
+    expect(value(String.raw`replace("baaac", "/a*/", "X")`)).toBe('XbXcX');
+    expect(value(String.raw`replace("a😀", "//", "-")`)).toBe('-a-😀-');
+    expect(value(String.raw`replace("ab", "/(a)/", "$1x")`)).toBe('b');
+    expect(value('replace("ab", "/(a)/", "$${1}x")')).toBe('axb');
+    expect(value(String.raw`replace("ab", "/(a)/", "$$1")`)).toBe('$1b');
+    expect(value(String.raw`replace("john smith", "/(?P<first>\\w+) (?P<last>\\w+)/", "$last, $first")`)).toBe('smith, john');
+    expect(value(String.raw`replace("a.b", "/./", "x")`)).toBe('xxx');
+    expect(value(String.raw`replace("a.b", ".", "x")`)).toBe('axb');
+  });
+
+  it('runs a catastrophic-backtracking pattern in linear time', () => {
+    const evil = `"${'a'.repeat(5000)}!"`;
+    expect(value(`replace(${evil}, "/(a+)+$/", "x")`)).toBe(`${'a'.repeat(5000)}!`);
+    expect(value(`length(regexall("(a|aa)+$", ${evil}))`)).toBe(0);
+  });
+
+  it('regex returns the match, a list of groups or an object of named groups', () => {
+    expect(value(String.raw`regex("[a-z]+", "53453453.345345aaabbbccc23454")`)).toBe('aaabbbccc');
+    expect(value(String.raw`regex("(\\d\\d\\d\\d)-(\\d\\d)-(\\d\\d)", "2019-02-01")`)).toEqual(['2019', '02', '01']);
+    expect(value(String.raw`regex("^(?:(?P<scheme>[^:/?#]+):)?(?://(?P<authority>[^/?#]*))?", "https://terraform.io/docs/")`)).toEqual({
+      scheme: 'https',
+      authority: 'terraform.io',
+    });
+    expect(value(String.raw`regex("(a)(b)?", "a")`)).toEqual(['a', null]);
+    expect(value(String.raw`regex("(?i)HELLO", "say hello")`)).toBe('hello');
+  });
+
+  it('regexall returns every match, or an empty list', () => {
+    expect(value(String.raw`regexall("[a-z]+", "1234abcd5678efgh9")`)).toEqual(['abcd', 'efgh']);
+    expect(value(String.raw`regexall("(\\w)=(\\d)", "a=1 b=2")`)).toEqual([['a', '1'], ['b', '2']]);
+    expect(value(String.raw`regexall("x*", "ab")`)).toEqual(['', '', '']);
+    expect(value(String.raw`regexall("[a-z]+", "123")`)).toEqual([]);
+  });
+
+  it('reports a bad pattern, mixed groups and no match as errors at the argument', () => {
+    const bad = ev(String.raw`regex("(a", "x")`).diagnostics;
+    expect(brief(bad)).toEqual(['1:11 EVAL006 Error in function call']);
+    expect(bad[0]!.message).toBe('Error in function call: Call to function "regex" failed: invalid regular expression: missing closing ): `(a`.');
+    expect(ev(String.raw`regex("(?=a)", "x")`).diagnostics[0]!.message).toContain('invalid or unsupported Perl syntax');
+    expect(brief(ev(String.raw`regexall("\\1", "x")`).diagnostics)).toEqual(['1:14 EVAL006 Error in function call']);
+    expect(ev(String.raw`regex("(a)(?P<n>b)", "ab")`).diagnostics[0]!.message).toContain('cannot mix both named and unnamed capture groups');
+    const none = ev(String.raw`regex("[a-z]+", "123")`).diagnostics;
+    expect(brief(none)).toEqual(['1:21 EVAL006 Error in function call']);
+    expect(none[0]!.message).toContain('pattern did not match any part of the given string');
+    expect(brief(ev(String.raw`replace("x", "/a{1001}/", "")`).diagnostics)).toEqual(['1:18 EVAL006 Error in function call']);
+  });
+
   it('formats with %s %d %q %v %f, widths and flags', () => {
     expect(value('format("%s=%d %q %v %.2f", "a", 3, "q\\"", [1, "x"], 3.14159)')).toBe('a=3 "q\\"" [1,"x"] 3.14');
     expect(value('format("%5s|%-5s|%05d|%+d|%%", "ab", "cd", 42, 7)')).toBe('   ab|cd   |00042|+7|%');
@@ -104,7 +152,7 @@ describe('stdlib: numbers, encoding and conversion', () => {
 
   it('offers exactly the documented set of functions', () => {
     expect(Object.keys(stdlibFunctions).sort()).toEqual(
-      ['abs', 'ceil', 'coalesce', 'concat', 'contains', 'element', 'floor', 'format', 'join', 'jsondecode', 'jsonencode', 'keys', 'length', 'lookup', 'lower', 'max', 'merge', 'min', 'replace', 'slice', 'split', 'title', 'tobool', 'tonumber', 'tostring', 'trimspace', 'upper', 'values'].sort(),
+      ['abs', 'ceil', 'coalesce', 'concat', 'contains', 'element', 'floor', 'format', 'join', 'jsondecode', 'jsonencode', 'keys', 'length', 'lookup', 'lower', 'max', 'merge', 'min', 'regex', 'regexall', 'replace', 'slice', 'split', 'title', 'tobool', 'tonumber', 'tostring', 'trimspace', 'upper', 'values'].sort(),
     );
   });
 });

@@ -88,6 +88,36 @@ describe('validateToolInput', () => {
     expect(errorsOf({ type: 'string', pattern: '(?<' }, 'anything')).toEqual([]);
   });
 
+  it('checks a catastrophic-backtracking pattern in linear time (RE2)', () => {
+    const evil = `${'a'.repeat(100_000)}!`;
+    expect(errorsOf({ type: 'string', pattern: '^(a+)+$' }, evil)).toEqual(['input: must match the pattern /^(a+)+$/']);
+    expect(errorsOf({ type: 'string', pattern: '^(a|aa)+$' }, 'aaaa')).toEqual([]);
+    const keys = { type: 'object', patternProperties: { '^(a+)+$': { type: 'string' } }, additionalProperties: false };
+    expect(errorsOf(keys, { [evil]: 1 })).toEqual([expect.stringContaining('unexpected property')]);
+  });
+
+  it('keeps ECMA-262 meanings where RE2 differs: . \\s \\S \\u [] [^]', () => {
+    const ok = (pattern: string, s: string) => errorsOf({ type: 'string', pattern }, s).length === 0;
+    expect(ok('^.$', '\u2028')).toBe(false);
+    expect(ok('^.$', '😀')).toBe(true);
+    expect(ok('^\\s$', '\u00a0')).toBe(true);
+    expect(ok('^[\\s,]+$', '\ufeff,')).toBe(true);
+    expect(ok('^\\S$', '\u3000')).toBe(false);
+    expect(ok('^\\u00e9$', 'é')).toBe(true);
+    expect(ok('^\\ud83d\\ude00$', '😀')).toBe(true);
+    expect(ok('^a[]$', 'a')).toBe(false);
+    expect(ok('^a[^]$', 'a\n')).toBe(true);
+    expect(ok('^[\\b]$', '\b')).toBe(true);
+    expect(ok('^\\d{2}-\\w+$', '12-ab_c')).toBe(true);
+  });
+
+  it('does not check a pattern outside the common ground of ECMA-262 and RE2 (lookaround, backreferences)', () => {
+    const evil = `${'a'.repeat(50_000)}!`;
+    expect(errorsOf({ type: 'string', pattern: '^(?=.*x)(a+)+$' }, evil)).toEqual([]);
+    expect(errorsOf({ type: 'string', pattern: '^(a)\\1$' }, 'ab')).toEqual([]);
+    expect(errorsOf({ type: 'string', pattern: '[[:alpha:]]' }, '1')).toEqual([]);
+  });
+
   it('validates array items with indexed paths, and item counts', () => {
     const schema = { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 3 } } };
     expect(errorsOf(schema, { tags: ['a', 2] })).toEqual(['input.tags[1]: expected string, got integer']);
