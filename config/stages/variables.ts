@@ -10,6 +10,9 @@ import { loadNamedBlocks } from './namedBlocks.js';
 import { suggestionHint } from '../suggest.js';
 import { evaluateValue, readBool, readString, toStringValue } from '../values.js';
 
+/** The redactor's minimum (store/redact.ts MIN_SECRET_LENGTH; a test keeps the two equal). */
+export const MIN_SECRET_LENGTH = 4;
+
 const SCHEMA: BlockSchema = { attributes: { description: {}, default: {}, secret: {} } };
 
 /** Where command-line problems are reported (they have no position in a file). */
@@ -61,5 +64,17 @@ function loadVariable(block: Block, name: string, ctx: LoadContext, cliVars: Rea
   if (fromCli !== undefined) Object.assign(variable, { value: fromCli, source: 'cli' });
   else if (fromEnv !== undefined) Object.assign(variable, { value: fromEnv, source: 'env' });
   else if (defaultValue !== undefined) Object.assign(variable, { value: defaultValue, source: 'default' });
+  if (secret && variable.value !== undefined && variable.value.length > 0 && variable.value.length < MIN_SECRET_LENGTH) {
+    const from = variable.source === 'cli' ? `--var ${name}=…` : `SQUADRON_VAR_${name}`;
+    ctx.diags.push(
+      diagnosticAt(
+        block.labelRanges[0]!,
+        'error',
+        'SCH018',
+        `secret variable "${name}" is ${variable.value.length} character${variable.value.length === 1 ? '' : 's'} long (from ${from}); a secret must be at least ${MIN_SECRET_LENGTH} characters`,
+        'secrets are replaced by [REDACTED:…] in everything Squadron stores and prints; a shorter value would match inside ordinary words, so it is refused rather than left in the clear',
+      ),
+    );
+  }
   return { variable, range: block.labelRanges[0]! };
 }
