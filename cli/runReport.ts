@@ -38,7 +38,8 @@ export function printRunReport(io: CliIo, report: RunReport, json: boolean, resu
   } else {
     const out: string[] = [''];
     const tokens = totalTokens(report.usage).toLocaleString('en-US');
-    out.push(`mission ${report.mission} ${report.status} · ${tokens} tokens · $${report.usage.costUsd.toFixed(4)} · ${report.usage.turns} model turns`);
+    const cost = report.replayed ? '$0 (replayed)' : `$${report.usage.costUsd.toFixed(4)}`;
+    out.push(`mission ${report.mission} ${report.status} · ${tokens} tokens · ${cost} · ${report.usage.turns} model turns`);
     if (report.error && report.status === 'failed') out.push(`error: ${report.error}`);
     for (const [name, task] of Object.entries(report.tasks)) {
       out.push(`\n${MARK[task.status] ?? '·'} ${name} (${task.status})`);

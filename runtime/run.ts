@@ -11,7 +11,7 @@ import type { Value } from '../config/hcl/value.js';
 import { DEFAULT_LEASE_STALE_MS, newId, openStore, type Redactor, type Store } from '../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
 import { EventBus, type RunEvent } from './events.js';
-import { ModelResolver } from './models.js';
+import { ModelResolver, replaysEveryModel } from './models.js';
 import { ProgressView } from './progress.js';
 import { createModelClient, type ModelClientFactoryOptions } from './providers/factory.js';
 import { createReplayClient } from './providers/replay.js';
@@ -54,6 +54,8 @@ export interface RunReport {
   usage: UsageTotals;
   workspaceDir: string;
   logPath: string;
+  /** Every model answer came from a cassette: nothing was spent (the cost is 0). */
+  replayed?: true;
 }
 
 export interface StartRequest {
@@ -113,7 +115,7 @@ export async function resumeRun(env: RunEnvironment, runId: string): Promise<Run
     if (!mission) throw new RunRefused(`run ${runId} is of mission "${run.mission}", which is not in the loaded config`);
     const options = parseRunOptions(runId, run.options);
     if (run.status === 'completed') {
-      return report(store, { runId, mission, inputs: run.inputs as Record<string, Value>, options, resumed: true }, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
+      return report(store, env.graph, { runId, mission, inputs: run.inputs as Record<string, Value>, options, resumed: true }, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
     }
     checkRunFiles(options.workspaceDir, options.record);
     return await execute(env, store, redactor, { runId, mission, inputs: run.inputs as Record<string, Value>, options, resumed: true });
@@ -213,17 +215,17 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   // Closing the run is its last write: nothing is stored for it after this.
   store.runs.setStatus(req.runId, result.status, result.error);
   log?.close();
-  return report(store, req, result, logPath);
+  return report(store, graph, req, result, logPath);
 }
 
 /** The client of each model block: from the block, or one shared cassette player under --replay. */
 function modelClients(options: RunOptions, redactor: Redactor, env: RunEnvironment): (block: ModelBlock) => ModelClient {
   let replay: ModelClient | undefined;
   return (block) => {
-    if (options.replay) return (replay ??= createReplayClient({ cassette: options.replay }));
-    const factoryOptions: ModelClientFactoryOptions = {};
+    if (options.replay) return (replay ??= createReplayClient({ cassette: options.replay, redactor }));
+    const factoryOptions: ModelClientFactoryOptions = { redactor };
     if (env.retryBaseDelayMs !== undefined) factoryOptions.retryBaseDelayMs = env.retryBaseDelayMs;
-    if (options.record) factoryOptions.record = { cassette: options.record, redact: (t) => redactor.redact(t) };
+    if (options.record) factoryOptions.record = { cassette: options.record };
     return createModelClient(block, factoryOptions);
   };
 }
@@ -261,7 +263,7 @@ function initialTaskStates(store: Store, runId: string): Map<string, string> {
   return new Map(store.tasks.list(runId).map((t) => [t.name, t.status]));
 }
 
-function report(store: Store, req: ExecuteRequest, result: { status: MissionStatus; error?: string }, logPath: string): RunReport {
+function report(store: Store, graph: MissionGraph, req: ExecuteRequest, result: { status: MissionStatus; error?: string }, logPath: string): RunReport {
   const tasks: Record<string, TaskReport> = {};
   const rows = new Map(store.tasks.list(req.runId).map((r) => [r.name, r]));
   for (const task of req.mission.tasks) {
@@ -275,6 +277,7 @@ function report(store: Store, req: ExecuteRequest, result: { status: MissionStat
   const usage = { ...emptyTotals(), ...store.turns.totalsForRun(req.runId) };
   const out: RunReport = { runId: req.runId, mission: req.mission.name, status: result.status, tasks, usage, workspaceDir: req.options.workspaceDir, logPath };
   if (result.error) out.error = result.error;
+  if (replaysEveryModel(graph, req.mission, req.options.replay)) out.replayed = true;
   return out;
 }
 
