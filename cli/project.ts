@@ -6,7 +6,8 @@ import { resolve } from 'node:path';
 import type { Mission, MissionGraph } from '../config/graph.js';
 import { renderDiagnostics, sourceReaderFor } from '../config/diagnostics.js';
 import { loadConfig, type LoadOptions } from '../config/load.js';
-import { CliError, EXIT, useColor, type CliIo } from './io.js';
+import { secretRedactor } from '../runtime/secretRedactor.js';
+import { CliError, EXIT, redactOutput, useColor, type CliIo } from './io.js';
 
 export interface LoadedProject {
   graph: MissionGraph;
@@ -25,6 +26,8 @@ export function loadProject(io: CliIo, path: string, vars: Record<string, string
     io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource: sourceReaderFor(sources) })}\n\n`);
   }
   if (!graph) throw new CliError('the configuration has errors (see above); fix them and try again', EXIT.usage);
+  const secrets = secretRedactor(graph);
+  redactOutput(io, (text) => secrets.mask(text));
   return { graph, path: absolute };
 }
 

@@ -86,6 +86,8 @@ export function createSecretRedactor(secrets: readonly SecretValue[]): Redactor 
       for (const form of forms) addOnce(replacements, form, `[REDACTED:${name}:json${level === 1 ? '' : level}]`);
     }
   }
+  // On display every form reads as the plain placeholder: the escape level matters only to restore.
+  const shown = new Map([...replacements].map(([needle, placeholder]) => [needle, needle === PLACEHOLDER_START ? needle : placeholder.replace(/:json\d*\]$/, ']')]));
   const needles = [...replacements.keys()].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(needles.map(escapeRegExp).join('|'), 'g');
 
@@ -105,7 +107,7 @@ export function createSecretRedactor(secrets: readonly SecretValue[]): Redactor 
     restore,
     redactValue: (value) => mapStrings(value, redact),
     restoreValue: (value) => mapStrings(value, restore),
-    mask: (text) => (text.length < MIN_SECRET_LENGTH ? text : text.replace(pattern, (m) => (m === PLACEHOLDER_START ? m : (replacements.get(m) ?? m)))),
+    mask: (text) => (text.length < MIN_SECRET_LENGTH ? text : text.replace(pattern, (m) => shown.get(m) ?? m)),
   };
 }
 

@@ -52,6 +52,9 @@ describe('createSecretRedactor', () => {
     const once = redactor.mask('key sk-live-123456, literal [REDACTED:x]');
     expect(once).toBe('key [REDACTED:vars.api_key], literal [REDACTED:x]');
     expect(redactor.mask(once)).toBe(once);
+    // Escaped forms show as the plain placeholder: the escape level matters only to restore.
+    const quoted = createSecretRedactor([{ name: 'vars.pw', value: 'p"ss-1' }]);
+    expect(quoted.mask(JSON.stringify({ a: JSON.stringify({ b: 'p"ss-1' }) }))).toBe('{"a":"{\\"b\\":\\"[REDACTED:vars.pw]\\"}"}');
   });
 
   it('redacts the JSON-escaped form of a value and restores valid JSON', () => {
