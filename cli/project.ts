@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { Mission, MissionGraph } from '../config/graph.js';
 import { renderDiagnostics, sourceReaderFor } from '../config/diagnostics.js';
 import { loadConfig, type LoadOptions } from '../config/load.js';
-import { secretRedactor } from '../runtime/secretRedactor.js';
+import { outputMask } from '../runtime/secretRedactor.js';
 import { CliError, EXIT, redactOutput, useColor, type CliIo } from './io.js';
 
 export interface LoadedProject {
@@ -21,13 +21,13 @@ export interface LoadedProject {
  */
 export function loadProject(io: CliIo, path: string, vars: Record<string, string>, opts: Pick<LoadOptions, 'unsetVariables'> = {}): LoadedProject {
   const absolute = resolve(io.cwd, path);
-  const { graph, diagnostics, sources } = loadConfig(absolute, { vars, env: io.env, ...opts });
+  const { graph, diagnostics, sources, secrets } = loadConfig(absolute, { vars, env: io.env, ...opts });
+  // From here on nothing this command prints shows a secret, diagnostics included.
+  redactOutput(io, outputMask(secrets ?? []));
   if (diagnostics.length > 0) {
     io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource: sourceReaderFor(sources) })}\n\n`);
   }
   if (!graph) throw new CliError('the configuration has errors (see above); fix them and try again', EXIT.usage);
-  const secrets = secretRedactor(graph);
-  redactOutput(io, (text) => secrets.mask(text));
   return { graph, path: absolute };
 }
 

@@ -10,6 +10,7 @@ import { stdlibFunctions } from './hcl/stdlib.js';
 import { sortDiagnostics } from './diagnostics.js';
 import { discoverFiles, parseFiles } from './files.js';
 import type { MissionGraph } from './graph.js';
+import { secretValues, type NamedSecret } from './secrets.js';
 import { makeLoadFunction } from './loadFunction.js';
 import { checkModelUses } from './modelUsage.js';
 import { checkLabels } from './schema.js';
@@ -49,6 +50,11 @@ export interface LoadResult {
    * Always set by loadConfig; optional so results assembled elsewhere need not carry it.
    */
   sources?: ReadonlyMap<string, string>;
+  /**
+   * The secret values this load was given (secret variables, API keys), also when it failed, so the
+   * CLI can mask them in everything it prints, diagnostics included. Set by loadConfig.
+   */
+  secrets?: NamedSecret[];
 }
 
 const TOP_LEVEL_BLOCKS = ['variable', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'mission'] as const;
@@ -156,7 +162,8 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   }
 
   const diagnostics = sortDiagnostics(diags);
-  if (hasErrors(diagnostics)) return { diagnostics, sources };
+  const secrets = secretValues(variables, models);
+  if (hasErrors(diagnostics)) return { diagnostics, sources, secrets };
   const graph: MissionGraph = {
     projectRoot: found.projectRoot,
     files: found.files,
@@ -170,7 +177,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     missions,
     mcpToolRefs: ctx.symbols.mcpUses,
   };
-  return { graph: deepFreeze(graph), diagnostics, sources };
+  return { graph: deepFreeze(graph), diagnostics, sources, secrets };
 }
 
 /** Freezes an object graph in place (shared nodes once); the runtime cannot mutate its input. */

@@ -23,5 +23,6 @@ export async function validateProject(path: string, opts: ValidateOptions = {}):
   const diagnostics = sortDiagnostics([...loaded.diagnostics, ...mcp]);
   const result: LoadResult = hasErrors(diagnostics) ? { diagnostics } : { graph: loaded.graph, diagnostics };
   if (loaded.sources !== undefined) result.sources = loaded.sources;
+  if (loaded.secrets !== undefined) result.secrets = loaded.secrets;
   return result;
 }

@@ -7,11 +7,9 @@ import type { VariableValue } from '../graph.js';
 import { blockHeader, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
 import { scopeFor, type DeclaredVariable, type LoadContext } from '../scope.js';
 import { loadNamedBlocks } from './namedBlocks.js';
+import { MIN_SECRET_LENGTH } from '../secrets.js';
 import { suggestionHint } from '../suggest.js';
 import { evaluateValue, readBool, readString, toStringValue } from '../values.js';
-
-/** The redactor's minimum (store/redact.ts MIN_SECRET_LENGTH; a test keeps the two equal). */
-export const MIN_SECRET_LENGTH = 4;
 
 const SCHEMA: BlockSchema = { attributes: { description: {}, default: {}, secret: {} } };
 

@@ -77,5 +77,5 @@ mission "shop" {
     } finally {
       await server.close();
     }
-  });
+  }, 180_000);
 });

@@ -129,7 +129,7 @@ describe('secrets', () => {
     } finally {
       await server.close();
     }
-  });
+  }, 180_000);
 
   it('refuses a secret shorter than 4 characters with one line that does not print it', async () => {
     const dir = writeProject({
@@ -145,7 +145,20 @@ describe('secrets', () => {
     expect(validate.stderr).toContain('SCH018');
     expect(validate.stdout + validate.stderr).not.toContain(short);
     expect(existsSync(join(dir, '.squadron', 'squadron.db'))).toBe(false);
-  });
+  }, 180_000);
+
+  it('masks a secret that a diagnostic quotes (a secret used where a number is expected)', async () => {
+    const dir = writeProject({
+      'mission.hcl': `variable "tok" {\n  secret = true\n}\nmodel "fake" {\n  provider = "anthropic"\n  api_key  = "test-key-123"\n}\nmission "m" {\n  commander { model = models.fake.claude_haiku_4_5 }\n  task "a" {\n    objective = "x"\n    max_turns = vars.tok\n    tools     = [builtins.utils.current_time]\n  }\n}\n`,
+    });
+    for (const args of [['validate', dir], ['validate', dir, '--format', 'json'], ['run', dir], ['plan', dir]]) {
+      const result = await runCli(args, { cwd: dir, env: { SQUADRON_VAR_tok: SECRET } });
+      expect(result.code, args.join(' ')).not.toBe(0);
+      expect(result.stdout + result.stderr, args.join(' ')).toContain('expected a number, got');
+      expect(result.stdout + result.stderr, args.join(' ')).toContain('[REDACTED:vars.tok]');
+      expectNoSecret(result, []);
+    }
+  }, 180_000);
 
   it('keeps a secret inside a model base_url out of stderr and the --json error', async () => {
     // A port that was just listening and is now closed: every connection is refused at once.
@@ -162,5 +175,5 @@ describe('secrets', () => {
     expect(doc.error).toContain(`connection to ${url}/[REDACTED:vars.gw]/v1 failed`);
     expect(result.stderr).toContain('[REDACTED:vars.gw]');
     expectNoSecret(result, filesAtRest(dir));
-  });
+  }, 180_000);
 });

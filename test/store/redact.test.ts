@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSecretRedactor, MIN_SECRET_LENGTH, SecretValueError } from '../../store/index.js';
-import { MIN_SECRET_LENGTH as CONFIG_MIN_SECRET_LENGTH } from '../../config/stages/variables.js';
+import { MIN_SECRET_LENGTH as CONFIG_MIN_SECRET_LENGTH } from '../../config/secrets.js';
 
 describe('createSecretRedactor', () => {
   const redactor = createSecretRedactor([
