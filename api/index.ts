@@ -145,8 +145,8 @@ export interface ResumeRequest extends ProjectOptions, RunHooks {
   onStart?: (runId: string) => void;
   /** Things to tell the user (an older run resumed unchecked, an accepted config change). */
   onNote?: (message: string) => void;
-  /** Told the loaded config's warnings before the run continues. */
-  onLoaded?: (project: LoadedProject) => void;
+  /** Told the loaded project (its warnings) before the run continues; awaited. */
+  onLoaded?: (project: LoadedProject) => void | Promise<void>;
 }
 
 /**
@@ -171,8 +171,8 @@ export async function resume(req: ResumeRequest): Promise<RunReport> {
       const count = missing.length === 1 ? 'a secret variable' : `${missing.length} secret variables`;
       throw new SquadronError('usage', `run ${req.runId} needs ${count} again (secret values are never stored with a run):\n${lines.join('\n')}`);
     }
-    const project = openProject(req.config ?? stored.configPath, { vars, env: resumeEnv(stored.variables, env) });
-    req.onLoaded?.(project);
+    const project = openProject(req.config ?? stored.configPath, { vars, env: resumeEnv(stored.variables, env), ...(req.onSecrets ? { onSecrets: req.onSecrets } : {}) });
+    await req.onLoaded?.(project);
     return resumeRun(await environment(project, db, req), req.runId, {
       retryFailed: Boolean(req.retryFailed),
       allowConfigChange: Boolean(req.allowConfigChange),

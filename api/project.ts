@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { Mission, MissionGraph } from '../config/graph.js';
 import type { Diagnostic } from '../config/hcl/diagnostic.js';
 import { loadConfig, type LoadOptions } from '../config/load.js';
+import type { NamedSecret } from '../config/secrets.js';
 import { coversToolRef } from '../config/toolRefs.js';
 import type { SelectionOverrides } from '../runtime/runContext.js';
 import { SquadronError } from './errors.js';
@@ -15,6 +16,11 @@ export interface ProjectOptions {
   vars?: Readonly<Record<string, string>>;
   /** Where SQUADRON_VAR_<name> is read (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Told the secret values the load was given (secret variables, API keys), also when the config is
+   * invalid, before any diagnostic is handed out: to mask them in what the caller prints.
+   */
+  onSecrets?: (secrets: readonly NamedSecret[]) => void;
 }
 
 export interface LoadedProject {
@@ -31,6 +37,7 @@ export interface LoadedProject {
 export function openProject(path: string, opts: ProjectOptions & Pick<LoadOptions, 'unsetVariables'> = {}): LoadedProject {
   const absolute = resolve(path);
   const result = loadConfig(absolute, { vars: opts.vars ?? {}, env: opts.env ?? process.env, ...(opts.unsetVariables ? { unsetVariables: opts.unsetVariables } : {}) });
+  opts.onSecrets?.(result.secrets ?? []);
   if (result.graph === undefined) {
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw new SquadronError('invalid_config', `the configuration has ${errors} error${errors === 1 ? '' : 's'}`, result.diagnostics, result.sources);

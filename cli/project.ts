@@ -8,7 +8,8 @@ import type { Diagnostic } from '../config/hcl/diagnostic.js';
 import type { LoadOptions } from '../config/load.js';
 import { openProject, type LoadedProject } from '../api/project.js';
 import { SquadronError } from '../api/errors.js';
-import { CliError, useColor, type CliIo } from './io.js';
+import { CliError, redactOutput, useColor, type CliIo } from './io.js';
+import type { NamedSecret } from '../config/secrets.js';
 
 export type { LoadedProject } from '../api/project.js';
 export { selectMission } from '../api/project.js';
@@ -16,16 +17,38 @@ export { selectMission } from '../api/project.js';
 /**
  * `unsetVariables: 'unknown'` is for the commands that call no model and no tool (plan, tools): a
  * variable without a value is then a warning, not an error (see LoadOptions.unsetVariables).
+ * Once the config's secret values are known, everything the command prints masks them (diagnostics
+ * included, as a diagnostic may quote a value).
  */
-export function loadProject(io: CliIo, path: string, vars: Record<string, string>, opts: Pick<LoadOptions, 'unsetVariables'> = {}): LoadedProject {
+export async function loadProject(io: CliIo, path: string, vars: Record<string, string>, opts: Pick<LoadOptions, 'unsetVariables'> = {}): Promise<LoadedProject> {
+  const seen = secretsSeen();
+  let project: LoadedProject;
   try {
-    const project = openProject(resolve(io.cwd, path), { vars, env: io.env, ...opts });
-    printWarnings(io, project);
-    return project;
+    project = openProject(resolve(io.cwd, path), { vars, env: io.env, onSecrets: seen.record, ...opts });
   } catch (error) {
+    await maskSecrets(io, seen.secrets());
     if (error instanceof SquadronError && error.code === 'invalid_config') throw configErrors(io, error);
     throw error;
   }
+  await maskSecrets(io, seen.secrets());
+  printWarnings(io, project);
+  return project;
+}
+
+/** Keeps the secret values a load reports (for `onSecrets`), to mask them once known. */
+export function secretsSeen(): { record: (secrets: readonly NamedSecret[]) => void; secrets: () => readonly NamedSecret[] } {
+  let seen: readonly NamedSecret[] = [];
+  return { record: (secrets) => (seen = secrets), secrets: () => seen };
+}
+
+/**
+ * Masks these secret values in everything the command prints from now on. The masker is loaded only
+ * when there is a secret, which keeps the runtime out of a secret-free `graph` or `validate`.
+ */
+export async function maskSecrets(io: CliIo, secrets: readonly NamedSecret[]): Promise<void> {
+  if (secrets.length === 0) return;
+  const { outputMask } = await import('../runtime/secretRedactor.js');
+  redactOutput(io, outputMask(secrets));
 }
 
 /** The warnings of a config that loaded, on stderr as validate prints them. */

@@ -43,7 +43,8 @@ export function printRunReport(io: CliIo, report: RunReport, json: boolean, resu
   } else {
     const out: string[] = [''];
     const tokens = totalTokens(report.usage).toLocaleString('en-US');
-    out.push(`mission ${report.mission} ${report.status} · ${tokens} tokens · $${report.usage.costUsd.toFixed(4)} · ${report.usage.turns} model turns`);
+    const cost = report.replayed ? '$0 (replayed)' : `$${report.usage.costUsd.toFixed(4)}`;
+    out.push(`mission ${report.mission} ${report.status} · ${tokens} tokens · ${cost} · ${report.usage.turns} model turns`);
     if (report.error && report.status === 'failed') out.push(`error: ${report.error}`);
     for (const [name, task] of Object.entries(report.tasks)) {
       out.push(`\n${MARK[task.status] ?? '·'} ${name} (${task.status})`);
@@ -92,7 +93,17 @@ export function interruptOnSigint(io: CliIo): { signal: AbortSignal; dispose: ()
   };
 }
 
-/** Progress on stderr: redrawn in place on a terminal, never under --json (stdout holds the document). */
+/**
+ * Progress on stderr: redrawn in place on a terminal, never under --json (stdout holds the document).
+ * The stream follows io.stderr, so the secret masking installed once a config is loaded (which may be
+ * after this is built, as in resume) applies to progress too.
+ */
 export function progressFor(io: CliIo, json: boolean): { stream: NodeJS.WritableStream; live: boolean } {
-  return { stream: io.stderr, live: io.stderrIsTTY && !json };
+  const stream = new Proxy(io.stderr, {
+    get(_target, prop) {
+      const value: unknown = Reflect.get(io.stderr, prop, io.stderr);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(io.stderr) : value;
+    },
+  });
+  return { stream, live: io.stderrIsTTY && !json };
 }

@@ -34,6 +34,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   SCH015: 'A secret variable has a default value.',
   SCH016: 'reasoning is set for a model that does not support it (warning).',
   SCH017: 'A field schema (string(), list(), …) is malformed.',
+  SCH018: 'A secret variable\'s value is shorter than 4 characters: it could not be redacted, so it is refused.',
   // References: traversals in reference positions and inside expressions.
   REF001: 'An expression names something that is not a namespace.',
   REF002: 'A namespace cannot be referenced from this block (it is resolved later, or not at all here).',

@@ -11,6 +11,7 @@ import { dropSyntaxCascades } from './syntaxCascade.js';
 import { sortDiagnostics } from './diagnostics.js';
 import { discoverFiles, parseFiles, type SkippedPath } from './files.js';
 import type { MissionGraph } from './graph.js';
+import { secretValues, type NamedSecret } from './secrets.js';
 import { makeLoadFunction } from './loadFunction.js';
 import { checkModelUses } from './modelUsage.js';
 import { checkLabels } from './schema.js';
@@ -52,6 +53,11 @@ export interface LoadResult {
   sources?: ReadonlyMap<string, string>;
   /** Where the files came from: the root, how many .hcl files were loaded, and what a folder walk skipped. */
   loaded?: LoadedFiles;
+  /**
+   * The secret values this load was given (secret variables, API keys), also when it failed, so the
+   * CLI can mask them in everything it prints, diagnostics included. Set by loadConfig.
+   */
+  secrets?: NamedSecret[];
 }
 
 export interface LoadedFiles {
@@ -166,7 +172,8 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   }
 
   const diagnostics = dropSyntaxCascades(sortDiagnostics(diags), parsed.files);
-  if (hasErrors(diagnostics)) return { diagnostics, sources, loaded };
+  const secrets = secretValues(variables, models);
+  if (hasErrors(diagnostics)) return { diagnostics, sources, loaded, secrets };
   const graph: MissionGraph = {
     projectRoot: found.projectRoot,
     files: found.files,
@@ -180,7 +187,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     missions,
     mcpToolRefs: ctx.symbols.mcpUses,
   };
-  return { graph: deepFreeze(graph), diagnostics, sources, loaded };
+  return { graph: deepFreeze(graph), diagnostics, sources, loaded, secrets };
 }
 
 /** Freezes an object graph in place (shared nodes once); the runtime cannot mutate its input. */

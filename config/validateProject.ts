@@ -24,5 +24,6 @@ export async function validateProject(path: string, opts: ValidateOptions = {}):
   const result: LoadResult = hasErrors(diagnostics) ? { diagnostics } : { graph: loaded.graph, diagnostics };
   if (loaded.sources !== undefined) result.sources = loaded.sources;
   if (loaded.loaded !== undefined) result.loaded = loaded.loaded;
+  if (loaded.secrets !== undefined) result.secrets = loaded.secrets;
   return result;
 }

@@ -2,7 +2,7 @@
 // wire id, pricing and output limit. `--replay FILE` swaps every block's client for the cassette
 // player; `--record FILE` wraps every client in the recorder.
 
-import type { MissionGraph, ModelBlock, ModelRef, Reasoning } from '../config/graph.js';
+import type { Mission, MissionGraph, ModelBlock, ModelRef, Reasoning } from '../config/graph.js';
 import { catalogModel, catalogModelByApiId } from '../config/modelCatalog.js';
 import type { ModelClient } from './providers/types.js';
 import type { SessionModel } from './agents/sessionTypes.js';
@@ -54,4 +54,16 @@ export class ModelResolver {
     if (catalog?.thinking) model.reasoningForm = catalog.thinking;
     return model;
   }
+}
+
+/**
+ * Whether a run of this mission calls no model at all — `--replay`, or every model block its
+ * commander, workers and agents use replays a cassette — so its cost is $0 by construction.
+ */
+export function replaysEveryModel(graph: MissionGraph, mission: Mission, replayFlag: string | undefined): boolean {
+  if (replayFlag !== undefined) return true;
+  const agentNames = new Set(mission.tasks.flatMap((t) => t.agents));
+  const agents = [...mission.localAgents, ...graph.agents].filter((a) => agentNames.has(a.name));
+  const refs = [mission.commander.model, ...mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : [])), ...agents.map((a) => a.model)];
+  return refs.every((ref) => graph.models.find((m) => m.name === ref.block)?.provider === 'replay');
 }

@@ -11,7 +11,7 @@ import type { Value } from '../config/hcl/value.js';
 import { DEFAULT_LEASE_STALE_MS, makePrivateDirs, newId, openStore, type Redactor, type Store } from '../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
 import { EventBus, type RunEvent } from './events.js';
-import { ModelResolver } from './models.js';
+import { ModelResolver, replaysEveryModel } from './models.js';
 import { ProgressView } from './progress.js';
 import { createModelClient, type ModelClientFactoryOptions } from './providers/factory.js';
 import { createReplayClient } from './providers/replay.js';
@@ -64,6 +64,8 @@ export interface RunReport {
   usage: UsageTotals;
   workspaceDir: string;
   logPath: string;
+  /** Every model answer came from a cassette: nothing was spent (the cost is 0). */
+  replayed?: true;
 }
 
 export interface StartRequest {
@@ -157,7 +159,7 @@ export async function resumeRun(env: RunEnvironment, runId: string, opts: Resume
     const options = parseRunOptions(runId, run.options);
     const inputs = run.inputs as Record<string, Value>;
     if (run.status === 'completed') {
-      return report(store, { runId, mission, inputs, options, resumed: true }, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
+      return report(store, env.graph, { runId, mission, inputs, options, resumed: true }, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
     }
     if (!opts.retryFailed) {
       const refusal = failedRunRefusal(runId, run.status, store.tasks.list(runId).filter((t) => t.status === 'failed').map((t) => t.name));
@@ -276,17 +278,17 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   // Closing the run is its last write: nothing is stored for it after this.
   store.runs.setStatus(req.runId, result.status, result.error);
   log?.close();
-  return report(store, req, result, logPath);
+  return report(store, graph, req, result, logPath);
 }
 
 /** The client of each model block: from the block, or one shared cassette player under --replay. */
 function modelClients(options: RunOptions, redactor: Redactor, env: RunEnvironment): (block: ModelBlock) => ModelClient {
   let replay: ModelClient | undefined;
   return (block) => {
-    if (options.replay) return (replay ??= createReplayClient({ cassette: options.replay }));
-    const factoryOptions: ModelClientFactoryOptions = {};
+    if (options.replay) return (replay ??= createReplayClient({ cassette: options.replay, redactor }));
+    const factoryOptions: ModelClientFactoryOptions = { redactor };
     if (env.retryBaseDelayMs !== undefined) factoryOptions.retryBaseDelayMs = env.retryBaseDelayMs;
-    if (options.record) factoryOptions.record = { cassette: options.record, redact: (t) => redactor.redact(t) };
+    if (options.record) factoryOptions.record = { cassette: options.record };
     return createModelClient(block, factoryOptions);
   };
 }
@@ -324,7 +326,7 @@ function initialTaskStates(store: Store, runId: string): Map<string, string> {
   return new Map(store.tasks.list(runId).map((t) => [t.name, t.status]));
 }
 
-function report(store: Store, req: ExecuteRequest, result: { status: MissionStatus; error?: string }, logPath: string): RunReport {
+function report(store: Store, graph: MissionGraph, req: ExecuteRequest, result: { status: MissionStatus; error?: string }, logPath: string): RunReport {
   const tasks: Record<string, TaskReport> = {};
   const rows = new Map(store.tasks.list(req.runId).map((r) => [r.name, r]));
   for (const task of req.mission.tasks) {
@@ -338,6 +340,7 @@ function report(store: Store, req: ExecuteRequest, result: { status: MissionStat
   const usage = { ...emptyTotals(), ...store.turns.totalsForRun(req.runId) };
   const out: RunReport = { runId: req.runId, mission: req.mission.name, status: result.status, tasks, usage, workspaceDir: req.options.workspaceDir, logPath };
   if (result.error) out.error = result.error;
+  if (replaysEveryModel(graph, req.mission, req.options.replay)) out.replayed = true;
   return out;
 }
 

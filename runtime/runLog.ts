@@ -1,5 +1,7 @@
 // The structured log of one run: every event as a pino JSON line in `.squadron/logs/<run-id>.jsonl`,
-// with secret values redacted on the way out (the same redactor the store uses).
+// with secret values redacted on the way out (the same redactor the store uses): value by value
+// before pino serialises a line, so a secret inside JSON text inside a field is caught too, and the
+// finished line once more as plain text.
 
 import { dirname, join } from 'node:path';
 import pino, { type Logger } from 'pino';
@@ -26,7 +28,8 @@ export function openRunLog(path: string, runId: string, redactor: Redactor): Run
     {
       base: { run: runId },
       timestamp: pino.stdTimeFunctions.isoTime,
-      hooks: { streamWrite: (line) => redactor.redact(line) },
+      formatters: { log: (object) => redactor.redactValue(object) },
+      hooks: { streamWrite: (line) => redactor.mask(line) },
     },
     destination,
   );

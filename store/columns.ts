@@ -33,32 +33,13 @@ export function createColumnCodec(redactor: Redactor | undefined): ColumnCodec {
     textOrNull: (v) => (v === undefined ? null : redact(v)),
     readText: restore,
     readTextOrUndefined: (s) => (s === null ? undefined : restore(s)),
-    json: (v) => stringify(mapStrings(v, redact)),
-    jsonOrNull: (v) => (v === undefined ? null : stringify(mapStrings(v, redact))),
-    readJson: (s) => mapStrings(JSON.parse(s) as unknown, restore),
+    json: (v) => stringify(redactor.redactValue(v)),
+    jsonOrNull: (v) => (v === undefined ? null : stringify(redactor.redactValue(v))),
+    readJson: (s) => redactor.restoreValue(JSON.parse(s) as unknown),
   };
 }
 
 /** `undefined` has no JSON form; it is stored as `null` rather than crashing a write. */
 function stringify(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
-}
-
-/** Copies a JSON-shaped value with `f` applied to every string and object key. */
-function mapStrings(value: unknown, f: (s: string) => string): unknown {
-  if (typeof value === 'string') return f(value);
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((item: unknown) => mapStrings(item, f));
-  const withToJson = value as { toJSON?: () => unknown };
-  // Mirror JSON.stringify, which serialises Dates and similar through toJSON.
-  if (typeof withToJson.toJSON === 'function') return mapStrings(withToJson.toJSON(), f);
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    const mapped = mapStrings(item, f);
-    const k = f(key);
-    // Plain assignment of "__proto__" would change the prototype instead of adding a key.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: mapped, enumerable: true, writable: true, configurable: true });
-    else out[k] = mapped;
-  }
-  return out;
 }

@@ -6,7 +6,7 @@ export { makePrivateDirs } from './privateDirs.js';
 export type { Store } from './store.js';
 export { StoreError } from './errors.js';
 export type { StoreErrorCode } from './errors.js';
-export { createSecretRedactor, identityRedactor, MIN_SECRET_LENGTH } from './redact.js';
+export { createSecretRedactor, identityRedactor, MIN_SECRET_LENGTH, SecretValueError } from './redact.js';
 export type { Redactor, SecretValue } from './redact.js';
 export { newId } from './ids.js';
 export { readMigrations, migrationChecksum } from './migrate.js';

@@ -1,11 +1,18 @@
-// Secret redaction for everything that leaves the runtime (the store, logs, cassettes). Secret values
-// become `[REDACTED:<name>]` (e.g. `[REDACTED:vars.api_key]`) on the way out and are put back from the
-// *current* values on the way in, so a resumed run works with rotated secrets and the database never
-// holds one.
+// Secret redaction for everything that leaves the runtime (the store, logs, cassettes, the terminal).
+// Secret values become `[REDACTED:<name>]` (e.g. `[REDACTED:vars.api_key]`) on the way out and are
+// put back from the *current* values on the way in, so a resumed run works with rotated secrets and
+// the database never holds one. Structured data is redacted value by value before it is serialised
+// (redactValue); the text forms below are for plain text and text that already holds JSON.
 
 export interface Redactor {
+  /** Reversible: secrets become placeholders and a literal placeholder is escaped (see restore). */
   redact(text: string): string;
   restore(text: string): string;
+  /** A JSON-shaped value with every string and object key redacted (before it is serialised). */
+  redactValue<T>(value: T): T;
+  restoreValue<T>(value: T): T;
+  /** One-way, for what people read (the terminal): secrets become placeholders, nothing else changes. */
+  mask(text: string): string;
 }
 
 export interface SecretValue {
@@ -14,84 +21,151 @@ export interface SecretValue {
   value: string;
 }
 
-/** Values shorter than this are not redacted: they would shred ordinary text ("abc" in every word). */
+/**
+ * Shorter values cannot be redacted: they would shred ordinary text ("abc" in every word). They are
+ * refused, never silently left in the clear (the config loader reports them as SCH018).
+ */
 export const MIN_SECRET_LENGTH = 4;
+
+/** A secret value the redactor refuses (too short to be redacted safely). */
+export class SecretValueError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SecretValueError';
+  }
+}
 
 const PLACEHOLDER_START = '[REDACTED:';
 /** A literal `[REDACTED:` already in the text is escaped to this so restore never invents a secret. */
 const ESCAPED_START = '[REDACTED::';
-const JSON_MARK = ':json';
+/**
+ * How many levels of JSON string escaping are recognised in text: level 1 is a secret inside a JSON
+ * string (`p\"w`), level 2 inside JSON text that is itself a JSON string (a tool result holding
+ * JSON, printed by `--json`), and so on.
+ */
+const MAX_ESCAPE_LEVEL = 3;
 
-// Matches, left to right: an escaped literal, or a placeholder with an optional JSON marker.
-const RESTORE_PATTERN = /\[REDACTED:(?::|([^\]\s:]+)(:json)?\])/g;
+// Matches, left to right: an escaped literal, or a placeholder with an optional escape-level marker
+// (`:json` is level 1, `:json2` level 2, …).
+const RESTORE_PATTERN = /\[REDACTED:(?::|([^\]\s:]+)(:json([2-9])?)?\])/g;
 const NAME_PATTERN = /^[^\]\s:]+$/;
 
 export const identityRedactor: Redactor = {
   redact: (text) => text,
   restore: (text) => text,
+  redactValue: (value) => value,
+  restoreValue: (value) => value,
+  mask: (text) => text,
 };
 
 /**
- * Redacts each secret's raw value and its JSON-escaped forms (as `JSON.stringify` writes it, and the
- * ASCII-only form other encoders write), longest first in a single pass so a placeholder is never
- * re-scanned. Escaped forms get a `:json` marker so `restore` writes back the `JSON.stringify` form
- * (equal, as JSON, to whichever escaping was there) and the surrounding JSON stays valid.
+ * Redacts each secret's raw value and its JSON-escaped forms up to MAX_ESCAPE_LEVEL (as
+ * `JSON.stringify` writes them, and the ASCII-only forms other encoders write), longest first in a
+ * single pass so a placeholder is never re-scanned. Escaped forms get a level marker so `restore`
+ * writes back the `JSON.stringify` form of that level (equal, as JSON, to whichever escaping was
+ * there) and the surrounding JSON stays valid.
  */
 export function createSecretRedactor(secrets: readonly SecretValue[]): Redactor {
-  for (const { name } of secrets) {
+  for (const { name, value } of secrets) {
     // A name the restore pattern cannot read back would leave placeholders unrestorable forever.
     if (!NAME_PATTERN.test(name)) throw new Error(`secret name ${JSON.stringify(name)} cannot be used in a placeholder`);
+    if (value.length > 0 && value.length < MIN_SECRET_LENGTH) throw new SecretValueError(tooShortMessage(name));
   }
-  const usable = secrets.filter((s) => s.value.length >= MIN_SECRET_LENGTH);
+  const usable = secrets.filter((s) => s.value.length > 0);
   if (usable.length === 0) return escapingOnlyRedactor();
 
   const replacements = new Map<string, string>();
   replacements.set(PLACEHOLDER_START, ESCAPED_START);
-  const rawByName = new Map<string, string>();
-  const jsonByName = new Map<string, string>();
+  const byName = new Map<string, string>();
   for (const { name, value } of usable) {
-    if (!rawByName.has(name)) {
-      rawByName.set(name, value);
-      jsonByName.set(name, jsonEscape(value));
-    }
-    const placeholder = `[REDACTED:${name}]`;
-    const jsonPlaceholder = `[REDACTED:${name}${JSON_MARK}]`;
-    addOnce(replacements, value, placeholder);
-    for (const form of [jsonEscape(value), asciiJsonEscape(value)]) {
-      if (form !== value) addOnce(replacements, form, jsonPlaceholder);
+    if (!byName.has(name)) byName.set(name, value);
+    addOnce(replacements, value, `[REDACTED:${name}]`);
+    let forms = [value];
+    for (let level = 1; level <= MAX_ESCAPE_LEVEL; level++) {
+      forms = [...new Set(forms.flatMap((f) => [jsonEscape(f), asciiJsonEscape(f)]))];
+      for (const form of forms) addOnce(replacements, form, `[REDACTED:${name}:json${level === 1 ? '' : level}]`);
     }
   }
+  // On display every form reads as the plain placeholder: the escape level matters only to restore.
+  const shown = new Map([...replacements].map(([needle, placeholder]) => [needle, needle === PLACEHOLDER_START ? needle : placeholder.replace(/:json\d*\]$/, ']')]));
   const needles = [...replacements.keys()].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(needles.map(escapeRegExp).join('|'), 'g');
 
-  return {
-    redact(text) {
-      if (text.length < MIN_SECRET_LENGTH) return text;
-      return text.replace(pattern, (m) => replacements.get(m) ?? m);
-    },
-    restore(text) {
-      if (!text.includes(PLACEHOLDER_START)) return text;
-      return text.replace(RESTORE_PATTERN, (m, name: string | undefined, json: string | undefined) => {
-        if (name === undefined) return PLACEHOLDER_START;
-        const value = json === undefined ? rawByName.get(name) : jsonByName.get(name);
-        // A secret that is no longer supplied stays a placeholder: better than guessing.
-        return value ?? m;
-      });
-    },
+  const redact = (text: string): string => (text.length < MIN_SECRET_LENGTH ? text : text.replace(pattern, (m) => replacements.get(m) ?? m));
+  const restore = (text: string): string => {
+    if (!text.includes(PLACEHOLDER_START)) return text;
+    return text.replace(RESTORE_PATTERN, (m, name: string | undefined, json: string | undefined, level: string | undefined) => {
+      if (name === undefined) return PLACEHOLDER_START;
+      const value = byName.get(name);
+      // A secret that is no longer supplied stays a placeholder: better than guessing.
+      if (value === undefined) return m;
+      return json === undefined ? value : escapeTimes(value, level === undefined ? 1 : Number(level));
+    });
   };
+  return {
+    redact,
+    restore,
+    redactValue: (value) => mapStrings(value, redact),
+    restoreValue: (value) => mapStrings(value, restore),
+    mask: (text) => (text.length < MIN_SECRET_LENGTH ? text : text.replace(pattern, (m) => shown.get(m) ?? m)),
+  };
+}
+
+export function tooShortMessage(name: string): string {
+  return `the secret ${name} is shorter than ${MIN_SECRET_LENGTH} characters: it cannot be redacted without shredding ordinary text, so it is refused; use a longer value`;
 }
 
 /** With no secrets there is nothing to hide, but literal placeholders must still round-trip. */
 function escapingOnlyRedactor(): Redactor {
+  const redact = (text: string): string => (text.includes(PLACEHOLDER_START) ? text.replaceAll(PLACEHOLDER_START, ESCAPED_START) : text);
+  const restore = (text: string): string =>
+    text.includes(PLACEHOLDER_START) ? text.replace(RESTORE_PATTERN, (m, name: string | undefined) => (name === undefined ? PLACEHOLDER_START : m)) : text;
   return {
-    redact: (text) => (text.includes(PLACEHOLDER_START) ? text.replaceAll(PLACEHOLDER_START, ESCAPED_START) : text),
-    restore: (text) =>
-      text.includes(PLACEHOLDER_START) ? text.replace(RESTORE_PATTERN, (m, name: string | undefined) => (name === undefined ? PLACEHOLDER_START : m)) : text,
+    redact,
+    restore,
+    redactValue: (value) => mapStrings(value, redact),
+    restoreValue: (value) => mapStrings(value, restore),
+    mask: (text) => text,
   };
+}
+
+/** Copies a JSON-shaped value with `f` applied to every string and object key. */
+function mapStrings<T>(value: T, f: (s: string) => string): T {
+  return mapAny(value, f) as T;
+}
+
+function mapAny(value: unknown, f: (s: string) => string): unknown {
+  if (typeof value === 'string') return f(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => mapAny(item, f));
+  const withToJson = value as { toJSON?: () => unknown };
+  // Mirror JSON.stringify, which serialises Dates and similar through toJSON.
+  if (typeof withToJson.toJSON === 'function') return mapAny(withToJson.toJSON(), f);
+  // An Error's message and stack are not enumerable: JSON.stringify would drop them, a logger keeps them.
+  if (value instanceof Error) {
+    const out: Record<string, unknown> = { type: value.name, message: f(value.message) };
+    if (value.stack !== undefined) out['stack'] = f(value.stack);
+    return Object.assign(out, mapAny({ ...value }, f));
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const mapped = mapAny(item, f);
+    const k = f(key);
+    // Plain assignment of "__proto__" would change the prototype instead of adding a key.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: mapped, enumerable: true, writable: true, configurable: true });
+    else out[k] = mapped;
+  }
+  return out;
 }
 
 function addOnce(map: Map<string, string>, needle: string, replacement: string): void {
   if (!map.has(needle)) map.set(needle, replacement);
+}
+
+function escapeTimes(value: string, level: number): string {
+  let out = value;
+  for (let i = 0; i < level; i++) out = jsonEscape(out);
+  return out;
 }
 
 function jsonEscape(value: string): string {

@@ -24,9 +24,9 @@ export function register(program: Command, io: CliIo): void {
     .addOption(new Option('--format <format>', 'dot (Graphviz), mermaid, or json').choices(['dot', 'mermaid', 'json']).default('dot'))
     .option('--json', `${JSON_FLAG_HELP}; the same as --format json`)
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
-    .action((path: string, flags: GraphFlags) => {
+    .action(async (path: string, flags: GraphFlags) => {
       // No model is called: a variable without a value is a warning, as for plan.
-      const project = loadProject(io, path, parseKeyValues(flags.var, '--var'), { unsetVariables: 'unknown' });
+      const project = await loadProject(io, path, parseKeyValues(flags.var, '--var'), { unsetVariables: 'unknown' });
       const mission = selectMission(project.graph, flags.mission);
       const graph = { mission: mission.name, tasks: mission.tasks.map((t) => t.name), edges: taskEdges(mission) };
       if (flags.json === true || flags.format === 'json') writeJson(io, graph);

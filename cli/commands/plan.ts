@@ -33,7 +33,7 @@ export function register(program: Command, io: CliIo): void {
   addSelectionFlags(command).action(async (path: string, flags: PlanFlags) => {
     // The config is checked before the runtime is loaded, so a mistake is reported at once.
     // No model is called: the secrets are not needed, and a variable without a value shows as <vars.name>.
-    const project = loadProject(io, path, parseKeyValues(flags.var, '--var'), { unsetVariables: 'unknown' });
+    const project = await loadProject(io, path, parseKeyValues(flags.var, '--var'), { unsetVariables: 'unknown' });
     const [{ plan: planOf }, { secretRedactor }] = await Promise.all([import('../../api/index.js'), import('../../runtime/secretRedactor.js')]);
     const warnings: string[] = [];
     const plan = await planOf({

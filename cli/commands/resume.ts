@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 
 import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP } from '../json.js';
-import { configErrors, printWarnings } from '../project.js';
+import { configErrors, maskSecrets, printWarnings, secretsSeen } from '../project.js';
 import { DB_OPTION_HELP, findRunDatabase, storeCommand } from '../storeAccess.js';
 import { interruptOnSigint, printRunReport, progressFor } from '../runReport.js';
 
@@ -41,6 +41,7 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
   const { resume, SquadronError } = await import('../../api/index.js');
   const dbPath = await findRunDatabase(io, flags.db, runId);
   const resumeCommandLine = storeCommand(io, 'resume', runId, dbPath);
+  const seen = secretsSeen();
   const interrupt = interruptOnSigint(io);
   try {
     const report = await resume({
@@ -53,7 +54,11 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
       allowConfigChange: Boolean(flags.allowConfigChange),
       signal: interrupt.signal,
       progress: progressFor(io, Boolean(flags.json)),
-      onLoaded: (project) => printWarnings(io, project),
+      onSecrets: seen.record,
+      onLoaded: async (project) => {
+        await maskSecrets(io, seen.secrets());
+        printWarnings(io, project);
+      },
       onStart: (id) => {
         if (!flags.json) io.stdout.write(`run ${id}\n`);
       },
@@ -65,7 +70,10 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
     if (error instanceof SquadronError && error.code === 'refused') {
       throw new CliError(`${error.message}; to run its failed tasks again from fresh sessions: ${resumeCommandLine} --retry-failed`, 'refused');
     }
-    if (error instanceof SquadronError && error.code === 'invalid_config') throw configErrors(io, error);
+    if (error instanceof SquadronError && error.code === 'invalid_config') {
+      await maskSecrets(io, seen.secrets());
+      throw configErrors(io, error);
+    }
     throw error;
   } finally {
     interrupt.dispose();

@@ -42,7 +42,7 @@ export function register(program: Command, io: CliIo): void {
 async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<number> {
   if (flags.replay && flags.record) throw new CliError('--replay and --record cannot be used together');
   // The config is checked first; the runtime (model SDKs, MCP, SQLite) loads only for a valid one.
-  const project = loadProject(io, path, parseKeyValues(flags.var, '--var'));
+  const project = await loadProject(io, path, parseKeyValues(flags.var, '--var'));
   const { run } = await import('../../api/index.js');
   const mission = selectMission(project.graph, flags.mission);
   const dbPath = runDbPath(io, project.graph.projectRoot, flags.db);

@@ -33,7 +33,7 @@ export function register(program: Command, io: CliIo): void {
     .action(async (path: string, flags: ToolsFlags) => {
       // The config is checked before the runtime is loaded, so a mistake is reported at once.
       // Listing and searching call no tool: the secrets are not needed (an MCP server that needs one is reported unavailable).
-      const project = loadProject(io, path, parseKeyValues(flags.var, '--var'), { unsetVariables: 'unknown' });
+      const project = await loadProject(io, path, parseKeyValues(flags.var, '--var'), { unsetVariables: 'unknown' });
       const [{ workerTools }, { createRunTools }, { oneLine, PAGE_SIZE }] = await Promise.all([
         import('../../runtime/plan.js'),
         import('../../runtime/toolResolver.js'),

@@ -13,7 +13,7 @@ import { summarize, type ConfigSummary, type WholeServers } from '../../config/s
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import type { McpServer } from '../../config/graph.js';
 import type { LoadedFiles } from '../../config/load.js';
-import { collect, EXIT, parseKeyValues, useColor, type CliIo } from '../io.js';
+import { collect, EXIT, parseKeyValues, redactOutput, useColor, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, snakeKeys, writeJson } from '../json.js';
 import { routingLines } from '../taskGraphText.js';
 
@@ -59,6 +59,10 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
     ...(lister === undefined ? {} : { mcpTools: lister, mcpSource: offline ? 'cache' : 'server' }),
   });
   const { diagnostics } = result;
+  // Secret values are masked in everything printed (a diagnostic may quote one). The redactor is
+  // loaded only when a secret variable has a value — an API key written in the config is in the
+  // source anyway — which keeps the runtime out of validate's start-up.
+  if (result.secrets?.some((s) => s.name.startsWith('vars.'))) redactOutput(io, (await import('../../runtime/secretRedactor.js')).outputMask(result.secrets));
   const readSource = sourceReaderFor(result.sources);
   const summary = result.graph !== undefined ? summarize(result.graph) : null;
   if (opts.json === true || opts.format === 'json') {

@@ -7,6 +7,7 @@ import type { VariableValue } from '../graph.js';
 import { blockHeader, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
 import { scopeFor, type DeclaredVariable, type LoadContext } from '../scope.js';
 import { loadNamedBlocks } from './namedBlocks.js';
+import { MIN_SECRET_LENGTH } from '../secrets.js';
 import { suggestionHint } from '../suggest.js';
 import { evaluateValue, readBool, readString, toStringValue } from '../values.js';
 
@@ -61,5 +62,17 @@ function loadVariable(block: Block, name: string, ctx: LoadContext, cliVars: Rea
   if (fromCli !== undefined) Object.assign(variable, { value: fromCli, source: 'cli' });
   else if (fromEnv !== undefined) Object.assign(variable, { value: fromEnv, source: 'env' });
   else if (defaultValue !== undefined) Object.assign(variable, { value: defaultValue, source: 'default' });
+  if (secret && variable.value !== undefined && variable.value.length > 0 && variable.value.length < MIN_SECRET_LENGTH) {
+    const from = variable.source === 'cli' ? `--var ${name}=…` : `SQUADRON_VAR_${name}`;
+    ctx.diags.push(
+      diagnosticAt(
+        block.labelRanges[0]!,
+        'error',
+        'SCH018',
+        `secret variable "${name}" is ${variable.value.length} character${variable.value.length === 1 ? '' : 's'} long (from ${from}); a secret must be at least ${MIN_SECRET_LENGTH} characters`,
+        'secrets are replaced by [REDACTED:…] in everything Squadron stores and prints; a shorter value would match inside ordinary words, so it is refused rather than left in the clear',
+      ),
+    );
+  }
   return { variable, range: block.labelRanges[0]! };
 }

@@ -4,6 +4,10 @@
 #
 #   npx squadron run examples/quickstart
 #
+# The cassette holds the answers for the recorded input only (topic = "tide pools"): with another
+# topic (-i topic=volcanoes) the first request differs from the recording and the run stops with one
+# line saying so. A replayed run calls no model, so it costs $0.
+#
 # To use a real model instead, replace the model block, e.g.:
 #   model "anthropic" {
 #     provider = "anthropic"

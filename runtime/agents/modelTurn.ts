@@ -46,7 +46,7 @@ export async function runModelTurn(
   const durationMs = Math.round(performance.now() - started);
   const assistant: SessionMessage = { role: 'assistant', parts: normalizeParts(response.message.parts) };
   const toolUses = assistant.parts.filter((p): p is ToolUsePart => p.type === 'tool_use');
-  const costUsd = costOf(response.usage, deps.model.pricing);
+  const costUsd = response.replayed ? 0 : costOf(response.usage, deps.model.pricing);
 
   let followUp: SessionMessage | undefined;
   let failure: string | undefined;

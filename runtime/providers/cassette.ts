@@ -124,14 +124,27 @@ export function readCassette(file: string): CassetteEntry[] {
   return entries;
 }
 
-/** One serialized cassette line (no trailing newline), keys in a fixed order. */
-export function serializeEntry(trace: RequestTrace, request: ModelRequest, response: ModelResponse): string {
+/**
+ * What the recorder and the player need of the secret redactor (store/redact.ts): secrets out of
+ * what is written and compared, and back into recorded responses (from the current values).
+ */
+export interface CassetteRedactor {
+  redactValue<T>(value: T): T;
+  restoreValue<T>(value: T): T;
+}
+
+/** One serialized cassette line (no trailing newline), keys in a fixed order, every string redacted. */
+export function serializeEntry(trace: RequestTrace, request: ModelRequest, response: ModelResponse, redactor?: Pick<CassetteRedactor, 'redactValue'>): string {
   const { task, agent, turn } = trace;
-  return JSON.stringify({ v: CASSETTE_VERSION, trace: { task, agent, turn }, request: canonicalRequest(request), response });
+  const { message, stopReason, usage, model } = response;
+  const entry = { v: CASSETTE_VERSION, trace: { task, agent, turn }, request: canonicalRequest(request), response: { message, stopReason, usage, model } };
+  return JSON.stringify(redactor ? redactor.redactValue(entry) : entry);
 }
 
 export interface Difference {
   path: string;
+  /** The same path as keys, for callers that classify it. */
+  keys: (string | number)[];
   expected: string;
   got: string;
 }
@@ -166,14 +179,14 @@ function diff(expected: unknown, actual: unknown, path: (string | number)[]): Di
     return undefined;
   }
   if (typeof expected === 'string' && typeof actual === 'string') {
-    return expected === actual ? undefined : { path: formatPath(path), ...renderStringPair(expected, actual) };
+    return expected === actual ? undefined : { path: formatPath(path), keys: path, ...renderStringPair(expected, actual) };
   }
   if (expected === actual) return undefined;
   return difference(path, render(expected), render(actual));
 }
 
 function difference(path: (string | number)[], expected: string, got: string): Difference {
-  return { path: formatPath(path), expected, got };
+  return { path: formatPath(path), keys: path, expected, got };
 }
 
 /** `messages[2].parts[0].text`; the root is `(root)`. */

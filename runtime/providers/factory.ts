@@ -2,6 +2,7 @@
 // URL, timeout and retry bound, optionally wrapped in a cassette recorder.
 
 import type { ModelBlock } from '../../config/graph.js';
+import type { CassetteRedactor } from './cassette.js';
 import type { NetworkClientOptions } from './clientOptions.js';
 import { createRecordingClient } from './record.js';
 import { createReplayClient } from './replay.js';
@@ -23,8 +24,10 @@ export interface ModelClientFactoryOptions {
   supportsReasoning?: boolean | ((model: string) => boolean);
   /** Anthropic only: cache breakpoint on the newest user block (default true). */
   cacheConversation?: boolean;
-  /** Record every completed turn into this cassette, redacted. Ignored for replay blocks. */
-  record?: { cassette: string; redact: (text: string) => string };
+  /** Record every completed turn into this cassette (redacted with `redactor`). Ignored for replay blocks. */
+  record?: { cassette: string };
+  /** The run's secrets, kept out of recorded cassettes and out of what replay compares. */
+  redactor?: CassetteRedactor;
 }
 
 export function createModelClient(block: ModelBlock, options: ModelClientFactoryOptions = {}): ModelClient {
@@ -32,7 +35,7 @@ export function createModelClient(block: ModelBlock, options: ModelClientFactory
     if (block.cassette === undefined) {
       throw new Error(`model block "${block.name}" has provider "replay" but no cassette`);
     }
-    return createReplayClient({ cassette: block.cassette });
+    return createReplayClient({ cassette: block.cassette, ...(options.redactor ? { redactor: options.redactor } : {}) });
   }
   const network = networkOptions(block, options);
   const client =
@@ -49,7 +52,7 @@ export function createModelClient(block: ModelBlock, options: ModelClientFactory
             ...(options.supportsReasoning !== undefined ? { supportsReasoning: options.supportsReasoning } : {}),
           }),
         );
-  return options.record ? createRecordingClient(client, options.record) : client;
+  return options.record ? createRecordingClient(client, { cassette: options.record.cassette, ...(options.redactor ? { redactor: options.redactor } : {}) }) : client;
 }
 
 /**

@@ -1,24 +1,26 @@
 // A ModelClient that plays a recorded cassette back. Entries are found by trace (task, agent,
 // turn), not by position, because parallel tasks interleave; several entries for one trace are
-// served in file order. When an entry holds the request, the live request must match it exactly.
+// served in file order. When an entry holds the request, the live request must match it as
+// replayMatch.ts defines (everything but tool results), or the call fails with one line naming why.
+// A replayed turn is marked so that it costs nothing: no model was called.
 
-import {
-  canonicalRequest,
-  CassetteFormatError,
-  firstDifference,
-  readCassette,
-  traceLabel,
-  type CassetteEntry,
-} from './cassette.js';
+import { CassetteFormatError, canonicalRequest, readCassette, traceLabel, type CassetteEntry, type CassetteRedactor } from './cassette.js';
+import { matchedRequest, mismatchCause } from './replayMatch.js';
 import { ModelCallError, type CallOptions, type ModelClient, type ModelRequest, type ModelResponse } from './types.js';
 
 export interface ReplayClientOptions {
   /** Path of the JSONL cassette; read on the first call. */
   cassette: string;
+  /**
+   * The run's secrets: the live request is redacted before it is compared with the recorded (redacted)
+   * one, and placeholders in recorded responses get the current secret values back.
+   */
+  redactor?: CassetteRedactor;
 }
 
 export function createReplayClient(options: ReplayClientOptions): ModelClient {
   const file = options.cassette;
+  const redactor = options.redactor;
   let queues: Map<string, CassetteEntry[]> | undefined;
   const served = new Map<string, number>();
 
@@ -56,14 +58,13 @@ export function createReplayClient(options: ReplayClientOptions): ModelClient {
       );
     }
     if (entry.request) {
-      const found = firstDifference(entry.request, canonicalRequest(request));
-      if (found) {
-        const where = `${found.path}: expected ${found.expected} got ${found.got}`;
-        throw replayError(`replay: request for ${label} diverges from the cassette at ${where} (${file}:${entry.line})`);
-      }
+      const live = matchedRequest(canonicalRequest(request));
+      const cause = mismatchCause(matchedRequest(entry.request), redactor ? redactor.redactValue(live) : live, request.trace);
+      if (cause) throw replayError(`replay: the cassette has no answer for ${label}: ${cause} (${file}:${entry.line})`);
     }
     served.set(key, playedBefore + 1);
-    const response = structuredClone(entry.response);
+    const recorded = structuredClone(entry.response);
+    const response: ModelResponse = { ...(redactor ? redactor.restoreValue(recorded) : recorded), replayed: true };
     const text = response.message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
     if (text !== '') call.onTextDelta?.(text);
     return response;

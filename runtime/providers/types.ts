@@ -100,6 +100,8 @@ export interface ModelResponse {
   usage: Usage;
   /** The model id the server reported. */
   model: string;
+  /** Played back from a cassette: no model was called, so the turn costs nothing. */
+  replayed?: true;
 }
 
 export interface RetryNotice {

@@ -96,10 +96,10 @@ describe('squadron validate', () => {
 
   test('--var supplies a variable; an undeclared --var is reported', async () => {
     const dir = tempProject({ 'main.hcl': `variable "key" {\n  secret = true\n}\n${valid.replace('"test-key"', 'vars.key')}` });
-    const withVar = await runCli(['validate', '--var', 'key=abc'], { cwd: dir });
+    const withVar = await runCli(['validate', '--var', 'key=abcd'], { cwd: dir });
     expect([withVar.code, withVar.stderr]).toEqual([0, '']);
-    expect((await runCli(['validate'], { cwd: dir, env: { SQUADRON_VAR_key: 'abc' } })).stderr).toBe('');
-    const r = await runCli(['validate', '--var', 'key=abc', '--var', 'kye=x'], { cwd: dir });
+    expect((await runCli(['validate'], { cwd: dir, env: { SQUADRON_VAR_key: 'abcd' } })).stderr).toBe('');
+    const r = await runCli(['validate', '--var', 'key=abcd', '--var', 'kye=x'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('<command line>: error[REF013]: --var kye: no variable "kye" is declared');
   });

@@ -9,10 +9,10 @@ afterAll(removeTempProjects);
 const src = `variable "region" {\n  description = "Where"\n  default     = "eu"\n}\nvariable "token" {\n  secret = true\n}\nvariable "count" {\n  default = 3\n}\n`;
 
 test('values come from --var, then SQUADRON_VAR_<name>, then the default', () => {
-  const r = loadHcl(src, { vars: { region: 'us' }, env: { SQUADRON_VAR_region: 'ap', SQUADRON_VAR_token: 't0k' } });
+  const r = loadHcl(src, { vars: { region: 'us' }, env: { SQUADRON_VAR_region: 'ap', SQUADRON_VAR_token: 't0k3n' } });
   expect(r.graph!.variables).toEqual([
     { name: 'region', description: 'Where', value: 'us', secret: false, source: 'cli' },
-    { name: 'token', value: 't0k', secret: true, source: 'env' },
+    { name: 'token', value: 't0k3n', secret: true, source: 'env' },
     { name: 'count', value: '3', secret: false, source: 'default' },
   ]);
 });
@@ -26,6 +26,20 @@ test('a secret variable with a default is SCH015 at the default', () => {
   const s = `variable "token" {\n  secret  = true\n  default = "abc"\n}\n`;
   const r = loadHcl(s);
   expect(codes(r)).toEqual([`SCH015@${at(s, 'default')}`]);
+});
+
+test('a secret value shorter than 4 characters is SCH018 at the variable, without the value', () => {
+  const s = `variable "pin" {\n  secret = true\n}\nvariable "code" {}\n`;
+  const fromCli = loadHcl(s, { vars: { pin: 'a"\\', code: 'ab' } });
+  expect(codes(fromCli)).toEqual([`SCH018@${at(s, '"pin"')}`]);
+  expect(fromCli.diagnostics[0]!.message).toBe('secret variable "pin" is 3 characters long (from --var pin=…); a secret must be at least 4 characters');
+  expect(fromCli.diagnostics[0]!.hint).toContain('refused rather than left in the clear');
+  expect(codes(loadHcl(s, { env: { SQUADRON_VAR_pin: 'x' } }))).toEqual([`SCH018@${at(s, '"pin"')}`]);
+  // Four characters, an empty value, or no value at all (validate without secrets) are fine.
+  const errors = (r: ReturnType<typeof loadHcl>): string[] => codes(r).filter((c) => !c.startsWith('w:'));
+  expect(errors(loadHcl(s, { vars: { pin: 'abcd' } }))).toEqual([]);
+  expect(errors(loadHcl(s, { vars: { pin: '' } }))).toEqual([]);
+  expect(errors(loadHcl(s))).toEqual([]);
 });
 
 test('a list default is SCH007 (variables are strings)', () => {

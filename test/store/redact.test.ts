@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createSecretRedactor } from '../../store/index.js';
+import { createSecretRedactor, MIN_SECRET_LENGTH, SecretValueError } from '../../store/index.js';
+import { MIN_SECRET_LENGTH as CONFIG_MIN_SECRET_LENGTH } from '../../config/secrets.js';
 
 describe('createSecretRedactor', () => {
   const redactor = createSecretRedactor([
     { name: 'vars.api_key', value: 'sk-live-123456' },
     { name: 'vars.api_key_prefix', value: 'sk-live' },
-    { name: 'vars.pin', value: 'abc' },
   ]);
 
   it('replaces a secret value with a named placeholder and restores it', () => {
@@ -18,8 +18,43 @@ describe('createSecretRedactor', () => {
     expect(redactor.redact('sk-live-123456 and sk-live-999')).toBe('[REDACTED:vars.api_key] and [REDACTED:vars.api_key_prefix]-999');
   });
 
-  it('ignores values shorter than four characters', () => {
-    expect(redactor.redact('abc abcd')).toBe('abc abcd');
+  it('refuses a value shorter than four characters instead of leaving it in the clear', () => {
+    expect(() => createSecretRedactor([{ name: 'vars.pin', value: 'abc' }])).toThrow(SecretValueError);
+    expect(() => createSecretRedactor([{ name: 'vars.pin', value: 'abc' }])).toThrow('the secret vars.pin is shorter than 4 characters');
+    // Four characters are redacted; an empty value has nothing to hide.
+    expect(createSecretRedactor([{ name: 'vars.pin', value: '1234' }, { name: 'vars.none', value: '' }]).redact('pin 1234')).toBe('pin [REDACTED:vars.pin]');
+    // The loader's SCH018 check uses the same bound.
+    expect(CONFIG_MIN_SECRET_LENGTH).toBe(MIN_SECRET_LENGTH);
+  });
+
+  it('redacts a value escaped two and three times (JSON text inside a JSON string) and restores each level', () => {
+    const quoted = createSecretRedactor([{ name: 'vars.pw', value: 'p"ss\\wörd' }]);
+    const once = JSON.stringify({ token: 'p"ss\\wörd' });
+    const twice = JSON.stringify({ result: once });
+    const thrice = JSON.stringify({ outer: twice });
+    for (const text of [once, twice, thrice]) {
+      const redacted = quoted.redact(text);
+      expect(redacted).not.toMatch(/rd/);
+      expect(quoted.restore(redacted)).toBe(text);
+    }
+  });
+
+  it('redacts values and keys of a structure before it is serialised, and restores them', () => {
+    const quoted = createSecretRedactor([{ name: 'vars.pw', value: 'p"ss\\wörd' }]);
+    const value = { ['p"ss\\wörd']: ['x p"ss\\wörd', { deep: JSON.stringify({ a: JSON.stringify('p"ss\\wörd') }) }], n: 1, b: null };
+    const redacted = quoted.redactValue(value);
+    expect(JSON.stringify(redacted)).not.toMatch(/rd/);
+    expect(redacted).toEqual({ '[REDACTED:vars.pw]': ['x [REDACTED:vars.pw]', { deep: '{"a":"\\"[REDACTED:vars.pw:json2]\\""}' }], n: 1, b: null });
+    expect(quoted.restoreValue(redacted)).toEqual(value);
+  });
+
+  it('masks for display without escaping placeholders, so masking twice changes nothing', () => {
+    const once = redactor.mask('key sk-live-123456, literal [REDACTED:x]');
+    expect(once).toBe('key [REDACTED:vars.api_key], literal [REDACTED:x]');
+    expect(redactor.mask(once)).toBe(once);
+    // Escaped forms show as the plain placeholder: the escape level matters only to restore.
+    const quoted = createSecretRedactor([{ name: 'vars.pw', value: 'p"ss-1' }]);
+    expect(quoted.mask(JSON.stringify({ a: JSON.stringify({ b: 'p"ss-1' }) }))).toBe('{"a":"{\\"b\\":\\"[REDACTED:vars.pw]\\"}"}');
   });
 
   it('redacts the JSON-escaped form of a value and restores valid JSON', () => {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelBlock } from '../../../config/graph.js';
 import { createModelClient } from '../../../runtime/providers/factory.js';
 import { ModelCallError } from '../../../runtime/providers/types.js';
+import { createSecretRedactor } from '../../../store/index.js';
 import { startFakeModelServer, type FakeModelServer } from '../../support/fakeModelServer.js';
 import { request } from './sampleRequests.js';
 
@@ -60,7 +61,8 @@ describe('createModelClient', () => {
       server = await startFakeModelServer({ respond: () => ({ text: 'recorded answer' }) });
       const cassette = join(dir, 'c.jsonl');
       const live = createModelClient(block({ apiKey: 'secret-key', baseUrl: server.url }), {
-        record: { cassette, redact: (t) => t.split('secret-key').join('[REDACTED]') },
+        record: { cassette },
+        redactor: createSecretRedactor([{ name: 'models.fake.api_key', value: 'secret-key' }]),
       });
       await live.complete(request());
       expect(readFileSync(cassette, 'utf8')).toContain('recorded answer');

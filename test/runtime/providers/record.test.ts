@@ -8,6 +8,7 @@ import { createAnthropicClient } from '../../../runtime/providers/anthropic.js';
 import type { ModelClient, ModelRequest, ModelResponse } from '../../../runtime/providers/types.js';
 import { startFakeModelServer } from '../../support/fakeModelServer.js';
 import { request, userText } from './sampleRequests.js';
+import { createSecretRedactor } from '../../../store/index.js';
 
 let dir: string;
 beforeEach(() => {
@@ -16,7 +17,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const SECRET = 'sk-ant-api03-SECRET-KEY-123';
-const redact = (text: string): string => text.split(SECRET).join('[REDACTED]');
+const redactor = createSecretRedactor([{ name: 'vars.key', value: SECRET }]);
 
 function echoClient(): ModelClient {
   return {
@@ -33,21 +34,21 @@ function echoClient(): ModelClient {
 describe('recording client', () => {
   it('appends one redacted line per turn, and the cassette replays', async () => {
     const file = join(dir, 'nested', 'run.jsonl');
-    const recorder = createRecordingClient(echoClient(), { cassette: file, redact });
+    const recorder = createRecordingClient(echoClient(), { cassette: file, redactor });
     const first = request({ messages: [userText(`use key ${SECRET} please`)] });
     const second = request({ trace: { task: 'gather', agent: 'worker', turn: 2 } });
     await recorder.complete(first);
     await recorder.complete(second);
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain(SECRET);
-    expect(text).toContain('use key [REDACTED] please');
+    expect(text).toContain('use key [REDACTED:vars.key] please');
     const lines = text.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(Object.keys(JSON.parse(lines[0] ?? '{}') as object)).toEqual(['v', 'trace', 'request', 'response']);
 
-    const replay = createReplayClient({ cassette: file });
-    const redactedFirst = request({ messages: [userText('use key [REDACTED] please')] });
-    expect((await replay.complete(redactedFirst)).message.parts).toEqual([{ type: 'text', text: 'echo 1' }]);
+    // Replay compares the live request redacted with the same secrets.
+    const replay = createReplayClient({ cassette: file, redactor });
+    expect((await replay.complete(first)).message.parts).toEqual([{ type: 'text', text: 'echo 1' }]);
     expect((await replay.complete(second)).message.parts).toEqual([{ type: 'text', text: 'echo 2' }]);
   });
 
@@ -56,11 +57,11 @@ describe('recording client', () => {
     try {
       const file = join(dir, 'live.jsonl');
       const inner = createAnthropicClient({ apiKey: SECRET, baseURL: server.url });
-      const recorder = createRecordingClient(inner, { cassette: file, redact });
+      const recorder = createRecordingClient(inner, { cassette: file, redactor });
       const response = await recorder.complete(request());
       expect(response.message.parts).toEqual([{ type: 'text', text: `the key is ${SECRET}` }]);
       const text = readFileSync(file, 'utf8');
-      expect(text).toContain('the key is [REDACTED]');
+      expect(text).toContain('the key is [REDACTED:vars.key]');
       expect(text).not.toContain(SECRET);
       expect(recorder.provider).toBe('anthropic');
     } finally {
@@ -71,13 +72,23 @@ describe('recording client', () => {
   it('writes nothing for a failed call', async () => {
     const file = join(dir, 'fail.jsonl');
     const failing: ModelClient = { provider: 'openai', complete: async () => Promise.reject(new Error('down')) };
-    const recorder = createRecordingClient(failing, { cassette: file, redact });
+    const recorder = createRecordingClient(failing, { cassette: file, redactor });
     await expect(recorder.complete(request())).rejects.toThrow('down');
     expect(() => readFileSync(file, 'utf8')).toThrow();
   });
 
-  it('refuses a redaction that breaks the JSON line', async () => {
-    const recorder = createRecordingClient(echoClient(), { cassette: join(dir, 'x.jsonl'), redact: (t) => t.replace('"v"', 'v') });
-    await expect(recorder.complete(request())).rejects.toThrow('record: the redaction function turned a cassette line into invalid JSON');
+  it('redacts a secret with quotes and backslashes however deeply the conversation escapes it', async () => {
+    const tricky = 'pa"ss\\wörd-42';
+    const secrets = createSecretRedactor([{ name: 'vars.pw', value: tricky }]);
+    const file = join(dir, 'deep.jsonl');
+    const nested = JSON.stringify({ result: JSON.stringify({ token: tricky }) });
+    const recorder = createRecordingClient(echoClient(), { cassette: file, redactor: secrets });
+    await recorder.complete(request({ messages: [userText(`raw ${tricky} json ${JSON.stringify(tricky)} nested ${nested}`)] }));
+    const text = readFileSync(file, 'utf8');
+    // Every encoding of the value (raw, escaped once, twice, ASCII-escaped) ends in "rd-42".
+    expect(text).not.toContain('rd-42');
+    expect(text).toContain('[REDACTED:vars.pw]');
+    const replay = createReplayClient({ cassette: file, redactor: secrets });
+    expect((await replay.complete(request({ messages: [userText(`raw ${tricky} json ${JSON.stringify(tricky)} nested ${nested}`)] }))).replayed).toBe(true);
   });
 });

@@ -44,7 +44,7 @@ describe('replay client', () => {
     const client = createReplayClient({ cassette: cassette([line(gather1, reply('Sunny.'))]) });
     const deltas: string[] = [];
     const response = await client.complete(gather1, { onTextDelta: (t) => deltas.push(t) });
-    expect(response).toEqual(reply('Sunny.'));
+    expect(response).toEqual({ ...reply('Sunny.'), replayed: true });
     expect(deltas).toEqual(['Sunny.']);
     expect(client.provider).toBe('replay');
   });
@@ -60,7 +60,7 @@ describe('replay client', () => {
     ]);
   });
 
-  it('names the first diverging path and both values when the live request differs', async () => {
+  it('names the cause in one line when a message sent to the model differs', async () => {
     const client = createReplayClient({ cassette: cassette([line(gather1, reply('x')), line(gather2, reply('y'))]) });
     const live = structuredClone(gather2);
     live.messages[2] = userText('Go on, please.');
@@ -68,16 +68,50 @@ describe('replay client', () => {
     expect(error).toBeInstanceOf(ModelCallError);
     expect(error.kind).toBe('replay');
     expect(error.message).toMatch(
-      /^replay: request for gather\/worker turn 2 diverges from the cassette at messages\[2\]\.parts\[0\]\.text: expected "Go on\." got "Go on, please\." \(.*run\.jsonl:2\)$/,
+      /^replay: the cassette has no answer for gather\/worker turn 2: message 3 of the conversation differs from the recording: "on\." recorded, "on, please\." now \(.*run\.jsonl:2\)$/,
     );
+    expect(error.message).not.toContain('\n');
   });
 
-  it('reports a changed tool list by path', async () => {
+  it('names a changed objective of a commander as a changed input', async () => {
+    const recorded = request({ trace: { task: 'research', agent: 'commander', turn: 1 }, messages: [userText('Write three facts about tide pools to notes.md.')] });
+    const client = createReplayClient({ cassette: cassette([line(recorded, reply('x'))]) });
+    const live = request({ trace: { task: 'research', agent: 'commander', turn: 1 }, messages: [userText('Write three facts about volcanoes to notes.md.')] });
+    const error = (await client.complete(live).catch((e: unknown) => e)) as ModelCallError;
+    expect(error.message).toContain('the task objective differs from the recording: "tide pools" recorded, "volcanoes" now (a mission input changed?');
+  });
+
+  it('reports a changed tool list by name', async () => {
     const client = createReplayClient({ cassette: cassette([line(gather1, reply('x'))]) });
     const live = request({ tools: [] });
     const error = (await client.complete(live).catch((e: unknown) => e)) as ModelCallError;
-    expect(error.message).toContain('diverges from the cassette at tools[0]: expected {"description":"Current weather');
-    expect(error.message).toContain('got (nothing)');
+    expect(error.message).toContain('the tools offered differ from the recording (recorded get_weather, now none;');
+  });
+
+  it('replays a conversation whose tool results differ from the recording (ids, times)', async () => {
+    const withResult = (text: string, isError: boolean): ModelRequest =>
+      request({
+        trace: { task: 'gather', agent: 'worker', turn: 2 },
+        messages: [
+          userText('What time is it?'),
+          { role: 'assistant', parts: [{ type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }] },
+          { role: 'user', parts: [{ type: 'tool_result', toolUseId: 'call_1', content: [{ type: 'text', text }], isError }] },
+        ],
+      });
+    const client = createReplayClient({ cassette: cassette([line(withResult('12:00:01 id=abc', false), reply('noon'))]) });
+    const response = await client.complete(withResult('12:07:55 id=xyz', true));
+    expect(response.message.parts).toEqual([{ type: 'text', text: 'noon' }]);
+  });
+
+  it('still compares what the model said: a different tool call is a mismatch', async () => {
+    const calling = (name: string): ModelRequest =>
+      request({
+        trace: { task: 'gather', agent: 'worker', turn: 2 },
+        messages: [userText('Go.'), { role: 'assistant', parts: [{ type: 'tool_use', id: 'call_1', name, input: {} }] }],
+      });
+    const client = createReplayClient({ cassette: cassette([line(calling('get_weather'), reply('x'))]) });
+    const error = (await client.complete(calling('get_time')).catch((e: unknown) => e)) as ModelCallError;
+    expect(error.message).toContain(`the model's earlier reply (message 2) differs from the recording: "get_weather" recorded, "get_time" now`);
   });
 
   it('accepts any request for an entry recorded without one', async () => {
@@ -129,13 +163,13 @@ describe('firstDifference', () => {
   it('shows long strings around their first difference', () => {
     const base = 'x'.repeat(200);
     const found = firstDifference({ s: `${base}A tail` }, { s: `${base}B tail` });
-    expect(found).toEqual({ path: 's', expected: `"…${'x'.repeat(20)}A tail"`, got: `"…${'x'.repeat(20)}B tail"` });
+    expect(found).toEqual({ path: 's', keys: ['s'], expected: `"…${'x'.repeat(20)}A tail"`, got: `"…${'x'.repeat(20)}B tail"` });
   });
 
   it('reports missing and extra keys, type changes and no difference', () => {
-    expect(firstDifference({ a: 1 }, {})).toEqual({ path: 'a', expected: '1', got: '(missing)' });
-    expect(firstDifference({}, { 'odd key': true })).toEqual({ path: '["odd key"]', expected: '(missing)', got: 'true' });
-    expect(firstDifference({ a: [1] }, { a: '1' })).toEqual({ path: 'a', expected: '[1]', got: '"1"' });
+    expect(firstDifference({ a: 1 }, {})).toEqual({ path: 'a', keys: ['a'], expected: '1', got: '(missing)' });
+    expect(firstDifference({}, { 'odd key': true })).toEqual({ path: '["odd key"]', keys: ['odd key'], expected: '(missing)', got: 'true' });
+    expect(firstDifference({ a: [1] }, { a: '1' })).toEqual({ path: 'a', keys: ['a'], expected: '[1]', got: '"1"' });
     expect(firstDifference({ a: [1, { b: undefined }] }, { a: [1, {}] })).toBeUndefined();
   });
 });
