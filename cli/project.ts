@@ -42,11 +42,12 @@ export function secretsSeen(): { record: (secrets: readonly NamedSecret[]) => vo
 }
 
 /**
- * Masks these secret values in everything the command prints from now on. The masker is loaded only
- * when there is a secret, which keeps the runtime out of a secret-free `graph` or `validate`.
+ * Masks these secret values in everything the command prints from now on. As validate does, only
+ * when a secret variable has a value: an API key written into the config is in its source anyway.
+ * So the masker (runtime code) is not loaded by a `graph` or `plan` of a config without secrets.
  */
 export async function maskSecrets(io: CliIo, secrets: readonly NamedSecret[]): Promise<void> {
-  if (secrets.length === 0) return;
+  if (!secrets.some((s) => s.name.startsWith('vars.'))) return;
   const { outputMask } = await import('../runtime/secretRedactor.js');
   redactOutput(io, outputMask(secrets));
 }
