@@ -5,6 +5,8 @@
 
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { strictToolSchema } from '../../runtime/providers/strictSchema.js';
+import type { ToolDefinition } from '../../runtime/providers/types.js';
 import {
   agentOf,
   ANTHROPIC_MODEL,
@@ -227,6 +229,11 @@ describe('squadron plan --show-prompt', () => {
   });
 });
 
+/** Tool definitions as the wire carries them: a strict tool's schema in the provider's strict form. */
+function onTheWire(provider: 'anthropic' | 'openai', definitions: readonly ToolDefinition[] | undefined): ToolDefinition[] | undefined {
+  return definitions?.map((d) => (d.strict ? { ...d, inputSchema: strictToolSchema(d.inputSchema, provider) ?? d.inputSchema } : d));
+}
+
 describe.each([
   ['anthropic', ANTHROPIC_MODEL],
   ['openai', OPENAI_MODEL],
@@ -265,7 +272,7 @@ describe.each([
         const first = requestsOf(server, commanderOf(task.name))[0]!;
         expect(first.canonical.system).toBe(task.commander.system_prompt);
         expect(firstUserMessage(first)).toBe(task.commander.first_message);
-        expect(JSON.stringify(first.canonical.tools)).toBe(JSON.stringify(task.commander.tool_definitions));
+        expect(JSON.stringify(first.canonical.tools)).toBe(JSON.stringify(onTheWire(provider, task.commander.tool_definitions)));
         expect(Buffer.byteLength(first.canonical.system, 'utf8')).toBe(task.commander.request_bytes.system);
         compared++;
         for (const agent of task.agents) {
