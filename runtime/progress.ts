@@ -74,7 +74,7 @@ export class ProgressView {
         if (view) Object.assign(view, { state: 'cancelled', activity: 'cancelled' });
         break;
       case 'task.skipped':
-        if (view) Object.assign(view, { state: 'skipped', activity: event.reason });
+        if (view) Object.assign(view, { state: 'skipped', activity: oneLine(event.reason, 70) });
         break;
       case 'model.turn':
         this.tokens += totalTokens(event.usage);
