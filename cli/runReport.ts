@@ -10,7 +10,13 @@ import { indent } from './table.js';
 export function runReportJson(report: RunReport): Record<string, unknown> {
   const tasks: Record<string, unknown> = {};
   for (const [name, task] of Object.entries(report.tasks)) {
-    tasks[name] = { status: task.status, summary: task.summary ?? null, output: task.output ?? null, ...(task.error ? { error: task.error } : {}) };
+    tasks[name] = {
+      status: task.status,
+      summary: task.summary ?? null,
+      output: task.output ?? null,
+      ...(task.error ? { error: task.error } : {}),
+      ...(task.skipReason ? { skip_reason: task.skipReason } : {}),
+    };
   }
   return {
     run_id: report.runId,
@@ -47,7 +53,7 @@ export function printRunReport(io: CliIo, report: RunReport, json: boolean, resu
     out.push(`mission ${report.mission} ${report.status} · ${tokens} tokens · ${cost} · ${report.usage.turns} model turns`);
     if (report.error && report.status === 'failed') out.push(`error: ${report.error}`);
     for (const [name, task] of Object.entries(report.tasks)) {
-      out.push(`\n${MARK[task.status] ?? '·'} ${name} (${task.status})`);
+      out.push(`\n${MARK[task.status] ?? '·'} ${name} (${task.status}${task.status === 'skipped' && task.skipReason ? `: ${task.skipReason}` : ''})`);
       if (task.summary) out.push(indent(task.summary, '    '));
       if (task.output !== undefined) out.push(indent(`output: ${JSON.stringify(task.output, null, 2)}`, '    '));
       if (task.error && task.status === 'failed') out.push(indent(`error: ${task.error}`, '    '));

@@ -14,6 +14,7 @@ import type { MissionGraph } from './graph.js';
 import { secretValues, type NamedSecret } from './secrets.js';
 import { makeLoadFunction } from './loadFunction.js';
 import { checkModelUses } from './modelUsage.js';
+import { toolNameCollisions } from './toolNameCollisions.js';
 import { checkLabels } from './schema.js';
 import { emptySymbols, type LoadContext } from './scope.js';
 import { loadGlobalAgents } from './stages/agents.js';
@@ -154,6 +155,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const skills = loadSkills(top.blocks.skill, top.skillsDirs, ctx);
   const agents = loadGlobalAgents(top.blocks.agent, ctx);
   const missions = loadMissions(top.blocks.mission, ctx);
+  diags.push(...toolNameCollisions({ agents, missions, skills, mcpToolRefs: ctx.symbols.mcpUses }));
   reportUnsetVariables(ctx.symbols.unsetUses, diags);
   checkModelUses(ctx.symbols.modelUses, ctx.symbols.models, opts.today ?? new Date().toISOString().slice(0, 10), diags);
   const first = parsed.files.values().next().value;

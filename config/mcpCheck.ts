@@ -1,11 +1,13 @@
 // The optional second pass of `squadron validate`: ask each referenced MCP server for its tools and
 // report `mcp.<server>.<tool>` references to tools it does not offer, at the reference itself. The
-// loader never contacts a server; this pass is async and injectable. With --offline it runs on the
-// servers' cached tool lists (`source: 'cache'`), and its findings are warnings.
+// loader never contacts a server; this pass is async and injectable. With the lists it also checks
+// that no agent is given two tools of one API name once `mcp.<server>.all` is expanded. With
+// --offline it runs on the servers' cached tool lists (`source: 'cache'`), and its findings are warnings.
 
 import { diagnosticAt, rangeAtLocation, type Diagnostic } from './hcl/diagnostic.js';
 import type { McpServer, MissionGraph } from './graph.js';
 import { suggestionHint } from './suggest.js';
+import { toolNameCollisions } from './toolNameCollisions.js';
 
 /** Lists a server's tool names, or says why it could not. */
 export type McpToolLister = (server: McpServer) => Promise<string[] | { error: string }>;
@@ -42,6 +44,7 @@ export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLis
   );
   const cached = opts.source === 'cache';
   const severity = cached ? 'warning' : 'error';
+  const lists = new Map(listed.flatMap(([server, result]) => (Array.isArray(result) ? [[server.name, result as string[]] as const] : [])));
   for (const [server, result] of listed) {
     if (!Array.isArray(result)) {
       const at = rangeAtLocation(server.location, 'mcp'.length);
@@ -60,5 +63,7 @@ export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLis
       diags.push(diagnosticAt(ref.range, severity, 'MCP001', message, hint));
     }
   }
+  // With the servers' tool lists, `mcp.<server>.all` expands: check tool API names again.
+  for (const d of toolNameCollisions(graph, (server) => lists.get(server), true)) diags.push(cached ? { ...d, severity: 'warning' } : d);
   return diags;
 }

@@ -50,6 +50,8 @@ export interface ToolDefinitionJson {
   name: string;
   description: string;
   input_schema: ToolDefinition['inputSchema'];
+  /** Sent for strict tool calling (the provider enforces the schema); see docs/blocks/task.md. */
+  strict?: true;
 }
 
 export interface CommanderPlan {
@@ -173,7 +175,7 @@ async function planAgent(req: PlanRequest, def: AgentDefinition): Promise<AgentP
 }
 
 function toolDefinitionJson(d: ToolDefinition): ToolDefinitionJson {
-  return { name: d.name, description: d.description, input_schema: d.inputSchema };
+  return { name: d.name, description: d.description, input_schema: d.inputSchema, ...(d.strict ? { strict: true as const } : {}) };
 }
 
 export function requestBytes(system: string, tools: readonly ToolDefinition[], firstMessage: string): RequestBytes {

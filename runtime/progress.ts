@@ -74,7 +74,7 @@ export class ProgressView {
         if (view) Object.assign(view, { state: 'cancelled', activity: 'cancelled' });
         break;
       case 'task.skipped':
-        if (view) Object.assign(view, { state: 'skipped', activity: event.reason });
+        if (view) Object.assign(view, { state: 'skipped', activity: oneLine(event.reason, 70) });
         break;
       case 'task.retried':
         if (view) Object.assign(view, { state: 'pending', activity: `attempt ${event.attempt}, from a fresh session` });

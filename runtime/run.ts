@@ -53,6 +53,8 @@ export interface TaskReport {
   summary?: string;
   output?: unknown;
   error?: string;
+  /** Why a skipped task did not run (a route not taken, a skipped dependency). */
+  skipReason?: string;
 }
 
 export interface RunReport {
@@ -329,12 +331,15 @@ function initialTaskStates(store: Store, runId: string): Map<string, string> {
 function report(store: Store, graph: MissionGraph, req: ExecuteRequest, result: { status: MissionStatus; error?: string }, logPath: string): RunReport {
   const tasks: Record<string, TaskReport> = {};
   const rows = new Map(store.tasks.list(req.runId).map((r) => [r.name, r]));
+  const skipReasons = [...rows.values()].some((r) => r.status === 'skipped') ? storedSkipReasons(store, req.runId) : new Map<string, string>();
   for (const task of req.mission.tasks) {
     const row = rows.get(task.name);
     const entry: TaskReport = { status: row?.status ?? 'pending' };
     if (row?.summary !== undefined) entry.summary = row.summary;
     if (row?.output !== undefined) entry.output = row.output;
     if (row?.error !== undefined) entry.error = row.error;
+    const reason = row?.status === 'skipped' ? skipReasons.get(task.name) : undefined;
+    if (reason !== undefined) entry.skipReason = reason;
     tasks[task.name] = entry;
   }
   const usage = { ...emptyTotals(), ...store.turns.totalsForRun(req.runId) };
@@ -342,6 +347,17 @@ function report(store: Store, graph: MissionGraph, req: ExecuteRequest, result: 
   if (result.error) out.error = result.error;
   if (replaysEveryModel(graph, req.mission, req.options.replay)) out.replayed = true;
   return out;
+}
+
+/** The reason of each task's first `task.skipped` event (the tasks table has no column for it). */
+function storedSkipReasons(store: Store, runId: string): Map<string, string> {
+  const reasons = new Map<string, string>();
+  for (const event of store.events.list(runId)) {
+    if (event.type !== 'task.skipped' || event.task === undefined || reasons.has(event.task)) continue;
+    const reason = (event.data as { reason?: unknown } | null)?.reason;
+    if (typeof reason === 'string') reasons.set(event.task, reason);
+  }
+  return reasons;
 }
 
 function storedEvent(runId: string, event: RunEvent): { runId: string; type: string; task?: string; sessionId?: string; data: unknown } {

@@ -1,7 +1,9 @@
 // Runs a mission's task graph: a task starts once its dependencies have completed (router and
-// send_to targets once a completed task activates them), at most `max_parallel` at a time. The first
-// failure stops new starts and cancels the tasks in flight; the mission fails once they have stopped.
-// Every transition is stored before it is acted on, so the same loop resumes a stored run.
+// send_to targets once a completed task activates them), at most `max_parallel` at a time. A task
+// that can no longer start (a route not taken, a skipped dependency) is marked skipped as soon as
+// that is known. The first failure stops new starts and cancels the tasks in flight; the mission fails
+// once they have stopped. Every transition is stored before it is acted on, so the same loop resumes
+// a stored run.
 
 import type { TaskSpec } from '../config/graph.js';
 import { commanderAgents } from './agents/definitions.js';
@@ -9,6 +11,7 @@ import { runCommander, type TaskOutcome, type UpstreamResult } from './agents/co
 import { RunInterrupted } from './agents/sessionTypes.js';
 import { renderObjective } from '../config/objective.js';
 import { ancestorsOf } from './taskGraph.js';
+import { tasksToSkip } from './skipping.js';
 import type { RunContext } from './runContext.js';
 
 export type MissionStatus = 'completed' | 'failed' | 'interrupted';
@@ -37,11 +40,14 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
     activatedBy.set(route.to, route.from);
   }
   const completed = new Map<string, TaskRecord>();
+  const skipped = new Map<string, string>();
   for (const row of store.tasks.list(runId)) {
     if (row.status === 'completed') {
       const record: TaskRecord = { summary: row.summary ?? '' };
       if (row.output !== undefined && row.output !== null) record.output = row.output;
       completed.set(row.name, record);
+    } else if (row.status === 'skipped') {
+      skipped.set(row.name, 'skipped before the run was resumed');
     }
   }
 
@@ -51,7 +57,17 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
   const startable = (task: TaskSpec) =>
     activated.has(task.name) && !completed.has(task.name) && !running.has(task.name) && task.dependsOn.every((d) => completed.has(d));
 
+  const skipUnreachable = (): void => {
+    for (const { task, reason } of tasksToSkip({ tasks, activated, completed: new Set(completed.keys()), skipped })) {
+      store.tasks.ensure(runId, task);
+      store.tasks.setStatus(runId, task, 'skipped');
+      skipped.set(task, reason);
+      bus.emit({ type: 'task.skipped', task, reason });
+    }
+  };
+
   try {
+    skipUnreachable();
     for (;;) {
       if (failure === undefined && !interrupt.aborted) {
         for (const task of tasks) {
@@ -102,18 +118,15 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
       activated.add(target.to);
       bus.emit({ type: 'route.chosen', from: task.name, to: target.to, kind: target.kind });
     }
+    skipUnreachable();
     return task.name;
   }
 
   if (interrupt.aborted) return { status: 'interrupted', error: 'interrupted' };
   if (failure !== undefined) return { status: 'failed', error: failure };
-  for (const task of tasks) {
-    if (!activated.has(task.name) && !completed.has(task.name)) {
-      store.tasks.ensure(runId, task.name);
-      store.tasks.setStatus(runId, task.name, 'skipped');
-      bus.emit({ type: 'task.skipped', task: task.name, reason: 'no completed task routed to it' });
-    }
-  }
+  // Every task has now completed or been skipped: nothing else can have stopped the loop.
+  const stuck = tasks.filter((t) => !completed.has(t.name) && !skipped.has(t.name)).map((t) => t.name);
+  if (stuck.length > 0) throw new Error(`scheduler: tasks ${stuck.join(', ')} neither ran nor were skipped`);
   return { status: 'completed' };
 }
 

@@ -9,6 +9,7 @@ import type { RunContext } from '../runContext.js';
 import { AgentPool } from './agentPool.js';
 import { commanderTools } from './commanderTools.js';
 import { CommanderState } from './commanderState.js';
+import { normalizeOutput } from './outputValidation.js';
 import type { AgentDefinition } from './definitions.js';
 import { AgentSession, loadHistory } from './session.js';
 import type { SessionDeps } from './sessionTypes.js';
@@ -44,9 +45,8 @@ export function commanderSystemPrompt(input: CommanderPromptInput): string {
     })),
     hasWorker: input.agents.some((a) => a.name === 'worker'),
     upstream: input.upstream.length > 0 ? { tasks: input.upstream.map((u) => ({ name: u.name, summary: u.summary, output: u.output === undefined ? undefined : JSON.stringify(u.output) })) } : undefined,
-    output: task.output
-      ? { fields: task.output.map((f) => ({ name: f.name, type: f.type, required: f.required, description: f.description })) }
-      : undefined,
+    // The fields themselves are in submit_output's schema; the prompt only says that output is due.
+    output: task.output !== undefined,
     routes: task.router.length > 0 ? { options: task.router.map((r) => ({ target: r.target, condition: r.condition })) } : undefined,
   });
 }
@@ -119,7 +119,7 @@ export async function runCommander(
   if (!completion) return { status: 'failed', error: 'the commander finished without calling task_complete' };
   if (!completion.succeed) return { status: 'failed', error: completion.reason ?? 'the commander reported that the task failed' };
   const result: TaskOutcome = { status: 'completed', summary: completion.summary };
-  if (state.hasOutput) result.output = state.output;
+  if (state.hasOutput) result.output = task.output ? normalizeOutput(task.output, state.output) : state.output;
   if (completion.route !== undefined && completion.route !== 'none') result.route = completion.route;
   return result;
 }

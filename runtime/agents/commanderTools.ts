@@ -1,14 +1,18 @@
 // The commander's orchestration tools: call_agent, ask_agent, submit_output (only when the task
-// declares an output schema) and task_complete. Inputs are checked with zod and every mistake goes
-// back to the model as a clear error result; the tool definitions' JSON schemas come from the same
-// zod schemas, so what the model is told and what is enforced cannot drift apart.
+// declares an output schema) and task_complete. Their JSON schemas carry everything the model must
+// choose from — agent names and route targets as enums, the task's output fields with their types —
+// and are marked strict, so providers that enforce schemas while sampling do. Inputs are still checked
+// here (zod, and the output's own validator) and every mistake goes back to the model as one clear
+// error result listing all problems; the JSON schemas come from the same zod schemas where they can,
+// so what the model is told and what is enforced cannot drift apart.
 
 import { z } from 'zod';
 import type { FieldSchema, Route } from '../../config/graph.js';
-import type { ToolDefinition } from '../providers/types.js';
+import type { JsonSchema, ToolDefinition } from '../providers/types.js';
 import type { ToolResult } from '../tools/types.js';
 import type { CommanderState } from './commanderState.js';
 import { validateOutput } from './outputValidation.js';
+import { outputJsonSchema } from './outputSchema.js';
 import type { SessionTool, ToolCall } from './toolbox.js';
 
 export type AgentReply = { ok: true; agentId: string; answer: string } | { ok: false; agentId?: string; error: string };
@@ -36,9 +40,10 @@ export function commanderTools(options: CommanderToolOptions): SessionTool[] {
 
 function callAgentTool(agents: AgentDirectory): SessionTool {
   const names = agents.names();
+  const [first, ...rest] = names;
   const schema = z
     .object({
-      name: z.string().describe(`The agent to call: ${names.join(', ')}.`),
+      name: (first === undefined ? z.string() : z.enum([first, ...rest])).describe('The agent to call.'),
       task: z.string().min(1).optional().describe('A new, self-contained piece of work for the agent.'),
       response: z.string().min(1).optional().describe("A reply continuing the agent's conversation (answer its question, correct it)."),
     })
@@ -48,6 +53,7 @@ function callAgentTool(agents: AgentDirectory): SessionTool {
     'Delegate work to an agent and wait for its answer. Give exactly one of `task` or `response`.',
     schema,
     'resume',
+    { key: names.join('\u0000') },
     async (input, call) => {
       if ((input.task === undefined) === (input.response === undefined)) {
         return errorResult('Give exactly one of `task` (new work) or `response` (continue the conversation).');
@@ -75,19 +81,25 @@ function askAgentTool(agents: AgentDirectory): SessionTool {
     'Ask an agent that already worked on this task a follow-up question; it answers from its own conversation.',
     schema,
     'resume',
+    {},
     async (input, call) => replyResult(await agents.ask(input.agent_id, input.question, call.callId)),
   );
 }
 
 function submitOutputTool(fields: readonly FieldSchema[]): SessionTool {
-  const schema = z
-    .object({ output: z.record(z.string(), z.unknown()).describe("An object with the task's output fields.") })
-    .strict();
+  const schema = z.object({ output: z.record(z.string(), z.unknown()) }).strict();
+  const jsonSchema: JsonSchema = {
+    type: 'object',
+    properties: { output: { ...outputJsonSchema(fields), description: "The task's output, with the fields its schema declares." } },
+    required: ['output'],
+    additionalProperties: false,
+  };
   const tool = internalTool(
     'submit_output',
-    `Submit the task's structured output (fields: ${fields.map((f) => f.name).join(', ')}). A later valid submission replaces an earlier one.`,
+    "Submit the task's structured output. A later valid submission replaces an earlier one.",
     schema,
     'rerun',
+    { json: jsonSchema },
     async (input) => {
       const problems = validateOutput(fields, input.output);
       if (problems.length > 0) {
@@ -102,23 +114,31 @@ function submitOutputTool(fields: readonly FieldSchema[]): SessionTool {
 
 function taskCompleteTool(options: CommanderToolOptions): SessionTool {
   const routeTargets = options.routes.map((r) => r.target);
-  const schema = z
-    .object({
-      summary: z.string().min(1).describe('What was achieved, stated completely: later tasks read only this.'),
-      succeed: z.boolean().optional().describe('false when the objective could not be met (default true).'),
-      reason: z.string().optional().describe('Why the task failed (required when succeed is false).'),
-      route: z
-        .string()
-        .optional()
-        .describe(routeTargets.length > 0 ? `Where the mission goes next: ${[...routeTargets, 'none'].join(', ')}.` : 'Not used: this task has no router.'),
-    })
-    .strict();
+  const routed = routeTargets.length > 0;
+  const fields = {
+    summary: z.string().min(1).describe('What was achieved, stated completely: later tasks read only this.'),
+    succeed: z.boolean().optional().describe('false when the objective could not be met (default true).'),
+    reason: z.string().optional().describe('Why the task failed (required when succeed is false).'),
+  };
+  // Without a router there is no route to choose, so the schema offers none.
+  const schema = routed
+    ? z
+        .object({
+          ...fields,
+          route: z
+            .enum([routeTargets[0]!, ...routeTargets.slice(1), 'none'])
+            .optional()
+            .describe('Where the mission goes next (required when succeed is true): a target of the routing rules, or none.'),
+        })
+        .strict()
+    : z.object(fields).strict();
   const tool = internalTool(
     'task_complete',
     'Finish this task with a summary for later tasks. Call it last, once the work is done (or cannot be done).',
     schema,
     'rerun',
-    async (input) => {
+    { key: routeTargets.join('\u0000'), prepare: routed ? undefined : withoutRoute },
+    async (input: { summary: string; succeed?: boolean | undefined; reason?: string | undefined; route?: string | undefined }) => {
       if (options.state.completion !== undefined) return errorResult('task_complete was already called; the task is complete.');
       const succeed = input.succeed !== false;
       if (!succeed) {
@@ -128,14 +148,9 @@ function taskCompleteTool(options: CommanderToolOptions): SessionTool {
       if (options.output && !options.state.hasOutput) {
         return errorResult('This task requires structured output: call submit_output with a valid output first, then task_complete.');
       }
-      if (routeTargets.length === 0) {
-        if (input.route !== undefined && input.route !== 'none') return errorResult('This task has no router; omit `route`.');
-        return okResult({ status: 'ok' });
-      }
+      if (!routed) return okResult({ status: 'ok' });
+      // The enum has already refused a target outside the routing rules.
       if (input.route === undefined) return errorResult(`Choose a route: one of ${[...routeTargets, 'none'].join(', ')}.`);
-      if (input.route !== 'none' && !routeTargets.includes(input.route)) {
-        return errorResult(`Unknown route "${input.route}". Choose one of ${[...routeTargets, 'none'].join(', ')}.`);
-      }
       return okResult({ status: 'ok', routed_to: input.route });
     },
   );
@@ -143,33 +158,66 @@ function taskCompleteTool(options: CommanderToolOptions): SessionTool {
   return tool;
 }
 
+interface InternalToolOptions {
+  /** Distinguishes schemas that differ by more than descriptions (enum values), for the cache. */
+  key?: string;
+  /** The JSON schema sent to the model, when the zod schema cannot express it. */
+  json?: JsonSchema;
+  /** Runs before the zod check: a rewritten input, or an error result to return as is. */
+  prepare?: (input: Record<string, unknown>) => { input: Record<string, unknown> } | { error: ToolResult };
+}
+
 function internalTool<S extends z.ZodType>(
   name: string,
   description: string,
   schema: S,
   onInterrupted: SessionTool['onInterrupted'],
+  opts: InternalToolOptions,
   run: (input: z.infer<S>, call: ToolCall) => Promise<ToolResult>,
 ): SessionTool {
-  const definition: ToolDefinition = { name, description, inputSchema: cachedInputSchema(name, schema) };
+  const inputSchema = opts.json ?? cachedInputSchema(name, schema, opts.key ?? '');
+  const definition: ToolDefinition = { name, description, inputSchema, strict: true };
   return {
     ref: name,
     definition,
     onInterrupted,
     async execute(call) {
-      const parsed = schema.safeParse(call.input);
+      let input = withoutNulls(call.input);
+      if (opts.prepare && isRecord(input)) {
+        const prepared = opts.prepare(input);
+        if ('error' in prepared) return prepared.error;
+        input = prepared.input;
+      }
+      const parsed = schema.safeParse(input);
       if (!parsed.success) return errorResult(`Invalid input for ${name}: ${formatZodIssues(parsed.error)}`);
       return run(parsed.data, call);
     },
   };
 }
 
+/**
+ * Strict tool calling (OpenAI) sends every optional property, as null when it has no value; none of
+ * these tools gives null a meaning of its own, so a null property is read as absent.
+ */
+function withoutNulls(input: unknown): unknown {
+  if (!isRecord(input)) return input;
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null));
+}
+
+/** task_complete of a task without router: `route: "none"` means nothing; any other target is a mistake. */
+function withoutRoute(input: Record<string, unknown>): { input: Record<string, unknown> } | { error: ToolResult } {
+  const { route, ...rest } = input;
+  if (route !== undefined && route !== 'none') return { error: errorResult('This task has no router; omit `route`.') };
+  return { input: rest };
+}
+
 // Converting a zod schema to JSON Schema is the costliest part of building a commander; the same
-// tool with the same field descriptions (which carry the agent names and routes) converts once.
+// tool with the same field descriptions and enum values converts once.
 const schemaCache = new Map<string, Record<string, unknown>>();
 
-function cachedInputSchema(name: string, schema: z.ZodType): Record<string, unknown> {
+function cachedInputSchema(name: string, schema: z.ZodType, variant: string): Record<string, unknown> {
   const shape = schema instanceof z.ZodObject ? Object.entries(schema.shape as Record<string, z.ZodType>).map(([k, v]) => `${k}:${v.description ?? ''}`) : [];
-  const key = `${name}\u0000${shape.join('\u0000')}`;
+  const key = `${name}\u0000${variant}\u0000${shape.join('\u0000')}`;
   let json = schemaCache.get(key);
   if (!json) {
     json = toolInputSchema(schema);
@@ -199,4 +247,8 @@ function okResult(value: unknown): ToolResult {
 
 function errorResult(text: string): ToolResult {
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -79,17 +79,35 @@ export async function resolveGivenTools(resolver: ToolResolver, given: readonly 
   const tools: ToolSpec[] = [];
   const out: GivenTool[] = [];
   const seen = new Set<string>();
+  const byApiName = new Map<string, GivenTool>();
   // Resolved together so MCP servers start in parallel; assembled in declared order.
   const resolved = await Promise.all(given.map((entry) => resolver.resolve([entry.ref])));
   for (const [i, entry] of given.entries()) {
     for (const spec of resolved[i]!) {
       if (seen.has(spec.ref)) continue;
       seen.add(spec.ref);
+      const clash = byApiName.get(spec.apiName);
+      if (clash) throw new ToolNameCollision(spec.apiName, clash, { ref: spec.ref, via: entry.via });
+      byApiName.set(spec.apiName, { ref: spec.ref, via: entry.via });
       tools.push(entry.via.startsWith('toolset:') ? { ...spec, group: entry.via.slice('toolset:'.length) } : spec);
       out.push({ ref: spec.ref, via: entry.via });
     }
   }
   return { tools, given: out };
+}
+
+/**
+ * Two tools of one agent that share an API name (`mcp.x.a_b` and `mcp.x_a.b`): the model could call
+ * only one of them, so the toolbox is refused rather than one offered under the other's name.
+ */
+export class ToolNameCollision extends Error {
+  constructor(apiName: string, first: GivenTool, second: GivenTool) {
+    super(
+      `tools ${first.ref} (${first.via}) and ${second.ref} (${second.via}) would both be called "${apiName}" by the model; ` +
+        'give the agent only one of them, or rename an MCP server so their names differ (squadron validate reports this as REF015)',
+    );
+    this.name = 'ToolNameCollision';
+  }
 }
 
 export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDefinition | undefined> {

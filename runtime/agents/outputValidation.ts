@@ -66,3 +66,24 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)?.slice(0, 40)}`;
 }
+
+/**
+ * The output as stored and shown downstream: an optional field given as null (how strict tool
+ * calling spells "not given") is left out, so the output looks the same whichever provider wrote it.
+ */
+export function normalizeOutput(fields: readonly FieldSchema[], value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    const field = fields.find((f) => f.name === key);
+    if (field && v === null && !field.required) continue;
+    out[key] = field ? normalizeField(field, v) : v;
+  }
+  return out;
+}
+
+function normalizeField(field: FieldSchema, value: unknown): unknown {
+  if (field.type === 'object' && field.properties) return normalizeOutput(field.properties, value);
+  if (field.type === 'array' && field.items && Array.isArray(value)) return value.map((item) => normalizeField(field.items!, item));
+  return value;
+}

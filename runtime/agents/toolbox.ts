@@ -46,9 +46,14 @@ export class Toolbox {
     for (const name of visibleNames ?? tools.map((t) => t.definition.name)) this.show(name);
   }
 
-  /** Makes a tool callable (not necessarily visible). Keeps the first registration of a name. */
+  /**
+   * Makes a tool callable (not necessarily visible). The same tool again is a no-op; another tool
+   * under a name already taken is refused, never offered under the other's name.
+   */
   authorize(tool: SessionTool): void {
-    if (!this.authorized.has(tool.definition.name)) this.authorized.set(tool.definition.name, tool);
+    const held = this.authorized.get(tool.definition.name);
+    if (held === undefined) this.authorized.set(tool.definition.name, tool);
+    else if (held.ref !== tool.ref) throw new Error(`tools ${held.ref} and ${tool.ref} would both be called "${tool.definition.name}" by the model; only ${held.ref} is held`);
   }
 
   /** Sends an authorized tool's schema from the next turn on. Unknown names are ignored. */

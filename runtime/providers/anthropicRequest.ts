@@ -1,8 +1,10 @@
 // Translates a canonical ModelRequest into Anthropic Messages API parameters: system prompt and
 // last tool marked for prompt caching, thinking blocks echoed verbatim, reasoning mapped to a
-// thinking budget with max_tokens raised so the visible answer keeps its full allowance.
+// thinking budget with max_tokens raised so the visible answer keeps its full allowance. A tool
+// marked strict is sent in its strict form (strictSchema.ts) with `strict: true`.
 
 import type Anthropic from '@anthropic-ai/sdk';
+import { strictToolSchema } from './strictSchema.js';
 import type { Message, ModelRequest, Part, ToolResultContent } from './types.js';
 
 type Params = Anthropic.MessageCreateParamsStreaming;
@@ -35,12 +37,16 @@ export function toAnthropicParams(request: ModelRequest, options: AnthropicReque
     params.system = [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }];
   }
   if (request.tools.length > 0) {
-    params.tools = request.tools.map((tool, index) => ({
-      name: tool.name,
-      description: tool.description,
-      input_schema: { type: 'object', ...tool.inputSchema },
-      ...(index === request.tools.length - 1 ? { cache_control: { type: 'ephemeral' as const } } : {}),
-    }));
+    params.tools = request.tools.map((tool, index) => {
+      const strict = tool.strict ? strictToolSchema(tool.inputSchema, 'anthropic') : undefined;
+      return {
+        name: tool.name,
+        description: tool.description,
+        input_schema: (strict ?? { type: 'object', ...tool.inputSchema }) as Anthropic.Tool.InputSchema,
+        ...(strict ? { strict: true } : {}),
+        ...(index === request.tools.length - 1 ? { cache_control: { type: 'ephemeral' as const } } : {}),
+      };
+    });
   }
   if (budget !== undefined) params.thinking = { type: 'enabled', budget_tokens: budget };
   if (adaptive && request.reasoning) {

@@ -48,7 +48,7 @@ const traceSchema = z.object({ task: z.string(), agent: z.string(), turn: z.numb
 const requestSchema = z.object({
   model: z.string(),
   system: z.string(),
-  tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()) })),
+  tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()), strict: z.boolean().optional() })),
   messages: z.array(z.object({ role: z.enum(['user', 'assistant']), parts: z.array(part) })),
 });
 

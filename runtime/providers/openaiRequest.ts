@@ -1,8 +1,10 @@
 // Translates a canonical ModelRequest into OpenAI Chat Completions parameters. Tool results become
 // one `tool` message each (images from them follow in a user message, since tool messages carry
-// text only); thinking parts are not sent back (Chat Completions has no way to echo them).
+// text only); thinking parts are not sent back (Chat Completions has no way to echo them). A tool
+// marked strict goes out in OpenAI's strict form (strictSchema.ts) with `strict: true`.
 
 import type OpenAI from 'openai';
+import { strictToolSchema } from './strictSchema.js';
 import type { Message, ModelRequest, Part, ToolResultPart } from './types.js';
 
 type Params = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
@@ -36,10 +38,11 @@ export function toOpenAIParams(request: ModelRequest, options: OpenAIRequestOpti
   const field = reasoning ? 'max_completion_tokens' : options.maxTokensField;
   params[field] = request.maxOutputTokens;
   if (request.tools.length > 0) {
-    params.tools = request.tools.map((tool) => ({
-      type: 'function',
-      function: { name: tool.name, description: tool.description, parameters: { type: 'object', ...tool.inputSchema } },
-    }));
+    params.tools = request.tools.map((tool) => {
+      const strict = tool.strict ? strictToolSchema(tool.inputSchema, 'openai') : undefined;
+      const parameters = strict ?? { type: 'object', ...tool.inputSchema };
+      return { type: 'function', function: { name: tool.name, description: tool.description, parameters, ...(strict ? { strict: true } : {}) } };
+    });
   }
   if (reasoning) params.reasoning_effort = reasoning;
   return params;

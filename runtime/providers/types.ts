@@ -56,6 +56,13 @@ export interface ToolDefinition {
   name: string;
   description: string;
   inputSchema: JsonSchema;
+  /**
+   * Ask the provider to enforce `inputSchema` while sampling (OpenAI `strict`, Anthropic strict tool
+   * use). Set only on tools whose schema is closed (`additionalProperties: false` throughout) and
+   * whose executor reads `null` for an optional property as absent, since OpenAI's strict mode turns
+   * optional properties into required nullable ones. The runtime still checks every input.
+   */
+  strict?: boolean;
 }
 
 export interface Usage {

@@ -56,9 +56,7 @@ export interface ToolSpec {
   execute(input: unknown, ctx: ToolContext): Promise<ToolResult>;
 }
 
-export function apiNameOf(ref: string): string {
-  return ref.replace(/\./g, '_');
-}
+export { apiNameOf } from '../../config/toolNames.js';
 
 export function textResult(text: string, isError = false): ToolResult {
   return { content: [{ type: 'text', text }], isError };

@@ -5,6 +5,8 @@
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { strictToolSchema } from '../../runtime/providers/strictSchema.js';
+import type { ToolDefinition } from '../../runtime/providers/types.js';
 import {
   agentOf,
   ANTHROPIC_MODEL,
@@ -85,11 +87,12 @@ interface ToolDefinitionJson {
   name: string;
   description: string;
   input_schema: Record<string, unknown>;
+  strict?: true;
 }
 
 /** A tool definition as the server received it (runtime shape), in plan's JSON shape (snake_case keys, same order). */
-function asPlanned(d: { name: string; description: string; inputSchema: unknown }): { name: string; description: string; input_schema: unknown } {
-  return { name: d.name, description: d.description, input_schema: d.inputSchema };
+function asPlanned(d: ToolDefinition): ToolDefinitionJson {
+  return { name: d.name, description: d.description, input_schema: d.inputSchema as Record<string, unknown>, ...(d.strict ? { strict: true as const } : {}) };
 }
 
 interface AgentPlanJson {
@@ -231,6 +234,12 @@ describe('squadron plan --show-prompt', () => {
   });
 });
 
+/** Tool definitions as the wire carries them: a strict tool's schema in the provider's strict form. */
+/** The planned definitions as a strict-mode provider receives them (the schema made strict). */
+function onTheWire(provider: 'anthropic' | 'openai', definitions: readonly ToolDefinitionJson[] | undefined): ToolDefinitionJson[] | undefined {
+  return definitions?.map((d) => (d.strict ? { ...d, input_schema: (strictToolSchema(d.input_schema as ToolDefinition['inputSchema'], provider) ?? d.input_schema) as Record<string, unknown> } : d));
+}
+
 describe.each([
   ['anthropic', ANTHROPIC_MODEL],
   ['openai', OPENAI_MODEL],
@@ -269,7 +278,7 @@ describe.each([
         const first = requestsOf(server, commanderOf(task.name))[0]!;
         expect(first.canonical.system).toBe(task.commander.system_prompt);
         expect(firstUserMessage(first)).toBe(task.commander.first_message);
-        expect(JSON.stringify(first.canonical.tools.map(asPlanned))).toBe(JSON.stringify(task.commander.tool_definitions));
+        expect(JSON.stringify(first.canonical.tools.map(asPlanned))).toBe(JSON.stringify(onTheWire(provider, task.commander.tool_definitions)));
         expect(Buffer.byteLength(first.canonical.system, 'utf8')).toBe(task.commander.request_bytes.system);
         compared++;
         for (const agent of task.agents) {

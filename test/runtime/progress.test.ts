@@ -42,6 +42,19 @@ describe('ProgressView', () => {
     expect(out.text()).toBe('task a: started\ntask a: completed\n');
   });
 
+  it('shows a skipped task with its reason, in the live view and as a plain line', () => {
+    const live = sink();
+    const view = new ProgressView(live.stream, true, ['a', 'b']);
+    view.sink({ type: 'task.completed', task: 'a', summary: 'triaged' });
+    view.sink({ type: 'task.skipped', task: 'b', reason: 'not routed to by a' });
+    view.close();
+    expect(live.text()).toMatch(/– b\s+skipped\s+not routed to by a/);
+    const plain = sink();
+    const lines = new ProgressView(plain.stream, false, ['b']);
+    lines.sink({ type: 'task.skipped', task: 'b', reason: 'not routed to by a' });
+    expect(plain.text()).toBe('task b: skipped (not routed to by a)\n');
+  });
+
   it('redraws a live view in place on a terminal, with states, activity, tokens and cost', async () => {
     const out = sink();
     const view = new ProgressView(out.stream, true, ['a', 'b']);

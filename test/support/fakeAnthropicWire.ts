@@ -20,7 +20,9 @@ export function canonicalFromAnthropic(body: Json): FakeCanonicalRequest {
     }),
     tools: list(body['tools']).map((t): ToolDefinition => {
       const tool = asJson(t);
-      return { name: str(tool['name']), description: str(tool['description']), inputSchema: asJson(tool['input_schema']) };
+      const definition: ToolDefinition = { name: str(tool['name']), description: str(tool['description']), inputSchema: asJson(tool['input_schema']) };
+      if (tool['strict'] === true) definition.strict = true;
+      return definition;
     }),
   };
 }

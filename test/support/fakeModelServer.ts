@@ -9,7 +9,8 @@
 //                            where canonical = { model, system, messages, tools } in runtime shapes
 //   server.inFlight / server.maxInFlight   concurrency observed
 //   server.onRequest = (n, req) => {}      runs when request n (1-based) arrives, before respond()
-//   server.errors            messages of respond() calls that threw (answered with a 400)
+//   server.errors            messages of respond() calls that threw, and of requests refused because
+//                            a tool marked strict has a schema the real API would refuse (both 400)
 //   await server.close()
 //
 // Routes: POST /v1/messages (Anthropic) and POST /v1/chat/completions (OpenAI), streaming when the
@@ -35,6 +36,7 @@ import {
   openaiStreamEvents,
 } from './fakeOpenAIWire.js';
 import { errorTypeFor, planTurn } from './fakeTurnPlan.js';
+import { strictToolProblems } from './fakeStrictSchema.js';
 import type { FakeApi, FakeReply, FakeRequest } from './fakeTypes.js';
 import { closeServer, listenLocal, readBody } from './localServer.js';
 
@@ -96,6 +98,13 @@ export async function startFakeModelServer(options: FakeModelServerOptions): Pro
       canonical: api === 'anthropic' ? canonicalFromAnthropic(body) : canonicalFromOpenAI(body),
     };
     requests.push(request);
+    const strictProblems = strictToolProblems(api, body);
+    if (strictProblems.length > 0) {
+      // As the real APIs do: a strict tool whose schema is outside the strict subset fails the request.
+      const message = `fake model server: invalid schema for a strict tool: ${strictProblems.join('; ')}`;
+      errors.push(message);
+      return sendJson(res, 400, errorBody(api, 'invalid_request_error', message));
+    }
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     let released = false;

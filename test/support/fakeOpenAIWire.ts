@@ -51,7 +51,9 @@ export function canonicalFromOpenAI(body: Json): FakeCanonicalRequest {
     messages,
     tools: list(body['tools']).map((t): ToolDefinition => {
       const fn = asJson(asJson(t)['function']);
-      return { name: str(fn['name']), description: str(fn['description']), inputSchema: asJson(fn['parameters']) };
+      const definition: ToolDefinition = { name: str(fn['name']), description: str(fn['description']), inputSchema: asJson(fn['parameters']) };
+      if (fn['strict'] === true) definition.strict = true;
+      return definition;
     }),
   };
 }

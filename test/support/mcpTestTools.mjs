@@ -13,7 +13,7 @@ export const TEST_PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 /**
- * @param {{ name?: string, appendFile?: string, onCrash: () => void }} options
+ * @param {{ name?: string, appendFile?: string, extraTools?: string[], onCrash: () => void }} options
  * @returns {McpServer}
  */
 export function createTestMcpServer(options) {
@@ -100,6 +100,13 @@ export function createTestMcpServer(options) {
     options.onCrash();
     return new Promise(() => {});
   });
+
+  // Tools named by the test (e.g. to make two servers' tools collide on the model API), echoing their input.
+  for (const name of options.extraTools ?? []) {
+    server.registerTool(name, { description: `Test tool ${name}: echoes its text.`, inputSchema: { text: z.string() } }, async ({ text }) => ({
+      content: [{ type: 'text', text: `${name}: ${text}` }],
+    }));
+  }
 
   return server;
 }

@@ -2,8 +2,6 @@
 // how it becomes a ToolSpec named `mcp.<server>.<tool>`. The kept shape is plain JSON so the tool
 // cache can store it and `squadron validate` can check refs without starting the server.
 
-import { createHash } from 'node:crypto';
-
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 import type { JsonSchema } from '../../providers/types.js';
@@ -34,17 +32,5 @@ export function mcpToolRef(server: string, tool: string): string {
   return `mcp.${server}.${tool}`;
 }
 
-/** Longest tool name every provider accepts (OpenAI's limit; Anthropic allows 128). */
-const MAX_API_NAME = 64;
-
-/**
- * `mcp_<server>_<tool>`, with characters the model APIs reject (`^[a-zA-Z0-9_-]+$`) replaced by `_`.
- * An over-long name is cut and suffixed with a hash of the full ref so it stays unique and stable.
- */
-export function mcpApiName(server: string, tool: string): string {
-  const ref = mcpToolRef(server, tool);
-  const name = ref.replace(/[^a-zA-Z0-9_-]/g, '_');
-  if (name.length <= MAX_API_NAME) return name;
-  const hash = createHash('sha256').update(ref).digest('hex').slice(0, 8);
-  return `${name.slice(0, MAX_API_NAME - 9)}_${hash}`;
-}
+/** The naming rule lives in config, so the loader can check names without starting servers. */
+export { mcpApiName } from '../../../config/toolNames.js';
