@@ -1,6 +1,7 @@
 // CLI start-up: how long each command takes as a whole process, beside `node -e 0` measured in the
 // same rounds, and what each import costs on its own. Prints figures only; nothing is asserted.
 //   npx tsc -p tsconfig.json && node bench/startup.mjs [--runs 20] [--imports-only | --commands-only]
+//   [--cli other/main.js …]: also time these builds of the CLI (e.g. a bundle), in the same rounds
 //
 // Commands run against a copy of examples/quickstart, run once offline (its model replays a
 // cassette) so `runs` and `inspect` read a real stored run. Every command runs `--runs` times,
@@ -16,7 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -24,6 +25,7 @@ const args = process.argv.slice(2);
 const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 20;
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(repo, 'dist', 'cli', 'main.js');
+const others = args.flatMap((a, i) => (a === '--cli' ? [resolve(args[i + 1])] : []));
 const env = { ...process.env, NO_COLOR: '1' };
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -49,16 +51,20 @@ function project() {
 
 function commandTable() {
   const { dir, runId } = project();
-  const rows = [
-    ['node -e 0', ['-e', '0']],
-    ['squadron --version', [cli, '--version']],
-    ['squadron validate', [cli, 'validate', 'mission.hcl', '--offline']],
-    ['squadron fmt --check', [cli, 'fmt', '--check', 'mission.hcl']],
-    ['squadron docs', [cli, 'docs']],
-    ['squadron runs', [cli, 'runs']],
-    ['squadron inspect', [cli, 'inspect', runId]],
-    ['squadron plan', [cli, 'plan', 'mission.hcl']],
+  const commands = [
+    ['--version'],
+    ['validate', 'mission.hcl', '--offline'],
+    ['fmt', '--check', 'mission.hcl'],
+    ['docs'],
+    ['runs'],
+    ['inspect', runId],
+    ['plan', 'mission.hcl'],
   ];
+  const rows = [['node -e 0', ['-e', '0']]];
+  for (const command of commands) {
+    rows.push([`squadron ${command[0] === 'inspect' ? 'inspect <run>' : command.join(' ')}`, [cli, ...command]]);
+    others.forEach((other, n) => rows.push([`  (cli #${n + 1})`, [other, ...command]]));
+  }
   const times = rows.map(() => ({ wall: [], cpu: [] }));
   try {
     for (let round = 0; round < RUNS + 2; round++) {
@@ -79,6 +85,7 @@ function commandTable() {
   }
   const base = times[0];
   console.log(`Whole-process start-up (${RUNS} interleaved runs; ratio = this row / node -e 0 of the same runs)`);
+  others.forEach((other, n) => console.log(`cli #${n + 1}: ${other}`));
   console.log('| command | wall min | wall median | × node (median) | cpu median | × node (cpu) |');
   console.log('|---|---:|---:|---:|---:|---:|');
   rows.forEach(([name], i) => {
