@@ -1,8 +1,10 @@
 // Lean start-up: the CLI loads only the module of the command being run, `validate` never loads the
 // runtime, and the yaml package (SKILL.md front matter) is loaded only when a skill folder is read.
+// Each command is held to what it uses: no model SDK, MCP SDK or logger outside `run`/`resume`, no
+// store (SQLite, zod) outside the commands that read runs, no discovery thesaurus outside `plan`/`run`.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { commandsFor } from '../../cli/program.js';
@@ -104,5 +106,65 @@ describe('modules loaded by the built CLI', () => {
   test('--version loads no command module and no config module', () => {
     const files = loaded(['--version'], tempProject({}));
     expect(files.filter((f) => f.startsWith('/dist/config/') || (f.startsWith('/dist/cli/commands/') && !f.endsWith('/index.js')))).toEqual([]);
+  });
+
+  /** The packages (node_modules/<name>) and dist/ folders among the loaded files. */
+  function areas(files: string[]): Set<string> {
+    const out = new Set<string>();
+    for (const f of files) {
+      const pkg = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f);
+      if (pkg) out.add(pkg[1]!);
+      else if (f.startsWith('/dist/')) out.add(f.split('/').slice(1, 3).join('/'));
+    }
+    return out;
+  }
+  const HEAVY = ['@anthropic-ai/sdk', 'openai', '@modelcontextprotocol/sdk', 'pino', 'marked', 'marked-terminal'];
+  const heavyIn = (files: string[]): string[] => [...areas(files)].filter((a) => HEAVY.includes(a));
+  const discoveryIn = (files: string[]): string[] => files.filter((f) => f.startsWith('/dist/runtime/discovery/'));
+
+  test('fmt loads the HCL formatter only: no runtime, store, zod or other command', () => {
+    const files = loaded(['fmt', '--check', 'main.hcl'], tempProject({ 'main.hcl': valid }));
+    expect(files).toContain('/dist/config/hcl/fmt.js');
+    const seen = areas(files);
+    expect([...seen].filter((a) => ['dist/runtime', 'dist/store', 'zod', 'better-sqlite3', 'yaml', ...HEAVY].includes(a))).toEqual([]);
+    expect(files.filter((f) => /\/dist\/cli\/commands\/(?!fmt|index)/.test(f))).toEqual([]);
+  });
+
+  test('docs loads neither the config loader, the runtime, the store nor zod', () => {
+    const files = loaded(['docs'], tempProject({}));
+    expect(files.filter((f) => f === '/dist/config/load.js' || f.startsWith('/dist/runtime/') || f.startsWith('/dist/store/'))).toEqual([]);
+    expect([...areas(files)].filter((a) => ['zod', 'better-sqlite3', 'yaml', ...HEAVY].includes(a))).toEqual([]);
+  });
+
+  describe('with a stored run', () => {
+    let project = '';
+    let runId = '';
+    beforeAll(() => {
+      // The quickstart runs offline (its model replays a cassette): a real run in a real database.
+      project = tempProject({});
+      cpSync(join(REPO_ROOT, 'examples', 'quickstart'), project, { recursive: true });
+      const run = spawnSync(process.execPath, [CLI, 'run', '.'], { cwd: project, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      if (run.status !== 0) throw new Error(`quickstart run failed (exit ${run.status}):\n${run.stderr}`);
+      const runs = spawnSync(process.execPath, [CLI, 'runs', '--json'], { cwd: project, encoding: 'utf8' });
+      runId = (JSON.parse(runs.stdout) as { runs: { id: string }[] }).runs[0]!.id;
+    });
+
+    test('runs and inspect load the store, never the config loader, model SDKs, MCP, pino or discovery', () => {
+      for (const args of [['runs'], ['inspect', runId], ['inspect', runId, '--transcript']]) {
+        const files = loaded(args, project);
+        expect(files).toContain('/dist/store/index.js');
+        expect(heavyIn(files)).toEqual([]);
+        expect(discoveryIn(files)).toEqual([]);
+        expect(files.filter((f) => f.startsWith('/dist/config/hcl/') || f === '/dist/config/load.js')).toEqual([]);
+        expect(files.filter((f) => /\/dist\/cli\/commands\/(?!runs|inspect|index)/.test(f))).toEqual([]);
+      }
+    });
+
+    test('plan loads the config and the prompt planner, never a model SDK, MCP, pino or SQLite', () => {
+      const files = loaded(['plan', 'mission.hcl'], project);
+      expect(files).toContain('/dist/runtime/plan.js');
+      expect(heavyIn(files)).toEqual([]);
+      expect([...areas(files)].filter((a) => a === 'better-sqlite3')).toEqual([]);
+    });
   });
 });

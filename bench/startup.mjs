@@ -1,0 +1,156 @@
+// CLI start-up: how long each command takes as a whole process, beside `node -e 0` measured in the
+// same rounds, and what each import costs on its own. Prints figures only; nothing is asserted.
+//   npx tsc -p tsconfig.json && node bench/startup.mjs [--runs 20] [--imports-only | --commands-only]
+//   [--cli other/main.js …]: also time these builds of the CLI (e.g. a bundle), in the same rounds
+//
+// Commands run against a copy of examples/quickstart, run once offline (its model replays a
+// cassette) so `runs` and `inspect` read a real stored run. Every command runs `--runs` times,
+// interleaved with the others after two warm-up rounds, so load from other processes on a shared
+// machine hits them alike; min and median are shown, and each as a ratio to `node -e 0`. CPU time
+// (user + system) is measured in separate spawns with a preload that prints it on exit (the preload
+// itself costs a little, in every row alike, node -e 0 included).
+//
+// The import table imports one module in a fresh process and times that `await import()` alone: the
+// module with everything it pulls in that Node has not loaded yet (so rows overlap: config/load.js
+// includes config/hcl). `--cpu-prof` on a command shows the same costs from the other side.
+
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const args = process.argv.slice(2);
+const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 20;
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(repo, 'dist', 'cli', 'main.js');
+const others = args.flatMap((a, i) => (a === '--cli' ? [resolve(args[i + 1])] : []));
+const env = { ...process.env, NO_COLOR: '1' };
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const min = (xs) => Math.min(...xs);
+const ms = (x) => `${x.toFixed(1)} ms`;
+const CPU_PRELOAD = `data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write('\\n@@cpu '+(u.user+u.system)/1000+'\\n')})`;
+
+function spawnOk(argv, cwd) {
+  const r = spawnSync(process.execPath, argv, { cwd, env, encoding: 'utf8' });
+  if (r.status !== 0 && !(argv.includes('--check') && r.status === 1)) {
+    throw new Error(`node ${argv.join(' ')} failed (${r.status}):\n${r.stderr}`);
+  }
+  return r;
+}
+
+function project() {
+  const dir = mkdtempSync(join(tmpdir(), 'squadron-startup-'));
+  cpSync(join(repo, 'examples', 'quickstart'), dir, { recursive: true });
+  spawnOk([cli, 'run', '.'], dir);
+  const runs = JSON.parse(spawnOk([cli, 'runs', '--json'], dir).stdout).runs;
+  return { dir, runId: runs[0].id };
+}
+
+function commandTable() {
+  const { dir, runId } = project();
+  const commands = [
+    ['--version'],
+    ['validate', 'mission.hcl', '--offline'],
+    ['fmt', '--check', 'mission.hcl'],
+    ['docs'],
+    ['runs'],
+    ['inspect', runId],
+    ['plan', 'mission.hcl'],
+  ];
+  const rows = [['node -e 0', ['-e', '0']]];
+  for (const command of commands) {
+    rows.push([`squadron ${command[0] === 'inspect' ? 'inspect <run>' : command.join(' ')}`, [cli, ...command]]);
+    others.forEach((other, n) => rows.push([`  (cli #${n + 1})`, [other, ...command]]));
+  }
+  const times = rows.map(() => ({ wall: [], cpu: [] }));
+  try {
+    for (let round = 0; round < RUNS + 2; round++) {
+      rows.forEach(([, argv], i) => {
+        const t = performance.now();
+        spawnOk(argv, dir);
+        const wall = performance.now() - t;
+        const r = spawnOk(['--import', CPU_PRELOAD, ...argv], dir);
+        const cpu = Number(/@@cpu ([\d.]+)/.exec(r.stderr)?.[1]);
+        if (round >= 2) {
+          times[i].wall.push(wall);
+          times[i].cpu.push(cpu);
+        }
+      });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const base = times[0];
+  console.log(`Whole-process start-up (${RUNS} interleaved runs; ratio = this row / node -e 0 of the same runs)`);
+  others.forEach((other, n) => console.log(`cli #${n + 1}: ${other}`));
+  console.log('| command | wall min | wall median | × node (median) | cpu median | × node (cpu) |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  rows.forEach(([name], i) => {
+    const t = times[i];
+    const cells = [
+      name,
+      ms(min(t.wall)),
+      ms(median(t.wall)),
+      `${(median(t.wall) / median(base.wall)).toFixed(2)}×`,
+      ms(median(t.cpu)),
+      `${(median(t.cpu) / median(base.cpu)).toFixed(2)}×`,
+    ];
+    console.log(`| ${cells.join(' | ')} |`);
+  });
+}
+
+// Modules a command may load, each imported alone in a fresh process.
+const IMPORTS = [
+  'commander',
+  'zod',
+  'yaml',
+  'better-sqlite3',
+  'pino',
+  're2js',
+  'marked',
+  'marked-terminal',
+  '@anthropic-ai/sdk',
+  'openai',
+  '@modelcontextprotocol/sdk/client/index.js',
+  'dist/cli/program.js',
+  'dist/cli/commands/validate.js',
+  'dist/cli/commands/fmt.js',
+  'dist/cli/commands/docs.js',
+  'dist/cli/commands/runs.js',
+  'dist/cli/commands/inspect.js',
+  'dist/cli/commands/plan.js',
+  'dist/cli/commands/run.js',
+  'dist/config/hcl/index.js',
+  'dist/config/load.js',
+  'dist/store/index.js',
+  'dist/runtime/inspect.js',
+  'dist/runtime/plan.js',
+  'dist/runtime/discovery/index.js',
+  'dist/runtime/run.js',
+];
+
+function importTable() {
+  const timer = (spec) => {
+    const url = spec.startsWith('dist/') ? pathToFileURL(join(repo, spec)).href : spec;
+    // Resolved from the repository, as the CLI resolves its dependencies.
+    return `const t = performance.now(); await import(${JSON.stringify(url)}); process.stdout.write(String(performance.now() - t));`;
+  };
+  const times = IMPORTS.map(() => []);
+  for (let round = 0; round < RUNS + 1; round++) {
+    IMPORTS.forEach((spec, i) => {
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', timer(spec)], { cwd: repo, env, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`import ${spec} failed:\n${r.stderr}`);
+      if (round >= 1) times[i].push(Number(r.stdout));
+    });
+  }
+  console.log(`\nImport cost, each module alone in a fresh process with all it imports (${RUNS} runs)`);
+  console.log('| module | min | median |');
+  console.log('|---|---:|---:|');
+  IMPORTS.forEach((spec, i) => console.log(`| ${spec} | ${ms(min(times[i]))} | ${ms(median(times[i]))} |`));
+}
+
+if (!args.includes('--imports-only')) commandTable();
+if (!args.includes('--commands-only')) importTable();
