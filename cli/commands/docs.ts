@@ -17,11 +17,14 @@ export interface DocTopic {
   group: string;
   /** The page's Markdown: a file of docs/, or generated (`builtins`, from the runtime's tool definitions). */
   read: () => Promise<string>;
+  /** The one-line description in the topic list, when reading the page would cost more than a file read. */
+  summary?: string;
 }
 
 /** Pages written from the code when asked for, so they cannot drift from it. */
 const GENERATED: readonly DocTopic[] = [
-  { name: 'builtins', group: '', read: async () => (await import('../builtinsPage.js')).builtinsPage() },
+  // Listing the topics must not load the runtime's tool definitions: the summary is written here.
+  { name: 'builtins', group: '', read: async () => (await import('../builtinsPage.js')).builtinsPage(), summary: 'The built-in tools (builtins.*), each with its description and inputs.' },
 ];
 
 const GROUP_TITLES: Readonly<Record<string, string>> = {
@@ -81,7 +84,7 @@ async function renderIndex(topics: readonly DocTopic[], columns: number, wrap: W
     const inGroup = topics.filter((t) => t.group === group);
     if (inGroup.length === 0) continue;
     lines.push('', `${GROUP_TITLES[group] ?? group}:`);
-    for (const t of inGroup) lines.push(...wrap(`  ${t.name.padEnd(width)}  ${pageSummary(await t.read()).replace(/`/g, '')}`, columns, width + 4));
+    for (const t of inGroup) lines.push(...wrap(`  ${t.name.padEnd(width)}  ${(t.summary ?? pageSummary(await t.read())).replace(/`/g, '')}`, columns, width + 4));
   }
   return lines.join('\n');
 }
