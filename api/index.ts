@@ -8,8 +8,9 @@
 // diagnostic); a run that fails is not an exception: its report says `failed`.
 
 import { Writable } from 'node:stream';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Value } from '../config/hcl/value.js';
+import { databasePath, workspacePath } from '../config/projectLayout.js';
 import { validateProject, type ValidateOptions } from '../config/validateProject.js';
 import type { LoadResult } from '../config/load.js';
 import type { RunEvent } from '../runtime/events.js';
@@ -120,11 +121,11 @@ export async function run(req: RunRequest): Promise<RunReport> {
   if (req.record !== undefined) options.record = resolve(req.record);
   const root = project.graph.projectRoot;
   return refusalsAsErrors(async () =>
-    startRun(await environment(project, req.db ?? defaultDbPath(root), req), {
+    startRun(await environment(project, req.db ?? databasePath(root), req), {
       mission,
       inputs: inputs.inputs as Record<string, Value>,
       options,
-      workspaceFor: (id) => (req.workspace !== undefined ? resolve(req.workspace) : join(root, '.squadron', 'workspaces', id)),
+      workspaceFor: (id) => (req.workspace !== undefined ? resolve(req.workspace) : workspacePath(root, id)),
       ...(req.onRunId ? { onRunId: req.onRunId } : {}),
       ...(req.onPreviousInterrupted ? { onPreviousInterrupted: req.onPreviousInterrupted } : {}),
     }),
@@ -180,11 +181,6 @@ export async function resume(req: ResumeRequest): Promise<RunReport> {
       ...(req.onNote ? { onNote: req.onNote } : {}),
     });
   });
-}
-
-/** Where a project's runs are stored unless the caller says otherwise. */
-export function defaultDbPath(projectRoot: string): string {
-  return join(projectRoot, '.squadron', 'squadron.db');
 }
 
 /** The runtime's refusals as SquadronError, with the CLI's codes: busy and failed runs are states. */

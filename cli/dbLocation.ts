@@ -8,6 +8,7 @@
 
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { databasePath, SQUADRON_DIR } from '../config/projectLayout.js';
 
 export const DB_ENV = 'SQUADRON_DB';
 /** How many folder levels below the current one the read commands look for databases. */
@@ -24,31 +25,27 @@ export interface DbLocation {
   source: DbSource;
 }
 
-/** The database of a config (its folder, or the folder of its .hcl file). */
-export function dbPathFor(configRoot: string): string {
-  return join(configRoot, '.squadron', 'squadron.db');
-}
 
 /** A --db or SQUADRON_DB value as a database path: a config names its .squadron/squadron.db. */
 export function givenDbPath(cwd: string, value: string): string {
   const given = resolve(cwd, value);
   const stats = statSync(given, { throwIfNoEntry: false });
-  if (stats?.isDirectory()) return basename(given) === '.squadron' ? join(given, 'squadron.db') : dbPathFor(given);
-  if (stats?.isFile() && given.endsWith('.hcl')) return dbPathFor(dirname(given));
+  if (stats?.isDirectory()) return basename(given) === SQUADRON_DIR ? join(given, 'squadron.db') : databasePath(given);
+  if (stats?.isFile() && given.endsWith('.hcl')) return databasePath(dirname(given));
   return given;
 }
 
 /** Where `run` stores a new run of the config rooted at `configRoot`. */
 export function runDbLocation(cwd: string, env: NodeJS.ProcessEnv, configRoot: string, flag: string | undefined): DbLocation {
   const explicit = explicitLocation(cwd, env, flag);
-  return explicit ?? { paths: [dbPathFor(configRoot)], source: 'config' };
+  return explicit ?? { paths: [databasePath(configRoot)], source: 'config' };
 }
 
 /** Which databases a command that reads stored runs (runs, inspect, resume) looks in. */
 export function readDbLocation(cwd: string, env: NodeJS.ProcessEnv, flag: string | undefined): DbLocation {
   const explicit = explicitLocation(cwd, env, flag);
   if (explicit) return explicit;
-  const here = dbPathFor(cwd);
+  const here = databasePath(cwd);
   if (statSync(here, { throwIfNoEntry: false }) !== undefined) return { paths: [here], source: 'here' };
   return { paths: databasesBelow(cwd), source: 'below' };
 }
@@ -70,7 +67,7 @@ function databasesBelow(root: string): string[] {
     for (const dir of level) {
       for (const child of subfolders(dir)) {
         if (++visited > SEARCH_MAX_FOLDERS) return found.sort();
-        if (statSync(dbPathFor(child), { throwIfNoEntry: false })?.isFile()) found.push(dbPathFor(child));
+        if (statSync(databasePath(child), { throwIfNoEntry: false })?.isFile()) found.push(databasePath(child));
         next.push(child);
       }
     }

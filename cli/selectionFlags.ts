@@ -2,9 +2,7 @@
 // what the same flags would give a run: --skill, --no-skills, --tool, --no-tools.
 
 import type { Command } from 'commander';
-import type { Mission, MissionGraph } from '../config/graph.js';
-import { selectionOverrides as checkedOverrides, type Selection } from '../api/project.js';
-import type { SelectionOverrides } from '../runtime/runContext.js';
+import type { Selection } from '../api/project.js';
 import { collect } from './io.js';
 
 export interface SelectionFlags {
@@ -20,11 +18,6 @@ export function addSelectionFlags(command: Command): Command {
     .option('--no-skills', 'give workers no skills at all')
     .option('--tool <ref>', 'restrict every worker to these of its tools (repeatable)', collect)
     .option('--no-tools', 'give workers no tools at all');
-}
-
-/** The flags as overrides, checked against what the mission's workers can be given. */
-export function selectionOverrides(graph: MissionGraph, mission: Mission, flags: SelectionFlags): SelectionOverrides {
-  return checkedOverrides(graph, mission, selectionOf(flags));
 }
 
 /** The flags as the API's selection. */

@@ -7,7 +7,6 @@ import type { Store } from '../store/index.js';
 import { DB_ENV, readDbLocation, runDbLocation, SEARCH_DEPTH, shellWord, shownPath as shownFrom, type DbLocation } from './dbLocation.js';
 import { CliError, type CliIo } from './io.js';
 
-export { dbPathFor } from './dbLocation.js';
 
 /** The help text of the --db option of every command that uses the database. */
 export const DB_OPTION_HELP = `the database file, or the config file or folder whose .squadron/squadron.db to use (default: $${DB_ENV}, else see \`squadron docs persistence\`)`;

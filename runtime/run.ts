@@ -17,7 +17,8 @@ import { createModelClient, type ModelClientFactoryOptions } from './providers/f
 import { createReplayClient } from './providers/replay.js';
 import type { ModelClient } from './providers/types.js';
 import { DEFAULT_LIMITS, type RunContext, type RunLimits } from './runContext.js';
-import { openRunLog, runLogPath, type RunLog } from './runLog.js';
+import { openRunLog, type RunLog } from './runLog.js';
+import { runLogPath } from '../config/projectLayout.js';
 import { runMission, type MissionStatus } from './scheduler.js';
 import { createRunTools, type RunTools } from './toolResolver.js';
 import { emptyTotals, type UsageTotals } from './usage.js';

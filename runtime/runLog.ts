@@ -3,7 +3,7 @@
 // before pino serialises a line, so a secret inside JSON text inside a field is caught too, and the
 // finished line once more as plain text.
 
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { makePrivateDirs, type Redactor } from '../store/index.js';
 import type { RunEvent } from './events.js';
@@ -13,11 +13,6 @@ export interface RunLog {
   logger: Logger;
   sink: (event: RunEvent) => void;
   close(): void;
-}
-
-/** Where a run's log lives: `.squadron/logs/<run-id>.jsonl` beside the config. */
-export function runLogPath(projectRoot: string, runId: string): string {
-  return join(projectRoot, '.squadron', 'logs', `${runId}.jsonl`);
 }
 
 export function openRunLog(path: string, runId: string, redactor: Redactor): RunLog {

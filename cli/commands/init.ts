@@ -8,12 +8,13 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { assetPath } from '../../config/assets.js';
 import { closest } from '../../config/suggest.js';
+import { SQUADRON_DIR } from '../../config/projectLayout.js';
 import { CliError, EXIT, type CliIo } from '../io.js';
 
 const STARTER = 'starter';
 
 /** Folders an example may hold locally (runs, dependencies) that are never copied. */
-const SKIPPED = new Set(['.squadron', 'node_modules']);
+const SKIPPED = new Set([SQUADRON_DIR, 'node_modules']);
 
 export function register(program: Command, io: CliIo): void {
   program

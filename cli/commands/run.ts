@@ -3,7 +3,7 @@
 import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Mission, MissionGraph } from '../../config/graph.js';
-import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
+import { collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP } from '../json.js';
 import { loadProject, selectMission } from '../project.js';
 import { interruptOnSigint, printRunReport, progressFor } from '../runReport.js';
@@ -40,7 +40,6 @@ export function register(program: Command, io: CliIo): void {
 }
 
 async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<number> {
-  if (flags.replay && flags.record) throw new CliError('--replay and --record cannot be used together');
   // The config is checked first; the runtime (model SDKs, MCP, SQLite) loads only for a valid one.
   const project = await loadProject(io, path, parseKeyValues(flags.var, '--var'));
   const { run } = await import('../../api/index.js');

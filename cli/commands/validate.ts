@@ -4,7 +4,7 @@
 // spelling `--format json`) prints the documented `{valid, diagnostics, summary}` contract on stdout.
 
 import { statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { McpToolLister } from '../../config/mcpCheck.js';
 import { countSummary, diagnosticToJson, renderDiagnostics, sourceReaderFor } from '../../config/diagnostics.js';
@@ -13,6 +13,7 @@ import { summarize, type ConfigSummary, type WholeServers } from '../../config/s
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import type { McpServer } from '../../config/graph.js';
 import type { LoadedFiles } from '../../config/load.js';
+import { mcpToolCacheDir } from '../../config/projectLayout.js';
 import { collect, EXIT, parseKeyValues, redactOutput, useColor, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, snakeKeys, writeJson } from '../json.js';
 import { routingLines } from '../taskGraphText.js';
@@ -151,7 +152,7 @@ function cachingMcpLister(path: string, offline: boolean): McpToolLister {
       // Asked only after the config loaded, so `path` exists; worked out once for all servers.
       root ??= statSync(path).isDirectory() ? path : dirname(path);
       const { listToolsCached } = await import('../../runtime/tools/mcp/mcpToolCache.js');
-      const listed = await listToolsCached(server, join(root, '.squadron', 'mcp-tools'), offline ? { offline: true } : { refresh: true, cwd: root });
+      const listed = await listToolsCached(server, mcpToolCacheDir(root), offline ? { offline: true } : { refresh: true, cwd: root });
       const usable = offline ? listed.fromCache : listed.fresh === true;
       return usable ? listed.tools.map((t) => t.name) : { error: listed.error ?? 'no tool list' };
     } catch (err) {
