@@ -120,13 +120,9 @@ export function parseFiles(paths: readonly string[]): ParsedFiles {
   const files = new Map<string, File>();
   const diagnostics: Diagnostic[] = [];
   for (const path of paths) {
-    const read = readTextFile(path);
-    if (!read.ok) {
-      diagnostics.push(
-        read.problem === 'not-utf8'
-          ? pathProblem(path, 'FIL008', `${path} ${read.message}; it is skipped`, 'config files are UTF-8 text; is this a binary file with a .hcl name?')
-          : pathProblem(path, 'FIL004', `${path} ${read.message}`),
-      );
+    const read = readHclFile(path);
+    if ('problem' in read) {
+      diagnostics.push(read.problem);
       continue;
     }
     const parsed = parseHcl(read.text, path);
@@ -134,4 +130,16 @@ export function parseFiles(paths: readonly string[]): ParsedFiles {
     files.set(path, parsed.file);
   }
   return { files, diagnostics };
+}
+
+/** A .hcl file's text, or why it cannot be read (not a regular file, not UTF-8, …) as a diagnostic. */
+export function readHclFile(path: string): { text: string } | { problem: Diagnostic } {
+  const read = readTextFile(path);
+  if (read.ok) return { text: read.text };
+  return {
+    problem:
+      read.problem === 'not-utf8'
+        ? pathProblem(path, 'FIL008', `${path} ${read.message}; it is skipped`, 'config files are UTF-8 text; is this a binary file with a .hcl name?')
+        : pathProblem(path, 'FIL004', `${path} ${read.message}`),
+  };
 }

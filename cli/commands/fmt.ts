@@ -1,13 +1,14 @@
 // `squadron fmt [--check] [path…]`: rewrites HCL files in the canonical layout (config/hcl/fmt.ts),
 // finding files as validate does (a folder recursively, minus dot-folders, node_modules and
-// .squadronignore). Prints each file it changed (or, with --check, would change); `-` formats
-// standard input to standard output. A file with syntax errors is reported and left untouched.
+// .squadronignore) and reading them as the loader does (a FIFO or a binary file is a problem, not a
+// hang). Prints each file it changed (or, with --check, would change); `-` formats standard input to
+// standard output. A file with syntax errors is reported and left untouched.
 
-import { chmodSync, existsSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { renderDiagnostics } from '../../config/diagnostics.js';
-import { discoverFiles } from '../../config/files.js';
+import { discoverFiles, readHclFile } from '../../config/files.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import { formatHcl } from '../../config/hcl/fmt.js';
 import { CliError, EXIT, useColor, type CliIo } from '../io.js';
@@ -45,7 +46,13 @@ async function fmt(io: CliIo, paths: readonly string[], flags: FmtFlags): Promis
     const found = discoverFiles(resolve(io.cwd, given));
     problems.push(...found.diagnostics);
     for (const file of found.files) {
-      const source = readFileSync(file, 'utf8');
+      const read = readHclFile(file);
+      if ('problem' in read) {
+        problems.push(read.problem);
+        outcomes.push({ path: file, status: 'invalid' });
+        continue;
+      }
+      const source = read.text;
       sources.set(file, source);
       const result = formatHcl(source, file);
       if (result.text === undefined) {

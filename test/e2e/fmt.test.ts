@@ -55,6 +55,21 @@ describe('squadron fmt', () => {
     expect(readFileSync(join(dir, 'ok.hcl'), 'utf8')).toBe(PRETTY);
   });
 
+  test('a FIFO or a binary file named .hcl is reported, never waited on, and the others are still formatted', async () => {
+    const dir = project({ 'ok.hcl': UGLY });
+    expect(spawnSync('mkfifo', [join(dir, 'pipe.hcl')]).status).toBe(0);
+    writeFileSync(join(dir, 'blob.hcl'), Buffer.from([0xff, 0xfe, 0x00, 0x81]));
+    // In a folder only regular files are config files; named, a FIFO is refused without opening it.
+    const r = await runCli(['fmt'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('blob.hcl: error[FIL008]');
+    expect(readFileSync(join(dir, 'ok.hcl'), 'utf8')).toBe(PRETTY);
+    const named = await runCli(['fmt', 'pipe.hcl', 'blob.hcl'], { cwd: dir });
+    expect(named.code).toBe(1);
+    expect(named.stderr).toMatch(/pipe\.hcl: error\[FIL004\]: config path .*pipe\.hcl is not a regular file or a directory/);
+    expect(named.stderr).toContain('blob.hcl: error[FIL008]');
+  });
+
   test('- formats standard input to standard output', () => {
     const r = spawnSync(process.execPath, [CLI, 'fmt', '-'], { input: UGLY, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect([r.status, r.stdout]).toEqual([0, PRETTY]);
