@@ -25,11 +25,11 @@ import { emptyTotals, type UsageTotals } from './usage.js';
 import { parseRunOptions, type RunOptions } from './runOptions.js';
 import { runVariables, type RunConfig, type RunVariables } from './runConfig.js';
 import { checkConfig, failedRunRefusal } from './resumeChecks.js';
-import { RunRefused } from './runRefused.js';
+import { RunBusy, RunRefused } from './runRefused.js';
 import { retryFailedTasks } from './taskAttempts.js';
 
 export type { RunOptions } from './runOptions.js';
-export { RunRefused, type RefusalKind } from './runRefused.js';
+export { RunBusy, RunRefused, type RefusalKind } from './runRefused.js';
 export { failedRunRefusal } from './resumeChecks.js';
 
 export interface RunEnvironment {
@@ -122,9 +122,6 @@ export interface StoredRunFacts {
   /** Undefined for a run stored before variables were recorded. */
   variables?: RunVariables;
 }
-
-/** A run refused because another live process is executing it (a state, not a mistake: try again later). */
-export class RunBusy extends RunRefused {}
 
 export function storedRun(dbPath: string, runId: string): StoredRunFacts | undefined {
   const store = openStore(dbPath);

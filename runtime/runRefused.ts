@@ -19,3 +19,11 @@ export class RunRefused extends Error {
     this.name = 'RunRefused';
   }
 }
+
+/** A run refused because another live process is executing it (a state, not a mistake: try again later). */
+export class RunBusy extends RunRefused {
+  constructor(message: string) {
+    super(message, 'state');
+    this.name = 'RunBusy';
+  }
+}
