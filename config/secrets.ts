@@ -9,7 +9,7 @@ export interface NamedSecret {
   value: string;
 }
 
-/** The redactor's minimum (store/redact.ts MIN_SECRET_LENGTH; a test keeps the two equal). */
+/** Values shorter than this cannot be redacted without shredding ordinary text ("abc" in every word). */
 export const MIN_SECRET_LENGTH = 4;
 
 /**

@@ -4,6 +4,11 @@
 // the database never holds one. Structured data is redacted value by value before it is serialised
 // (redactValue); the text forms below are for plain text and text that already holds JSON.
 
+// Shorter values are refused (the loader's SCH018): one definition, beside the config's list of secrets.
+import { MIN_SECRET_LENGTH } from '../config/secrets.js';
+
+export { MIN_SECRET_LENGTH };
+
 export interface Redactor {
   /** Reversible: secrets become placeholders and a literal placeholder is escaped (see restore). */
   redact(text: string): string;
@@ -20,12 +25,6 @@ export interface SecretValue {
   name: string;
   value: string;
 }
-
-/**
- * Shorter values cannot be redacted: they would shred ordinary text ("abc" in every word). They are
- * refused, never silently left in the clear (the config loader reports them as SCH018).
- */
-export const MIN_SECRET_LENGTH = 4;
 
 /** A secret value the redactor refuses (too short to be redacted safely). */
 export class SecretValueError extends Error {
