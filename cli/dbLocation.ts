@@ -7,7 +7,7 @@
 //      node_modules skipped) — so `squadron run examples/quickstart` then `squadron runs` works.
 
 import { readdirSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { databasePath, SQUADRON_DIR } from '../config/projectLayout.js';
 
 export const DB_ENV = 'SQUADRON_DB';
@@ -86,13 +86,6 @@ function subfolders(dir: string): string[] {
   } catch {
     return []; // unreadable folders are not searched
   }
-}
-
-/** A path as the user would type it here: relative when inside the current folder, else absolute. */
-export function shownPath(cwd: string, path: string): string {
-  const rel = relative(cwd, path);
-  if (rel === '') return path;
-  return rel.startsWith('..') || isAbsolute(rel) ? path : rel;
 }
 
 /** Quotes a word for a POSIX shell when it needs it, so a printed command can be pasted as it is. */

@@ -2,6 +2,7 @@
 // directory and environment. Commands take it explicitly (no globals) so tests and the main entry
 // point share one code path.
 
+import { isAbsolute, relative } from 'node:path';
 import type { Command } from 'commander';
 import type { SquadronErrorCode } from '../api/errors.js';
 
@@ -99,6 +100,16 @@ export function parseKeyValues(pairs: readonly string[], flag: string): Record<s
     out[pair.slice(0, eq).trim()] = pair.slice(eq + 1);
   }
   return out;
+}
+
+/**
+ * A path as the user would type it here: relative when inside the current folder (the folder itself
+ * is `.`), else absolute. The one rule for every path the CLI prints.
+ */
+export function shownPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  if (rel === '') return '.';
+  return rel.startsWith('..') || isAbsolute(rel) ? path : rel;
 }
 
 /** Colour on a terminal, unless NO_COLOR is set (https://no-color.org). */

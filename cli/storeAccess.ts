@@ -4,8 +4,8 @@
 
 import { existsSync } from 'node:fs';
 import type { Store } from '../store/index.js';
-import { DB_ENV, readDbLocation, runDbLocation, SEARCH_DEPTH, shellWord, shownPath as shownFrom, type DbLocation } from './dbLocation.js';
-import { CliError, type CliIo } from './io.js';
+import { DB_ENV, readDbLocation, runDbLocation, SEARCH_DEPTH, shellWord, type DbLocation } from './dbLocation.js';
+import { CliError, shownPath as shownFrom, type CliIo } from './io.js';
 
 
 /** The help text of the --db option of every command that uses the database. */

@@ -5,13 +5,13 @@
 // standard output. A file with syntax errors is reported and left untouched.
 
 import { chmodSync, existsSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { renderDiagnostics } from '../../config/diagnostics.js';
 import { discoverFiles, readHclFile } from '../../config/files.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import { formatHcl } from '../../config/hcl/fmt.js';
-import { CliError, EXIT, useColor, type CliIo } from '../io.js';
+import { CliError, EXIT, shownPath, useColor, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
 
 interface FmtFlags {
@@ -65,7 +65,7 @@ async function fmt(io: CliIo, paths: readonly string[], flags: FmtFlags): Promis
       outcomes.push({ path: file, status: changed ? 'formatted' : 'unchanged' });
     }
   }
-  const shown = (p: string): string => relative(io.cwd, p) || p;
+  const shown = (p: string): string => shownPath(io.cwd, p);
   const changed = outcomes.filter((o) => o.status === 'formatted');
   if (flags.json) {
     const files = outcomes.map((o) => ({ path: shown(o.path), status: o.status }));

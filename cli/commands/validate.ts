@@ -4,7 +4,7 @@
 // spelling `--format json`) prints the documented `{valid, diagnostics, summary}` contract on stdout.
 
 import { statSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { McpToolLister } from '../../config/mcpCheck.js';
 import { countSummary, diagnosticToJson, renderDiagnostics, sourceReaderFor } from '../../config/diagnostics.js';
@@ -14,7 +14,7 @@ import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import type { McpServer } from '../../config/graph.js';
 import type { LoadedFiles } from '../../config/load.js';
 import { mcpToolCacheDir } from '../../config/projectLayout.js';
-import { collect, EXIT, parseKeyValues, redactOutput, useColor, type CliIo } from '../io.js';
+import { collect, EXIT, parseKeyValues, redactOutput, shownPath, useColor, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, snakeKeys, writeJson } from '../json.js';
 import { routingLines } from '../taskGraphText.js';
 
@@ -67,7 +67,7 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
   const readSource = sourceReaderFor(result.sources);
   const summary = result.graph !== undefined ? summarize(result.graph) : null;
   if (opts.json === true || opts.format === 'json') {
-    const files = result.loaded && { root: shownRoot(result.loaded.root, io.cwd), loaded: result.loaded.files, skipped: result.loaded.skipped };
+    const files = result.loaded && { root: shownPath(io.cwd, result.loaded.root), loaded: result.loaded.files, skipped: result.loaded.skipped };
     writeJson(io, { valid: result.graph !== undefined, diagnostics: snakeKeys(diagnostics.map((d) => diagnosticToJson(d, io.cwd))), summary: snakeKeys(summary), ...(files ? { files } : {}) });
   } else {
     writeText(diagnostics, summary, io, readSource, result.loaded);
@@ -95,12 +95,7 @@ function loadedLine(loaded: LoadedFiles, cwd: string): string {
   const skipped = loaded.skipped.map((s) => (s.reason === 'squadronignore' ? `${s.path} by .squadronignore` : s.path));
   const shown = skipped.length > SKIPPED_SHOWN ? [...skipped.slice(0, SKIPPED_SHOWN), `… ${skipped.length - SKIPPED_SHOWN} more`] : skipped;
   const tail = shown.length > 0 ? ` (skipped: ${shown.join(', ')})` : '';
-  return `${plural(loaded.files, 'file')} loaded from ${shownRoot(loaded.root, cwd)}${tail}`;
-}
-
-function shownRoot(root: string, cwd: string): string {
-  const rel = relative(cwd, root);
-  return rel === '' ? '.' : rel.startsWith('..') ? root : rel;
+  return `${plural(loaded.files, 'file')} loaded from ${shownPath(cwd, loaded.root)}${tail}`;
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
