@@ -2,6 +2,7 @@
 // (`vars.<name>`) and model API keys (`models.<block>.api_key`). The runtime redacts these from
 // everything it stores; the CLI masks them in everything it prints, diagnostics included.
 
+import { MIN_SECRET_LENGTH } from '../core/secrets.js';
 import type { ModelBlock, VariableValue } from './graph.js';
 
 export interface NamedSecret {
@@ -9,8 +10,6 @@ export interface NamedSecret {
   value: string;
 }
 
-/** Values shorter than this cannot be redacted without shredding ordinary text ("abc" in every word). */
-export const MIN_SECRET_LENGTH = 4;
 
 /**
  * Every secret variable with a value (a shorter one than MIN_SECRET_LENGTH is SCH018), and every API

@@ -3,6 +3,7 @@
 // detached, so a broken terminal never stops a run.
 
 import type { Provenance } from '../config/graph.js';
+import type { FinishedRunStatus, FinishedSessionStatus } from '../core/statuses.js';
 import type { StopReason, Usage } from './providers/types.js';
 
 export interface GivenTool {
@@ -18,7 +19,7 @@ export interface GivenSkill {
 export type RunEvent =
   | { type: 'run.started'; runId: string; mission: string; resumed: boolean; replayFrom?: string }
   | { type: 'run.config_changed'; runId: string; changes: string[] }
-  | { type: 'run.finished'; runId: string; status: 'completed' | 'failed' | 'interrupted'; error?: string }
+  | { type: 'run.finished'; runId: string; status: FinishedRunStatus; error?: string }
   | { type: 'task.started'; task: string }
   | { type: 'task.completed'; task: string; summary: string; route?: string }
   | { type: 'task.failed'; task: string; error: string }
@@ -36,7 +37,7 @@ export type RunEvent =
       discovery: boolean;
       resumed: boolean;
     }
-  | { type: 'session.finished'; task: string; agent: string; sessionId: string; status: 'completed' | 'failed' }
+  | { type: 'session.finished'; task: string; agent: string; sessionId: string; status: FinishedSessionStatus }
   | {
       type: 'model.turn';
       task: string;

@@ -2,6 +2,7 @@
 // doing, tokens and cost so far). Otherwise: one plain line per significant event, so logs and CI
 // output stay readable.
 
+import type { TaskStatus } from '../core/statuses.js';
 import type { GivenSkill, GivenTool, RunEvent } from './events.js';
 import { totalTokens } from './usage.js';
 
@@ -16,7 +17,7 @@ export function describeSelection(agent: string, task: string, tools: readonly G
 }
 
 interface TaskView {
-  state: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled' | 'skipped';
+  state: TaskStatus;
   activity: string;
 }
 

@@ -6,7 +6,7 @@
 // exactly as given, and never read again as template.
 
 import { readFileSync } from 'node:fs';
-import { assetPath } from '../config/assets.js';
+import { assetPath } from '../core/assets.js';
 
 export type TemplateValue = string | number | boolean | undefined | null | TemplateScope | TemplateValue[];
 export interface TemplateScope {

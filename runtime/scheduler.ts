@@ -6,6 +6,7 @@
 // a stored run.
 
 import type { TaskSpec } from '../config/graph.js';
+import type { FinishedRunStatus } from '../core/statuses.js';
 import { commanderAgents } from './agents/definitions.js';
 import { runCommander, type TaskOutcome, type UpstreamResult } from './agents/commander.js';
 import { RunInterrupted } from './agents/sessionTypes.js';
@@ -14,7 +15,7 @@ import { ancestorsOf } from './taskGraph.js';
 import { tasksToSkip } from './skipping.js';
 import type { RunContext } from './runContext.js';
 
-export type MissionStatus = 'completed' | 'failed' | 'interrupted';
+export type MissionStatus = FinishedRunStatus;
 
 export interface MissionResult {
   status: MissionStatus;

@@ -8,7 +8,7 @@
 import Database from 'better-sqlite3';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { assetPath } from '../config/assets.js';
+import { assetPath } from '../core/assets.js';
 import { createColumnCodec } from './columns.js';
 import { createDbFile, examineDbFile, notSquadronDb } from './dbFile.js';
 import { StoreError } from './errors.js';

@@ -5,7 +5,7 @@
 // (redactValue); the text forms below are for plain text and text that already holds JSON.
 
 // Shorter values are refused (the loader's SCH018): one definition, beside the config's list of secrets.
-import { MIN_SECRET_LENGTH } from '../config/secrets.js';
+import { MIN_SECRET_LENGTH } from '../core/secrets.js';
 
 export { MIN_SECRET_LENGTH };
 

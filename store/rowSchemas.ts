@@ -3,11 +3,11 @@
 // CORRUPT_ROW: a resumed run must not act on a row it misreads.
 
 import { z } from 'zod';
-import type { Part, ToolResultContent } from '../runtime/providers/types.js';
-import type { ToolResult } from '../runtime/tools/types.js';
+import type { Part, ToolResultContent } from '../core/messages.js';
+import type { ToolResult } from '../core/toolResults.js';
 import type { ColumnCodec } from './columns.js';
 import { StoreError } from './errors.js';
-import { RUN_STATUSES, SESSION_STATUSES, TASK_STATUSES } from './rows.js';
+import { LEDGER_STATUSES, RUN_STATUSES, SESSION_STATUSES, TASK_STATUSES } from '../core/statuses.js';
 
 // ---- JSON payload schemas. Loose objects keep fields a newer contract adds (e.g. provider ids on
 // thinking parts) instead of silently dropping them on the way through the store.
@@ -150,7 +150,7 @@ export const RawLedger = z.object({
   api_name: text,
   input_json: text,
   idempotent: flag,
-  status: z.enum(['started', 'completed']),
+  status: z.enum(LEDGER_STATUSES),
   result_json: nullableText,
   is_error: flag.nullable(),
   started_at: text,

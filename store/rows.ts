@@ -1,19 +1,13 @@
 // Row types the store hands out. They are validated where they are read back: rowSchemas.ts checks
 // the raw SQLite rows and JSON payloads with zod, rowReaders.ts turns them into these types.
 
-import type { Part } from '../runtime/providers/types.js';
-import type { ToolResult } from '../runtime/tools/types.js';
+import type { Part } from '../core/messages.js';
+import type { LedgerStatus, RunStatus, SessionStatus, TaskStatus } from '../core/statuses.js';
+import type { ToolResult } from '../core/toolResults.js';
 
-export const RUN_STATUSES = ['running', 'completed', 'failed', 'interrupted'] as const;
-export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled', 'skipped'] as const;
-export const SESSION_STATUSES = ['running', 'completed', 'failed'] as const;
-
-export type RunStatus = (typeof RUN_STATUSES)[number];
-export type TaskStatus = (typeof TASK_STATUSES)[number];
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
+export type { LedgerStatus, RunStatus, SessionStatus, TaskStatus } from '../core/statuses.js';
 export type SessionRole = 'commander' | 'agent';
 export type RouteKind = 'route' | 'send_to';
-export type LedgerStatus = 'started' | 'completed';
 
 export interface RunRow {
   id: string;

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Command } from 'commander';
-import { assetPath } from '../../config/assets.js';
+import { assetPath } from '../../core/assets.js';
 import { closest } from '../../config/suggest.js';
 import { CliError, type CliIo } from '../io.js';
 

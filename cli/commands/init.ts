@@ -6,7 +6,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { assetPath } from '../../config/assets.js';
+import { assetPath } from '../../core/assets.js';
 import { closest } from '../../config/suggest.js';
 import { SQUADRON_DIR } from '../../config/projectLayout.js';
 import { CliError, EXIT, type CliIo } from '../io.js';

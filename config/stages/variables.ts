@@ -7,7 +7,7 @@ import type { VariableValue } from '../graph.js';
 import { blockHeader, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
 import { scopeFor, type DeclaredVariable, type LoadContext } from '../scope.js';
 import { loadNamedBlocks } from './namedBlocks.js';
-import { MIN_SECRET_LENGTH } from '../secrets.js';
+import { MIN_SECRET_LENGTH } from '../../core/secrets.js';
 import { suggestionHint } from '../suggest.js';
 import { evaluateValue, readBool, readString, toStringValue } from '../values.js';
 

@@ -1,56 +1,21 @@
-// Canonical conversation parts and the one interface every provider adapter implements. Sessions,
-// the store and cassettes speak only these shapes; adapters translate to and from each wire API.
+// The one interface every provider adapter implements (ModelClient), its requests, responses and
+// errors. The canonical conversation parts are defined in core/messages.ts (the store speaks them
+// too) and re-exported here for the adapters; adapters translate them to and from each wire API.
 
-export type JsonSchema = Record<string, unknown>;
-
-export interface TextPart {
-  type: 'text';
-  text: string;
-}
-
-/** Kept verbatim (signature, redacted data) so it can be sent back unchanged on the next turn. */
-export interface ThinkingPart {
-  type: 'thinking';
-  text: string;
-  signature?: string;
-  /** Anthropic `redacted_thinking` payload (then `text` is ""). */
-  redactedData?: string;
-}
-
-export interface ToolUsePart {
-  type: 'tool_use';
-  id: string;
-  /** The API name the model used (e.g. `builtins_http_get`). */
-  name: string;
-  input: unknown;
-  /** Set when the model produced arguments that are not valid JSON; `input` is then {}. */
-  malformedInput?: string;
-}
-
-export type ToolResultContent =
-  | { type: 'text'; text: string }
-  | { type: 'image'; mediaType: string; data: string };
-
-export interface ToolResultPart {
-  type: 'tool_result';
-  toolUseId: string;
-  content: ToolResultContent[];
-  isError: boolean;
-}
-
-export interface ImagePart {
-  type: 'image';
-  mediaType: string;
-  /** base64 */
-  data: string;
-}
-
-export type Part = TextPart | ThinkingPart | ToolUsePart | ToolResultPart | ImagePart;
-
-export interface Message {
-  role: 'user' | 'assistant';
-  parts: Part[];
-}
+export type {
+  JsonSchema,
+  TextPart,
+  ThinkingPart,
+  ToolUsePart,
+  ToolResultContent,
+  ToolResultPart,
+  ImagePart,
+  Part,
+  Message,
+  Usage,
+  StopReason,
+} from '../../core/messages.js';
+import type { JsonSchema, Message, Part, StopReason, Usage } from '../../core/messages.js';
 
 export interface ToolDefinition {
   name: string;
@@ -64,16 +29,6 @@ export interface ToolDefinition {
    */
   strict?: boolean;
 }
-
-export interface Usage {
-  /** Uncached input tokens. */
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-}
-
-export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'other';
 
 /** Who is asking: used by the replay provider to find the cassette entry, and by logs. */
 export interface RequestTrace {

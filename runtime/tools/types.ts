@@ -2,32 +2,13 @@
 // input and an execute function. Builtins, custom `tool` blocks and MCP tools all become ToolSpecs.
 // Who may call which tool is decided elsewhere (the agent's authorized set), never here.
 
-import type { JsonSchema, ToolResultContent } from '../providers/types.js';
+import type { JsonSchema } from '../providers/types.js';
+import type { ToolResult } from '../../core/toolResults.js';
+
+export type { ToolResult, ToolResultResource } from '../../core/toolResults.js';
+export { textResult } from '../../core/toolResults.js';
 
 export type ToolSource = 'builtin' | 'custom' | 'mcp';
-
-export interface ToolResult {
-  content: ToolResultContent[];
-  isError: boolean;
-  /** MCP `structuredContent`, passed through faithfully. */
-  structured?: unknown;
-  /**
-   * MCP content with no canonical part (embedded resources, resource links, audio), kept verbatim
-   * for the store and for display. `content` always carries a text rendering of each for the model.
-   */
-  resources?: ToolResultResource[];
-}
-
-export interface ToolResultResource {
-  kind: 'resource' | 'resource_link' | 'audio';
-  uri?: string;
-  name?: string;
-  mimeType?: string;
-  /** Text of a text resource. */
-  text?: string;
-  /** base64 payload of a blob resource or audio clip. */
-  blob?: string;
-}
 
 export interface ToolContext {
   /** The run's workspace directory; file tools are confined to it. */
@@ -57,7 +38,3 @@ export interface ToolSpec {
 }
 
 export { apiNameOf } from '../../config/toolNames.js';
-
-export function textResult(text: string, isError = false): ToolResult {
-  return { content: [{ type: 'text', text }], isError };
-}

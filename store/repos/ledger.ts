@@ -1,7 +1,7 @@
 // The tool-call ledger: `started` is written before a tool executes and the result after, so resume
 // can replay completed results instead of re-running side effects, and knows which calls were cut off.
 
-import type { ToolResult } from '../../runtime/tools/types.js';
+import type { ToolResult } from '../../core/toolResults.js';
 import { StoreError } from '../errors.js';
 import { toLedgerRow } from '../rowReaders.js';
 import { parseRow, RawLedger } from '../rowSchemas.js';

@@ -1,7 +1,7 @@
 // Messages: a session's conversation in order. Each append takes the next sequence number in the
 // same statement, so two writers can never produce the same seq.
 
-import type { Part } from '../../runtime/providers/types.js';
+import type { Part } from '../../core/messages.js';
 import { toMessageRow } from '../rowReaders.js';
 import { parseRow, RawMessage } from '../rowSchemas.js';
 import type { MessageRow } from '../rows.js';

@@ -55,7 +55,6 @@ function summarySelect(where: string): string {
   ORDER BY r.started_at DESC, r.seq DESC`;
 }
 
-const TERMINAL: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'interrupted']);
 
 export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
   const insert = db.prepare(
@@ -99,7 +98,7 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
       return rows.map((row) => toRunSummary(codec, parseRow(RawRunSummary, 'runs', row)));
     },
     setStatus(id, status, error) {
-      const terminal = TERMINAL.has(status);
+      const terminal = status !== 'running';
       const changed = setStatus.run(status, codec.textOrNull(error), terminal ? 1 : 0, now(), id).changes;
       if (changed === 0) throw new StoreError('NOT_FOUND', `no run ${id}`);
     },

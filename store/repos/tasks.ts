@@ -4,6 +4,7 @@ import { StoreError } from '../errors.js';
 import { newId } from '../ids.js';
 import { toTaskRow } from '../rowReaders.js';
 import { parseRow, RawTask } from '../rowSchemas.js';
+import { TERMINAL_TASK_STATUSES } from '../../core/statuses.js';
 import type { TaskRow, TaskStatus } from '../rows.js';
 import type { RepoContext } from './context.js';
 
@@ -23,7 +24,6 @@ export interface TasksRepo {
   setStatus(runId: string, name: string, status: TaskStatus): void;
 }
 
-const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled', 'skipped']);
 
 export function createTasksRepo({ db, codec, now }: RepoContext): TasksRepo {
   const insert = db.prepare(
@@ -81,7 +81,7 @@ export function createTasksRepo({ db, codec, now }: RepoContext): TasksRepo {
       return attempt;
     },
     setStatus(runId, name, status) {
-      mustChange(setStatus.run(status, TERMINAL.has(status) ? 1 : 0, now(), runId, name).changes, runId, name);
+      mustChange(setStatus.run(status, TERMINAL_TASK_STATUSES.has(status) ? 1 : 0, now(), runId, name).changes, runId, name);
     },
   };
 }

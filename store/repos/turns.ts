@@ -1,7 +1,7 @@
 // Model turns: one row per model call with its token usage, cost and duration. Totals are summed
 // from these rows, so budgets survive a resume instead of restarting at zero.
 
-import type { Usage } from '../../runtime/providers/types.js';
+import type { Usage } from '../../core/messages.js';
 import { toTotals } from '../rowReaders.js';
 import { parseRow, RawSessionTotals, RawTotals } from '../rowSchemas.js';
 import type { UsageTotals } from '../rows.js';

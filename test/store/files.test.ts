@@ -2,7 +2,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assetPath } from '../../config/assets.js';
+import { assetPath } from '../../core/assets.js';
 import { openStore, readMigrations, StoreError } from '../../store/index.js';
 import { tempDir } from './fixtures.js';
 

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assetPath } from '../../config/assets.js';
+import { assetPath } from '../../core/assets.js';
 import { openStore, readMigrations, StoreError } from '../../store/index.js';
 import { tempDir } from './fixtures.js';
 

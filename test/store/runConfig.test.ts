@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { assetPath } from '../../config/assets.js';
+import { assetPath } from '../../core/assets.js';
 import { openStore } from '../../store/index.js';
 import { migrate } from '../../store/migrate.js';
 import { freshStore, seedSession, tempDir } from './fixtures.js';

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assetPath } from '../../config/assets.js';
+import { assetPath } from '../../core/assets.js';
 import { startFakeModelServer } from './fakeModelServer.js';
 import { quickstartScript } from './quickstartScript.js';
 import { toolDiscoveryScript } from './toolDiscoveryScript.js';

@@ -1,0 +1,20 @@
+// The status sets of runs, tasks, sessions and ledger entries: defined once, here, and imported by the
+// runtime (which moves things between them) and the store (which keeps them). Bottom layer.
+
+export const RUN_STATUSES = ['running', 'completed', 'failed', 'interrupted'] as const;
+export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled', 'skipped'] as const;
+export const SESSION_STATUSES = ['running', 'completed', 'failed'] as const;
+export const LEDGER_STATUSES = ['started', 'completed'] as const;
+
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+export type LedgerStatus = (typeof LEDGER_STATUSES)[number];
+
+/** How a run ended (or stopped): every run status but 'running'. */
+export type FinishedRunStatus = Exclude<RunStatus, 'running'>;
+/** How a session ended. */
+export type FinishedSessionStatus = Exclude<SessionStatus, 'running'>;
+
+/** Task states a task does not leave by itself; they set finished_at. */
+export const TERMINAL_TASK_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled', 'skipped']);
