@@ -38,7 +38,8 @@ export function connectFailure(err: unknown, target: PostgresTarget, timeoutMs: 
     case 'ENETUNREACH':
       return line(`${where} is unreachable (${e.code}); check the host, the port and any firewall between`);
     case 'ENOENT':
-      return e.path !== undefined && !e.path.startsWith(target.host)
+      // A file error (fs) carries its path; a missing Unix socket (net) does not.
+      return e.path !== undefined
         ? line(`cannot read ${e.path} named in the connection string (sslrootcert, sslcert or sslkey): no such file`)
         : line(`no server socket at ${target.host}; is the server running, and is the host right?`);
     case '28P01':

