@@ -8,12 +8,12 @@
 import Database from 'better-sqlite3';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { assetPath } from '../core/assets.js';
 import { createColumnCodec } from './columns.js';
 import { createDbFile, examineDbFile, notSquadronDb } from './dbFile.js';
 import { StoreError } from './errors.js';
 import { isoTime } from './ids.js';
-import { hasSquadronSchema, migrate, pendingMigrations, readMigrations, type MigrationFile } from './migrate.js';
+import { hasSquadronSchema, migrate, pendingMigrations } from './migrate.js';
+import { migrationsFolder, readMigrations, type MigrationFile } from './migrationFiles.js';
 import type { Redactor } from './redact.js';
 import type { RepoContext } from './repos/context.js';
 import { createEventsRepo } from './repos/events.js';
@@ -38,7 +38,7 @@ export interface OpenStoreOptions {
   onNote?: (message: string) => void;
   /** Applied to every stored text that may carry user or model content; restored on read. */
   redactor?: Redactor;
-  /** Where the NNNN_name.sql files are; defaults to the packaged `migrations/` (tests override it). */
+  /** Where the NNNN_name.sql files are; defaults to the packaged `migrations/sqlite/` (tests override it). */
   migrationsDir?: string;
   /**
    * NORMAL (default) survives a process crash, which is what resume is about; FULL also survives
@@ -52,29 +52,29 @@ export interface OpenStoreOptions {
 const MEMORY = ':memory:';
 
 export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
-  const migrationsDir = opts.migrationsDir ?? assetPath('migrations');
+  // Read and checksummed once per open; every step below compares against these.
+  const files = readMigrations(opts.migrationsDir ?? migrationsFolder('sqlite'));
   if (path === MEMORY) {
     const db = connect(MEMORY, {});
-    prepareWritable(db, MEMORY, migrationsDir, opts);
+    prepareWritable(db, MEMORY, files, opts);
     return storeOn(db, MEMORY, opts);
   }
   const file = resolve(path);
-  return opts.access === 'read' ? openForReading(file, migrationsDir, opts) : openForWriting(file, migrationsDir, opts);
+  return opts.access === 'read' ? openForReading(file, files, opts) : openForWriting(file, files, opts);
 }
 
-function openForWriting(file: string, migrationsDir: string, opts: OpenStoreOptions): Store {
+function openForWriting(file: string, files: MigrationFile[], opts: OpenStoreOptions): Store {
   if (examineDbFile(file) === 'missing') {
     createDbFile(file, (temp) => {
       const db = connect(temp, { fileMustExist: true });
       try {
-        prepareWritable(db, temp, migrationsDir, opts);
+        prepareWritable(db, temp, files, opts);
       } finally {
         db.close();
       }
     });
   }
   // Recognised on a read-only connection first: a file that is not ours is never opened for writing.
-  const files = readMigrations(migrationsDir);
   const check = openToRecognise(file);
   try {
     recognise(check, file, files);
@@ -82,13 +82,12 @@ function openForWriting(file: string, migrationsDir: string, opts: OpenStoreOpti
     check.close();
   }
   const db = connect(file, { fileMustExist: true });
-  prepareWritable(db, file, migrationsDir, opts);
+  prepareWritable(db, file, files, opts);
   return storeOn(db, file, opts);
 }
 
-function openForReading(file: string, migrationsDir: string, opts: OpenStoreOptions): Store {
+function openForReading(file: string, files: MigrationFile[], opts: OpenStoreOptions): Store {
   if (examineDbFile(file) === 'missing') throw new StoreError('OPEN_FAILED', `no database at ${file}`);
-  const files = readMigrations(migrationsDir);
   const check = openToRecognise(file);
   let pending: MigrationFile[];
   try {
@@ -98,7 +97,7 @@ function openForReading(file: string, migrationsDir: string, opts: OpenStoreOpti
   }
   if (pending.length > 0 && isWritable(file)) {
     const writer = connect(file, { fileMustExist: true });
-    const { applied } = prepareWritable(writer, file, migrationsDir, opts);
+    const { applied } = prepareWritable(writer, file, files, opts);
     writer.close();
     if (applied.length > 0) opts.onNote?.(`upgraded the database ${file} to the current schema (applied ${applied.join(', ')})`);
     pending = [];
@@ -177,14 +176,14 @@ function connect(filename: string, options: { readonly?: boolean; fileMustExist?
   }
 }
 
-function prepareWritable(db: Database.Database, file: string, migrationsDir: string, opts: OpenStoreOptions): { applied: string[] } {
+function prepareWritable(db: Database.Database, file: string, files: MigrationFile[], opts: OpenStoreOptions): { applied: string[] } {
   const now = (): string => isoTime((opts.clock ?? Date.now)());
   try {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${opts.synchronous ?? 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    return migrate(db, migrationsDir, now);
+    return migrate(db, files, now);
   } catch (err) {
     db.close();
     if (err instanceof StoreError) throw err;
