@@ -68,9 +68,14 @@ function describeFailure(err: unknown): Failure | undefined {
 
 /** Whether the command this command line runs has a `--json` flag (commands that print data do). */
 function declaresJson(program: Command, argv: readonly string[]): boolean {
-  const word = argv.find((a) => !a.startsWith('-'));
-  const command = program.commands.find((c) => c.name() === word);
-  return command?.options.some((o) => o.long === '--json') ?? false;
+  // The command, or the subcommand of a group (`mcp status`), that the first words name.
+  let command: Command | undefined = program;
+  for (const word of argv.filter((a) => !a.startsWith('-'))) {
+    const sub: Command | undefined = command.commands.find((c) => c.name() === word);
+    if (sub === undefined) break;
+    command = sub;
+  }
+  return command !== program && command.options.some((o) => o.long === '--json');
 }
 
 async function buildProgram(argv: readonly string[], io: CliIo): Promise<Command> {
@@ -89,7 +94,14 @@ async function buildProgram(argv: readonly string[], io: CliIo): Promise<Command
     io.debug = Boolean(cmd.opts()['debug']);
   });
   for (const { register } of modules) register(program, io);
-  for (const sub of program.commands) sub.exitOverride();
+  // Errors come back to us from every command, a group's subcommands included (never process.exit).
+  const override = (cmd: Command): void => {
+    for (const sub of cmd.commands) {
+      sub.exitOverride();
+      override(sub);
+    }
+  };
+  override(program);
   return program;
 }
 

@@ -11,6 +11,8 @@ import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/
 import type { McpServer } from '../../../config/graph.js';
 import type { ToolResult, ToolSpec } from '../types.js';
 import { textResult } from '../types.js';
+import { CredentialStore } from './credentialStore.js';
+import { NeedsLoginError, StoredOAuthProvider } from './oauthProvider.js';
 import { toToolResult } from './results.js';
 import { mcpToolSpec } from './toolSpec.js';
 import { toolInfoFromSdk, type McpToolInfo } from './toolInfo.js';
@@ -24,6 +26,8 @@ export interface McpConnectionOptions {
   callTimeoutMs?: number;
   /** Working directory of stdio servers (usually the project root). */
   cwd?: string;
+  /** OAuth credentials of HTTP servers that need a login (default: the user's encrypted store). */
+  credentials?: CredentialStore;
   clientVersion?: string;
 }
 
@@ -83,6 +87,7 @@ export class McpConnections {
   private readonly connectTimeoutMs: number;
   private readonly listTimeoutMs: number;
   private readonly callTimeoutMs: number;
+  private credentials?: CredentialStore;
 
   constructor(private readonly options: McpConnectionOptions = {}) {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
@@ -211,7 +216,14 @@ export class McpConnections {
             stderr: 'pipe',
             ...(this.options.cwd !== undefined ? { cwd: this.options.cwd } : {}),
           })
-        : new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
+        : new StreamableHTTPClientTransport(new URL(config.url), {
+            requestInit: { headers: { ...config.headers } },
+            // OAuth unless the config sends its own Authorization header: tokens from
+            // `squadron mcp login`, refreshed by the SDK; without them the call names the login command.
+            ...(hasAuthorizationHeader(config.headers)
+              ? {}
+              : { authProvider: new StoredOAuthProvider({ name: state.server.name, url: config.url }, (this.credentials ??= this.options.credentials ?? new CredentialStore())) }),
+          });
     const client = new Client({ name: 'squadron', version: this.options.clientVersion ?? '0.1.0' }, { capabilities: {} });
     const live: Live = { client, transport, ready: false, retired: false, stderr: [] };
     if (transport instanceof StdioTransport) {
@@ -295,15 +307,36 @@ function withStderr(message: string, live: Live): string {
   return `${message}\nserver stderr:\n${tail}`;
 }
 
+function hasAuthorizationHeader(headers: Readonly<Record<string, string>>): boolean {
+  return Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
+}
+
+/** Longest part of an HTTP error body shown: a server's whole HTML error page is not a message. */
+const HTTP_BODY_CHARS = 160;
+
 function describeError(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
-  if (err instanceof StreamableHTTPError && err.code !== undefined) return `HTTP ${err.code}: ${err.message}`;
+  if (err instanceof NeedsLoginError) return err.message;
+  if (err instanceof StreamableHTTPError && err.code !== undefined) return httpErrorLine(err.code, err.message);
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' && 'path' in err) return `command not found: ${String((err as NodeJS.ErrnoException).path)}`;
   // fetch reports "fetch failed" with the useful part (ECONNREFUSED, ENOTFOUND…) in `cause`.
   const cause = (err as Error & { cause?: unknown }).cause;
   if (cause instanceof Error) return `${err.message}: ${cause.message}`;
   return err.message;
+}
+
+/** `HTTP 404: not found (is the url right?)`: the status, and the body's text in one short line. */
+function httpErrorLine(status: number, message: string): string {
+  const body = message
+    .replace(/^(?:Streamable HTTP error: )?Error (?:POSTing to|GETting from|DELETEing) endpoint(?: \(HTTP \d+\))?:\s*/, '')
+    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const shown = body.length > HTTP_BODY_CHARS ? `${body.slice(0, HTTP_BODY_CHARS)}…` : body;
+  const hint = status === 404 ? ' (is the url right?)' : status === 401 || status === 403 ? ' (check the credentials)' : '';
+  return `HTTP ${status}${shown ? `: ${shown}` : ''}${hint}`;
 }
 
 function delay(ms: number): Promise<void> {
