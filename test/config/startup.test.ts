@@ -81,6 +81,8 @@ describe('modules loaded by the built CLI', () => {
     expect(files.filter((f) => f.startsWith('/dist/runtime/') || f.startsWith('/dist/store/'))).toEqual([]);
     expect(files.filter((f) => /\/dist\/cli\/commands\/(?!validate|index)/.test(f))).toEqual([]);
     expect(files.filter((f) => f.includes('/node_modules/yaml/'))).toEqual([]);
+    // The regex engine is loaded by the first regex call, and this config makes none.
+    expect(files.filter((f) => f.includes('/node_modules/re2js/'))).toEqual([]);
     // The Markdown renderer (marked, marked-terminal and its highlighter) is for `docs` only.
     expect(files.filter((f) => /\/node_modules\/(marked|marked-terminal|cli-highlight|highlight\.js)\//.test(f))).toEqual([]);
   });
@@ -101,6 +103,16 @@ describe('modules loaded by the built CLI', () => {
     const skill = '---\nname: tone-guide\ndescription: How to write replies\n---\nBe kind.\n';
     const files = loaded(['validate', '--offline'], tempProject({ 'main.hcl': `skills_dir = "skills"\n${valid}`, 'skills/tone-guide/SKILL.md': skill }));
     expect(files.some((f) => f.includes('/node_modules/yaml/'))).toBe(true);
+  });
+
+  test('a regex call in the config is what loads the regex engine, and it still answers', () => {
+    const config = `variable "id" {\n  default = regex("[a-z]+-([0-9]+)", "ticket-42")[0]\n}\n${withMission('  task "a" {\n    objective = "ticket \${vars.id}"\n    tools     = [builtins.http.get]\n  }\n')}`;
+    const dir = tempProject({ 'main.hcl': config });
+    const files = loaded(['validate', '--offline'], dir);
+    expect(files.filter((f) => f.includes('/node_modules/re2js/'))).not.toEqual([]);
+    const plan = spawnSync(process.execPath, [CLI, 'plan', 'main.hcl', '--show-prompt'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(plan.status, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('ticket 42');
   });
 
   test('--version loads no command module, no config module and not even the argument parser', () => {
