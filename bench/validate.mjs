@@ -196,6 +196,7 @@ try {
   console.log(`squadron validate, big:          ${stats(bigCmd)}`);
   const ratio = (k) => (median(bigCmd[k]) / median(smallCmd[k])).toFixed(2);
   console.log(`big / small:                     ${ratio('wall')}x wall, ${ratio('cpu')}x cpu (medians; target ≤ 2x)`);
+  startupRatios(node, version, smallCmd);
 
   const { parse: hcl2json } = await import('@cdktf/hcl2json');
   let t = performance.now();
@@ -215,6 +216,16 @@ try {
 } finally {
   if (process.env.BENCH_KEEP !== '1') rmSync(bigDir, { recursive: true, force: true });
   rmSync(smallDir, { recursive: true, force: true });
+}
+
+/**
+ * Issue 12's start-up row: the small validate (and --version) as a ratio to `node -e 0` of the
+ * same interleaved rounds, so the figure means the same on an idle and a busy machine.
+ */
+function startupRatios(node, version, smallCmd) {
+  const ratio = (t, k) => (median(t[k]) / median(node[k])).toFixed(2);
+  console.log(`validate, small / node -e 0:     ${ratio(smallCmd, 'wall')}x wall, ${ratio(smallCmd, 'cpu')}x cpu (medians; target ≤ 2x)`);
+  console.log(`--version / node -e 0:           ${ratio(version, 'wall')}x wall, ${ratio(version, 'cpu')}x cpu`);
 }
 
 /**
