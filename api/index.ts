@@ -157,10 +157,11 @@ export interface ResumeRequest extends ProjectOptions, RunHooks {
  * and every missing one is named before anything is loaded or written.
  */
 export async function resume(req: ResumeRequest): Promise<RunReport> {
-  const [{ failedRunRefusal, resumeRun, storedRun }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run.js'), import('../runtime/runConfig.js')]);
+  const [{ failedRunRefusal, resumeRun, openStoredRun }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run.js'), import('../runtime/runConfig.js')]);
   const db = resolve(sqliteDb(req.db));
-  const stored = storedRun(db, req.runId);
-  if (!stored) throw new SquadronError('not_found', `no run ${req.runId} in ${db}`);
+  const opened = openStoredRun(db, req.runId);
+  if (!opened) throw new SquadronError('not_found', `no run ${req.runId} in ${db}`);
+  const stored = opened.facts;
   return refusalsAsErrors(async () => {
     // A failed run is refused first: giving its secrets again would not make a plain resume work.
     const failed = req.retryFailed ? undefined : failedRunRefusal(req.runId, stored.status, stored.failedTasks);
@@ -180,8 +181,9 @@ export async function resume(req: ResumeRequest): Promise<RunReport> {
       allowConfigChange: Boolean(req.allowConfigChange),
       ...(req.onStart ? { onStart: req.onStart } : {}),
       ...(req.onNote ? { onNote: req.onNote } : {}),
+      opened: opened.store,
     });
-  });
+  }).finally(() => opened.store.close());
 }
 
 /** The runtime's refusals as SquadronError, with the CLI's codes: busy and failed runs are states. */

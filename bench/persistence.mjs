@@ -342,6 +342,82 @@ function buildKilledRun(project, workerPairs, finished) {
   return { dbPath, runId: run.id, messages };
 }
 
+// ---- reading a run back: a long session proven by its checksums or validated in full, and the CLI
+// commands that read runs (inspect --transcript, runs). Each row also shows its time as a ratio to
+// `node -e 0` measured just before, so figures taken on a busy machine can be compared.
+
+async function benchReadback() {
+  const { spawnSync } = await import('node:child_process');
+  const { existsSync, readFileSync } = await import('node:fs');
+  const { default: Database } = await import('better-sqlite3');
+  // Wall and CPU time of a whole process; CPU (user + system, from /usr/bin/time when there is one)
+  // is the steadier figure when other work shares the cores.
+  const timeFile = join(root, 'time.txt');
+  const timed = existsSync('/usr/bin/time');
+  const spawnTimed = (args) => {
+    const start = performance.now();
+    const result = timed
+      ? spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, process.execPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
+      : spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    const ms = performance.now() - start;
+    if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${result.status}: ${result.stderr.slice(-500)}`);
+    const cpu = timed ? readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).reduce((sum, s) => sum + Number(s) * 1000, 0) : NaN;
+    return { ms, cpu };
+  };
+  const median = (samples) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)];
+  const medians = (runs) => ({ ms: median(runs.map((r) => r.ms)), cpu: median(runs.map((r) => r.cpu)) });
+  spawnTimed(['-e', '0']);
+  const floor = medians([1, 2, 3, 4, 5, 6, 7].map(() => spawnTimed(['-e', '0'])));
+  console.log(`node -e 0: wall ${fmtMs(floor.ms)}, CPU ${fmtMs(floor.cpu)} (median of 7; the ratios below are to these)`);
+  const row = (name, { ms, cpu }, detail) =>
+    report(name, fmtMs(ms), `${detail}; ${(ms / floor.ms).toFixed(2)}× node -e 0${Number.isNaN(cpu) ? '' : `; CPU ${fmtMs(cpu)}, ${(cpu / floor.cpu).toFixed(2)}×`}`);
+  const inProcess = (fn) => {
+    const cpu0 = process.cpuUsage();
+    const ms = timeIt(fn);
+    const cpu = process.cpuUsage(cpu0);
+    return { ms, cpu: (cpu.user + cpu.system) / 1000 };
+  };
+
+  // A session of 10,000 messages read back, its rows proven by their checksums, then the same rows
+  // as a database from before checksums holds them (validated in full).
+  const store = freshStore({ redact: true });
+  const { sessionId } = seed(store);
+  store.transaction(() => {
+    for (let i = 0; i < 10_000; i += 2) {
+      store.messages.append(sessionId, { role: 'assistant', parts: assistantParts(i), turn: i / 2 + 1 });
+      store.messages.append(sessionId, { role: 'user', parts: toolResultParts(i), turn: i / 2 + 1, kind: 'tool_results' });
+    }
+  });
+  store.messages.list(sessionId); // warm the page cache and the statement
+  row('load a session of 10,000 messages, rows proven by checksum', medians([1, 2, 3].map(() => inProcess(() => store.messages.list(sessionId)))), 'median of 3, with redactor');
+  const raw = new Database(store.path);
+  const checksummed = raw.prepare("SELECT 1 FROM pragma_table_info('messages') WHERE name = 'checksum'").get() !== undefined;
+  if (checksummed) raw.prepare('UPDATE messages SET checksum = NULL').run();
+  raw.close();
+  row(`load a session of 10,000 messages, ${checksummed ? 'rows without checksum' : 'no checksums (schema before 0003)'}`, medians([1, 2, 3].map(() => inProcess(() => store.messages.list(sessionId)))), 'median of 3, with redactor: every part validated');
+  store.close();
+
+  // The CLI reading runs back: a whole process each time.
+  const cli = (args) => spawnTimed([CLI, ...args]);
+  const project = join(root, 'readback-project');
+  mkdirSync(project, { recursive: true });
+  const long = buildKilledRun(project, 4999, true);
+  row('squadron inspect --transcript --json, 10,000 messages', medians([1, 2, 3].map(() => cli(['inspect', long.runId, '--db', long.dbPath, '--transcript', '--json']))), 'median of 3, whole CLI process');
+  const small = buildKilledRun(project, 4, true);
+  row('squadron inspect, 10 messages', medians([1, 2, 3].map(() => cli(['inspect', small.runId, '--db', small.dbPath]))), 'median of 3, whole CLI process');
+
+  // 50 runs of 3 tasks each in one database.
+  const listed = openStore(join(root, `bench-${++dbCounter}.db`));
+  for (let r = 0; r < 50; r++) {
+    const run = listed.runs.create({ mission: 'bench', configPath: project, inputs: { topic: 'owls' }, options: { taskGraph: ['a', 'b', 'c'].map((name) => ({ name, dependsOn: [], routes: [], sendTo: [] })) } });
+    for (const task of ['a', 'b', 'c']) listed.tasks.ensure(run.id, task);
+    listed.runs.setStatus(run.id, 'completed');
+  }
+  const listedPath = listed.path;
+  listed.close();
+  row('squadron runs --json, 50 runs', medians([1, 2, 3].map(() => cli(['runs', '--db', listedPath, '--json']))), 'median of 3, whole CLI process');
+}
+
 function timeResume(dbPath, runId) {
   return new Promise((resolve, reject) => {
     const start = performance.now();
@@ -365,6 +441,7 @@ try {
   benchLoad(true);
   measureStoreResume();
   await measureRuntimeResume();
+  await benchReadback();
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

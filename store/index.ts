@@ -22,7 +22,6 @@ export type { EventsRepo, NewEvent } from './repos/events.js';
 export type { RoutesRepo } from './repos/routes.js';
 export type { LeasesRepo, LeaseOwner, AcquireResult } from './repos/leases.js';
 export { RUN_STATUSES, TASK_STATUSES, SESSION_STATUSES } from '../core/statuses.js';
-export { PartSchema, ToolResultSchema } from './rowSchemas.js';
 export type {
   RunRow,
   RunConfig,

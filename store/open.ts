@@ -192,12 +192,17 @@ function prepareWritable(db: Database.Database, file: string, files: MigrationFi
 }
 
 function storeOn(db: Database.Database, file: string, opts: OpenStoreOptions): Store {
+  db.pragma('foreign_keys = ON');
+  return reposOn(db, file, opts);
+}
+
+function reposOn(db: Database.Database, file: string, opts: OpenStoreOptions): Store {
   const clock = opts.clock ?? Date.now;
   const now = (): string => isoTime(clock());
-  db.pragma('foreign_keys = ON');
   const ctx: RepoContext = { db, codec: createColumnCodec(opts.redactor), clock, now };
   return {
     path: file,
+    withRedactor: (redactor) => reposOn(db, file, { ...opts, redactor }),
     close: () => db.close(),
     transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
     checkpoint: () => {
