@@ -3,28 +3,66 @@
 // second failure every call is an error result naming the server. Nothing here ever rejects out of
 // a tool call, and `closeAll()` leaves no child process behind.
 
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError, type CallToolResult, type LoggingLevel, type Progress } from '@modelcontextprotocol/sdk/types.js';
 
 import type { McpServer } from '../../../config/graph.js';
+import { DEFAULT_MCP_MAX_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS } from '../../../config/stages/tools.js';
 import type { ToolResult, ToolSpec } from '../types.js';
 import { textResult } from '../types.js';
 import { toToolResult } from './results.js';
 import { mcpToolSpec } from './toolSpec.js';
-import { toolInfoFromSdk, type McpToolInfo } from './toolInfo.js';
+import { isCallable, toolInfoFromSdk, type McpToolInfo } from './toolInfo.js';
 
 export interface McpConnectionOptions {
   /** Bound on starting a server and the MCP handshake (default 10 s). */
   connectTimeoutMs?: number;
   /** Bound on listing a server's tools (default 10 s). */
   listTimeoutMs?: number;
-  /** Bound on one tool call without progress notifications (default 60 s). */
+  /** Bound on one tool call without progress notifications, for servers without `timeout` (default 60 s). */
   callTimeoutMs?: number;
   /** Working directory of stdio servers (usually the project root). */
   cwd?: string;
+  /** The roots of servers without `roots` (the run's workspace); none when absent. */
+  defaultRoots?: readonly string[];
+  /** Receives every progress notification of a tool call (the run turns them into events). */
+  onProgress?: (progress: McpToolProgress) => void;
+  /** Receives the servers' log messages (`notifications/message`). */
+  onLog?: (message: McpLogMessage) => void;
   clientVersion?: string;
+}
+
+/** Who made a call: the run's names for it, passed back with its progress. */
+export interface McpCaller {
+  task: string;
+  agent: string;
+  callId: string;
+}
+
+export interface McpToolProgress extends McpCaller {
+  server: string;
+  tool: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface McpLogMessage {
+  server: string;
+  level: LoggingLevel;
+  logger?: string;
+  data: unknown;
+}
+
+/** Per call: cancellation, and who is calling (for progress). */
+export interface McpCallOptions {
+  signal?: AbortSignal;
+  caller?: McpCaller;
 }
 
 /** Thrown by `get`/`listTools` when a server cannot be reached; tool calls return error results instead. */
@@ -87,7 +125,12 @@ export class McpConnections {
   constructor(private readonly options: McpConnectionOptions = {}) {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     this.listTimeoutMs = options.listTimeoutMs ?? 10_000;
-    this.callTimeoutMs = options.callTimeoutMs ?? 60_000;
+    this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
+  }
+
+  /** The folders a server may work in, absolute: its `roots`, else the run's workspace. */
+  rootsOf(server: McpServer): readonly string[] {
+    return server.roots ?? this.options.defaultRoots ?? [];
   }
 
   /** The connected client, starting the server on first use. Throws McpServerError when unreachable. */
@@ -108,14 +151,15 @@ export class McpConnections {
     return state.tools;
   }
 
-  /** The server's tools as ToolSpecs (`mcp.<server>.<tool>`). Throws McpServerError. */
+  /** The server's callable tools as ToolSpecs (`mcp.<server>.<tool>`; task-only tools are left out). Throws McpServerError. */
   async listTools(server: McpServer): Promise<ToolSpec[]> {
     const infos = await this.listToolInfos(server);
-    return infos.map((info) => mcpToolSpec(server, info, this));
+    return infos.filter(isCallable).map((info) => mcpToolSpec(server, info, this));
   }
 
   /** Calls a tool. Every failure (unreachable server, crash, timeout, cancellation) is an error result. */
-  async callTool(server: McpServer, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+  async callTool(server: McpServer, tool: string, args: Record<string, unknown>, call: McpCallOptions = {}): Promise<ToolResult> {
+    const { signal } = call;
     const state = this.stateOf(server);
     let live: Live;
     try {
@@ -123,28 +167,44 @@ export class McpConnections {
     } catch (err) {
       return textResult(err instanceof Error ? err.message : String(err), true);
     }
-    const call = `the call to "${tool}"`;
+    const what = `the call to "${tool}"`;
+    const timeout = server.timeoutMs ?? this.callTimeoutMs;
+    const maxTotalTimeout = Math.max(timeout, server.maxTimeoutMs ?? DEFAULT_MCP_MAX_TIMEOUT_MS);
+    const started = Date.now();
+    let progressed = false;
     try {
-      const options = { timeout: this.callTimeoutMs, resetTimeoutOnProgress: true, ...(signal ? { signal } : {}) };
+      // A progress callback makes the SDK send a progress token; each notification restarts the
+      // timeout, up to maxTotalTimeout for the whole call.
+      const onprogress = (p: Progress) => {
+        progressed = true;
+        if (call.caller && this.options.onProgress) this.options.onProgress(progressOf(server.name, tool, call.caller, p));
+      };
+      const options = { timeout, resetTimeoutOnProgress: true, maxTotalTimeout, onprogress, ...(signal ? { signal } : {}) };
       const result = await live.client.callTool({ name: tool, arguments: args }, undefined, options);
       return toToolResult(result as CallToolResult);
     } catch (err) {
-      if (signal?.aborted) return textResult(`${call} on MCP server "${server.name}" was cancelled`, true);
+      if (signal?.aborted) return textResult(`${what} on MCP server "${server.name}" was cancelled`, true);
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
-        return textResult(`${call} on MCP server "${server.name}" timed out after ${this.callTimeoutMs / 1000} s`, true);
+        const total = Date.now() - started >= maxTotalTimeout;
+        const why = total
+          ? `it ran for ${seconds(maxTotalTimeout)} (max_timeout) although it reported progress`
+          : progressed
+            ? `no progress for ${seconds(timeout)} since the last report`
+            : `no result and no progress within ${seconds(timeout)}`;
+        return textResult(`${what} on MCP server "${server.name}" timed out: ${why}`, true);
       }
       if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) {
-        return textResult(`MCP server "${server.name}" rejected ${call}: ${err.message}`, true);
+        return textResult(`MCP server "${server.name}" rejected ${what}: ${err.message}`, true);
       }
       // The transport failed: the process exited, the HTTP session vanished or the host went away.
       this.retire(state, live, describeError(err));
       // An unknown session (the HTTP server restarted while we were idle) means the call was never
       // run, so it is safe to reconnect and send it again right away.
       if (err instanceof StreamableHTTPError && err.code === 404 && state.failures < MAX_STARTS) {
-        return this.callTool(server, tool, args, signal);
+        return this.callTool(server, tool, args, call);
       }
       const next = state.failures >= MAX_STARTS ? 'it will not be restarted again' : 'it will be restarted on the next call';
-      return textResult(`MCP server "${server.name}" stopped during ${call} (${next}): ${state.lastError ?? 'unknown error'}`, true);
+      return textResult(`MCP server "${server.name}" stopped during ${what} (${next}): ${state.lastError ?? 'unknown error'}`, true);
     }
   }
 
@@ -212,7 +272,18 @@ export class McpConnections {
             ...(this.options.cwd !== undefined ? { cwd: this.options.cwd } : {}),
           })
         : new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
-    const client = new Client({ name: 'squadron', version: this.options.clientVersion ?? '0.1.0' }, { capabilities: {} });
+    // Roots are the only client capability: no sampling, no elicitation (a server must not ask for them).
+    const client = new Client({ name: 'squadron', version: this.options.clientVersion ?? '0.1.0' }, { capabilities: { roots: {} } });
+    const roots = this.rootsOf(state.server).map((dir) => ({ uri: pathToFileURL(dir).href, name: path.basename(dir) || dir }));
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
+    const { onLog } = this.options;
+    if (onLog) {
+      client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+        const message: McpLogMessage = { server: state.server.name, level: params.level, data: params.data };
+        if (params.logger !== undefined) message.logger = params.logger;
+        onLog(message);
+      });
+    }
     const live: Live = { client, transport, ready: false, retired: false, stderr: [] };
     if (transport instanceof StdioTransport) {
       transport.stderr?.on('data', (chunk: Buffer | string) => appendTail(live.stderr, String(chunk)));
@@ -304,6 +375,17 @@ function describeError(err: unknown): string {
   const cause = (err as Error & { cause?: unknown }).cause;
   if (cause instanceof Error) return `${err.message}: ${cause.message}`;
   return err.message;
+}
+
+function progressOf(server: string, tool: string, caller: McpCaller, p: Progress): McpToolProgress {
+  const out: McpToolProgress = { ...caller, server, tool, progress: p.progress };
+  if (p.total !== undefined) out.total = p.total;
+  if (p.message !== undefined) out.message = p.message;
+  return out;
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 function delay(ms: number): Promise<void> {

@@ -25,7 +25,10 @@ export function mcpToolSpec(server: McpServer, info: McpToolInfo, connections: M
       if (typeof checked.value !== 'object' || checked.value === null || Array.isArray(checked.value)) {
         return invalidInputResult(apiName, ['input: expected object']);
       }
-      return connections.callTool(server, info.name, checked.value as Record<string, unknown>, ctx.signal);
+      return connections.callTool(server, info.name, checked.value as Record<string, unknown>, {
+        signal: ctx.signal,
+        caller: { task: ctx.task, agent: ctx.agent, callId: ctx.callId },
+      });
     },
   };
 }

@@ -1,0 +1,204 @@
+// End-to-end: the official MCP reference servers (`@modelcontextprotocol/server-filesystem` and
+// `server-everything`, devDependencies, run over stdio by the CLI) in a real run. The filesystem
+// server started without a folder works in the roots Squadron gives it (the run's workspace, or the
+// block's `roots`); a media file reaches the model once; a text blob is shown as text; content for
+// the user alone is not sent to the model; task-only tools are left out; progress keeps a long call
+// alive past its timeout and shows in the output, and a call without progress fails at its timeout.
+
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli } from '../support/cli.js';
+import { ANTHROPIC_MODEL, fakeModelBlock, latestToolResults, removeProjects, requestsOf, resultText, storedEvents, toolNames, workerOf, writeProject } from '../support/e2eProject.js';
+import { startFakeModelServer, type FakeModelServer, type FakeRequest } from '../support/fakeModelServer.js';
+import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
+
+afterAll(removeProjects);
+
+const FILESYSTEM = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+const EVERYTHING = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+/** A 3 KB "PNG": the filesystem server picks the media type by extension and sends the bytes as they are. */
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(3000, 7)]);
+const PNG_BASE64 = PNG.toString('base64');
+
+function server(name: string, script: string, extra = ''): string {
+  return `mcp "${name}" {\n  command = "${process.execPath}"\n  args    = ["${script}"]\n${extra}}\n`;
+}
+
+/** A worker task driven by the commander in one step. */
+function task(name: string, tools: string): string {
+  return `  task "${name}" {\n    objective = "Use the ${name} tools."\n    tools     = ${tools}\n    discovery = false\n  }\n`;
+}
+
+function countOf(haystack: string, needle: string): number {
+  return haystack.split(needle).length - 1;
+}
+
+const bodyBytes = (request: FakeRequest): number => Buffer.byteLength(JSON.stringify(request.body));
+
+describe('the MCP reference servers in a run', () => {
+  let model: FakeModelServer;
+  let dir: string;
+  let workspace: string;
+  let code: number | null;
+  let stderr: string;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    dir = writeProject({ 'data/facts.txt': 'the data root\n', 'secret.txt': 'outside every root\n' });
+    workspace = join(dir, 'ws');
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, 'notes.txt'), 'in the workspace\n');
+    writeFileSync(join(workspace, 'pixel.png'), PNG);
+    // The server compares real paths (a temp dir may sit behind a symbolic link).
+    const ws = realpathSync(workspace);
+    const turns = turnScript({
+      ...Object.fromEntries(
+        ['files', 'data', 'everything', 'stuck'].map((t) => [`commander of task "${t}"`, [callAgent('worker', `Do the ${t} part.`), (req: FakeRequest) => taskComplete(lastToolResult(req))]]),
+      ),
+      'worker agent of task "files"': [
+        toolCall('mcp_fs_list_allowed_directories', {}),
+        toolCall('mcp_fs_read_text_file', { path: join(ws, 'notes.txt') }),
+        toolCall('mcp_fs_read_text_file', { path: join(realpathSync(dir), 'secret.txt') }),
+        toolCall('mcp_fs_read_media_file', { path: join(ws, 'pixel.png') }),
+        { text: 'Files done.' },
+      ],
+      'worker agent of task "data"': [toolCall('mcp_fsdata_read_text_file', { path: join(realpathSync(dir), 'data', 'facts.txt') }), { text: 'Data done.' }],
+      'worker agent of task "everything"': [
+        toolCall('mcp_every_get-resource-reference', { resourceType: 'Blob', resourceId: 3 }),
+        toolCall('mcp_every_get-annotated-message', { messageType: 'success' }),
+        toolCall('mcp_every_trigger-long-running-operation', { duration: 3, steps: 15 }),
+        { text: 'Everything done.' },
+      ],
+      'worker agent of task "stuck"': [toolCall('mcp_impatient_trigger-long-running-operation', { duration: 30, steps: 1 }), { text: 'Stuck done.' }],
+    });
+    model = await startFakeModelServer({ respond: turns.respond });
+    writeFileSync(
+      join(dir, 'mission.hcl'),
+      `${fakeModelBlock(model)}
+${server('fs', FILESYSTEM)}
+${server('fsdata', FILESYSTEM, '  roots   = ["data"]\n')}
+${server('every', EVERYTHING, '  timeout = "2s"\n')}
+${server('impatient', EVERYTHING, '  timeout = "1s"\n')}
+mission "reference" {
+  # One task at a time: four servers starting at once on a busy machine could miss the 10 s handshake bound.
+  max_parallel = 1
+  commander { model = ${ANTHROPIC_MODEL} }
+${task('files', '[mcp.fs.all]')}
+${task('data', '[mcp.fsdata.read_text_file]')}
+${task('everything', '[mcp.every.all]')}
+${task('stuck', '[mcp.impatient["trigger-long-running-operation"]]')}
+}
+`,
+    );
+    const run = await runCli(['run', dir, '--workspace', workspace], { cwd: dir, timeoutMs: 240_000 });
+    problems.push(...turns.problems);
+    code = run.code;
+    stderr = run.stderr;
+  }, 300_000);
+
+  afterAll(async () => {
+    await model.close();
+  });
+
+  const worker = (t: string) => requestsOf(model, workerOf(t));
+  const result = (t: string, turn: number) => latestToolResults(worker(t)[turn]!)[0]!;
+
+  it('completes the run with every scripted turn used', () => {
+    expect(problems).toEqual([]);
+    expect(code, stderr).toBe(0);
+  });
+
+  it('gives a filesystem server started without a folder the run workspace as its root', () => {
+    const allowed = result('files', 1);
+    expect(allowed.isError, resultText(allowed)).toBe(false);
+    expect(resultText(allowed)).toContain(realpathSync(workspace));
+    expect(resultText(result('files', 2))).toBe('in the workspace\n');
+    const outside = result('files', 3);
+    expect(outside.isError).toBe(true);
+    expect(resultText(outside)).toMatch(/access denied/i);
+    expect(resultText(outside)).not.toContain('outside every root');
+  });
+
+  it('answers roots/list with the block\'s roots when it has them', () => {
+    const facts = result('data', 1);
+    expect(facts.isError, resultText(facts)).toBe(false);
+    expect(resultText(facts)).toBe('the data root\n');
+  });
+
+  it('sends a media file to the model once, not again inside the structured content', () => {
+    const media = result('files', 4);
+    expect(media.isError).toBe(false);
+    expect(media.content.filter((p) => p.type === 'image')).toHaveLength(1);
+    const next = worker('files')[4]!;
+    const body = JSON.stringify(next.body);
+    expect(countOf(body, PNG_BASE64)).toBe(1);
+    // The request grows by the image (and a little JSON around it), not by two copies of it.
+    const growth = bodyBytes(next) - bodyBytes(worker('files')[3]!);
+    expect(growth).toBeLessThan(PNG_BASE64.length * 1.5);
+    console.log(`read_media_file of a ${PNG.length}-byte PNG: the next request grew by ${growth} bytes to ${bodyBytes(next)}`);
+  });
+
+  it('shows a text/plain blob as its text', () => {
+    const blob = result('everything', 1);
+    expect(blob.isError, resultText(blob)).toBe(false);
+    expect(resultText(blob)).toMatch(/Resource 3: This is a base64 blob created at/);
+    expect(resultText(blob)).not.toContain('binary data');
+  });
+
+  it('keeps content addressed to the user alone from the model', () => {
+    const annotated = result('everything', 2);
+    expect(resultText(annotated)).not.toContain('Operation completed successfully');
+    expect(resultText(annotated)).toContain('addressed to the user only');
+  });
+
+  it('leaves out the tools that only run as MCP tasks', () => {
+    const offered = toolNames(worker('everything')[0]);
+    expect(offered).toContain('mcp_every_trigger-long-running-operation');
+    expect(offered).not.toContain('mcp_every_simulate-research-query');
+  });
+
+  it('keeps a call that reports progress alive past its timeout, and shows the progress', () => {
+    const long = result('everything', 3);
+    expect(long.isError, resultText(long)).toBe(false);
+    expect(resultText(long)).toContain('Long running operation completed. Duration: 3 seconds, Steps: 15.');
+    // The call outlived its 2 s timeout only because progress arrived, so at least the first step
+    // was seen. (The SDK drops a notification that arrives together with the result, so the last
+    // steps may be missing on a busy machine.)
+    expect(stderr).toContain('worker[everything] mcp.every.trigger-long-running-operation 1/15');
+    const progress = storedEvents<{ tool: string; progress: number; total?: number }>(dir, 'tool.progress').filter((e) => e.tool === 'mcp.every.trigger-long-running-operation');
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.map((e) => e.progress)).toEqual(Array.from({ length: progress.length }, (_, i) => i + 1));
+    expect(progress.every((e) => e.total === 15)).toBe(true);
+  });
+
+  it('fails a call without progress at the server\'s timeout with a clear tool error', () => {
+    const stuck = result('stuck', 1);
+    expect(stuck.isError).toBe(true);
+    expect(resultText(stuck)).toBe('the call to "trigger-long-running-operation" on MCP server "impatient" timed out: no result and no progress within 1 s');
+  });
+});
+
+describe('squadron validate and the reference servers', () => {
+  it('warns about task-only tools behind mcp.<server>.all and rejects a missing root', async () => {
+    const dir = writeProject({
+      'mission.hcl': `model "fake" {\n  provider = "anthropic"\n  api_key  = "k"\n}\n${server('every', EVERYTHING)}
+mission "m" {
+  commander { model = ${ANTHROPIC_MODEL} }
+${task('t', '[mcp.every.all]')}
+}
+`,
+    });
+    const valid = await runCli(['validate', dir], { cwd: dir, timeoutMs: 60_000 });
+    expect(valid.code, valid.stderr).toBe(0);
+    expect(valid.stderr).toContain(
+      'warning[MCP003]: mcp server "every" offers a tool that only runs as MCP tasks (execution.taskSupport = "required"), which Squadron does not support: "simulate-research-query" is left out of mcp.every.all',
+    );
+
+    writeFileSync(join(dir, 'mission.hcl'), readFileSync(join(dir, 'mission.hcl'), 'utf8').replace('args    =', 'roots   = ["nope"]\n  args    ='));
+    const missing = await runCli(['validate', dir, '--offline'], { cwd: dir });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/error\[FIL001\]: mcp root "nope" does not exist/);
+  });
+});
