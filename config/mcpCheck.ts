@@ -8,6 +8,7 @@ import { diagnosticAt, rangeAtLocation, type Diagnostic } from './hcl/diagnostic
 import type { McpServer, MissionGraph } from './graph.js';
 import { suggestionHint } from './suggest.js';
 import { toolNameCollisions } from './toolNameCollisions.js';
+import { RESOURCES_TOOL } from './toolRefs.js';
 
 /**
  * Lists a server's tool names, or says why it could not. `taskOnly`: tools the server offers that
@@ -70,7 +71,7 @@ export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLis
     const result = listing.tools;
     const taskOnlyNamed = new Set<string>();
     for (const ref of refs) {
-      if (ref.server !== server.name || ref.tool === 'all' || result.includes(ref.tool)) continue;
+      if (ref.server !== server.name || ref.tool === 'all' || ref.tool === RESOURCES_TOOL || result.includes(ref.tool)) continue;
       if (listing.taskOnly.includes(ref.tool)) {
         taskOnlyNamed.add(ref.tool);
         diags.push(diagnosticAt(ref.range, 'warning', 'MCP003', `mcp.${server.name}.${ref.tool} only runs as an MCP task (execution.taskSupport = "required"), which Squadron does not support: it is left out`));

@@ -64,6 +64,11 @@ class OnDemandMcp {
     return (await this.connections).listTools(server);
   }
 
+  async resourcesTool(server: McpServer): Promise<ToolSpec> {
+    this.connections ??= import('./tools/mcp/connections.js').then(({ McpConnections }) => new McpConnections(this.options));
+    return (await this.connections).resourcesTool(server);
+  }
+
   async closeAll(): Promise<void> {
     if (this.connections) await (await this.connections).closeAll();
   }

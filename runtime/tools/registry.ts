@@ -5,6 +5,7 @@
 import type { McpServer, MissionGraph } from '../../config/graph.js';
 import { builtinToolSpecs, type BuiltinOptions } from './builtins/index.js';
 import { customToolSpec } from './custom.js';
+import { RESOURCES_TOOL } from '../../config/toolRefs.js';
 import type { ToolSpec } from './types.js';
 
 export interface ToolRefError {
@@ -23,8 +24,11 @@ export interface ToolRegistry {
 }
 
 export interface ToolRegistryDeps {
-  /** Lists an MCP server's tools (McpConnections, or anything that starts it on demand). */
-  mcp: { listTools(server: McpServer): Promise<ToolSpec[]> };
+  /**
+   * Lists an MCP server's tools (McpConnections, or anything that starts it on demand), and gives
+   * its resources tool (`mcp.<server>.resources`) without contacting it.
+   */
+  mcp: { listTools(server: McpServer): Promise<ToolSpec[]>; resourcesTool?(server: McpServer): ToolSpec | Promise<ToolSpec> };
   builtins?: BuiltinOptions;
 }
 
@@ -68,6 +72,7 @@ export function buildToolRegistry(graph: MissionGraph, deps: ToolRegistryDeps): 
   }
 
   async function resolveMcp(ref: string, server: McpServer, tool: string): Promise<ToolSpec[] | ToolRefError> {
+    if (tool === RESOURCES_TOOL && deps.mcp.resourcesTool) return [await deps.mcp.resourcesTool(server)];
     let specs: ToolSpec[];
     try {
       specs = await deps.mcp.listTools(server);

@@ -55,7 +55,7 @@ describe('the MCP reference servers in a run', () => {
     const ws = realpathSync(workspace);
     const turns = turnScript({
       ...Object.fromEntries(
-        ['files', 'data', 'everything', 'stuck'].map((t) => [`commander of task "${t}"`, [callAgent('worker', `Do the ${t} part.`), (req: FakeRequest) => taskComplete(lastToolResult(req))]]),
+        ['files', 'data', 'everything', 'stuck', 'reading'].map((t) => [`commander of task "${t}"`, [callAgent('worker', `Do the ${t} part.`), (req: FakeRequest) => taskComplete(lastToolResult(req))]]),
       ),
       'worker agent of task "files"': [
         toolCall('mcp_fs_list_allowed_directories', {}),
@@ -70,6 +70,13 @@ describe('the MCP reference servers in a run', () => {
         toolCall('mcp_every_get-annotated-message', { messageType: 'success' }),
         toolCall('mcp_every_trigger-long-running-operation', { duration: 3, steps: 15 }),
         { text: 'Everything done.' },
+      ],
+      'worker agent of task "reading"': [
+        toolCall('mcp_every_resources', { action: 'list' }),
+        toolCall('mcp_every_resources', { action: 'read', uri: 'demo://resource/static/document/features.md' }),
+        toolCall('mcp_every_resources', { action: 'read', template: 'demo://resource/dynamic/text/{resourceId}', arguments: { resourceId: '7' } }),
+        toolCall('mcp_every_resources', { action: 'read', template: 'demo://resource/dynamic/text/{resourceId}', arguments: {} }),
+        { text: 'Reading done.' },
       ],
       'worker agent of task "stuck"': [toolCall('mcp_impatient_trigger-long-running-operation', { duration: 30, steps: 1 }), { text: 'Stuck done.' }],
     });
@@ -89,6 +96,7 @@ ${task('files', '[mcp.fs.all]')}
 ${task('data', '[mcp.fsdata.read_text_file]')}
 ${task('everything', '[mcp.every.all]')}
 ${task('stuck', '[mcp.impatient["trigger-long-running-operation"]]')}
+${task('reading', '[mcp.every.resources]')}
 }
 `,
     );
@@ -157,6 +165,21 @@ ${task('stuck', '[mcp.impatient["trigger-long-running-operation"]]')}
     const offered = toolNames(worker('everything')[0]);
     expect(offered).toContain('mcp_every_trigger-long-running-operation');
     expect(offered).not.toContain('mcp_every_simulate-research-query');
+    // Resources are authorized on their own: mcp.every.all does not include them.
+    expect(offered).not.toContain('mcp_every_resources');
+  });
+
+  it('lists and reads a server\'s resources through mcp.<server>.resources, by URI and by template', () => {
+    expect(toolNames(worker('reading')[0])).toEqual(['mcp_every_resources']);
+    const listed = resultText(result('reading', 1));
+    expect(listed).toContain('<demo://resource/static/document/features.md> (text/markdown)');
+    expect(listed).toMatch(/demo:\/\/resource\/dynamic\/text\/\{resourceId\} — arguments: resourceId/);
+    const features = readFileSync(join(EVERYTHING, '..', 'docs', 'features.md'), 'utf8');
+    expect(resultText(result('reading', 2))).toBe(`[resource demo://resource/static/document/features.md (text/markdown)]\n${features}`);
+    expect(resultText(result('reading', 3))).toMatch(/^\[resource demo:\/\/resource\/dynamic\/text\/7 \(text\/plain\)\]\nResource 7: This is a plaintext resource/);
+    const missing = result('reading', 4);
+    expect(missing.isError).toBe(true);
+    expect(resultText(missing)).toBe('the template demo://resource/dynamic/text/{resourceId} needs arguments.resourceId');
   });
 
   it('keeps a call that reports progress alive past its timeout, and shows the progress', () => {
@@ -186,12 +209,14 @@ describe('squadron validate and the reference servers', () => {
       'mission.hcl': `model "fake" {\n  provider = "anthropic"\n  api_key  = "k"\n}\n${server('every', EVERYTHING)}
 mission "m" {
   commander { model = ${ANTHROPIC_MODEL} }
-${task('t', '[mcp.every.all]')}
+${task('t', '[mcp.every.all, mcp.every.resources]')}
 }
 `,
     });
     const valid = await runCli(['validate', dir], { cwd: dir, timeoutMs: 60_000 });
     expect(valid.code, valid.stderr).toBe(0);
+    // mcp.every.resources is not one of the server's tools, yet not an unknown one either.
+    expect(valid.stderr).not.toContain('MCP001');
     expect(valid.stderr).toContain(
       'warning[MCP003]: mcp server "every" offers a tool that only runs as MCP tasks (execution.taskSupport = "required"), which Squadron does not support: "simulate-research-query" is left out of mcp.every.all',
     );

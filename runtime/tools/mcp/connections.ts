@@ -15,6 +15,7 @@ import type { McpServer } from '../../../config/graph.js';
 import { DEFAULT_MCP_MAX_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS } from '../../../config/stages/tools.js';
 import type { ToolResult, ToolSpec } from '../types.js';
 import { textResult } from '../types.js';
+import { mcpResourcesSpec } from './resources.js';
 import { toToolResult } from './results.js';
 import { mcpToolSpec } from './toolSpec.js';
 import { isCallable, toolInfoFromSdk, type McpToolInfo } from './toolInfo.js';
@@ -58,6 +59,8 @@ export interface McpLogMessage {
   logger?: string;
   data: unknown;
 }
+
+export type McpRequestOutcome<T> = { ok: true; value: T } | { ok: false; error: ToolResult };
 
 /** Per call: cancellation, and who is calling (for progress). */
 export interface McpCallOptions {
@@ -157,6 +160,11 @@ export class McpConnections {
     return infos.filter(isCallable).map((info) => mcpToolSpec(server, info, this));
   }
 
+  /** The server's `mcp.<server>.resources` tool (the server is contacted when the tool is used). */
+  resourcesTool(server: McpServer): ToolSpec {
+    return mcpResourcesSpec(server, this);
+  }
+
   /** Calls a tool. Every failure (unreachable server, crash, timeout, cancellation) is an error result. */
   async callTool(server: McpServer, tool: string, args: Record<string, unknown>, call: McpCallOptions = {}): Promise<ToolResult> {
     const { signal } = call;
@@ -205,6 +213,32 @@ export class McpConnections {
       }
       const next = state.failures >= MAX_STARTS ? 'it will not be restarted again' : 'it will be restarted on the next call';
       return textResult(`MCP server "${server.name}" stopped during ${what} (${next}): ${state.lastError ?? 'unknown error'}`, true);
+    }
+  }
+
+  /**
+   * Runs one request other than a tool call (listing or reading resources, getting a prompt) on the
+   * server's client. Every failure is an error result naming the server; a broken transport counts
+   * against the server's restarts as in callTool.
+   */
+  async request<T>(server: McpServer, what: string, send: (client: Client, options: { timeout: number; signal?: AbortSignal }) => Promise<T>, signal?: AbortSignal): Promise<McpRequestOutcome<T>> {
+    const failed = (text: string): McpRequestOutcome<T> => ({ ok: false, error: textResult(text, true) });
+    const state = this.stateOf(server);
+    let live: Live;
+    try {
+      live = await this.ensureLive(state);
+    } catch (err) {
+      return failed(err instanceof Error ? err.message : String(err));
+    }
+    const timeout = server.timeoutMs ?? this.callTimeoutMs;
+    try {
+      return { ok: true, value: await send(live.client, { timeout, ...(signal ? { signal } : {}) }) };
+    } catch (err) {
+      if (signal?.aborted) return failed(`${what} on MCP server "${server.name}" was cancelled`);
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return failed(`${what} on MCP server "${server.name}" timed out after ${seconds(timeout)}`);
+      if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) return failed(`MCP server "${server.name}" rejected ${what}: ${err.message}`);
+      this.retire(state, live, describeError(err));
+      return failed(`MCP server "${server.name}" stopped during ${what}: ${state.lastError ?? 'unknown error'}`);
     }
   }
 
