@@ -83,6 +83,8 @@ export class McpServerError extends Error {
 const MAX_STARTS = 2;
 const STDERR_TAIL_CHARS = 2000;
 const CLOSE_GRACE_MS = 2000;
+/** Squadron has no human-input path yet: what a server that asks one (elicitation) is told. */
+const NO_HUMAN_INPUT = 'this server asked the operator a question; Squadron does not support human input yet';
 
 /**
  * The SDK closes a transport itself when the handshake fails, without awaiting it; a second close()
@@ -105,6 +107,8 @@ interface Live {
   /** Closed by us or declared dead: its close events no longer count. */
   retired: boolean;
   stderr: string[];
+  /** Tool calls waiting for their result; a server's question to the operator is charged to them. */
+  inFlight: Set<{ asked: boolean }>;
 }
 
 interface ServerState {
@@ -180,6 +184,9 @@ export class McpConnections {
     const maxTotalTimeout = Math.max(timeout, server.maxTimeoutMs ?? DEFAULT_MCP_MAX_TIMEOUT_MS);
     const started = Date.now();
     let progressed = false;
+    const inFlight = { asked: false };
+    const asked = () => textResult(`MCP server "${server.name}" asked the operator a question during ${what}; Squadron does not support human input yet, so the call cannot complete`, true);
+    live.inFlight.add(inFlight);
     try {
       // A progress callback makes the SDK send a progress token; each notification restarts the
       // timeout, up to maxTotalTimeout for the whole call.
@@ -189,9 +196,12 @@ export class McpConnections {
       };
       const options = { timeout, resetTimeoutOnProgress: true, maxTotalTimeout, onprogress, ...(signal ? { signal } : {}) };
       const result = await live.client.callTool({ name: tool, arguments: args }, undefined, options);
+      // Whatever the server made of the refusal, the model is told why the call failed.
+      if (inFlight.asked && result.isError === true) return asked();
       return toToolResult(result as CallToolResult);
     } catch (err) {
       if (signal?.aborted) return textResult(`${what} on MCP server "${server.name}" was cancelled`, true);
+      if (inFlight.asked && err instanceof McpError) return asked();
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
         const total = Date.now() - started >= maxTotalTimeout;
         const why = total
@@ -213,6 +223,8 @@ export class McpConnections {
       }
       const next = state.failures >= MAX_STARTS ? 'it will not be restarted again' : 'it will be restarted on the next call';
       return textResult(`MCP server "${server.name}" stopped during ${what} (${next}): ${state.lastError ?? 'unknown error'}`, true);
+    } finally {
+      live.inFlight.delete(inFlight);
     }
   }
 
@@ -318,7 +330,16 @@ export class McpConnections {
         onLog(message);
       });
     }
-    const live: Live = { client, transport, ready: false, retired: false, stderr: [] };
+    const live: Live = { client, transport, ready: false, retired: false, stderr: [], inFlight: new Set() };
+    // Squadron does not declare elicitation, so a well-behaved server never asks; one that asks
+    // anyway gets a clear refusal, and the call it asked during ends in a clear tool error.
+    client.fallbackRequestHandler = async (request) => {
+      if (request.method === 'elicitation/create') {
+        for (const call of live.inFlight) call.asked = true;
+        throw new McpError(ErrorCode.InvalidRequest, NO_HUMAN_INPUT);
+      }
+      throw new McpError(ErrorCode.MethodNotFound, `Squadron does not support ${request.method}`);
+    };
     if (transport instanceof StdioTransport) {
       transport.stderr?.on('data', (chunk: Buffer | string) => appendTail(live.stderr, String(chunk)));
     }
