@@ -5,7 +5,7 @@
 // the user alone is not sent to the model; task-only tools are left out; progress keeps a long call
 // alive past its timeout and shows in the output, and a call without progress fails at its timeout.
 
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../support/cli.js';
@@ -66,6 +66,7 @@ describe('the MCP reference servers in a run', () => {
       ],
       'worker agent of task "data"': [toolCall('mcp_fsdata_read_text_file', { path: join(realpathSync(dir), 'data', 'facts.txt') }), { text: 'Data done.' }],
       'worker agent of task "everything"': [
+        toolCall('mcp_every_toggle-simulated-logging', {}),
         toolCall('mcp_every_get-resource-reference', { resourceType: 'Blob', resourceId: 3 }),
         toolCall('mcp_every_get-annotated-message', { messageType: 'success' }),
         toolCall('mcp_every_trigger-long-running-operation', { duration: 3, steps: 15 }),
@@ -149,16 +150,31 @@ ${task('reading', '[mcp.every.resources]')}
   });
 
   it('shows a text/plain blob as its text', () => {
-    const blob = result('everything', 1);
+    const blob = result('everything', 2);
     expect(blob.isError, resultText(blob)).toBe(false);
     expect(resultText(blob)).toMatch(/Resource 3: This is a base64 blob created at/);
     expect(resultText(blob)).not.toContain('binary data');
   });
 
   it('keeps content addressed to the user alone from the model', () => {
-    const annotated = result('everything', 2);
+    const annotated = result('everything', 3);
     expect(resultText(annotated)).not.toContain('Operation completed successfully');
     expect(resultText(annotated)).toContain('addressed to the user only');
+  });
+
+  it('writes the server\'s log messages to the run log at their level', () => {
+    const logged = storedEvents<{ server: string; level: string; data: unknown }>(dir, 'mcp.log').filter((e) => e.server === 'every');
+    expect(logged.length).toBeGreaterThan(0);
+    expect(String(logged[0]!.data)).toMatch(/level message/);
+    // pino's numbers: info 30, warn 40, error 50, fatal 60; debug lines are not written.
+    const pinoLevel: Record<string, number | undefined> = { info: 30, notice: 30, warning: 40, error: 50, critical: 60, alert: 60, emergency: 60 };
+    const runLog = readFileSync(join(dir, '.squadron', 'logs', readdirSync(join(dir, '.squadron', 'logs'))[0]!), 'utf8');
+    const lines = runLog.split('\n').filter((l) => l.includes('"mcp.log"')).map((l) => JSON.parse(l) as { level: number; msg: string; event: { data: unknown } });
+    for (const event of logged) {
+      const line = lines.find((l) => l.event.data === event.data);
+      if (pinoLevel[event.level] === undefined) expect(line).toBeUndefined();
+      else expect([line?.level, line?.msg]).toEqual([pinoLevel[event.level], 'mcp every (everything-server)']);
+    }
   });
 
   it('leaves out the tools that only run as MCP tasks', () => {
@@ -183,7 +199,7 @@ ${task('reading', '[mcp.every.resources]')}
   });
 
   it('keeps a call that reports progress alive past its timeout, and shows the progress', () => {
-    const long = result('everything', 3);
+    const long = result('everything', 4);
     expect(long.isError, resultText(long)).toBe(false);
     expect(resultText(long)).toContain('Long running operation completed. Duration: 3 seconds, Steps: 15.');
     // The call outlived its 2 s timeout only because progress arrived, so at least the first step
