@@ -64,6 +64,11 @@ class OnDemandMcp {
     return (await this.connections).listTools(server);
   }
 
+  async taskOnlyTools(server: McpServer): Promise<string[]> {
+    if (!this.connections) return [];
+    return (await this.connections).taskOnlyTools(server);
+  }
+
   async resourcesTool(server: McpServer): Promise<ToolSpec> {
     this.connections ??= import('./tools/mcp/connections.js').then(({ McpConnections }) => new McpConnections(this.options));
     return (await this.connections).resourcesTool(server);

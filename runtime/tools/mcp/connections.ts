@@ -164,6 +164,11 @@ export class McpConnections {
     return infos.filter(isCallable).map((info) => mcpToolSpec(server, info, this));
   }
 
+  /** Names of the server's tools that only run as MCP tasks (left out of listTools). Throws McpServerError. */
+  async taskOnlyTools(server: McpServer): Promise<string[]> {
+    return (await this.listToolInfos(server)).filter((info) => !isCallable(info)).map((info) => info.name);
+  }
+
   /** The server's `mcp.<server>.resources` tool (the server is contacted when the tool is used). */
   resourcesTool(server: McpServer): ToolSpec {
     return mcpResourcesSpec(server, this);

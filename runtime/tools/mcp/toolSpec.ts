@@ -17,6 +17,7 @@ export function mcpToolSpec(server: McpServer, info: McpToolInfo, connections: M
     group: `mcp.${server.name}`,
     source: 'mcp',
     idempotent: info.idempotent,
+    ...(info.hints ? { hints: info.hints } : {}),
     async execute(input: unknown, ctx: ToolContext): Promise<ToolResult> {
       // Models often send nothing at all for a tool without parameters.
       const args = input === undefined || input === null ? {} : input;
