@@ -182,6 +182,15 @@ ${task('reading', '[mcp.every.resources]')}
     }
   });
 
+  it('puts a server\'s instructions into the prompt of a worker holding its tools', () => {
+    const instructions = readFileSync(join(EVERYTHING, '..', 'docs', 'instructions.md'), 'utf8').trim();
+    const system = worker('everything')[0]!.canonical.system;
+    expect(system).toContain(`## How the tool servers ask to be used`);
+    expect(system).toContain(`### mcp.every\n${instructions}`);
+    // A worker holding no tool of that server does not get its instructions.
+    expect(worker('files')[0]!.canonical.system).not.toContain('Everything Server');
+  });
+
   it('leaves out the tools that only run as MCP tasks', () => {
     const offered = toolNames(worker('everything')[0]);
     expect(offered).toContain('mcp_every_trigger-long-running-operation');

@@ -119,6 +119,8 @@ interface ServerState {
   failures: number;
   lastError?: string;
   tools?: Promise<McpToolInfo[]>;
+  /** The server's `instructions` from its latest initialize answer. */
+  instructions?: string;
 }
 
 export class McpConnections {
@@ -161,7 +163,8 @@ export class McpConnections {
   /** The server's callable tools as ToolSpecs (`mcp.<server>.<tool>`; task-only tools are left out). Throws McpServerError. */
   async listTools(server: McpServer): Promise<ToolSpec[]> {
     const infos = await this.listToolInfos(server);
-    return infos.filter(isCallable).map((info) => mcpToolSpec(server, info, this));
+    const { instructions } = this.stateOf(server);
+    return infos.filter(isCallable).map((info) => mcpToolSpec(server, info, this, instructions));
   }
 
   /** Names of the server's tools that only run as MCP tasks (left out of listTools). Throws McpServerError. */
@@ -363,6 +366,7 @@ export class McpConnections {
       throw new Error(withStderr(describeError(err), live));
     }
     live.ready = true;
+    state.instructions = client.getInstructions();
     return live;
   }
 

@@ -7,7 +7,7 @@ import type { ToolContext, ToolResult, ToolSpec } from '../types.js';
 import type { McpConnections } from './connections.js';
 import { mcpApiName, mcpToolRef, type McpToolInfo } from './toolInfo.js';
 
-export function mcpToolSpec(server: McpServer, info: McpToolInfo, connections: McpConnections): ToolSpec {
+export function mcpToolSpec(server: McpServer, info: McpToolInfo, connections: McpConnections, instructions?: string): ToolSpec {
   const apiName = mcpApiName(server.name, info.name);
   return {
     ref: mcpToolRef(server.name, info.name),
@@ -18,6 +18,7 @@ export function mcpToolSpec(server: McpServer, info: McpToolInfo, connections: M
     source: 'mcp',
     idempotent: info.idempotent,
     ...(info.hints ? { hints: info.hints } : {}),
+    ...(instructions ? { groupInstructions: instructions } : {}),
     async execute(input: unknown, ctx: ToolContext): Promise<ToolResult> {
       // Models often send nothing at all for a tool without parameters.
       const args = input === undefined || input === null ? {} : input;
