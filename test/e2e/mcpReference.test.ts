@@ -142,11 +142,11 @@ ${task('reading', '[mcp.every.resources]')}
     expect(media.content.filter((p) => p.type === 'image')).toHaveLength(1);
     const next = worker('files')[4]!;
     const body = JSON.stringify(next.body);
+    const growth = bodyBytes(next) - bodyBytes(worker('files')[3]!);
+    console.log(`read_media_file of a ${PNG.length}-byte PNG: the next request grew by ${growth} bytes to ${bodyBytes(next)}`);
     expect(countOf(body, PNG_BASE64)).toBe(1);
     // The request grows by the image (and a little JSON around it), not by two copies of it.
-    const growth = bodyBytes(next) - bodyBytes(worker('files')[3]!);
     expect(growth).toBeLessThan(PNG_BASE64.length * 1.5);
-    console.log(`read_media_file of a ${PNG.length}-byte PNG: the next request grew by ${growth} bytes to ${bodyBytes(next)}`);
   });
 
   it('shows a text/plain blob as its text', () => {
