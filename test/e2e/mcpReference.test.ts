@@ -5,8 +5,11 @@
 // the user alone is not sent to the model; task-only tools are left out; progress keeps a long call
 // alive past its timeout and shows in the output, and a call without progress fails at its timeout.
 
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, fakeModelBlock, latestToolResults, removeProjects, requestsOf, resultText, storedEvents, toolNames, workerOf, writeProject } from '../support/e2eProject.js';
@@ -266,5 +269,62 @@ ${task('t', '[mcp.every.all, mcp.every.resources]')}
     const missing = await runCli(['validate', dir, '--offline'], { cwd: dir });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/error\[FIL001\]: mcp root "nope" does not exist/);
+  });
+});
+
+/** A port nobody listens on right now (the server is told to take it). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe('the everything server over Streamable HTTP', () => {
+  let child: ChildProcess | undefined;
+
+  afterAll(() => {
+    child?.kill();
+  });
+
+  it('asks for the roots over HTTP and reads a resource', async () => {
+    const port = await freePort();
+    child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    await new Promise<void>((resolve, reject) => {
+      child!.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+        log += chunk;
+        if (log.includes('listening on port')) resolve();
+      });
+      child!.on('exit', (code) => reject(new Error(`the everything server exited (${code}): ${log}`)));
+    });
+    const dir = writeProject({});
+    const workspace = join(dir, 'ws');
+    mkdirSync(workspace);
+    const turns = turnScript({
+      'commander of task "web"': [callAgent('worker', 'Look.'), (req) => taskComplete(lastToolResult(req))],
+      'worker agent of task "web"': [
+        toolCall('mcp_web_get-roots-list', {}),
+        toolCall('mcp_web_resources', { action: 'read', template: 'demo://resource/dynamic/text/{resourceId}', arguments: { resourceId: '2' } }),
+        { text: 'Web done.' },
+      ],
+    });
+    const model = await startFakeModelServer({ respond: turns.respond });
+    try {
+      writeFileSync(
+        join(dir, 'mission.hcl'),
+        `${fakeModelBlock(model)}\nmcp "web" {\n  url = "http://127.0.0.1:${port}/mcp"\n}\nmission "m" {\n  commander { model = ${ANTHROPIC_MODEL} }\n${task('web', '[mcp.web["get-roots-list"], mcp.web.resources]')}}\n`,
+      );
+      const run = await runCli(['run', dir, '--workspace', workspace], { cwd: dir });
+      expect(turns.problems).toEqual([]);
+      expect(run.code, run.stderr).toBe(0);
+      const requests = requestsOf(model, workerOf('web'));
+      const roots = latestToolResults(requests[1]!)[0]!;
+      expect(resultText(roots)).toContain(`URI: ${pathToFileURL(workspace).href}`);
+      expect(resultText(latestToolResults(requests[2]!)[0]!)).toMatch(/Resource 2: This is a plaintext resource/);
+    } finally {
+      await model.close();
+    }
   });
 });
