@@ -3,18 +3,17 @@
 // second failure every call is an error result naming the server. Nothing here ever rejects out of
 // a tool call, and `closeAll()` leaves no child process behind.
 
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError, type CallToolResult, type LoggingLevel, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 
 import type { McpServer } from '../../../config/graph.js';
 import { DEFAULT_MCP_MAX_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS } from '../../../config/stages/tools.js';
 import type { ToolResult, ToolSpec } from '../types.js';
 import { textResult } from '../types.js';
+import { createMcpClient, type InFlightCall, type McpLogMessage } from './client.js';
+import { appendTail, delay, describeError, seconds, STDERR_TAIL_CHARS } from './connectionText.js';
 import { mcpResourcesSpec } from './resources.js';
 import { toToolResult } from './results.js';
 import { mcpToolSpec } from './toolSpec.js';
@@ -53,12 +52,8 @@ export interface McpToolProgress extends McpCaller {
   message?: string;
 }
 
-export interface McpLogMessage {
-  server: string;
-  level: LoggingLevel;
-  logger?: string;
-  data: unknown;
-}
+
+export type { McpLogMessage } from './client.js';
 
 export type McpRequestOutcome<T> = { ok: true; value: T } | { ok: false; error: ToolResult };
 
@@ -81,10 +76,8 @@ export class McpServerError extends Error {
 
 /** Starts allowed per server and run: the first start plus one restart. */
 const MAX_STARTS = 2;
-const STDERR_TAIL_CHARS = 2000;
 const CLOSE_GRACE_MS = 2000;
-/** Squadron has no human-input path yet: what a server that asks one (elicitation) is told. */
-const NO_HUMAN_INPUT = 'this server asked the operator a question; Squadron does not support human input yet';
+
 
 /**
  * The SDK closes a transport itself when the handshake fails, without awaiting it; a second close()
@@ -108,7 +101,7 @@ interface Live {
   retired: boolean;
   stderr: string[];
   /** Tool calls waiting for their result; a server's question to the operator is charged to them. */
-  inFlight: Set<{ asked: boolean }>;
+  inFlight: Set<InFlightCall>;
 }
 
 interface ServerState {
@@ -326,28 +319,15 @@ export class McpConnections {
             ...(this.options.cwd !== undefined ? { cwd: this.options.cwd } : {}),
           })
         : new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
-    // Roots are the only client capability: no sampling, no elicitation (a server must not ask for them).
-    const client = new Client({ name: 'squadron', version: this.options.clientVersion ?? '0.1.0' }, { capabilities: { roots: {} } });
-    const roots = this.rootsOf(state.server).map((dir) => ({ uri: pathToFileURL(dir).href, name: path.basename(dir) || dir }));
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
-    const { onLog } = this.options;
-    if (onLog) {
-      client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
-        const message: McpLogMessage = { server: state.server.name, level: params.level, data: params.data };
-        if (params.logger !== undefined) message.logger = params.logger;
-        onLog(message);
-      });
-    }
-    const live: Live = { client, transport, ready: false, retired: false, stderr: [], inFlight: new Set() };
-    // Squadron does not declare elicitation, so a well-behaved server never asks; one that asks
-    // anyway gets a clear refusal, and the call it asked during ends in a clear tool error.
-    client.fallbackRequestHandler = async (request) => {
-      if (request.method === 'elicitation/create') {
-        for (const call of live.inFlight) call.asked = true;
-        throw new McpError(ErrorCode.InvalidRequest, NO_HUMAN_INPUT);
-      }
-      throw new McpError(ErrorCode.MethodNotFound, `Squadron does not support ${request.method}`);
-    };
+    const inFlight = new Set<InFlightCall>();
+    const client = createMcpClient({
+      server: state.server.name,
+      version: this.options.clientVersion ?? '0.1.0',
+      roots: this.rootsOf(state.server),
+      onLog: this.options.onLog,
+      inFlight,
+    });
+    const live: Live = { client, transport, ready: false, retired: false, stderr: [], inFlight };
     if (transport instanceof StdioTransport) {
       transport.stderr?.on('data', (chunk: Buffer | string) => appendTail(live.stderr, String(chunk)));
     }
@@ -417,12 +397,6 @@ export class McpConnections {
   }
 }
 
-function appendTail(tail: string[], chunk: string): void {
-  tail.push(chunk);
-  let size = tail.reduce((n, s) => n + s.length, 0);
-  while (size > STDERR_TAIL_CHARS && tail.length > 1) size -= tail.shift()!.length;
-}
-
 function withStderr(message: string, live: Live): string {
   const text = live.stderr.join('').trim();
   if (text === '') return message;
@@ -430,28 +404,9 @@ function withStderr(message: string, live: Live): string {
   return `${message}\nserver stderr:\n${tail}`;
 }
 
-function describeError(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  if (err instanceof StreamableHTTPError && err.code !== undefined) return `HTTP ${err.code}: ${err.message}`;
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' && 'path' in err) return `command not found: ${String((err as NodeJS.ErrnoException).path)}`;
-  // fetch reports "fetch failed" with the useful part (ECONNREFUSED, ENOTFOUND…) in `cause`.
-  const cause = (err as Error & { cause?: unknown }).cause;
-  if (cause instanceof Error) return `${err.message}: ${cause.message}`;
-  return err.message;
-}
-
 function progressOf(server: string, tool: string, caller: McpCaller, p: Progress): McpToolProgress {
   const out: McpToolProgress = { ...caller, server, tool, progress: p.progress };
   if (p.total !== undefined) out.total = p.total;
   if (p.message !== undefined) out.message = p.message;
   return out;
-}
-
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
