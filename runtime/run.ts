@@ -255,7 +255,10 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
 
     makePrivateDirs(req.options.workspaceDir);
     const events = bus;
-    runTools = createRunTools(graph, (ref, message) => events.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }));
+    runTools = createRunTools(graph, (ref, message) => events.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }), {
+      workspaceDir: req.options.workspaceDir,
+      emit: (event) => events.emit(event),
+    });
     const models = new ModelResolver(graph, modelClients(req.options, redactor, env));
     models.warmUp([req.mission.commander.model, ...req.mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : []))]);
 

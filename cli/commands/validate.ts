@@ -149,7 +149,8 @@ function cachingMcpLister(path: string, offline: boolean): McpToolLister {
       const { listToolsCached } = await import('../../runtime/tools/mcp/mcpToolCache.js');
       const listed = await listToolsCached(server, mcpToolCacheDir(root), offline ? { offline: true } : { refresh: true, cwd: root });
       const usable = offline ? listed.fromCache : listed.fresh === true;
-      return usable ? listed.tools.map((t) => t.name) : { error: listed.error ?? 'no tool list' };
+      if (!usable) return { error: listed.error ?? 'no tool list' };
+      return { tools: listed.tools.filter((t) => !t.taskRequired).map((t) => t.name), taskOnly: listed.tools.filter((t) => t.taskRequired).map((t) => t.name) };
     } catch (err) {
       return { error: err instanceof Error ? err.message : String(err) };
     }
