@@ -2,7 +2,7 @@
 // one line for an error from the SDK, node or fetch, and durations as people read them.
 
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { NeedsLoginError } from './oauthProvider.js';
+import { NeedsLoginError, NoOAuthError } from './oauthProvider.js';
 
 /** Characters of a server's stderr kept to explain a failure. */
 export const STDERR_TAIL_CHARS = 2000;
@@ -18,7 +18,7 @@ const HTTP_BODY_CHARS = 160;
 
 export function describeError(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
-  if (err instanceof NeedsLoginError) return err.message;
+  if (err instanceof NeedsLoginError || err instanceof NoOAuthError) return err.message;
   if (err instanceof StreamableHTTPError && err.code !== undefined) return httpErrorLine(err.code, err.message);
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' && 'path' in err) return `command not found: ${String((err as NodeJS.ErrnoException).path)}`;

@@ -5,7 +5,7 @@
 // fixes it. `squadron mcp login` uses it interactively: it registers a client for its loopback
 // callback and hands the authorization URL to the person.
 
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { randomBytes } from 'node:crypto';
 import type { CredentialStore } from './credentialStore.js';
@@ -24,8 +24,18 @@ export interface InteractiveLogin {
   onAuthorizationUrl(url: URL): void;
 }
 
+/** The server answered 401 but offers no OAuth (no resource or authorization server metadata). */
+export class NoOAuthError extends Error {
+  override name = 'NoOAuthError';
+  constructor(readonly server: string) {
+    super(`MCP server "${server}" answered 401 Unauthorized and offers no OAuth login: give it credentials with headers = { Authorization = "…" }`);
+  }
+}
+
 export class StoredOAuthProvider implements OAuthClientProvider {
   private verifier?: string;
+  /** Set by discovery, before any client or token is asked for. */
+  private oauthOffered?: boolean;
   private readonly expectedState = randomBytes(16).toString('hex');
 
   constructor(
@@ -59,7 +69,13 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.expectedState;
   }
 
+  /** Called by the SDK once discovery ran: whether the server points at an authorization server at all. */
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.oauthOffered = state.resourceMetadata !== undefined || state.authorizationServerMetadata !== undefined;
+  }
+
   clientInformation(): OAuthClientInformationMixed | undefined {
+    if (this.oauthOffered === false) throw new NoOAuthError(this.server.name);
     const client = this.store.read(this.server.url)?.client;
     if (this.login === undefined) {
       // Registering a client is the first step of a login: a run does not start one.
