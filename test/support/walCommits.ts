@@ -13,22 +13,26 @@ export interface WalCommits {
   /** Identifies this generation of the log: a different value means the log was restarted. */
   salt: string;
   commits: number;
+  /** Pages written, committed or not (what a checkpoint will copy back). */
+  frames: number;
 }
 
 export function walCommits(dbPath: string): WalCommits {
   const file = `${dbPath}-wal`;
-  if (!existsSync(file)) return { salt: '', commits: 0 };
+  if (!existsSync(file)) return { salt: '', commits: 0, frames: 0 };
   const wal = readFileSync(file);
-  if (wal.length < WAL_HEADER) return { salt: '', commits: 0 };
+  if (wal.length < WAL_HEADER) return { salt: '', commits: 0, frames: 0 };
   const pageSize = wal.readUInt32BE(8);
   const salt1 = wal.readUInt32BE(16);
   const salt2 = wal.readUInt32BE(20);
   let commits = 0;
+  let frames = 0;
   for (let at = WAL_HEADER; at + FRAME_HEADER + pageSize <= wal.length; at += FRAME_HEADER + pageSize) {
     if (wal.readUInt32BE(at + 8) !== salt1 || wal.readUInt32BE(at + 12) !== salt2) break;
+    frames += 1;
     if (wal.readUInt32BE(at + 4) !== 0) commits += 1;
   }
-  return { salt: `${salt1}:${salt2}`, commits };
+  return { salt: `${salt1}:${salt2}`, commits, frames };
 }
 
 /** Commits made by `action`, counted in the log; throws if the log was restarted meanwhile. */
