@@ -2,8 +2,8 @@
 // a missing database (0600, in 0700 folders) and migrates it; reading never creates, chmods or
 // migrates a file it cannot write. Either way an existing file must be a Squadron database (see
 // dbFile.ts and hasSquadronSchema), checked on a read-only connection before anything is written.
-// Then WAL with synchronous=NORMAL, foreign keys on, a busy timeout, and the repositories with their
-// statements prepared once.
+// Then WAL with synchronous=NORMAL and checkpoints every WAL_CHECKPOINT_PAGES, foreign keys on, a busy
+// timeout, and the repositories with their statements prepared once.
 
 import Database from 'better-sqlite3';
 import { accessSync, constants, existsSync } from 'node:fs';
@@ -45,11 +45,23 @@ export interface OpenStoreOptions {
    * power loss at a cost measured in bench/persistence.mjs.
    */
   synchronous?: 'NORMAL' | 'FULL';
+  /**
+   * Pages the write-ahead log may hold before a commit folds it back into the file (a checkpoint,
+   * with two disk flushes). Default WAL_CHECKPOINT_PAGES; bench/persistence.mjs compares SQLite's 1000.
+   */
+  checkpointPages?: number;
   /** Milliseconds since the epoch; tests inject it to age leases without sleeping. */
   clock?: () => number;
 }
 
 const MEMORY = ':memory:';
+
+/**
+ * A model turn adds ~30 pages to the log (bench/persistence.mjs). At SQLite's default of 1000, one turn
+ * in ~35 would pay for a checkpoint's flushes (~10-20 ms on an ordinary disk), which is the p99 of a
+ * durable turn; at 10,000 it is one turn in ~350, and a log of at most ~40 MB between checkpoints.
+ */
+const WAL_CHECKPOINT_PAGES = 10_000;
 
 export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
   // Read and checksummed once per open; every step below compares against these.
@@ -181,6 +193,7 @@ function prepareWritable(db: Database.Database, file: string, files: MigrationFi
   try {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${opts.synchronous ?? 'NORMAL'}`);
+    db.pragma(`wal_autocheckpoint = ${opts.checkpointPages ?? WAL_CHECKPOINT_PAGES}`);
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     return migrate(db, files, now);
