@@ -173,7 +173,8 @@ export function resolveToolRef(p: RefPath, direct: Provenance, scope: Scope, dia
     case 'toolsets': {
       const name = resolveName(p, 'toolset', scope.symbols.toolsets, scope, diags);
       const toolset = name === undefined ? undefined : scope.symbols.toolsets.get(name);
-      return toolset === undefined ? undefined : toolset.tools.map((t) => ({ ref: t.ref, via: `toolset:${toolset.name}` as const }));
+      // The toolset's own entries already say `toolset:<name>`: shared, not copied per use.
+      return toolset === undefined ? undefined : toolset.tools.slice();
     }
     default:
       return wrongKind(p, TOOL_KINDS, diags);
