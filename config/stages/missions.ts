@@ -82,11 +82,14 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   if (agentsIncomplete) missionCtx.agentsIncomplete = true;
   const loaded = uniqueTasks.map((t) => loadTask(t, missionCtx, ctx));
   const edges = checkMissionGraph(name, header, loaded.map((l) => l.edges), ctx.diags);
+  // An edge names its task with the task's own name string, not a copy per reference.
+  const taskName = new Map(loaded.map((l) => [l.spec.name, l.spec.name]));
+  const named = (n: string): string => taskName.get(n) ?? n;
   loaded.forEach((l, i) => {
     const e = edges[i];
     if (e === undefined) return;
-    l.spec.dependsOn = exactList(e.dependsOn.map((d) => d.name));
-    l.spec.sendTo = exactList(e.sendTo.map((s) => s.name));
+    l.spec.dependsOn = exactList(e.dependsOn.map((d) => named(d.name)));
+    l.spec.sendTo = exactList(e.sendTo.map((s) => named(s.name)));
   });
 
   warnUnusedLocalAgents(localAgents, missionAgents, loaded.map((l) => l.spec.agents), body.blocks.get('agent') ?? [], ctx);
