@@ -72,7 +72,7 @@ export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, 
     scope: kind,
     model,
     personality,
-    tools: exactList(tools),
+    tools: ctx.toolLists.intern(tools),
     skills: exactList(skills.map((s) => ({ name: s.name, via: `agent:${name}` as const }))),
     location: locationOf(block),
   };

@@ -10,7 +10,6 @@ import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
 import { checkHttpUrl, readString, readText, readStringList, readStringMap, unsetUseCounts, unsetVariablesSince } from '../values.js';
 import { loadCustomTools } from './customTools.js';
-import { exactList } from '../exactList.js';
 
 const MCP_SCHEMA: BlockSchema = { attributes: { description: {}, command: {}, args: {}, env: {}, url: {}, headers: {} } };
 const TOOLSET_SCHEMA: BlockSchema = { attributes: { description: {}, tools: { required: true } } };
@@ -115,7 +114,7 @@ function loadToolset(block: Block, name: string, ctx: LoadContext): Toolset | un
   const toolsAttr = body.attrs.get('tools');
   const tools = toolsAttr === undefined ? undefined : resolveToolList(toolsAttr, `toolset:${name}`, scope, ctx.diags);
   if (tools === undefined) return undefined;
-  const toolset: Toolset = { name, tools: exactList(tools), location: locationOf(block) };
+  const toolset: Toolset = { name, tools: ctx.toolLists.intern(tools), location: locationOf(block) };
   if (description !== undefined) toolset.description = description;
   return toolset;
 }

@@ -64,7 +64,7 @@ export function resolveWorker(task: WorkerSettings, mission: MissionContext, ctx
     name: 'worker',
     model,
     modelVia,
-    tools: exactList(tools),
+    tools: ctx.toolLists.intern(tools),
     skills: exactList(skills),
     discovery: discovery === undefined ? 'auto' : discovery ? 'on' : 'off',
     discoveryThreshold: task.discoveryThreshold ?? defaults?.discoveryThreshold ?? DEFAULT_DISCOVERY_THRESHOLD,
