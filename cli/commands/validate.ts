@@ -137,8 +137,12 @@ function missionLines(m: MissionSummary): string[] {
   return lines;
 }
 
-/** Text waiting to be written; flushed in pieces of about this many characters. */
-const FLUSH_AT = 1 << 20;
+/**
+ * Text waiting to be written is flushed in pieces of about this many characters: small enough
+ * that each piece and its copies (masked, encoded) stay out of V8's large-object space, where
+ * garbage is only reclaimed by a full collection.
+ */
+const FLUSH_AT = 1 << 15;
 
 /**
  * Writes the success summary, one mission at a time: a large config's summary is tens of
