@@ -18,11 +18,12 @@ const CHUNK = 1 << 20;
  * Parses `source` as parseHcl does, except that each top-level block's `body` is parsed anew on
  * every read (not cached: read it once per use, and keep what you need from it). A file with any
  * diagnostic is parsed the usual way, fully held: the lexer's and parser's recovery decide what
- * follows an error, so a piece of it cannot be parsed on its own.
+ * follows an error, so a piece of it cannot be parsed on its own. `chunk`: the piece size in
+ * characters (tests make it tiny to cut at every top-level item).
  */
-export function parseHclDeferred(source: string, fileName: string): ParseResult {
+export function parseHclDeferred(source: string, fileName: string, chunk = CHUNK): ParseResult {
   const map = new SourceMap(fileName, source);
-  const cuts = new CutFinder(CHUNK);
+  const cuts = new CutFinder(chunk);
   if (lex(map, 0, source.length, cuts).diagnostics.length > 0) return parseHcl(source, fileName);
   const types = new Map<string, string>();
   const hook: TopLevelBlockHook = (block) => {
