@@ -1,7 +1,7 @@
 // A compact description of a loaded graph — what `squadron validate` prints on success and puts
 // under "summary" in its JSON output (a documented, stable shape).
 
-import type { MissionGraph, ModelRef, Route, ToolRefWithProvenance } from './graph.js';
+import type { Mission, MissionGraph, ModelRef, Route, ToolRefWithProvenance } from './graph.js';
 import { taskEdges, type TaskEdge } from './taskEdges.js';
 
 export interface TaskSummary {
@@ -42,7 +42,14 @@ export function modelLabel(m: ModelRef): string {
   return `${m.block}.${m.key}`;
 }
 
+export type MissionSummary = ConfigSummary['missions'][number];
+
 export function summarize(graph: MissionGraph): ConfigSummary {
+  return { ...summarizeAllButMissions(graph), missions: graph.missions.map(summarizeMission) };
+}
+
+/** Everything but the missions, which a large config is mostly made of: see summarizeMission. */
+export function summarizeAllButMissions(graph: MissionGraph): Omit<ConfigSummary, 'missions'> {
   return {
     files: graph.files.length,
     variables: graph.variables.map((v) => ({ name: v.name, secret: v.secret, source: v.source })),
@@ -52,25 +59,28 @@ export function summarize(graph: MissionGraph): ConfigSummary {
     toolsets: graph.toolsets.map((t) => ({ name: t.name, tools: t.tools.length, ...wholeServers(t.tools) })),
     skills: graph.skills.map((s) => ({ name: s.name, origin: s.origin.kind })),
     agents: graph.agents.map((a) => ({ name: a.name, model: modelLabel(a.model), tools: a.tools.length, skills: a.skills.length, ...wholeServers(a.tools) })),
-    missions: graph.missions.map((m) => ({
-      name: m.name,
-      commander: modelLabel(m.commander.model),
-      maxParallel: m.maxParallel,
-      inputs: m.inputs.map((i) => i.name),
-      tasks: m.tasks.map((t) => ({
-        name: t.name,
-        worker:
-          t.worker === undefined
-            ? null
-            : { tools: t.worker.tools.length, model: modelLabel(t.worker.model), modelVia: t.worker.modelVia, ...wholeServers(t.worker.tools) },
-        agents: [...t.agents],
-        agentsVia: t.agentsVia,
-        dependsOn: [...t.dependsOn],
-        routes: t.router.map((r) => ({ target: r.target, condition: r.condition })),
-        sendTo: [...t.sendTo],
-      })),
-      edges: taskEdges(m),
+  };
+}
+
+export function summarizeMission(m: Mission): MissionSummary {
+  return {
+    name: m.name,
+    commander: modelLabel(m.commander.model),
+    maxParallel: m.maxParallel,
+    inputs: m.inputs.map((i) => i.name),
+    tasks: m.tasks.map((t) => ({
+      name: t.name,
+      worker:
+        t.worker === undefined
+          ? null
+          : { tools: t.worker.tools.length, model: modelLabel(t.worker.model), modelVia: t.worker.modelVia, ...wholeServers(t.worker.tools) },
+      agents: [...t.agents],
+      agentsVia: t.agentsVia,
+      dependsOn: [...t.dependsOn],
+      routes: t.router.map((r) => ({ target: r.target, condition: r.condition })),
+      sendTo: [...t.sendTo],
     })),
+    edges: taskEdges(m),
   };
 }
 

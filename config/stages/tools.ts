@@ -165,7 +165,7 @@ function loadToolset(block: Block, name: string, ctx: LoadContext): Toolset | un
   const toolsAttr = body.attrs.get('tools');
   const tools = toolsAttr === undefined ? undefined : resolveToolList(toolsAttr, `toolset:${name}`, scope, ctx.diags);
   if (tools === undefined) return undefined;
-  const toolset: Toolset = { name, tools, location: locationOf(block) };
+  const toolset: Toolset = { name, tools: ctx.toolLists.intern(tools), location: locationOf(block) };
   if (description !== undefined) toolset.description = description;
   return toolset;
 }
