@@ -8,7 +8,7 @@
 #
 #   MAJOR      Node major versions to run (default: the supported lines, DEFAULT_VERSIONS below)
 #   --smoke    build + quickstart + only the end-to-end files (test/e2e), as CI does on the newest LTS
-#   --runs N   spawns per start-up figure (median; default 9)
+#   --runs N   spawns per start-up figure (bench/compile-cache.mjs, medians; default 9)
 #   --keep     keep each scratch copy (default: removed when its version passes)
 #   --dry-run  print what would run for each version, touch nothing (no download, no copy)
 #   --list     print the default versions and exit
@@ -92,16 +92,6 @@ fetch_node() {
   [[ -x $dir/bin/node ]]
 }
 
-# Median, in milliseconds, of $runs spawns of the given command (after one warm-up spawn).
-median_ms() {
-  local i t0 samples=()
-  "$@" >/dev/null 2>&1 || { echo "failed"; return 1; }
-  for ((i = 0; i < runs; i++)); do
-    t0=$(now_ms); "$@" >/dev/null 2>&1; samples+=($(($(now_ms) - t0)))
-  done
-  printf '%s\n' "${samples[@]}" | sort -n | sed -n "$((runs / 2 + 1))p"
-}
-
 exec 3>&2 # progress reaches the terminal while each version's output goes to its log
 declare -A result tests suite_s startup node_full
 failed=0
@@ -140,12 +130,9 @@ for v in "${versions[@]}"; do
     step "quickstart"
     npx squadron run examples/quickstart >>"$log" 2>&1
 
-    step "start-up"
-    cli="$dir/dist/cli/main.js"
-    base=$(median_ms node -e 0)
-    version=$(median_ms node "$cli" --version)
-    validate=$(median_ms node "$cli" validate examples/quickstart)
-    echo "node -e 0 ${base} ms, --version ${version} ms, validate ${validate} ms" >"$dir.startup"
+    # Start-up of the CLI beside `node -e 0`, with Node's compile cache off, cold and warm (on 22+).
+    step "start-up (bench/compile-cache.mjs)"
+    node bench/compile-cache.mjs --runs "$runs" >"$dir.startup"
 
     step "$([[ $smoke == 1 ]] && echo 'test/e2e (smoke)' || echo 'npm test')"
     set +e
@@ -163,7 +150,7 @@ for v in "${versions[@]}"; do
     [[ -n ${tests[$v]} ]] || tests[$v]=-
   fi
   [[ -f $dir.suite_ms ]] && suite_s[$v]="$(($(cat "$dir.suite_ms") / 1000)) s"
-  [[ -f $dir.startup ]] && startup[$v]=$(cat "$dir.startup")
+  [[ -s $dir.startup ]] && startup[$v]=$(cat "$dir.startup")
   [[ -x $cache/$v/bin/node ]] && node_full[$v]=$("$cache/$v/bin/node" --version)
   if ((status == 0)); then
     result[$v]=pass
@@ -177,8 +164,9 @@ for v in "${versions[@]}"; do
 done
 
 echo
-echo "$mode run of ${head:0:12} ($(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg), start-up: median of $runs)"
+echo "$mode run of ${head:0:12} ($(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg))"
 for v in "${versions[@]}"; do
-  printf 'node %-3s %-9s %-4s  tests: %-28s  suite: %-7s  start-up: %s\n' "$v" "${node_full[$v]}" "${result[$v]}" "${tests[$v]}" "${suite_s[$v]}" "${startup[$v]}"
+  printf 'node %-3s %-9s %-4s  tests: %-28s  suite: %s\n' "$v" "${node_full[$v]}" "${result[$v]}" "${tests[$v]}" "${suite_s[$v]}"
 done
+for v in "${versions[@]}"; do printf '\nstart-up on node %s:\n%s\n' "$v" "${startup[$v]}"; done
 exit $failed
