@@ -16,6 +16,7 @@ import type { LoadResult } from '../config/load.js';
 import type { RunEvent } from '../runtime/events.js';
 import type { MissionPlan } from '../runtime/plan.js';
 import type { RunEnvironment, RunOptions, RunReport } from '../runtime/run.js';
+import { isPostgresUrl, shownPostgresUrl } from '../store/postgres/url.js';
 import { SquadronError } from './errors.js';
 import { openProject, selectionOverrides, selectMission, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
 
@@ -121,7 +122,7 @@ export async function run(req: RunRequest): Promise<RunReport> {
   if (req.record !== undefined) options.record = resolve(req.record);
   const root = project.graph.projectRoot;
   return refusalsAsErrors(async () =>
-    startRun(await environment(project, req.db ?? databasePath(root), req), {
+    startRun(await environment(project, req.db === undefined ? databasePath(root) : sqliteDb(req.db), req), {
       mission,
       inputs: inputs.inputs as Record<string, Value>,
       options,
@@ -156,10 +157,11 @@ export interface ResumeRequest extends ProjectOptions, RunHooks {
  * and every missing one is named before anything is loaded or written.
  */
 export async function resume(req: ResumeRequest): Promise<RunReport> {
-  const [{ failedRunRefusal, resumeRun, storedRun }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run.js'), import('../runtime/runConfig.js')]);
-  const db = resolve(req.db);
-  const stored = storedRun(db, req.runId);
-  if (!stored) throw new SquadronError('not_found', `no run ${req.runId} in ${db}`);
+  const [{ failedRunRefusal, resumeRun, openStoredRun }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run.js'), import('../runtime/runConfig.js')]);
+  const db = resolve(sqliteDb(req.db));
+  const opened = openStoredRun(db, req.runId);
+  if (!opened) throw new SquadronError('not_found', `no run ${req.runId} in ${db}`);
+  const stored = opened.facts;
   return refusalsAsErrors(async () => {
     // A failed run is refused first: giving its secrets again would not make a plain resume work.
     const failed = req.retryFailed ? undefined : failedRunRefusal(req.runId, stored.status, stored.failedTasks);
@@ -179,8 +181,9 @@ export async function resume(req: ResumeRequest): Promise<RunReport> {
       allowConfigChange: Boolean(req.allowConfigChange),
       ...(req.onStart ? { onStart: req.onStart } : {}),
       ...(req.onNote ? { onNote: req.onNote } : {}),
+      opened: opened.store,
     });
-  });
+  }).finally(() => opened.store.close());
 }
 
 /** The runtime's refusals as SquadronError, with the CLI's codes: busy and failed runs are states. */
@@ -193,6 +196,12 @@ async function refusalsAsErrors<T>(work: () => Promise<T>): Promise<T> {
     const code = error instanceof RunBusy ? 'run_busy' : error.retryable ? 'refused' : 'run_refused';
     throw new SquadronError(code, error.message);
   }
+}
+
+/** `db` as a SQLite path; a PostgreSQL URL is refused by name rather than taken for a file path. */
+function sqliteDb(db: string): string {
+  if (isPostgresUrl(db)) throw new SquadronError('usage', `db ${shownPostgresUrl(db)}: PostgreSQL databases are not supported yet (see squadron docs scale-out); pass a SQLite database file`);
+  return db;
 }
 
 async function environment(project: LoadedProject, dbPath: string, hooks: RunHooks & ProjectOptions): Promise<RunEnvironment> {

@@ -1,16 +1,24 @@
-// Persistence figures for the SQLite store: event and message write rates, the cost of persisting one
-// model turn (synchronous=NORMAL vs FULL), and the time to load a long session. Prints figures only;
-// nothing here is asserted. Run after building:  npx tsc -p tsconfig.json && node bench/persistence.mjs
-// Options: --dir <folder> (default: the OS temp folder; use a real disk, fsync cost is the point).
+// Persistence figures for the SQLite store: event and message write rates, the cost of making one
+// model turn durable as the runtime does it (synchronous=NORMAL vs FULL, commits counted in the
+// write-ahead log), and the time to load a long session. Every row also shows its time as a ratio to
+// `node -e 0` measured at the start of the same run, so figures from a busy machine can be compared.
+// Prints figures only; nothing here is asserted. Run after building:
+//   npx tsc -p tsconfig.json && node bench/persistence.mjs
+// Options: --dir <folder> (default: the OS temp folder; use a real disk, fsync cost is the point);
+// --only <group> runs one group of rows: events, messages, turn, load, resume or readback.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { AgentSession } from '../dist/runtime/agents/session.js';
+import { Toolbox } from '../dist/runtime/agents/toolbox.js';
+import { EventBus } from '../dist/runtime/events.js';
 import { createSecretRedactor, openStore } from '../dist/store/index.js';
 import { startFakeModelServer } from '../dist/test/support/fakeModelServer.js';
+import { walCommits } from '../dist/test/support/walCommits.js';
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.js');
 
@@ -18,15 +26,17 @@ const args = process.argv.slice(2);
 const baseDir = args.includes('--dir') ? args[args.indexOf('--dir') + 1] : tmpdir();
 const root = mkdtempSync(join(baseDir, 'squadron-bench-'));
 let dbCounter = 0;
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const wanted = (group) => only === undefined || only === group;
 
 const SECRETS = [
   { name: 'vars.api_key', value: 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789' },
   { name: 'vars.github_token', value: 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB' },
 ];
 
-function freshStore({ synchronous = 'NORMAL', redact = false } = {}) {
+function freshStore({ synchronous = 'NORMAL', redact = false, checkpointPages = undefined } = {}) {
   const path = join(root, `bench-${++dbCounter}.db`);
-  return openStore(path, { synchronous, redactor: redact ? createSecretRedactor(SECRETS) : undefined });
+  return openStore(path, { synchronous, redactor: redact ? createSecretRedactor(SECRETS) : undefined, checkpointPages });
 }
 
 function seed(store) {
@@ -76,10 +86,29 @@ function percentile(sorted, p) {
 
 const fmtRate = (n, ms) => `${Math.round((n / ms) * 1000).toLocaleString('en-US')}/s`;
 const fmtMs = (ms) => `${ms.toFixed(ms < 1 ? 3 : 1)} ms`;
+
+// ---- the yardstick: every row's time as a ratio to `node -e 0` measured in this run
+
+/** Median wall time of `node -e 0` (a bare process start), spawned `runs` times after one warm-up. */
+function measureNodeFloor(runs = 7) {
+  const samples = [];
+  for (let i = 0; i <= runs; i++) {
+    const start = performance.now();
+    spawnSync(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    if (i > 0) samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+let nodeFloorMs = NaN;
+const ratio = (ms) => `${(ms / nodeFloorMs).toFixed(ms / nodeFloorMs < 0.1 ? 4 : 2)}× node -e 0`;
 const results = [];
-function report(name, value, detail = '') {
-  results.push({ name, value, detail });
-  console.log(`${name.padEnd(58)} ${value.padStart(14)}  ${detail}`);
+/** One row; `ms` is the time the figure stands for, shown as a ratio to `node -e 0`. */
+function report(name, value, detail = '', ms = undefined) {
+  results.push({ name, value, detail, ms });
+  const shown = ms === undefined ? detail : `${detail}${detail ? '; ' : ''}${ratio(ms)}`;
+  console.log(`${name.padEnd(58)} ${value.padStart(14)}  ${shown}`);
 }
 
 // ---- events
@@ -92,7 +121,7 @@ function benchEvents() {
   const ms = timeIt(() => {
     for (let i = 0; i < single; i++) store.events.append({ runId, type: 'tool.finished', task: 'research', sessionId, data });
   });
-  report('events: append, one commit each', fmtRate(single, ms), `${single} events`);
+  report('events: append, one commit each', fmtRate(single, ms), `${single} events`, ms);
 
   const batches = 200;
   const batchSize = 100;
@@ -100,7 +129,7 @@ function benchEvents() {
   const msBatched = timeIt(() => {
     for (let b = 0; b < batches; b++) store.events.appendMany(batch);
   });
-  report('events: appendMany, 100 per transaction', fmtRate(batches * batchSize, msBatched), `${batches * batchSize} events`);
+  report('events: appendMany, 100 per transaction', fmtRate(batches * batchSize, msBatched), `${batches * batchSize} events`, msBatched);
   store.close();
 }
 
@@ -115,55 +144,168 @@ function benchMessages(redact) {
   const ms = timeIt(() => {
     for (let i = 0; i < n; i++) store.messages.append(sessionId, { role: 'assistant', parts: assistantParts(i), turn: i + 1 });
   });
-  report(`messages: append ~${(payload / 1024).toFixed(1)} KB parts${redact ? ', with redactor' : ''}`, fmtRate(n, ms), `${n} messages`);
+  report(`messages: append ~${(payload / 1024).toFixed(1)} KB parts${redact ? ', with redactor' : ''}`, fmtRate(n, ms), `${n} messages`, ms);
   store.close();
 }
 
-// ---- one model turn
+// ---- one model turn, made durable by the runtime itself
+
+const TURN_CALLS = 3;
+
+/** The tool of the turns: answers at once, so a sample is the runtime's own work (idempotent, like a read). */
+const instantGet = {
+  ref: 'builtins.http.get',
+  definition: { name: 'builtins_http_get', description: 'Fetch a URL.', inputSchema: { type: 'object', properties: { url: { type: 'string' } } } },
+  onInterrupted: 'rerun',
+  execute: async () => ({ content: [{ type: 'text', text: lorem(600) }], isError: false }),
+};
 
 /**
- * One model turn as the runtime writes it: the assistant message and the turn row in one transaction,
- * then for each of 3 tool calls a write-ahead start and a completion (each committed on its own, as
- * they must be before/after the tool runs), then 2 events. 9 commits in all.
+ * Drives a real AgentSession (the runtime's session loop, model turn and tool execution) against the
+ * store for `turns` model turns of `TURN_CALLS` tool calls each, then a final answer. The model is a
+ * client answering at once; the run's event sink is wired as the runtime wires it. `onTurn(n)` is
+ * called as the model is asked for turn n (n ≥ 2), i.e. once turn n − 1 is durable and its results
+ * stored; it returns nothing and its own time is not the turn's.
  */
-function persistTurn(store, runId, sessionId, turn) {
-  store.transaction(() => {
-    store.messages.append(sessionId, { role: 'assistant', parts: assistantParts(turn), turn });
-    store.turns.record({
+async function driveTurns(store, runId, sessionId, turns, onTurn) {
+  const bus = new EventBus();
+  bus.subscribe('store', (event) => {
+    const row = { runId, type: event.type, data: event };
+    if (typeof event.task === 'string') row.task = event.task;
+    if (typeof event.sessionId === 'string') row.sessionId = event.sessionId;
+    store.events.append(row);
+  });
+  let asked = 0;
+  const client = {
+    async complete() {
+      asked += 1;
+      if (asked >= 2) onTurn(asked);
+      const last = asked > turns;
+      const calls = Array.from({ length: last ? 0 : TURN_CALLS }, (_, c) => ({
+        type: 'tool_use',
+        id: `toolu_${asked}_${c}`,
+        name: 'builtins_http_get',
+        input: { url: `https://example.com/articles/${asked}/${c}`, headers: { accept: 'text/html' }, note: lorem(150) },
+      }));
+      return {
+        message: { role: 'assistant', parts: [{ type: 'text', text: last ? 'All fetched.' : lorem(1300) }, ...calls] },
+        usage: { inputTokens: 1200, outputTokens: 350, cacheReadTokens: 9000, cacheWriteTokens: 0 },
+        stopReason: last ? 'end_turn' : 'tool_use',
+      };
+    },
+  };
+  const session = AgentSession.restore(
+    {
+      store,
+      bus,
+      client,
       runId,
       task: 'research',
+      agent: 'worker',
       sessionId,
-      turn,
-      model: 'claude-sonnet-4',
-      usage: { inputTokens: 1200, outputTokens: 350, cacheReadTokens: 9000, cacheWriteTokens: 0 },
-      costUsd: 0.0123,
-      durationMs: 2345,
-      stopReason: 'tool_use',
-    });
-  });
-  for (let c = 0; c < 3; c++) {
-    const callId = `toolu_${turn}_${c}`;
-    store.ledger.recordStarted({ sessionId, callId, toolRef: 'builtins.http.get', apiName: 'builtins_http_get', input: { url: `https://example.com/${c}` }, idempotent: true });
-    store.ledger.recordCompleted(sessionId, callId, { content: [{ type: 'text', text: lorem(600) }], isError: false });
-  }
-  store.events.append({ runId, type: 'model.turn', task: 'research', sessionId, data: { turn, stopReason: 'tool_use' } });
-  store.events.append({ runId, type: 'tool.finished', task: 'research', sessionId, data: { turn, calls: 3 } });
+      model: { apiModel: 'claude-sonnet-4', label: 'fake.claude_sonnet_4', maxOutputTokens: 4096 },
+      systemPrompt: 'You are a worker.',
+      toolbox: new Toolbox([instantGet]),
+      maxTurns: turns + 10,
+      signal: new AbortController().signal,
+      requireToolCall: false,
+    },
+    [],
+  );
+  session.appendInstruction([{ type: 'text', text: 'Fetch every article.' }]);
+  const outcome = await session.run();
+  if (outcome.kind !== 'answer') throw new Error(`the bench session ended with ${JSON.stringify(outcome)}`);
 }
 
-function benchTurn(synchronous, redact = false) {
-  const store = freshStore({ synchronous, redact });
-  const { runId, sessionId } = seed(store);
-  for (let t = 1; t <= 20; t++) persistTurn(store, runId, sessionId, t); // warm-up
+/**
+ * The noise floor of the turn rows: a fixed ~1 ms of pure computation, timed like a turn. On an idle
+ * machine its p99 is close to its p50; on a busy one, the gap is what preemption adds to any p99.
+ */
+function benchControl() {
   const samples = [];
-  for (let t = 21; t <= 520; t++) samples.push(timeIt(() => persistTurn(store, runId, sessionId, t)));
+  let sink = 0;
+  for (let i = 0; i < 520; i++) {
+    const start = performance.now();
+    for (let j = 0; j < 200_000; j++) sink += Math.sqrt(j);
+    if (i >= 20) samples.push(performance.now() - start);
+  }
   samples.sort((a, b) => a - b);
-  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  report(
-    `model turn persisted, synchronous=${synchronous}${redact ? ', with redactor' : ''}`,
-    fmtMs(percentile(samples, 50)),
-    `p50; mean ${fmtMs(mean)}, p99 ${fmtMs(percentile(samples, 99))} over ${samples.length} turns (9 commits each)`,
-  );
+  report('control: fixed computation, no I/O', fmtMs(percentile(samples, 50)), `p50; p99 ${fmtMs(percentile(samples, 99))} over ${samples.length} runs${sink < 0 ? '' : ''}`, percentile(samples, 99));
+}
+
+/** Commits per turn, counted as commit frames in the write-ahead log over a few turns after the first. */
+async function commitsPerTurn(synchronous) {
+  const store = freshStore({ synchronous });
+  const { runId, sessionId } = seed(store);
+  const counts = new Map();
+  await driveTurns(store, runId, sessionId, 12, (n) => counts.set(n, walCommits(store.path)));
   store.close();
+  const [from, to] = [counts.get(3), counts.get(13)];
+  if (from.salt !== to.salt) throw new Error('the write-ahead log was restarted while counting commits');
+  return { commits: (to.commits - from.commits) / 10, pages: (to.frames - from.frames) / 10 };
+}
+
+async function benchTurn({ synchronous = 'NORMAL', redact = false, checkpointPages = undefined } = {}) {
+  const store = freshStore({ synchronous, redact, checkpointPages });
+  const { runId, sessionId } = seed(store);
+  // Time spent in the store's writes (outermost call only), inside the runtime's real sequence: what
+  // makes the turn durable (encoding, redaction, SQL, commits), without the rest of the loop.
+  let inCommits = { wall: 0, cpu: 0 };
+  let depth = 0;
+  const timed = (target, method) => {
+    const original = target[method];
+    target[method] = (...args) => {
+      if (depth > 0) return original(...args);
+      depth += 1;
+      const wall = performance.now();
+      const cpu = process.cpuUsage();
+      try {
+        return original(...args);
+      } finally {
+        depth -= 1;
+        const used = process.cpuUsage(cpu);
+        inCommits.wall += performance.now() - wall;
+        inCommits.cpu += (used.user + used.system) / 1000;
+      }
+    };
+  };
+  timed(store, 'transaction');
+  timed(store.messages, 'append');
+  timed(store.turns, 'record');
+  timed(store.ledger, 'recordStarted');
+  timed(store.ledger, 'recordCompleted');
+  timed(store.events, 'append');
+  const warmUp = 20;
+  const durable = [];
+  const durableCpu = [];
+  const loop = [];
+  let mark;
+  // A turn runs from the model's reply to the next request: the reply stored, its tool calls started,
+  // run and their results stored, the next request built.
+  await driveTurns(store, runId, sessionId, warmUp + 500, (n) => {
+    if (mark && n > warmUp + 1) {
+      loop.push(performance.now() - mark);
+      durable.push(inCommits.wall);
+      durableCpu.push(inCommits.cpu);
+    }
+    inCommits = { wall: 0, cpu: 0 };
+    mark = performance.now();
+  });
+  // What one checkpoint of the log costs (a turn pays it when its commit crosses the threshold).
+  const checkpointMs = timeIt(() => store.checkpoint());
+  store.close();
+  for (const samples of [durable, durableCpu, loop]) samples.sort((a, b) => a - b);
+  const { commits, pages } = await commitsPerTurn(synchronous);
+  const every = checkpointPages ?? 10_000;
+  const variant = [`synchronous=${synchronous}`, redact ? 'with redactor' : '', checkpointPages ? `checkpoint at ${checkpointPages} pages` : ''].filter(Boolean).join(', ');
+  report(
+    `model turn made durable, ${variant}`,
+    fmtMs(percentile(durable, 50)),
+    `p50; p99 ${fmtMs(percentile(durable, 99))} (CPU p50 ${fmtMs(percentile(durableCpu, 50))}, p99 ${fmtMs(percentile(durableCpu, 99))}); ` +
+      `${durable.length} turns of ${TURN_CALLS} calls, ${commits} commits (${pages} pages) each; a checkpoint every ${Math.round(every / pages)} turns, ${fmtMs(checkpointMs)}; ` +
+      `whole turn loop p50 ${fmtMs(percentile(loop, 50))}, p99 ${fmtMs(percentile(loop, 99))}`,
+    percentile(durable, 99),
+  );
 }
 
 // ---- loading a long session
@@ -180,7 +322,7 @@ function benchLoad(redact) {
   });
   store.messages.list(sessionId); // warm the page cache and the statement
   const samples = [1, 2, 3].map(() => timeIt(() => store.messages.list(sessionId))).sort((a, b) => a - b);
-  report(`load a session of ${n.toLocaleString('en-US')} messages${redact ? ', with redactor' : ''}`, fmtMs(samples[1]), 'median of 3: list + restore + parse + validate');
+  report(`load a session of ${n.toLocaleString('en-US')} messages${redact ? ', with redactor' : ''}`, fmtMs(samples[1]), 'median of 3: list + restore + parse + validate', samples[1]);
   store.close();
 }
 
@@ -225,7 +367,7 @@ function measureStoreResume() {
     }
     store.close();
   });
-  report('resume, store part: open + read back a whole run', fmtMs(ms), '5 tasks × 3 sessions × 200 messages + ledgers');
+  report('resume, store part: open + read back a whole run', fmtMs(ms), '5 tasks × 3 sessions × 200 messages + ledgers', ms);
 }
 
 /**
@@ -296,7 +438,7 @@ mission "bench" {
     }
     for (const v of variants) {
       v.samples.sort((a, b) => a - b);
-      report(`squadron resume, ${v.label}`, fmtMs(v.samples[1]), `median of 3; ${v.messages.toLocaleString('en-US')} stored messages, whole CLI process`);
+      report(`squadron resume, ${v.label}`, fmtMs(v.samples[1]), `median of 3; ${v.messages.toLocaleString('en-US')} stored messages, whole CLI process`, v.samples[1]);
     }
   } finally {
     await server.close();
@@ -342,6 +484,82 @@ function buildKilledRun(project, workerPairs, finished) {
   return { dbPath, runId: run.id, messages };
 }
 
+// ---- reading a run back: a long session proven by its checksums or validated in full, and the CLI
+// commands that read runs (inspect --transcript, runs). Each row also shows its time as a ratio to
+// `node -e 0` measured just before, so figures taken on a busy machine can be compared.
+
+async function benchReadback() {
+  const { spawnSync } = await import('node:child_process');
+  const { existsSync, readFileSync } = await import('node:fs');
+  const { default: Database } = await import('better-sqlite3');
+  // Wall and CPU time of a whole process; CPU (user + system, from /usr/bin/time when there is one)
+  // is the steadier figure when other work shares the cores.
+  const timeFile = join(root, 'time.txt');
+  const timed = existsSync('/usr/bin/time');
+  const spawnTimed = (args) => {
+    const start = performance.now();
+    const result = timed
+      ? spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, process.execPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
+      : spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    const ms = performance.now() - start;
+    if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${result.status}: ${result.stderr.slice(-500)}`);
+    const cpu = timed ? readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).reduce((sum, s) => sum + Number(s) * 1000, 0) : NaN;
+    return { ms, cpu };
+  };
+  const median = (samples) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)];
+  const medians = (runs) => ({ ms: median(runs.map((r) => r.ms)), cpu: median(runs.map((r) => r.cpu)) });
+  spawnTimed(['-e', '0']);
+  const floor = medians([1, 2, 3, 4, 5, 6, 7].map(() => spawnTimed(['-e', '0'])));
+  console.log(`node -e 0: wall ${fmtMs(floor.ms)}, CPU ${fmtMs(floor.cpu)} (median of 7; the ratios below are to these)`);
+  const row = (name, { ms, cpu }, detail) =>
+    report(name, fmtMs(ms), `${detail}; ${(ms / floor.ms).toFixed(2)}× node -e 0${Number.isNaN(cpu) ? '' : `; CPU ${fmtMs(cpu)}, ${(cpu / floor.cpu).toFixed(2)}×`}`);
+  const inProcess = (fn) => {
+    const cpu0 = process.cpuUsage();
+    const ms = timeIt(fn);
+    const cpu = process.cpuUsage(cpu0);
+    return { ms, cpu: (cpu.user + cpu.system) / 1000 };
+  };
+
+  // A session of 10,000 messages read back, its rows proven by their checksums, then the same rows
+  // as a database from before checksums holds them (validated in full).
+  const store = freshStore({ redact: true });
+  const { sessionId } = seed(store);
+  store.transaction(() => {
+    for (let i = 0; i < 10_000; i += 2) {
+      store.messages.append(sessionId, { role: 'assistant', parts: assistantParts(i), turn: i / 2 + 1 });
+      store.messages.append(sessionId, { role: 'user', parts: toolResultParts(i), turn: i / 2 + 1, kind: 'tool_results' });
+    }
+  });
+  store.messages.list(sessionId); // warm the page cache and the statement
+  row('load a session of 10,000 messages, rows proven by checksum', medians([1, 2, 3].map(() => inProcess(() => store.messages.list(sessionId)))), 'median of 3, with redactor');
+  const raw = new Database(store.path);
+  const checksummed = raw.prepare("SELECT 1 FROM pragma_table_info('messages') WHERE name = 'checksum'").get() !== undefined;
+  if (checksummed) raw.prepare('UPDATE messages SET checksum = NULL').run();
+  raw.close();
+  row(`load a session of 10,000 messages, ${checksummed ? 'rows without checksum' : 'no checksums (schema before 0003)'}`, medians([1, 2, 3].map(() => inProcess(() => store.messages.list(sessionId)))), 'median of 3, with redactor: every part validated');
+  store.close();
+
+  // The CLI reading runs back: a whole process each time.
+  const cli = (args) => spawnTimed([CLI, ...args]);
+  const project = join(root, 'readback-project');
+  mkdirSync(project, { recursive: true });
+  const long = buildKilledRun(project, 4999, true);
+  row('squadron inspect --transcript --json, 10,000 messages', medians([1, 2, 3].map(() => cli(['inspect', long.runId, '--db', long.dbPath, '--transcript', '--json']))), 'median of 3, whole CLI process');
+  const small = buildKilledRun(project, 4, true);
+  row('squadron inspect, 10 messages', medians([1, 2, 3].map(() => cli(['inspect', small.runId, '--db', small.dbPath]))), 'median of 3, whole CLI process');
+
+  // 50 runs of 3 tasks each in one database.
+  const listed = openStore(join(root, `bench-${++dbCounter}.db`));
+  for (let r = 0; r < 50; r++) {
+    const run = listed.runs.create({ mission: 'bench', configPath: project, inputs: { topic: 'owls' }, options: { taskGraph: ['a', 'b', 'c'].map((name) => ({ name, dependsOn: [], routes: [], sendTo: [] })) } });
+    for (const task of ['a', 'b', 'c']) listed.tasks.ensure(run.id, task);
+    listed.runs.setStatus(run.id, 'completed');
+  }
+  const listedPath = listed.path;
+  listed.close();
+  row('squadron runs --json, 50 runs', medians([1, 2, 3].map(() => cli(['runs', '--db', listedPath, '--json']))), 'median of 3, whole CLI process');
+}
+
 function timeResume(dbPath, runId) {
   return new Promise((resolve, reject) => {
     const start = performance.now();
@@ -354,17 +572,30 @@ function timeResume(dbPath, runId) {
 }
 
 try {
-  console.log(`SQLite persistence figures (node ${process.version}, databases in ${root})\n`);
-  benchEvents();
-  benchMessages(false);
-  benchMessages(true);
-  benchTurn('NORMAL');
-  benchTurn('FULL');
-  benchTurn('NORMAL', true);
-  benchLoad(false);
-  benchLoad(true);
-  measureStoreResume();
-  await measureRuntimeResume();
+  console.log(`SQLite persistence figures (node ${process.version}, databases in ${root})`);
+  nodeFloorMs = measureNodeFloor();
+  console.log(`node -e 0: ${fmtMs(nodeFloorMs)} (median of 7, the yardstick of the ratios below)\n`);
+  if (wanted('events')) benchEvents();
+  if (wanted('messages')) {
+    benchMessages(false);
+    benchMessages(true);
+  }
+  if (wanted('turn')) {
+    benchControl();
+    await benchTurn();
+    await benchTurn({ checkpointPages: 1000 });
+    await benchTurn({ synchronous: 'FULL' });
+    await benchTurn({ redact: true });
+  }
+  if (wanted('load')) {
+    benchLoad(false);
+    benchLoad(true);
+  }
+  if (wanted('resume')) {
+    measureStoreResume();
+    await measureRuntimeResume();
+  }
+  if (wanted('readback')) await benchReadback();
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -2,6 +2,9 @@
 // same rounds, and what each import costs on its own. Prints figures only; nothing is asserted.
 //   npx tsc -p tsconfig.json && node bench/startup.mjs [--runs 20] [--imports-only | --commands-only]
 //   [--cli other/main.js …]: also time these builds of the CLI (e.g. a bundle), in the same rounds
+//   [--bundle]: also time a bundle of dist/cli/main.js (chunks per command, packages inlined except
+//   better-sqlite3) built here with rolldown when node_modules has it — the measurement behind not
+//   shipping one (see the figures in issue 12's note)
 //
 // Commands run against a copy of examples/quickstart, run once offline (its model replays a
 // cassette) so `runs` and `inspect` read a real stored run. Every command runs `--runs` times,
@@ -10,12 +13,14 @@
 // (user + system) is measured in separate spawns with a preload that prints it on exit (the preload
 // itself costs a little, in every row alike, node -e 0 included).
 //
+// The "modules" column counts the files (ES and CommonJS) each command loads, from a load-hook preload.
+//
 // The import table imports one module in a fresh process and times that `await import()` alone: the
 // module with everything it pulls in that Node has not loaded yet (so rows overlap: config/load.js
 // includes config/hcl). `--cpu-prof` on a command shows the same costs from the other side.
 
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -49,7 +54,37 @@ function project() {
   return { dir, runId: runs[0].id };
 }
 
-function commandTable() {
+/** How many files (ES modules and CommonJS) the process of `argv` loads. */
+function modulesLoaded(argv, cwd, scratch) {
+  const list = join(scratch, 'loaded.txt');
+  writeFileSync(list, '');
+  spawnSync(process.execPath, ['--import', join(scratch, 'preload.mjs'), ...argv], { cwd, env: { ...env, LOADED_LIST: list }, encoding: 'utf8' });
+  return new Set(readFileSync(list, 'utf8').split('\n').filter((l) => l !== '').map((l) => l.replace(/^file:\/\//, ''))).size;
+}
+
+function loadRecorder() {
+  const scratch = mkdtempSync(join(tmpdir(), 'squadron-startup-modules-'));
+  writeFileSync(join(scratch, 'hooks.mjs'), "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(process.env.LOADED_LIST, url + '\\n'); return next(url, context); }\n");
+  writeFileSync(
+    join(scratch, 'preload.mjs'),
+    "import { register, createRequire } from 'node:module';\nimport { appendFileSync } from 'node:fs';\nregister(new URL('./hooks.mjs', import.meta.url));\nconst cache = createRequire(import.meta.url).cache;\nprocess.on('exit', () => appendFileSync(process.env.LOADED_LIST, Object.keys(cache).join('\\n') + '\\n'));\n",
+  );
+  return scratch;
+}
+
+/** A bundle of the built CLI (rolldown, from node_modules when present), inside the repository so assets resolve. */
+async function bundle() {
+  const { build } = await import('rolldown').catch(() => ({}));
+  if (build === undefined) {
+    console.log('(--bundle: rolldown is not in node_modules; skipped)');
+    return undefined;
+  }
+  const out = mkdtempSync(join(repo, '.bench-bundle-'));
+  await build({ input: cli, platform: 'node', external: ['better-sqlite3', 'bindings'], output: { dir: out, format: 'esm' }, logLevel: 'silent' });
+  return out;
+}
+
+function commandTable(bundled) {
   const { dir, runId } = project();
   const commands = [
     ['--version'],
@@ -60,11 +95,16 @@ function commandTable() {
     ['inspect', runId],
     ['plan', 'mission.hcl'],
   ];
+  const builds = others.map((other, n) => [`cli #${n + 1}`, other]);
+  if (bundled !== undefined) builds.push(['bundle', join(bundled, 'main.js')]);
   const rows = [['node -e 0', ['-e', '0']]];
   for (const command of commands) {
     rows.push([`squadron ${command[0] === 'inspect' ? 'inspect <run>' : command.join(' ')}`, [cli, ...command]]);
-    others.forEach((other, n) => rows.push([`  (cli #${n + 1})`, [other, ...command]]));
+    for (const [label, other] of builds) rows.push([`  (${label})`, [other, ...command]]);
   }
+  const scratch = loadRecorder();
+  const modules = rows.map(([, argv]) => modulesLoaded(argv, dir, scratch));
+  rmSync(scratch, { recursive: true, force: true });
   const times = rows.map(() => ({ wall: [], cpu: [] }));
   try {
     for (let round = 0; round < RUNS + 2; round++) {
@@ -86,12 +126,13 @@ function commandTable() {
   const base = times[0];
   console.log(`Whole-process start-up (${RUNS} interleaved runs; ratio = this row / node -e 0 of the same runs)`);
   others.forEach((other, n) => console.log(`cli #${n + 1}: ${other}`));
-  console.log('| command | wall min | wall median | × node (median) | cpu median | × node (cpu) |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log('| command | modules | wall min | wall median | × node (median) | cpu median | × node (cpu) |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
   rows.forEach(([name], i) => {
     const t = times[i];
     const cells = [
       name,
+      String(modules[i]),
       ms(min(t.wall)),
       ms(median(t.wall)),
       `${(median(t.wall) / median(base.wall)).toFixed(2)}×`,
@@ -152,5 +193,12 @@ function importTable() {
   IMPORTS.forEach((spec, i) => console.log(`| ${spec} | ${ms(min(times[i]))} | ${ms(median(times[i]))} |`));
 }
 
-if (!args.includes('--imports-only')) commandTable();
+if (!args.includes('--imports-only')) {
+  const bundled = args.includes('--bundle') ? await bundle() : undefined;
+  try {
+    commandTable(bundled);
+  } finally {
+    if (bundled !== undefined) rmSync(bundled, { recursive: true, force: true });
+  }
+}
 if (!args.includes('--commands-only')) importTable();

@@ -5,7 +5,8 @@
 // two warm-up rounds, so load from other processes hits them alike; median and minimum are shown.
 // Then inputs that once crashed or stalled the loader (see hostileInputs). With --huge, also
 // generated configs of 5 MB and 50 MB (many blocks in one file): `validate` wall and CPU time and
-// peak RSS of each (slow: about a minute of CPU). Prints figures only; nothing is asserted. Run
+// peak RSS of each, with V8's default heap sizing and under a 400 MB heap cap (slow: about two
+// minutes of CPU). Prints figures only; nothing is asserted. Run
 // after building:
 //   npx tsc -p tsconfig.json && node bench/validate.mjs [--runs 15] [--huge]
 
@@ -196,6 +197,7 @@ try {
   console.log(`squadron validate, big:          ${stats(bigCmd)}`);
   const ratio = (k) => (median(bigCmd[k]) / median(smallCmd[k])).toFixed(2);
   console.log(`big / small:                     ${ratio('wall')}x wall, ${ratio('cpu')}x cpu (medians; target ≤ 2x)`);
+  startupRatios(node, version, smallCmd);
 
   const { parse: hcl2json } = await import('@cdktf/hcl2json');
   let t = performance.now();
@@ -215,6 +217,16 @@ try {
 } finally {
   if (process.env.BENCH_KEEP !== '1') rmSync(bigDir, { recursive: true, force: true });
   rmSync(smallDir, { recursive: true, force: true });
+}
+
+/**
+ * Issue 12's start-up row: the small validate (and --version) as a ratio to `node -e 0` of the
+ * same interleaved rounds, so the figure means the same on an idle and a busy machine.
+ */
+function startupRatios(node, version, smallCmd) {
+  const ratio = (t, k) => (median(t[k]) / median(node[k])).toFixed(2);
+  console.log(`validate, small / node -e 0:     ${ratio(smallCmd, 'wall')}x wall, ${ratio(smallCmd, 'cpu')}x cpu (medians; target ≤ 2x)`);
+  console.log(`--version / node -e 0:           ${ratio(version, 'wall')}x wall, ${ratio(version, 'cpu')}x cpu`);
 }
 
 /**
@@ -252,7 +264,8 @@ function hostileInputs() {
 /**
  * One file of many blocks, `mb` megabytes: per index a custom tool, a toolset and an agent (half
  * the text), then missions of 200 chained tasks each using a toolset and a global agent. Loading
- * it once took 25.5 s and 1.4 GB for 50 MB (each mission copied every global agent).
+ * it once took 25.5 s and 1.4 GB for 50 MB (each mission copied every global agent), later 21.8 s
+ * and 2.3 GB (the whole syntax tree held at once; it ran out of a 900 MB heap).
  */
 function hugeConfig(mb) {
   const out = ['variable "api_key" {\n  secret = true\n}\nmodel "claude" {\n  provider = "anthropic"\n  api_key  = vars.api_key\n}\n'];
@@ -295,22 +308,39 @@ agent "agent_${n}" {
 }
 
 function hugeConfigs() {
-  const rows = [];
+  // Each size twice: with V8's default heap sizing (what a user gets; V8 lets the heap grow to a
+  // few times the live data before collecting), and under a 400 MB heap cap, which shows what
+  // validate needs (it fails with "heap out of memory" if it needs more: the 50 MB config does
+  // under 320 MB).
+  const rows = {};
   for (const mb of [5, 50]) {
     const dir = write(hugeConfig(mb));
     try {
-      const t = performance.now();
-      const r = spawnSync(process.execPath, ['--import', CPU_PRELOAD, cli, 'validate', dir, '--offline'], { env, encoding: 'utf8', maxBuffer: 1 << 30 });
-      const wall = performance.now() - t;
-      if (r.status !== 0) throw new Error(`validate of the ${mb} MB config failed (${r.status}):\n${r.stderr.slice(0, 2000)}`);
-      const cpu = Number(/@@cpu ([\d.]+)/.exec(r.stderr)?.[1]);
-      const rss = Number(/@@rss (\d+)/.exec(r.stderr)?.[1]) / 1024;
-      rows.push({ mb, wall, cpu, rss });
-      console.log(`validate, ${String(mb).padStart(2)} MB generated:      wall ${ms(wall).padStart(11)} · cpu ${ms(cpu).padStart(11)} · peak RSS ${rss.toFixed(0)} MB`);
+      for (const heap of [undefined, 400]) {
+        const flags = heap === undefined ? [] : [`--max-old-space-size=${heap}`];
+        const t = performance.now();
+        const r = spawnSync(process.execPath, [...flags, '--import', CPU_PRELOAD, cli, 'validate', dir, '--offline'], { env, encoding: 'utf8', maxBuffer: 1 << 30 });
+        const wall = performance.now() - t;
+        const label = heap === undefined ? 'default heap' : `${heap} MB heap cap`;
+        if (r.status !== 0) {
+          const why = /heap out of memory|Reached heap limit/.test(r.stderr) ? 'out of memory' : r.stderr.slice(-300).trim();
+          console.log(`validate, ${String(mb).padStart(2)} MB generated, ${label.padEnd(17)} failed (${r.status ?? r.signal}) after ${ms(wall)}: ${why}`);
+          continue;
+        }
+        const cpu = Number(/@@cpu ([\d.]+)/.exec(r.stderr)?.[1]);
+        const rss = Number(/@@rss (\d+)/.exec(r.stderr)?.[1]) / 1024;
+        rows[`${mb}:${heap ?? ''}`] = { wall, cpu, rss };
+        console.log(`validate, ${String(mb).padStart(2)} MB generated, ${label.padEnd(17)} wall ${ms(wall).padStart(11)} · cpu ${ms(cpu).padStart(11)} · peak RSS ${rss.toFixed(0)} MB`);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  const [small, big] = rows;
-  console.log(`50 MB / 5 MB:                    ${(big.wall / small.wall).toFixed(1)}x wall, ${(big.cpu / small.cpu).toFixed(1)}x cpu (target ≤ 10x, and under 500 MB RSS)`);
+  for (const heap of ['', 400]) {
+    const small = rows[`5:${heap}`];
+    const big = rows[`50:${heap}`];
+    if (small === undefined || big === undefined) continue;
+    const label = heap === '' ? 'default heap' : `${heap} MB heap cap`;
+    console.log(`50 MB / 5 MB, ${label.padEnd(17)} ${(big.wall / small.wall).toFixed(1)}x wall, ${(big.cpu / small.cpu).toFixed(1)}x cpu, ${(big.rss / small.rss).toFixed(1)}x peak RSS (target ≤ 10x wall, and under 500 MB RSS)`);
+  }
 }

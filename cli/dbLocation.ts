@@ -9,6 +9,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { databasePath, SQUADRON_DIR } from '../config/projectLayout.js';
+import { isPostgresUrl, shownPostgresUrl } from '../store/postgres/url.js';
+import { CliError } from './io.js';
 
 export const DB_ENV = 'SQUADRON_DB';
 /** How many folder levels below the current one the read commands look for databases. */
@@ -51,10 +53,21 @@ export function readDbLocation(cwd: string, env: NodeJS.ProcessEnv, flag: string
 }
 
 function explicitLocation(cwd: string, env: NodeJS.ProcessEnv, flag: string | undefined): DbLocation | undefined {
-  if (flag !== undefined && flag !== '') return { paths: [givenDbPath(cwd, flag)], source: 'flag' };
+  if (flag !== undefined && flag !== '') return { paths: [sqlitePath(cwd, flag, '--db ')], source: 'flag' };
   const fromEnv = env[DB_ENV];
-  if (fromEnv !== undefined && fromEnv !== '') return { paths: [givenDbPath(cwd, fromEnv)], source: 'env' };
+  if (fromEnv !== undefined && fromEnv !== '') return { paths: [sqlitePath(cwd, fromEnv, `${DB_ENV}=`)], source: 'env' };
   return undefined;
+}
+
+/** A PostgreSQL URL is refused by name (it would otherwise be taken for a relative file path). */
+function sqlitePath(cwd: string, value: string, from: string): string {
+  if (isPostgresUrl(value)) {
+    throw new CliError(
+      `${from}${shownPostgresUrl(value)}: PostgreSQL databases are not supported yet (see squadron docs scale-out); pass a SQLite database file, or the config whose .squadron/squadron.db to use`,
+      'usage',
+    );
+  }
+  return givenDbPath(cwd, value);
 }
 
 /** `.squadron/squadron.db` of the folders 1..SEARCH_DEPTH levels below `root`, sorted by path. */

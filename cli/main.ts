@@ -1,29 +1,8 @@
 #!/usr/bin/env node
-// Entry point of the `squadron` binary: wires the real process streams into the command tree, and
-// exits as soon as the command is done and its output flushed (idle keep-alive sockets of the model
-// SDKs would otherwise hold the process open for a while).
+// Entry point of the `squadron` binary. Turns on Node's compile cache before anything else is loaded
+// (it only helps modules compiled after it is on, hence the dynamic import), then starts the CLI.
 
-import { format } from 'node:util';
-import type { CliIo } from './io.js';
-import { main } from './program.js';
-import { warnOncePerText } from './warnOnce.js';
+import { startCompileCache } from './compileCache.js';
 
-const io: CliIo = {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stderrIsTTY: Boolean(process.stderr.isTTY),
-  stdoutIsTTY: Boolean(process.stdout.isTTY),
-  cwd: process.cwd(),
-  env: process.env,
-  debug: process.argv.includes('--debug'),
-};
-// Through io.stderr, not process.stderr: once a command knows the secrets, they are masked there.
-console.warn = warnOncePerText((...args: unknown[]) => io.stderr.write(`${format(...args)}\n`));
-
-const code = await main(process.argv.slice(2), io);
-await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-process.exit(code);
-
-function flushed(stream: NodeJS.WriteStream): Promise<void> {
-  return new Promise((resolve) => (stream.writableNeedDrain ? stream.once('drain', () => resolve()) : resolve()));
-}
+startCompileCache();
+await import('./bin.js');

@@ -1,9 +1,10 @@
 // The command tree of the `squadron` binary: builds it, and is the one error path of every command:
 // each failure becomes one clear line on stderr, an exit code from the table in io.ts and, under
 // --json, a JSON error document on stdout (stack trace only with --debug). Only the command
-// being run is loaded; help, `help <cmd>` and unknown commands load them all.
+// being run is loaded; help, `help <cmd>` and unknown commands load them all. `squadron --version`
+// alone is answered before the argument parser is loaded (editors and scripts probe it often).
 
-import { Command, CommanderError } from 'commander';
+import type { Command, CommanderError } from 'commander';
 import { CliError, ERROR_CODES, EXIT, type CliIo, type ErrorCode } from './io.js';
 import { jsonDocument, snakeKeys, wantsJson } from './json.js';
 import type { SquadronErrorCode } from '../api/errors.js';
@@ -20,16 +21,22 @@ export function commandsFor(argv: readonly string[]): readonly CommandEntry[] {
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  // What commander prints for the version flag, without loading commander.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    io.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
+  }
+  const commander = await import('commander');
   let program: Command | undefined;
   try {
-    program = await buildProgram(argv, io);
+    program = await buildProgram(commander.Command, argv, io);
     await program.parseAsync(argv, { from: 'user' });
     return io.exitCode ?? EXIT.ok;
   } catch (err) {
-    const failure = describeFailure(err);
+    const failure = describeFailure(err, commander.CommanderError);
     if (failure === undefined) return EXIT.ok;
     // Commander has already printed its own message (and the help, when no command was given).
-    if (!(err instanceof CommanderError)) io.stderr.write(`error: ${failure.message}\n`);
+    if (!(err instanceof commander.CommanderError)) io.stderr.write(`error: ${failure.message}\n`);
     if (failure.code === 'internal') {
       if (io.debug && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
       else io.stderr.write('(run with --debug for details)\n');
@@ -49,8 +56,8 @@ interface Failure {
 }
 
 /** What went wrong, as the error path reports it (undefined: help or the version was asked for). */
-function describeFailure(err: unknown): Failure | undefined {
-  if (err instanceof CommanderError) {
+function describeFailure(err: unknown, Commander: typeof CommanderError): Failure | undefined {
+  if (err instanceof Commander) {
     // Help asked for (or the version) is a success; help shown because no command was given is not.
     if (err.exitCode === 0) return undefined;
     return { message: err.message.replace(/^error: /, ''), code: 'usage', exitCode: EXIT.usage, details: {} };
@@ -68,14 +75,19 @@ function describeFailure(err: unknown): Failure | undefined {
 
 /** Whether the command this command line runs has a `--json` flag (commands that print data do). */
 function declaresJson(program: Command, argv: readonly string[]): boolean {
-  const word = argv.find((a) => !a.startsWith('-'));
-  const command = program.commands.find((c) => c.name() === word);
-  return command?.options.some((o) => o.long === '--json') ?? false;
+  // The command, or the subcommand of a group (`mcp status`), that the first words name.
+  let command: Command | undefined = program;
+  for (const word of argv.filter((a) => !a.startsWith('-'))) {
+    const sub: Command | undefined = command.commands.find((c) => c.name() === word);
+    if (sub === undefined) break;
+    command = sub;
+  }
+  return command !== program && command.options.some((o) => o.long === '--json');
 }
 
-async function buildProgram(argv: readonly string[], io: CliIo): Promise<Command> {
+async function buildProgram(NewCommand: typeof Command, argv: readonly string[], io: CliIo): Promise<Command> {
   const modules = await Promise.all(commandsFor(argv).map((c) => c.load()));
-  const program = new Command('squadron')
+  const program = new NewCommand('squadron')
     .description('Declarative multi-agent LLM missions written in HCL')
     .version(VERSION)
     .option('--debug', 'print stack traces for internal errors')
@@ -89,7 +101,14 @@ async function buildProgram(argv: readonly string[], io: CliIo): Promise<Command
     io.debug = Boolean(cmd.opts()['debug']);
   });
   for (const { register } of modules) register(program, io);
-  for (const sub of program.commands) sub.exitOverride();
+  // Errors come back to us from every command, a group's subcommands included (never process.exit).
+  const override = (cmd: Command): void => {
+    for (const sub of cmd.commands) {
+      sub.exitOverride();
+      override(sub);
+    }
+  };
+  override(program);
   return program;
 }
 

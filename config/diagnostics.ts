@@ -91,6 +91,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   // MCP server check (squadron validate without --offline).
   MCP001: 'An mcp.<server>.<tool> reference names a tool the server does not offer.',
   MCP002: 'An MCP server could not be contacted to list its tools.',
+  MCP003: 'An MCP tool only runs as an MCP task (`execution.taskSupport = "required"`), which Squadron does not support: it is left out (warning).',
 };
 
 /** What a code means, whichever layer reports it. */

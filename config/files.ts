@@ -7,7 +7,7 @@ import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { File } from './hcl/ast.js';
 import type { Diagnostic } from './hcl/diagnostic.js';
-import { parseHcl } from './hcl/parser.js';
+import { parseHclDeferred } from './hcl/index.js';
 import { readIgnoreFile, type IgnoreRules } from './ignoreFile.js';
 import { readTextFile } from './textFile.js';
 
@@ -125,7 +125,7 @@ export function parseFiles(paths: readonly string[]): ParsedFiles {
       diagnostics.push(read.problem);
       continue;
     }
-    const parsed = parseHcl(read.text, path);
+    const parsed = parseHclDeferred(read.text, path);
     diagnostics.push(...parsed.diagnostics);
     files.set(path, parsed.file);
   }

@@ -120,6 +120,15 @@ export interface McpServer {
   /** What the server is for, in the config's words: its group's line in a worker's discovery contract. */
   description?: string;
   transport: McpTransport;
+  /**
+   * `roots`: absolute paths of the folders the server may work in (answered to its `roots/list`).
+   * Absent: the run's workspace.
+   */
+  roots?: string[];
+  /** `timeout`: a call without progress fails after this long (default 60 s). */
+  timeoutMs?: number;
+  /** `max_timeout`: a call kept alive by progress fails after this long in total (default 10 min). */
+  maxTimeoutMs?: number;
   location: SourceLocation;
   /**
    * Only from `validate`, which loads without the values of unset variables: the variables this

@@ -24,6 +24,7 @@ import { loadSkills } from './stages/skills.js';
 import { loadToolStage } from './stages/tools.js';
 import { loadVariables } from './stages/variables.js';
 import { suggestionHint } from './suggest.js';
+import { ListInterner } from './exactList.js';
 
 export interface LoadOptions {
   /** `--var name=value` pairs; they win over SQUADRON_VAR_<name> and defaults. */
@@ -144,6 +145,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     symbols: emptySymbols(opts.unsetVariables),
     loadFunctions: { ...std, load: makeLoadFunction(found.projectRoot, diags, sources) },
     runtimeFunctions: std,
+    toolLists: new ListInterner(),
     files: parsed.files,
     sources,
   };

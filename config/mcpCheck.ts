@@ -8,9 +8,18 @@ import { diagnosticAt, rangeAtLocation, type Diagnostic } from './hcl/diagnostic
 import type { McpServer, MissionGraph } from './graph.js';
 import { suggestionHint } from './suggest.js';
 import { toolNameCollisions } from './toolNameCollisions.js';
+import { RESOURCES_TOOL } from './toolRefs.js';
 
-/** Lists a server's tool names, or says why it could not. */
-export type McpToolLister = (server: McpServer) => Promise<string[] | { error: string }>;
+/**
+ * Lists a server's tool names, or says why it could not. `taskOnly`: tools the server offers that
+ * only run as MCP tasks, which Squadron leaves out (reported as MCP003 warnings).
+ */
+export type McpToolLister = (server: McpServer) => Promise<string[] | McpToolListing | { error: string }>;
+
+export interface McpToolListing {
+  tools: string[];
+  taskOnly: string[];
+}
 
 export interface McpCheckOptions {
   /**
@@ -44,11 +53,14 @@ export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLis
   );
   const cached = opts.source === 'cache';
   const severity = cached ? 'warning' : 'error';
-  const lists = new Map(listed.flatMap(([server, result]) => (Array.isArray(result) ? [[server.name, result as string[]] as const] : [])));
-  for (const [server, result] of listed) {
-    if (!Array.isArray(result)) {
+  const listingOf = (result: string[] | McpToolListing | { error: string }): McpToolListing | undefined =>
+    Array.isArray(result) ? { tools: result, taskOnly: [] } : 'tools' in result ? result : undefined;
+  const lists = new Map(listed.flatMap(([server, result]) => (listingOf(result) ? [[server.name, listingOf(result)!.tools] as const] : [])));
+  for (const [server, listedResult] of listed) {
+    const listing = listingOf(listedResult);
+    if (listing === undefined) {
       const at = rangeAtLocation(server.location, 'mcp'.length);
-      const error = (result as { error: string }).error;
+      const error = (listedResult as { error: string }).error;
       diags.push(
         cached
           ? diagnosticAt(at, severity, 'MCP002', `mcp server "${server.name}" was not contacted (offline), so its tool references are unchecked: ${error}`, 'validate without --offline to check them')
@@ -56,11 +68,25 @@ export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLis
       );
       continue;
     }
+    const result = listing.tools;
+    const taskOnlyNamed = new Set<string>();
     for (const ref of refs) {
-      if (ref.server !== server.name || ref.tool === 'all' || result.includes(ref.tool)) continue;
+      if (ref.server !== server.name || ref.tool === 'all' || ref.tool === RESOURCES_TOOL || result.includes(ref.tool)) continue;
+      if (listing.taskOnly.includes(ref.tool)) {
+        taskOnlyNamed.add(ref.tool);
+        diags.push(diagnosticAt(ref.range, 'warning', 'MCP003', `mcp.${server.name}.${ref.tool} only runs as an MCP task (execution.taskSupport = "required"), which Squadron does not support: it is left out`));
+        continue;
+      }
       const hint = suggestionHint(ref.tool, result, (c) => `mcp.${server.name}.${c}`);
       const message = `mcp server "${server.name}" has no tool "${ref.tool}"${cached ? ' (in its cached tool list)' : ''}`;
       diags.push(diagnosticAt(ref.range, severity, 'MCP001', message, hint));
+    }
+    const viaAll = refs.some((r) => r.server === server.name && r.tool === 'all');
+    const leftOut = listing.taskOnly.filter((t) => !taskOnlyNamed.has(t));
+    if (viaAll && leftOut.length > 0) {
+      const names = leftOut.map((t) => JSON.stringify(t)).join(', ');
+      const message = `mcp server "${server.name}" offers ${leftOut.length === 1 ? 'a tool' : `${leftOut.length} tools`} that only run${leftOut.length === 1 ? 's' : ''} as MCP tasks (execution.taskSupport = "required"), which Squadron does not support: ${names} ${leftOut.length === 1 ? 'is' : 'are'} left out of mcp.${server.name}.all`;
+      diags.push(diagnosticAt(rangeAtLocation(server.location, 'mcp'.length), 'warning', 'MCP003', message));
     }
   }
   // With the servers' tool lists, `mcp.<server>.all` expands: check tool API names again.

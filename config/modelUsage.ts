@@ -12,20 +12,12 @@ import type { ModelUse } from './scope.js';
 const PROVIDER_NAMES = { anthropic: 'Anthropic', openai: 'OpenAI', replay: 'replay' } as const;
 
 /** `today` is `YYYY-MM-DD` (the day the check runs, UTC, unless a test fixes it). */
-export function checkModelUses(uses: readonly ModelUse[], models: ReadonlyMap<string, ModelBlock>, today: string, diags: Diagnostic[]): void {
-  const byModel = new Map<string, ModelUse[]>();
-  for (const use of uses) {
-    const id = `${use.ref.block}.${use.ref.key}`;
-    const list = byModel.get(id);
-    if (list === undefined) byModel.set(id, [use]);
-    else list.push(use);
-  }
-  for (const [, list] of byModel) {
-    const first = list[0]!;
+export function checkModelUses(uses: ReadonlyMap<string, ModelUse>, models: ReadonlyMap<string, ModelBlock>, today: string, diags: Diagnostic[]): void {
+  for (const first of uses.values()) {
     const block = models.get(first.ref.block);
     if (block === undefined || block.provider === 'replay') continue;
     const endOfLife = catalogModelByApiId(block.provider, first.ref.apiModel)?.endOfLife;
-    if (endOfLife !== undefined) diags.push(endOfLifeDiagnostic(first, list.length, block, endOfLife, today));
+    if (endOfLife !== undefined) diags.push(endOfLifeDiagnostic(first, first.count, block, endOfLife, today));
     if (block.pricing[first.ref.key] === undefined) diags.push(noPricingDiagnostic(first));
   }
 }

@@ -173,7 +173,8 @@ export function resolveToolRef(p: RefPath, direct: Provenance, scope: Scope, dia
     case 'toolsets': {
       const name = resolveName(p, 'toolset', scope.symbols.toolsets, scope, diags);
       const toolset = name === undefined ? undefined : scope.symbols.toolsets.get(name);
-      return toolset === undefined ? undefined : toolset.tools.map((t) => ({ ref: t.ref, via: `toolset:${toolset.name}` as const }));
+      // The toolset's own entries already say `toolset:<name>`: shared, not copied per use.
+      return toolset === undefined ? undefined : toolset.tools.slice();
     }
     default:
       return wrongKind(p, TOOL_KINDS, diags);
@@ -213,6 +214,12 @@ export function resolveModelRef(attr: Attribute, scope: Scope, diags: Diagnostic
   if (p.parts.length !== 2) return wrongShape(p, 'models.<block>.<key>, e.g. models.anthropic.claude_sonnet_4_5', diags);
   const blockName = p.parts[0]!.name;
   const key = p.parts[1]!.name;
+  // A block and key always resolve to the same facts: one ModelRef serves every use.
+  const use = scope.symbols.modelUses.get(`${blockName}.${key}`);
+  if (use !== undefined) {
+    use.count++;
+    return use.ref;
+  }
   const block = scope.symbols.models.get(blockName);
   if (block === undefined) {
     if (!scope.symbols.broken.has(`models.${blockName}`)) {
@@ -233,7 +240,7 @@ export function resolveModelRef(attr: Attribute, scope: Scope, diags: Diagnostic
   const ref: ModelRef = { block: blockName, key, provider: block.provider, apiModel };
   const known = alias === undefined ? entry : catalogModelByApiId(block.provider, alias);
   if (known !== undefined) ref.supportsReasoning = known.reasoning;
-  scope.symbols.modelUses.push({ ref, range: p.range });
+  scope.symbols.modelUses.set(`${blockName}.${key}`, { ref, range: p.range, count: 1 });
   return ref;
 }
 

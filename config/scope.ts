@@ -5,7 +5,8 @@
 import type { HclFunction } from './hcl/value.js';
 import type { File } from './hcl/ast.js';
 import type { Diagnostic, Range } from './hcl/diagnostic.js';
-import type { AgentSpec, CustomTool, McpServer, McpToolReference, MissionInput, ModelBlock, ModelRef, Skill, Toolset, VariableValue } from './graph.js';
+import type { AgentSpec, CustomTool, McpServer, McpToolReference, MissionInput, ModelBlock, ModelRef, Skill, ToolRefWithProvenance, Toolset, VariableValue } from './graph.js';
+import type { ListInterner } from './exactList.js';
 
 export const NAMESPACES = ['vars', 'models', 'builtins', 'mcp', 'tools', 'toolsets', 'skills', 'agents', 'tasks', 'inputs', 'datasets'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
@@ -56,8 +57,11 @@ export interface Symbols {
   broken: Set<string>;
   /** Every mcp tool reference as written, collected while resolving. */
   mcpUses: McpToolReference[];
-  /** Every resolved model reference with where it is written, for the model-use check. */
-  modelUses: ModelUse[];
+  /**
+   * Each model referenced, by `<block>.<key>`: its resolved ref (one object, shared by every use),
+   * where it is first written and how many times, for the model-use check.
+   */
+  modelUses: Map<string, ModelUse>;
   /** What a variable without a value is where it is used: an error, or unknown (see LoadOptions). */
   unsetVariables: 'error' | 'unknown';
   /** With `unsetVariables: 'unknown'`, where each variable without a value is used. */
@@ -66,7 +70,9 @@ export interface Symbols {
 
 export interface ModelUse {
   ref: ModelRef;
+  /** The first reference resolved. */
   range: Range;
+  count: number;
 }
 
 export function emptySymbols(unsetVariables: Symbols['unsetVariables'] = 'error'): Symbols {
@@ -82,7 +88,7 @@ export function emptySymbols(unsetVariables: Symbols['unsetVariables'] = 'error'
     agents: new Map(),
     broken: new Set(),
     mcpUses: [],
-    modelUses: [],
+    modelUses: new Map(),
   };
 }
 
@@ -128,6 +134,8 @@ export interface LoadContext {
   files: ReadonlyMap<string, File>;
   /** The text of every file read so far (config files, SKILL.md), by path: see LoadResult.sources. */
   sources: Map<string, string>;
+  /** Tool lists of toolsets, agents and workers, shared where equal (see ListInterner). */
+  toolLists: ListInterner<ToolRefWithProvenance>;
 }
 
 /** A scope for one block of a stage. */

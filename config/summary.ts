@@ -1,7 +1,7 @@
 // A compact description of a loaded graph — what `squadron validate` prints on success and puts
 // under "summary" in its JSON output (a documented, stable shape).
 
-import type { MissionGraph, ModelRef, Route, ToolRefWithProvenance } from './graph.js';
+import type { Mission, MissionGraph, ModelRef, Route, ToolRefWithProvenance } from './graph.js';
 import { taskEdges, type TaskEdge } from './taskEdges.js';
 
 export interface TaskSummary {
@@ -51,7 +51,14 @@ export function modelLabel(m: ModelRef): string {
   return `${m.block}.${m.key}`;
 }
 
+export type MissionSummary = ConfigSummary['missions'][number];
+
 export function summarize(graph: MissionGraph): ConfigSummary {
+  return { ...summarizeAllButMissions(graph), missions: graph.missions.map(summarizeMission) };
+}
+
+/** Everything but the missions, which a large config is mostly made of: see summarizeMission. */
+export function summarizeAllButMissions(graph: MissionGraph): Omit<ConfigSummary, 'missions'> {
   return {
     files: graph.files.length,
     variables: graph.variables.map((v) => ({ name: v.name, secret: v.secret, source: v.source })),
@@ -61,27 +68,30 @@ export function summarize(graph: MissionGraph): ConfigSummary {
     toolsets: graph.toolsets.map((t) => ({ name: t.name, tools: t.tools.length, ...wholeServers(t.tools) })),
     skills: graph.skills.map((s) => ({ name: s.name, origin: s.origin.kind })),
     agents: graph.agents.map((a) => ({ name: a.name, model: modelLabel(a.model), tools: a.tools.length, skills: a.skills.length, ...wholeServers(a.tools) })),
-    missions: graph.missions.map((m) => ({
-      name: m.name,
-      commander: modelLabel(m.commander.model),
-      maxParallel: m.maxParallel,
-      inputs: m.inputs.map((i) => i.name),
-      datasets: m.datasets.map((d) => (d.source.kind === 'items' ? { name: d.name, items: d.source.items.length } : { name: d.name, boundTo: d.source.input })),
-      tasks: m.tasks.map((t) => ({
-        name: t.name,
-        worker:
-          t.worker === undefined
-            ? null
-            : { tools: t.worker.tools.length, model: modelLabel(t.worker.model), modelVia: t.worker.modelVia, ...wholeServers(t.worker.tools) },
-        agents: [...t.agents],
-        agentsVia: t.agentsVia,
-        dependsOn: [...t.dependsOn],
-        routes: t.router.map((r) => ({ target: r.target, condition: r.condition })),
-        sendTo: [...t.sendTo],
-        ...(t.iterator !== undefined ? { iterator: { dataset: t.iterator.dataset, parallel: t.iterator.parallel } } : {}),
-      })),
-      edges: taskEdges(m),
+  };
+}
+
+export function summarizeMission(m: Mission): MissionSummary {
+  return {
+    name: m.name,
+    commander: modelLabel(m.commander.model),
+    maxParallel: m.maxParallel,
+    inputs: m.inputs.map((i) => i.name),
+    datasets: m.datasets.map((d) => (d.source.kind === 'items' ? { name: d.name, items: d.source.items.length } : { name: d.name, boundTo: d.source.input })),
+    tasks: m.tasks.map((t) => ({
+      name: t.name,
+      worker:
+        t.worker === undefined
+          ? null
+          : { tools: t.worker.tools.length, model: modelLabel(t.worker.model), modelVia: t.worker.modelVia, ...wholeServers(t.worker.tools) },
+      agents: [...t.agents],
+      agentsVia: t.agentsVia,
+      dependsOn: [...t.dependsOn],
+      routes: t.router.map((r) => ({ target: r.target, condition: r.condition })),
+      sendTo: [...t.sendTo],
+      ...(t.iterator !== undefined ? { iterator: { dataset: t.iterator.dataset, parallel: t.iterator.parallel } } : {}),
     })),
+    edges: taskEdges(m),
   };
 }
 

@@ -3,6 +3,12 @@
 // loader (always_load), the runtime (what an agent may call) and the CLI (`--tool` flags);
 // dependency-free, so the CLI can check flags without loading the runtime.
 
+/**
+ * `mcp.<server>.resources` is the tool that lists and reads the server's resources (a tool of the
+ * server named "resources" is reachable only through `.all`, as one named "all" is not at all).
+ */
+export const RESOURCES_TOOL = 'resources';
+
 export function isMcpAll(ref: string): boolean {
   return ref.startsWith('mcp.') && ref.endsWith('.all') && ref.split('.').length === 3;
 }

@@ -63,10 +63,17 @@ export type RunEvent =
       durationMs: number;
       replayed: boolean;
     }
+  /** An MCP server reported progress on a call (`tool` is the ref; `total` when the server knows it). */
+  | { type: 'tool.progress'; task: string; agent: string; callId: string; tool: string; progress: number; total?: number; message?: string }
+  /** A log message an MCP server sent (`notifications/message`), at the server's level. */
+  | { type: 'mcp.log'; server: string; level: McpLogLevel; logger?: string; data: unknown }
   | { type: 'tool.loaded'; task: string; agent: string; sessionId: string; ref: string; via: 'get_tool_schema' | Provenance }
   | { type: 'skill.loaded'; task: string; agent: string; sessionId: string; skill: string; how: 'load_skill' | 'mention' }
   | { type: 'route.chosen'; from: string; to: string; kind: 'route' | 'send_to' }
   | { type: 'warning'; task?: string; message: string };
+
+/** The syslog levels of MCP's `notifications/message`. */
+export type McpLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
 export type RunEventType = RunEvent['type'];
 

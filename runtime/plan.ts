@@ -42,6 +42,8 @@ export interface AgentPlan {
   first_request_tools: string[];
   request_bytes: RequestBytes;
   warnings: string[];
+  /** What the tools' sources say of them, by ref (MCP annotations: read-only, destructive, idempotent, open-world); only tools with hints. */
+  tool_hints: Record<string, string[]>;
   system_prompt?: string;
   tool_definitions?: ToolDefinitionJson[];
 }
@@ -186,6 +188,7 @@ async function planAgent(req: PlanRequest, def: AgentDefinition): Promise<AgentP
     first_request_tools: toolDefs.map((d) => d.name),
     request_bytes: requestBytes(def.systemPrompt, toolDefs, ''),
     warnings: def.warnings,
+    tool_hints: Object.fromEntries(def.tools.flatMap((t) => (t.hints && t.hints.length > 0 ? [[t.ref, [...t.hints]]] : []))),
   };
   if (def.reasoning) plan.reasoning = def.reasoning;
   if (req.showPrompts) {

@@ -88,6 +88,9 @@ export class ProgressView {
       case 'tool.started':
         if (view) view.activity = `${event.agent}: ${event.tool}`;
         break;
+      case 'tool.progress':
+        if (view) view.activity = `${event.agent}: ${event.tool} ${progressText(event)}`;
+        break;
       case 'session.started':
         if (view) view.activity = `${event.agent} started`;
         break;
@@ -144,6 +147,8 @@ function plainLine(event: RunEvent): string | undefined {
       return `  ${describeSelection(event.agent, event.task, event.tools, event.skills, event.discovery)}${event.resumed ? ' (resumed)' : ''}`;
     case 'tool.finished':
       return `  ${event.agent}[${event.task}] ${event.tool}${event.isError ? ' (error)' : ''}${event.replayed ? ' (from ledger)' : ''}`;
+    case 'tool.progress':
+      return `  ${event.agent}[${event.task}] ${event.tool} ${progressText(event)}`;
     case 'model.retry':
       return `  ${event.agent}[${event.task}] model call retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)}s: ${event.reason}`;
     case 'skill.loaded':
@@ -153,6 +158,12 @@ function plainLine(event: RunEvent): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** `3/10 · indexing` (a fraction of a known total), `3 · indexing` otherwise. */
+function progressText(event: { progress: number; total?: number; message?: string }): string {
+  const amount = event.total !== undefined ? `${event.progress}/${event.total}` : String(event.progress);
+  return event.message ? `${amount} · ${oneLine(event.message, 60)}` : amount;
 }
 
 function oneLine(text: string, max: number): string {

@@ -123,17 +123,31 @@ export interface StoredRunFacts {
   variables?: RunVariables;
 }
 
-export function storedRun(dbPath: string, runId: string): StoredRunFacts | undefined {
+/**
+ * The run to resume, read on the connection resume then continues it on: the database is opened once
+ * (for writing) per resume. The caller closes `store` when done, whether or not it resumed the run.
+ */
+export interface StoredRun {
+  facts: StoredRunFacts;
+  store: Store;
+}
+
+/** Undefined (and nothing left open) when the database holds no such run. */
+export function openStoredRun(dbPath: string, runId: string): StoredRun | undefined {
   const store = openStore(dbPath);
   try {
     const run = store.runs.get(runId);
-    if (!run) return undefined;
+    if (!run) {
+      store.close();
+      return undefined;
+    }
     const failedTasks = store.tasks.list(runId).filter((t) => t.status === 'failed').map((t) => t.name);
     const facts: StoredRunFacts = { mission: run.mission, configPath: run.configPath, status: run.status, failedTasks };
     if (run.variables) facts.variables = run.variables;
-    return facts;
-  } finally {
+    return { facts, store };
+  } catch (error) {
     store.close();
+    throw error;
   }
 }
 
@@ -146,11 +160,13 @@ export interface ResumeOptions {
   onStart?: (runId: string) => void;
   /** Things the caller should tell the user (an unchecked older run, an accepted config change). */
   onNote?: (message: string) => void;
+  /** The database as openStoredRun opened it (env.dbPath): used instead of opening it again, and left open. */
+  opened?: Store;
 }
 
 export async function resumeRun(env: RunEnvironment, runId: string, opts: ResumeOptions = {}): Promise<RunReport> {
   const redactor = secretRedactor(env.graph);
-  const store = openStore(env.dbPath, { redactor });
+  const store = opts.opened?.withRedactor(redactor) ?? openStore(env.dbPath, { redactor });
   try {
     const run = store.runs.get(runId);
     if (!run) throw new RunRefused(`no run ${runId} in ${env.dbPath}`, 'usage');
@@ -176,7 +192,7 @@ export async function resumeRun(env: RunEnvironment, runId: string, opts: Resume
     };
     return await execute(env, store, redactor, { runId, mission, inputs, options, resumed: true, onLeased, onStart: opts.onStart });
   } finally {
-    store.close();
+    if (!opts.opened) store.close();
   }
 }
 
@@ -239,7 +255,10 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
 
     makePrivateDirs(req.options.workspaceDir);
     const events = bus;
-    runTools = createRunTools(graph, (ref, message) => events.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }));
+    runTools = createRunTools(graph, (ref, message) => events.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }), {
+      workspaceDir: req.options.workspaceDir,
+      emit: (event) => events.emit(event),
+    });
     const models = new ModelResolver(graph, modelClients(req.options, redactor, env));
     models.warmUp([req.mission.commander.model, ...req.mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : []))]);
 

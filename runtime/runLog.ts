@@ -6,7 +6,18 @@
 import { dirname } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { makePrivateDirs, type Redactor } from '../store/index.js';
-import type { RunEvent } from './events.js';
+import type { McpLogLevel, RunEvent } from './events.js';
+
+const PINO_LEVEL: Record<McpLogLevel, 'debug' | 'info' | 'warn' | 'error' | 'fatal'> = {
+  debug: 'debug',
+  info: 'info',
+  notice: 'info',
+  warning: 'warn',
+  error: 'error',
+  critical: 'fatal',
+  alert: 'fatal',
+  emergency: 'fatal',
+};
 
 export interface RunLog {
   path: string;
@@ -32,6 +43,11 @@ export function openRunLog(path: string, runId: string, redactor: Redactor): Run
     path,
     logger,
     sink: (event) => {
+      if (event.type === 'mcp.log') {
+        // A server's own log line, at the server's level (pino's default level drops debug).
+        logger[PINO_LEVEL[event.level]]({ event }, `mcp ${event.server}${event.logger ? ` (${event.logger})` : ''}`);
+        return;
+      }
       const level = event.type === 'task.failed' || event.type === 'warning' ? 'warn' : 'info';
       logger[level]({ event }, event.type);
     },

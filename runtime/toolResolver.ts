@@ -3,7 +3,9 @@
 
 import type { McpServer, MissionGraph } from '../config/graph.js';
 import type { ToolResolver } from './runContext.js';
-import type { McpConnections } from './tools/mcp/connections.js';
+import type { RunEvent } from './events.js';
+import type { McpConnectionOptions, McpConnections } from './tools/mcp/connections.js';
+import { mcpToolRef } from './tools/mcp/toolInfo.js';
 import { buildToolRegistry } from './tools/registry.js';
 import type { ToolSpec } from './tools/types.js';
 
@@ -12,8 +14,27 @@ export interface RunTools {
   close(): Promise<void>;
 }
 
-export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string, message: string) => void): RunTools {
-  const mcp = new OnDemandMcp(graph.projectRoot);
+/** Only for a run (plan and tools just list tools). */
+export interface RunToolsOptions {
+  /** The run's workspace: the root of every MCP server without `roots`. */
+  workspaceDir: string;
+  /** MCP progress and log messages become run events. */
+  emit: (event: RunEvent) => void;
+}
+
+export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string, message: string) => void, options?: RunToolsOptions): RunTools {
+  const emit = options?.emit ?? (() => undefined);
+  const mcp = new OnDemandMcp({
+    cwd: graph.projectRoot,
+    ...(options ? { defaultRoots: [options.workspaceDir] } : {}),
+    onProgress: (p) => {
+      const event: RunEvent = { type: 'tool.progress', task: p.task, agent: p.agent, callId: p.callId, tool: mcpToolRef(p.server, p.tool), progress: p.progress };
+      if (p.total !== undefined) event.total = p.total;
+      if (p.message !== undefined) event.message = p.message;
+      emit(event);
+    },
+    onLog: (m) => emit({ type: 'mcp.log', server: m.server, level: m.level, data: m.data, ...(m.logger !== undefined ? { logger: m.logger } : {}) }),
+  });
   const registry = buildToolRegistry(graph, { mcp });
   return {
     resolver: {
@@ -31,7 +52,7 @@ export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string,
 class OnDemandMcp {
   private connections: Promise<McpConnections> | undefined;
 
-  constructor(private readonly cwd: string) {}
+  constructor(private readonly options: McpConnectionOptions) {}
 
   async listTools(server: McpServer): Promise<ToolSpec[]> {
     // Only plan and tools load a config without every variable's value; such a server cannot start.
@@ -39,8 +60,18 @@ class OnDemandMcp {
       const needs = server.needsVariables.map((n) => `vars.${n}`).join(', ');
       throw new Error(`mcp server "${server.name}" needs ${needs}, which has no value: pass it with --var`);
     }
-    this.connections ??= import('./tools/mcp/connections.js').then(({ McpConnections }) => new McpConnections({ cwd: this.cwd }));
+    this.connections ??= import('./tools/mcp/connections.js').then(({ McpConnections }) => new McpConnections(this.options));
     return (await this.connections).listTools(server);
+  }
+
+  async taskOnlyTools(server: McpServer): Promise<string[]> {
+    if (!this.connections) return [];
+    return (await this.connections).taskOnlyTools(server);
+  }
+
+  async resourcesTool(server: McpServer): Promise<ToolSpec> {
+    this.connections ??= import('./tools/mcp/connections.js').then(({ McpConnections }) => new McpConnections(this.options));
+    return (await this.connections).resourcesTool(server);
   }
 
   async closeAll(): Promise<void> {

@@ -35,7 +35,7 @@ export function createColumnCodec(redactor: Redactor | undefined): ColumnCodec {
     readTextOrUndefined: (s) => (s === null ? undefined : restore(s)),
     json: (v) => stringify(redactor.redactValue(v)),
     jsonOrNull: (v) => (v === undefined ? null : stringify(redactor.redactValue(v))),
-    readJson: (s) => redactor.restoreValue(JSON.parse(s) as unknown),
+    readJson: (s) => redactor.restoreJson(s),
   };
 }
 

@@ -7,6 +7,8 @@ export type StoreErrorCode =
   | 'MIGRATION_SEQUENCE'
   | 'MIGRATION_FAILED'
   | 'OPEN_FAILED'
+  /** A PostgreSQL server could not be reached or refused the login (the message says which, with a hint). */
+  | 'CONNECT_FAILED'
   | 'NOT_FOUND'
   | 'CORRUPT_ROW';
 

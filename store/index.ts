@@ -9,7 +9,8 @@ export type { StoreErrorCode } from './errors.js';
 export { createSecretRedactor, identityRedactor, MIN_SECRET_LENGTH, SecretValueError } from './redact.js';
 export type { Redactor, SecretValue } from './redact.js';
 export { newId } from './ids.js';
-export { readMigrations, migrationChecksum } from './migrate.js';
+export { readMigrations, migrationChecksum, migrationsFolder } from './migrationFiles.js';
+export type { Backend, MigrationFile } from './migrationFiles.js';
 export { DEFAULT_LEASE_STALE_MS, isProcessAlive } from './repos/leases.js';
 export type { RunsRepo } from './repos/runs.js';
 export type { TasksRepo } from './repos/tasks.js';
@@ -21,7 +22,6 @@ export type { EventsRepo, NewEvent } from './repos/events.js';
 export type { RoutesRepo } from './repos/routes.js';
 export type { LeasesRepo, LeaseOwner, AcquireResult } from './repos/leases.js';
 export { RUN_STATUSES, TASK_STATUSES, SESSION_STATUSES } from '../core/statuses.js';
-export { PartSchema, ToolResultSchema } from './rowSchemas.js';
 export type {
   RunRow,
   RunConfig,

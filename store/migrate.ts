@@ -1,85 +1,40 @@
-// The migration runner: `NNNN_name.sql` files applied in order, each in its own transaction with its
-// `schema_migrations` row. Applied files are checksummed so an edited migration, a gap in numbering,
-// or a database written by a newer squadron is refused before anything is touched.
+// The SQLite migration runner: the files of migrations/sqlite/ applied in order, each in its own
+// transaction with its `schema_migrations` row. Applied files are checksummed so an edited migration,
+// a gap in numbering, or a database written by a newer squadron is refused before anything is
+// touched (the rules are in migrationFiles.ts, shared with the PostgreSQL runner). An up-to-date
+// database costs one read of schema_migrations and no write transaction.
 
 import type Database from 'better-sqlite3';
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { StoreError } from './errors.js';
+import { readMigrations, verifyApplied, type AppliedMigration, type MigrationFile } from './migrationFiles.js';
 
-export interface MigrationFile {
-  version: number;
-  name: string;
-  fileName: string;
-  sql: string;
-  checksum: string;
-}
-
-const FILE_PATTERN = /^(\d{4})_([a-z0-9_]+)\.sql$/;
+export { migrationChecksum, readMigrations } from './migrationFiles.js';
+export type { MigrationFile } from './migrationFiles.js';
 
 const AppliedRow = z.object({ version: z.number().int(), name: z.string(), checksum: z.string() });
 
-/** sha256 of the text with CRLF normalised, so a Windows checkout does not look like an edit. */
-export function migrationChecksum(sql: string): string {
-  return createHash('sha256').update(sql.replace(/\r\n/g, '\n'), 'utf8').digest('hex');
-}
-
-/** Reads and orders the migration files; misnamed, duplicate or missing numbers are errors. */
-export function readMigrations(dir: string): MigrationFile[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch (err) {
-    throw new StoreError('OPEN_FAILED', `cannot read the migrations folder ${dir}`, { cause: err });
-  }
-  const files: MigrationFile[] = [];
-  for (const fileName of entries.filter((f) => f.endsWith('.sql')).sort()) {
-    const m = FILE_PATTERN.exec(fileName);
-    if (m === null) {
-      throw new StoreError(
-        'MIGRATION_SEQUENCE',
-        `migration file ${fileName} is misnamed; expected NNNN_name.sql (four digits, lowercase name)`,
-      );
-    }
-    const sql = readFileSync(join(dir, fileName), 'utf8');
-    files.push({ version: Number(m[1]), name: m[2] ?? '', fileName, sql, checksum: migrationChecksum(sql) });
-  }
-  files.forEach((file, i) => {
-    const previous = files[i - 1];
-    if (previous !== undefined && previous.version === file.version) {
-      throw new StoreError('MIGRATION_SEQUENCE', `migrations ${previous.fileName} and ${file.fileName} share number ${pad(file.version)}`);
-    }
-    if (file.version !== i + 1) {
-      const after = previous === undefined ? 'at the start' : `after ${previous.fileName}`;
-      throw new StoreError('MIGRATION_SEQUENCE', `migration ${pad(i + 1)} is missing ${after} (next file is ${file.fileName}); numbers must run 0001, 0002, … without gaps`);
-    }
-  });
-  return files;
-}
-
 /**
- * Verifies every applied migration against its file, then applies the pending ones. Safe against a
+ * Verifies every applied migration against its file, then applies the pending ones. `migrations` is
+ * the folder, or its files already read (so an open reads and checksums them once). Safe against a
  * concurrent opener: each migration re-checks, under the write lock, whether it was applied meanwhile.
  */
-export function migrate(db: Database.Database, dir: string, now: () => string): { applied: string[] } {
-  const files = readMigrations(dir);
+export function migrate(db: Database.Database, migrations: string | MigrationFile[], now: () => string): { applied: string[] } {
+  const files = typeof migrations === 'string' ? readMigrations(migrations) : migrations;
+  const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;
+  if (hasTable && verifyApplied(appliedRows(db), files).length === 0) return { applied: [] };
+
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
     checksum TEXT NOT NULL,
     applied_at TEXT NOT NULL
   ) STRICT`);
-  const readApplied = db.prepare('SELECT version, name, checksum FROM schema_migrations ORDER BY version');
-  const appliedRows = (): z.output<typeof AppliedRow>[] => readApplied.all().map((r) => AppliedRow.parse(r));
-
-  verifyApplied(appliedRows(), files);
-
+  const pending = verifyApplied(appliedRows(db), files);
   const isApplied = db.prepare<[number], { version: number }>('SELECT version FROM schema_migrations WHERE version = ?');
   const record = db.prepare('INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)');
   const applied: string[] = [];
-  for (const file of files) {
+  for (const file of pending) {
     const apply = db.transaction(() => {
       if (isApplied.get(file.version) !== undefined) return false;
       db.exec(file.sql);
@@ -96,7 +51,7 @@ export function migrate(db: Database.Database, dir: string, now: () => string): 
     if (didApply) applied.push(file.fileName);
   }
   // Another process may have applied migrations between our check and our lock: verify once more.
-  if (applied.length < files.length) verifyApplied(appliedRows(), files);
+  if (applied.length < pending.length) verifyApplied(appliedRows(db), files);
   return { applied };
 }
 
@@ -117,39 +72,12 @@ export function hasSquadronSchema(db: Database.Database): boolean {
 
 /** The migrations not yet applied to a Squadron database, after verifying the applied ones (read-only). */
 export function pendingMigrations(db: Database.Database, files: MigrationFile[]): MigrationFile[] {
-  const rows = db.prepare('SELECT version, name, checksum FROM schema_migrations ORDER BY version').all().map((r) => AppliedRow.parse(r));
-  verifyApplied(rows, files);
-  const applied = new Set(rows.map((r) => r.version));
-  return files.filter((f) => !applied.has(f.version));
+  return verifyApplied(appliedRows(db), files);
 }
 
-function verifyApplied(applied: z.output<typeof AppliedRow>[], files: MigrationFile[]): void {
-  const known = files.at(-1);
-  for (const row of applied) {
-    const file = files[row.version - 1];
-    const appliedName = `${pad(row.version)}_${row.name}.sql`;
-    if (file === undefined) {
-      const latest = known === undefined ? 'none' : known.fileName;
-      throw new StoreError(
-        'MIGRATION_UNKNOWN',
-        `the database was written by a newer squadron (it has migration ${appliedName}; this version knows up to ${latest}); upgrade squadron to open it`,
-      );
-    }
-    if (file.name !== row.name) {
-      throw new StoreError(
-        'MIGRATION_EDITED',
-        `migration ${appliedName} was renamed to ${file.fileName} after it was applied; restore it and add a new migration instead`,
-      );
-    }
-    if (file.checksum !== row.checksum) {
-      throw new StoreError(
-        'MIGRATION_EDITED',
-        `migration ${file.fileName} was edited after it was applied (checksum ${row.checksum.slice(0, 12)}… recorded, ${file.checksum.slice(0, 12)}… now); restore it and add a new migration instead`,
-      );
-    }
-  }
-}
-
-function pad(version: number): string {
-  return String(version).padStart(4, '0');
+function appliedRows(db: Database.Database): AppliedMigration[] {
+  return db
+    .prepare('SELECT version, name, checksum FROM schema_migrations ORDER BY version')
+    .all()
+    .map((r) => AppliedRow.parse(r));
 }

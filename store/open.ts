@@ -2,18 +2,18 @@
 // a missing database (0600, in 0700 folders) and migrates it; reading never creates, chmods or
 // migrates a file it cannot write. Either way an existing file must be a Squadron database (see
 // dbFile.ts and hasSquadronSchema), checked on a read-only connection before anything is written.
-// Then WAL with synchronous=NORMAL, foreign keys on, a busy timeout, and the repositories with their
-// statements prepared once.
+// Then WAL with synchronous=NORMAL and checkpoints every WAL_CHECKPOINT_PAGES, foreign keys on, a busy
+// timeout, and the repositories with their statements prepared once.
 
 import Database from 'better-sqlite3';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { assetPath } from '../core/assets.js';
 import { createColumnCodec } from './columns.js';
 import { createDbFile, examineDbFile, notSquadronDb } from './dbFile.js';
 import { StoreError } from './errors.js';
 import { isoTime } from './ids.js';
-import { hasSquadronSchema, migrate, pendingMigrations, readMigrations, type MigrationFile } from './migrate.js';
+import { hasSquadronSchema, migrate, pendingMigrations } from './migrate.js';
+import { migrationsFolder, readMigrations, type MigrationFile } from './migrationFiles.js';
 import type { Redactor } from './redact.js';
 import type { RepoContext } from './repos/context.js';
 import { createEventsRepo } from './repos/events.js';
@@ -38,43 +38,55 @@ export interface OpenStoreOptions {
   onNote?: (message: string) => void;
   /** Applied to every stored text that may carry user or model content; restored on read. */
   redactor?: Redactor;
-  /** Where the NNNN_name.sql files are; defaults to the packaged `migrations/` (tests override it). */
+  /** Where the NNNN_name.sql files are; defaults to the packaged `migrations/sqlite/` (tests override it). */
   migrationsDir?: string;
   /**
    * NORMAL (default) survives a process crash, which is what resume is about; FULL also survives
    * power loss at a cost measured in bench/persistence.mjs.
    */
   synchronous?: 'NORMAL' | 'FULL';
+  /**
+   * Pages the write-ahead log may hold before a commit folds it back into the file (a checkpoint,
+   * with two disk flushes). Default WAL_CHECKPOINT_PAGES; bench/persistence.mjs compares SQLite's 1000.
+   */
+  checkpointPages?: number;
   /** Milliseconds since the epoch; tests inject it to age leases without sleeping. */
   clock?: () => number;
 }
 
 const MEMORY = ':memory:';
 
+/**
+ * A model turn adds ~30 pages to the log (bench/persistence.mjs). At SQLite's default of 1000, one turn
+ * in ~35 would pay for a checkpoint's flushes (~10-20 ms on an ordinary disk), which is the p99 of a
+ * durable turn; at 10,000 it is one turn in ~350, and a log of at most ~40 MB between checkpoints.
+ */
+const WAL_CHECKPOINT_PAGES = 10_000;
+
 export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
-  const migrationsDir = opts.migrationsDir ?? assetPath('migrations');
+  // Read and checksummed once per open; every step below compares against these.
+  const files = readMigrations(opts.migrationsDir ?? migrationsFolder('sqlite'));
   if (path === MEMORY) {
     const db = connect(MEMORY, {});
-    prepareWritable(db, MEMORY, migrationsDir, opts);
+    prepareWritable(db, MEMORY, files, opts);
     return storeOn(db, MEMORY, opts);
   }
   const file = resolve(path);
-  return opts.access === 'read' ? openForReading(file, migrationsDir, opts) : openForWriting(file, migrationsDir, opts);
+  return opts.access === 'read' ? openForReading(file, files, opts) : openForWriting(file, files, opts);
 }
 
-function openForWriting(file: string, migrationsDir: string, opts: OpenStoreOptions): Store {
+function openForWriting(file: string, files: MigrationFile[], opts: OpenStoreOptions): Store {
   if (examineDbFile(file) === 'missing') {
     createDbFile(file, (temp) => {
       const db = connect(temp, { fileMustExist: true });
       try {
-        prepareWritable(db, temp, migrationsDir, opts);
+        prepareWritable(db, temp, files, opts);
       } finally {
         db.close();
       }
     });
   }
   // Recognised on a read-only connection first: a file that is not ours is never opened for writing.
-  const files = readMigrations(migrationsDir);
   const check = openToRecognise(file);
   try {
     recognise(check, file, files);
@@ -82,13 +94,12 @@ function openForWriting(file: string, migrationsDir: string, opts: OpenStoreOpti
     check.close();
   }
   const db = connect(file, { fileMustExist: true });
-  prepareWritable(db, file, migrationsDir, opts);
+  prepareWritable(db, file, files, opts);
   return storeOn(db, file, opts);
 }
 
-function openForReading(file: string, migrationsDir: string, opts: OpenStoreOptions): Store {
+function openForReading(file: string, files: MigrationFile[], opts: OpenStoreOptions): Store {
   if (examineDbFile(file) === 'missing') throw new StoreError('OPEN_FAILED', `no database at ${file}`);
-  const files = readMigrations(migrationsDir);
   const check = openToRecognise(file);
   let pending: MigrationFile[];
   try {
@@ -98,7 +109,7 @@ function openForReading(file: string, migrationsDir: string, opts: OpenStoreOpti
   }
   if (pending.length > 0 && isWritable(file)) {
     const writer = connect(file, { fileMustExist: true });
-    const { applied } = prepareWritable(writer, file, migrationsDir, opts);
+    const { applied } = prepareWritable(writer, file, files, opts);
     writer.close();
     if (applied.length > 0) opts.onNote?.(`upgraded the database ${file} to the current schema (applied ${applied.join(', ')})`);
     pending = [];
@@ -177,14 +188,15 @@ function connect(filename: string, options: { readonly?: boolean; fileMustExist?
   }
 }
 
-function prepareWritable(db: Database.Database, file: string, migrationsDir: string, opts: OpenStoreOptions): { applied: string[] } {
+function prepareWritable(db: Database.Database, file: string, files: MigrationFile[], opts: OpenStoreOptions): { applied: string[] } {
   const now = (): string => isoTime((opts.clock ?? Date.now)());
   try {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${opts.synchronous ?? 'NORMAL'}`);
+    db.pragma(`wal_autocheckpoint = ${opts.checkpointPages ?? WAL_CHECKPOINT_PAGES}`);
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    return migrate(db, migrationsDir, now);
+    return migrate(db, files, now);
   } catch (err) {
     db.close();
     if (err instanceof StoreError) throw err;
@@ -193,12 +205,17 @@ function prepareWritable(db: Database.Database, file: string, migrationsDir: str
 }
 
 function storeOn(db: Database.Database, file: string, opts: OpenStoreOptions): Store {
+  db.pragma('foreign_keys = ON');
+  return reposOn(db, file, opts);
+}
+
+function reposOn(db: Database.Database, file: string, opts: OpenStoreOptions): Store {
   const clock = opts.clock ?? Date.now;
   const now = (): string => isoTime(clock());
-  db.pragma('foreign_keys = ON');
   const ctx: RepoContext = { db, codec: createColumnCodec(opts.redactor), clock, now };
   return {
     path: file,
+    withRedactor: (redactor) => reposOn(db, file, { ...opts, redactor }),
     close: () => db.close(),
     transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
     checkpoint: () => {

@@ -16,6 +16,8 @@ export interface Redactor {
   /** A JSON-shaped value with every string and object key redacted (before it is serialised). */
   redactValue<T>(value: T): T;
   restoreValue<T>(value: T): T;
+  /** Parses JSON text written from a redacted value and restores it (= restoreValue(JSON.parse(text))). */
+  restoreJson(text: string): unknown;
   /** One-way, for what people read (the terminal): secrets become placeholders, nothing else changes. */
   mask(text: string): string;
 }
@@ -54,6 +56,7 @@ export const identityRedactor: Redactor = {
   restore: (text) => text,
   redactValue: (value) => value,
   restoreValue: (value) => value,
+  restoreJson: (text) => JSON.parse(text) as unknown,
   mask: (text) => text,
 };
 
@@ -106,6 +109,7 @@ export function createSecretRedactor(secrets: readonly SecretValue[]): Redactor 
     restore,
     redactValue: (value) => mapStrings(value, redact),
     restoreValue: (value) => mapStrings(value, restore),
+    restoreJson: (text) => restoreJson(text, restore),
     mask: (text) => (text.length < MIN_SECRET_LENGTH ? text : text.replace(pattern, (m) => shown.get(m) ?? m)),
   };
 }
@@ -124,8 +128,19 @@ function escapingOnlyRedactor(): Redactor {
     restore,
     redactValue: (value) => mapStrings(value, redact),
     restoreValue: (value) => mapStrings(value, restore),
+    restoreJson: (text) => restoreJson(text, restore),
     mask: (text) => text,
   };
+}
+
+/**
+ * Restoring changes only strings holding `[REDACTED:`. JSON text can spell that only literally or
+ * with a \u escape (JSON.stringify writes none for these characters), so text with neither is parsed
+ * without walking every string of the document: reading back a long conversation costs a parse.
+ */
+function restoreJson(text: string, restore: (s: string) => string): unknown {
+  const value = JSON.parse(text) as unknown;
+  return text.includes(PLACEHOLDER_START) || text.includes('\\u') ? mapStrings(value, restore) : value;
 }
 
 /** Copies a JSON-shaped value with `f` applied to every string and object key. */

@@ -1,21 +1,26 @@
 // Raw rows → the typed rows of rows.ts: JSON columns restored (redaction) and parsed, NULLs turned
 // into absent fields, 0/1 into booleans.
 
-import { z } from 'zod';
+import type { Part } from '../core/messages.js';
 import type { ColumnCodec } from './columns.js';
+import { messageChecksum } from './rowChecksum.js';
 import type { EventRow, LeaseRow, LedgerRow, MessageRow, RouteRow, RunRow, RunSummary, SessionRow, TaskRow, UsageTotals } from './rows.js';
 import {
   InputsSchema,
   ConfigChangesSchema,
   parseJsonColumn,
+  parseRow,
+  readJsonColumn,
+  RawMessage,
   RunConfigSchema,
   RunVariablesSchema,
   PartsSchema,
   ToolResultSchema,
+  UnknownSchema,
+  type Parsed,
   type RawEvent,
   type RawLease,
   type RawLedger,
-  type RawMessage,
   type RawRoute,
   type RawRun,
   type RawRunSummary,
@@ -28,7 +33,7 @@ function opt(value: string | null): string | undefined {
   return value ?? undefined;
 }
 
-export function toRunRow(codec: ColumnCodec, r: z.output<typeof RawRun>): RunRow {
+export function toRunRow(codec: ColumnCodec, r: Parsed<typeof RawRun>): RunRow {
   return {
     id: r.id,
     mission: r.mission,
@@ -45,7 +50,7 @@ export function toRunRow(codec: ColumnCodec, r: z.output<typeof RawRun>): RunRow
   };
 }
 
-export function toRunSummary(codec: ColumnCodec, r: z.output<typeof RawRunSummary>): RunSummary {
+export function toRunSummary(codec: ColumnCodec, r: Parsed<typeof RawRunSummary>): RunSummary {
   return {
     ...toRunRow(codec, r),
     totals: toTotals(r),
@@ -53,7 +58,7 @@ export function toRunSummary(codec: ColumnCodec, r: z.output<typeof RawRunSummar
   };
 }
 
-export function toTotals(r: z.output<typeof RawTotals>): UsageTotals {
+export function toTotals(r: Parsed<typeof RawTotals>): UsageTotals {
   return {
     inputTokens: r.input_tokens,
     outputTokens: r.output_tokens,
@@ -64,7 +69,7 @@ export function toTotals(r: z.output<typeof RawTotals>): UsageTotals {
   };
 }
 
-export function toTaskRow(codec: ColumnCodec, r: z.output<typeof RawTask>): TaskRow {
+export function toTaskRow(codec: ColumnCodec, r: Parsed<typeof RawTask>): TaskRow {
   return {
     id: r.id,
     runId: r.run_id,
@@ -73,14 +78,14 @@ export function toTaskRow(codec: ColumnCodec, r: z.output<typeof RawTask>): Task
     startedAt: opt(r.started_at),
     finishedAt: opt(r.finished_at),
     summary: codec.readTextOrUndefined(r.summary),
-    output: r.output_json === null ? undefined : parseJsonColumn(codec, z.unknown(), `tasks ${r.id} output_json`, r.output_json),
+    output: r.output_json === null ? undefined : parseJsonColumn(codec, UnknownSchema, `tasks ${r.id} output_json`, r.output_json),
     route: opt(r.route),
     error: codec.readTextOrUndefined(r.error),
     attempt: r.attempt,
   };
 }
 
-export function toSessionRow(codec: ColumnCodec, r: z.output<typeof RawSession>): SessionRow {
+export function toSessionRow(codec: ColumnCodec, r: Parsed<typeof RawSession>): SessionRow {
   return {
     id: r.id,
     runId: r.run_id,
@@ -90,8 +95,8 @@ export function toSessionRow(codec: ColumnCodec, r: z.output<typeof RawSession>)
     model: r.model,
     status: r.status,
     systemPrompt: codec.readText(r.system_prompt),
-    tools: parseJsonColumn(codec, z.unknown(), `sessions ${r.id} tools_json`, r.tools_json),
-    skills: parseJsonColumn(codec, z.unknown(), `sessions ${r.id} skills_json`, r.skills_json),
+    tools: parseJsonColumn(codec, UnknownSchema, `sessions ${r.id} tools_json`, r.tools_json),
+    skills: parseJsonColumn(codec, UnknownSchema, `sessions ${r.id} skills_json`, r.skills_json),
     answer: codec.readTextOrUndefined(r.answer),
     answerDelivered: r.answer_delivered === 1,
     startedAt: r.started_at,
@@ -99,13 +104,32 @@ export function toSessionRow(codec: ColumnCodec, r: z.output<typeof RawSession>)
   };
 }
 
-export function toMessageRow(codec: ColumnCodec, r: z.output<typeof RawMessage>): MessageRow {
+/**
+ * A message row as SQLite returns it. When its checksum proves it is the row this store wrote (and
+ * validated as typed parts), its parts are restored and parsed but not validated again; the other
+ * columns' types are enforced by SQLite itself (STRICT table, CHECK on role). Any other row (no
+ * checksum, written before 0003, or edited since) is validated in full, with the same errors.
+ */
+export function readMessageRow(codec: ColumnCodec, row: unknown): MessageRow {
+  const r = row as Parsed<typeof RawMessage> & { checksum?: number | null };
+  if (typeof r.checksum === 'number' && typeof r.parts_json === 'string' && r.checksum === messageChecksum(r.role, r.kind, r.call_id, r.parts_json)) {
+    return messageRow(r, readJsonColumn(codec, partsWhere(r), r.parts_json) as Part[]);
+  }
+  const valid = parseRow(RawMessage, 'messages', row);
+  return messageRow(valid, parseJsonColumn(codec, PartsSchema, partsWhere(valid), valid.parts_json));
+}
+
+function partsWhere(r: { id: number }): string {
+  return `messages ${r.id} parts_json`;
+}
+
+function messageRow(r: Parsed<typeof RawMessage>, parts: Part[]): MessageRow {
   return {
     id: r.id,
     sessionId: r.session_id,
     seq: r.seq,
     role: r.role,
-    parts: parseJsonColumn(codec, PartsSchema, `messages ${r.id} parts_json`, r.parts_json),
+    parts,
     turn: r.turn,
     kind: opt(r.kind),
     callId: opt(r.call_id),
@@ -113,7 +137,7 @@ export function toMessageRow(codec: ColumnCodec, r: z.output<typeof RawMessage>)
   };
 }
 
-export function toLedgerRow(codec: ColumnCodec, r: z.output<typeof RawLedger>): LedgerRow {
+export function toLedgerRow(codec: ColumnCodec, r: Parsed<typeof RawLedger>): LedgerRow {
   const where = `tool_calls ${r.session_id}/${r.call_id}`;
   return {
     id: r.id,
@@ -121,7 +145,7 @@ export function toLedgerRow(codec: ColumnCodec, r: z.output<typeof RawLedger>): 
     callId: r.call_id,
     toolRef: r.tool_ref,
     apiName: r.api_name,
-    input: parseJsonColumn(codec, z.unknown(), `${where} input_json`, r.input_json),
+    input: parseJsonColumn(codec, UnknownSchema, `${where} input_json`, r.input_json),
     idempotent: r.idempotent === 1,
     status: r.status,
     result: r.result_json === null ? undefined : parseJsonColumn(codec, ToolResultSchema, `${where} result_json`, r.result_json),
@@ -130,23 +154,23 @@ export function toLedgerRow(codec: ColumnCodec, r: z.output<typeof RawLedger>): 
   };
 }
 
-export function toEventRow(codec: ColumnCodec, r: z.output<typeof RawEvent>): EventRow {
+export function toEventRow(codec: ColumnCodec, r: Parsed<typeof RawEvent>): EventRow {
   return {
     id: r.id,
     runId: r.run_id,
     type: r.type,
     task: opt(r.task_name),
     sessionId: opt(r.session_id),
-    data: parseJsonColumn(codec, z.unknown(), `events ${r.id} data_json`, r.data_json),
+    data: parseJsonColumn(codec, UnknownSchema, `events ${r.id} data_json`, r.data_json),
     createdAt: r.created_at,
   };
 }
 
-export function toRouteRow(r: z.output<typeof RawRoute>): RouteRow {
+export function toRouteRow(r: Parsed<typeof RawRoute>): RouteRow {
   return { runId: r.run_id, from: r.from_task, to: r.to_task, kind: r.kind, createdAt: r.created_at };
 }
 
-export function toLeaseRow(r: z.output<typeof RawLease>): LeaseRow {
+export function toLeaseRow(r: Parsed<typeof RawLease>): LeaseRow {
   return {
     runId: r.run_id,
     owner: r.owner,

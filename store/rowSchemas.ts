@@ -1,6 +1,8 @@
 // zod schemas for what the store reads back: raw SQLite rows (snake_case, NULLs, 0/1 flags) and the
 // JSON payloads inside them (conversation parts, tool results). A row that fails is reported as
-// CORRUPT_ROW: a resumed run must not act on a row it misreads.
+// CORRUPT_ROW: a resumed run must not act on a row it misreads. Each schema is built on first use
+// (lazySchema): building them all at import cost `runs` and `inspect` start-up for schemas they never
+// use, and a message row its checksum proves needs none (see rowChecksum.ts).
 
 import { z } from 'zod';
 import type { Part, ToolResultContent } from '../core/messages.js';
@@ -9,15 +11,26 @@ import type { ColumnCodec } from './columns.js';
 import { StoreError } from './errors.js';
 import { LEDGER_STATUSES, RUN_STATUSES, SESSION_STATUSES, TASK_STATUSES } from '../core/statuses.js';
 
+/** A schema built when first asked for, then kept. */
+export type LazySchema<S extends z.ZodType> = () => S;
+
+function lazySchema<S extends z.ZodType>(build: () => S): LazySchema<S> {
+  let built: S | undefined;
+  return () => (built ??= build());
+}
+
+/** What a lazy schema yields. */
+export type Parsed<L extends LazySchema<z.ZodType>> = z.output<ReturnType<L>>;
+
 // ---- JSON payload schemas. Loose objects keep fields a newer contract adds (e.g. provider ids on
 // thinking parts) instead of silently dropping them on the way through the store.
 
-const ToolResultContentSchema = z.discriminatedUnion('type', [
+const ToolResultContentSchema = lazySchema(() => z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('text'), text: z.string() }),
   z.looseObject({ type: z.literal('image'), mediaType: z.string(), data: z.string() }),
-]) satisfies z.ZodType<ToolResultContent>;
+]) satisfies z.ZodType<ToolResultContent>);
 
-export const PartSchema = z.discriminatedUnion('type', [
+export const PartSchema = lazySchema(() => z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('text'), text: z.string() }),
   z.looseObject({
     type: z.literal('thinking'),
@@ -35,35 +48,35 @@ export const PartSchema = z.discriminatedUnion('type', [
   z.looseObject({
     type: z.literal('tool_result'),
     toolUseId: z.string(),
-    content: z.array(ToolResultContentSchema),
+    content: z.array(ToolResultContentSchema()),
     isError: z.boolean(),
   }),
   z.looseObject({ type: z.literal('image'), mediaType: z.string(), data: z.string() }),
-]) satisfies z.ZodType<Part>;
+]) satisfies z.ZodType<Part>);
 
-export const PartsSchema = z.array(PartSchema);
+export const PartsSchema = lazySchema(() => z.array(PartSchema()));
 
-const ToolResultResourceSchema = z.looseObject({
+const ToolResultResourceSchema = lazySchema(() => z.looseObject({
   kind: z.enum(['resource', 'resource_link', 'audio']),
   uri: z.string().optional(),
   name: z.string().optional(),
   mimeType: z.string().optional(),
   text: z.string().optional(),
   blob: z.string().optional(),
-});
+}));
 
-export const ToolResultSchema = z.looseObject({
-  content: z.array(ToolResultContentSchema),
+export const ToolResultSchema = lazySchema(() => z.looseObject({
+  content: z.array(ToolResultContentSchema()),
   isError: z.boolean(),
   structured: z.unknown().optional(),
-  resources: z.array(ToolResultResourceSchema).optional(),
-}) satisfies z.ZodType<ToolResult>;
+  resources: z.array(ToolResultResourceSchema()).optional(),
+}) satisfies z.ZodType<ToolResult>);
 
-export const InputsSchema = z.record(z.string(), z.unknown());
+export const InputsSchema = lazySchema(() => z.record(z.string(), z.unknown()));
 
-export const RunConfigSchema = z.object({ files: z.record(z.string(), z.string()) });
-export const RunVariablesSchema = z.object({ values: z.record(z.string(), z.string()), secrets: z.array(z.string()) });
-export const ConfigChangesSchema = z.array(z.object({ at: z.string(), changes: z.array(z.string()) }));
+export const RunConfigSchema = lazySchema(() => z.object({ files: z.record(z.string(), z.string()) }));
+export const RunVariablesSchema = lazySchema(() => z.object({ values: z.record(z.string(), z.string()), secrets: z.array(z.string()) }));
+export const ConfigChangesSchema = lazySchema(() => z.array(z.object({ at: z.string(), changes: z.array(z.string()) })));
 
 // ---- Raw rows as SQLite returns them (snake_case, NULLs, 0/1 booleans).
 
@@ -72,7 +85,7 @@ const nullableText = z.string().nullable();
 const int = z.number().int();
 const flag = z.union([z.literal(0), z.literal(1)]);
 
-export const RawRun = z.object({
+export const RawRun = lazySchema(() => z.object({
   id: text,
   mission: text,
   config_path: text,
@@ -85,9 +98,9 @@ export const RawRun = z.object({
   config_json: nullableText,
   variables_json: nullableText,
   config_changes_json: text,
-});
+}));
 
-export const RawRunSummary = RawRun.extend({
+export const RawRunSummary = lazySchema(() => RawRun().extend({
   input_tokens: int,
   output_tokens: int,
   cache_read_tokens: int,
@@ -97,9 +110,9 @@ export const RawRunSummary = RawRun.extend({
   tasks_total: int,
   tasks_completed: int,
   tasks_failed: int,
-});
+}));
 
-export const RawTask = z.object({
+export const RawTask = lazySchema(() => z.object({
   id: text,
   run_id: text,
   name: text,
@@ -111,9 +124,9 @@ export const RawTask = z.object({
   route: nullableText,
   error: nullableText,
   attempt: int,
-});
+}));
 
-export const RawSession = z.object({
+export const RawSession = lazySchema(() => z.object({
   id: text,
   run_id: text,
   task_name: text,
@@ -128,9 +141,9 @@ export const RawSession = z.object({
   answer_delivered: flag,
   started_at: text,
   finished_at: nullableText,
-});
+}));
 
-export const RawMessage = z.object({
+export const RawMessage = lazySchema(() => z.object({
   id: int,
   session_id: text,
   seq: int,
@@ -140,9 +153,9 @@ export const RawMessage = z.object({
   kind: nullableText,
   call_id: nullableText,
   created_at: text,
-});
+}));
 
-export const RawLedger = z.object({
+export const RawLedger = lazySchema(() => z.object({
   id: int,
   session_id: text,
   call_id: text,
@@ -155,20 +168,20 @@ export const RawLedger = z.object({
   is_error: flag.nullable(),
   started_at: text,
   finished_at: nullableText,
-});
+}));
 
-export const RawTotals = z.object({
+export const RawTotals = lazySchema(() => z.object({
   input_tokens: int,
   output_tokens: int,
   cache_read_tokens: int,
   cache_write_tokens: int,
   cost_usd: z.number(),
   turns: int,
-});
+}));
 
-export const RawSessionTotals = RawTotals.extend({ session_id: text });
+export const RawSessionTotals = lazySchema(() => RawTotals().extend({ session_id: text }));
 
-export const RawEvent = z.object({
+export const RawEvent = lazySchema(() => z.object({
   id: int,
   run_id: text,
   type: text,
@@ -176,28 +189,31 @@ export const RawEvent = z.object({
   session_id: nullableText,
   data_json: text,
   created_at: text,
-});
+}));
 
-export const RawRoute = z.object({
+export const RawRoute = lazySchema(() => z.object({
   run_id: text,
   from_task: text,
   to_task: text,
   kind: z.enum(['route', 'send_to']),
   created_at: text,
-});
+}));
 
-export const RawLease = z.object({
+export const RawLease = lazySchema(() => z.object({
   run_id: text,
   owner: text,
   pid: int,
   host: text,
   acquired_at: text,
   heartbeat_at: text,
-});
+}));
+
+/** A schema of anything (a JSON column Squadron only stores and hands back). */
+export const UnknownSchema = lazySchema(() => z.unknown());
 
 /** Validates one row read from `table`; a mismatch means the file was changed behind our back. */
-export function parseRow<S extends z.ZodType>(schema: S, table: string, row: unknown): z.output<S> {
-  const result = schema.safeParse(row);
+export function parseRow<S extends z.ZodType>(schema: LazySchema<S>, table: string, row: unknown): z.output<S> {
+  const result = schema().safeParse(row);
   if (!result.success) {
     throw new StoreError('CORRUPT_ROW', `unreadable ${table} row: ${z.prettifyError(result.error)}`);
   }
@@ -207,17 +223,20 @@ export function parseRow<S extends z.ZodType>(schema: S, table: string, row: unk
 /** Restores, parses and validates a JSON column; `where` names the row in the error. */
 export function parseJsonColumn<S extends z.ZodType>(
   codec: ColumnCodec,
-  schema: S,
+  schema: LazySchema<S>,
   where: string,
   stored: string,
 ): z.output<S> {
-  let value: unknown;
+  const result = schema().safeParse(readJsonColumn(codec, where, stored));
+  if (!result.success) throw new StoreError('CORRUPT_ROW', `${where}: ${z.prettifyError(result.error)}`);
+  return result.data;
+}
+
+/** Restores and parses a JSON column without validating it (its checksum proved it; see rowChecksum.ts). */
+export function readJsonColumn(codec: ColumnCodec, where: string, stored: string): unknown {
   try {
-    value = codec.readJson(stored);
+    return codec.readJson(stored);
   } catch (err) {
     throw new StoreError('CORRUPT_ROW', `${where} is not valid JSON`, { cause: err });
   }
-  const result = schema.safeParse(value);
-  if (!result.success) throw new StoreError('CORRUPT_ROW', `${where}: ${z.prettifyError(result.error)}`);
-  return result.data;
 }

@@ -83,7 +83,10 @@ function iteratorLines(it: IteratorPlan): string[] {
 function renderAgent(task: string, a: AgentPlan): string[] {
   const out = [`  ${a.name.padEnd(10)} ${a.model}${a.reasoning ? ` (reasoning ${a.reasoning})` : ''}`];
   out.push(`             ${describeSelection(a.name, task, a.tools, a.skills, a.discovery)}`);
-  for (const tool of a.tools) out.push(`               - ${tool.ref}  (${tool.via})`);
+  for (const tool of a.tools) {
+    const hints = a.tool_hints[tool.ref];
+    out.push(`               - ${tool.ref}  (${tool.via})${hints ? ` · ${hints.join(', ')}` : ''}`);
+  }
   if (a.preloaded_skills.length > 0) out.push(`             preloaded (mentioned in the objective): ${a.preloaded_skills.join(', ')}`);
   if (a.discovery) out.push(`             first request carries ${a.first_request_tools.length} tools: ${a.first_request_tools.join(', ')}`);
   out.push(`             first request ${bytes(a.request_bytes)} + the commander's instruction`);

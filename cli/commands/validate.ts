@@ -9,9 +9,9 @@ import { Option, type Command } from 'commander';
 import type { McpToolLister } from '../../config/mcpCheck.js';
 import { countSummary, diagnosticToJson, renderDiagnostics, sourceReaderFor } from '../../config/diagnostics.js';
 import { validateProject } from '../../config/validateProject.js';
-import { summarize, type ConfigSummary, type WholeServers } from '../../config/summary.js';
+import { summarize, summarizeAllButMissions, summarizeMission, type ConfigSummary, type MissionSummary, type WholeServers } from '../../config/summary.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
-import type { McpServer } from '../../config/graph.js';
+import type { McpServer, MissionGraph } from '../../config/graph.js';
 import type { LoadedFiles } from '../../config/load.js';
 import { mcpToolCacheDir } from '../../config/projectLayout.js';
 import { collect, EXIT, parseKeyValues, redactOutput, shownPath, useColor, type CliIo } from '../io.js';
@@ -65,27 +65,27 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
   // source anyway — which keeps the runtime out of validate's start-up.
   if (result.secrets?.some((s) => s.name.startsWith('vars.'))) redactOutput(io, (await import('../../runtime/secretRedactor.js')).outputMask(result.secrets));
   const readSource = sourceReaderFor(result.sources);
-  const summary = result.graph !== undefined ? summarize(result.graph) : null;
   if (opts.json === true || opts.format === 'json') {
+    const summary = result.graph !== undefined ? summarize(result.graph) : null;
     const files = result.loaded && { root: shownPath(io.cwd, result.loaded.root), loaded: result.loaded.files, skipped: result.loaded.skipped };
     writeJson(io, { valid: result.graph !== undefined, diagnostics: snakeKeys(diagnostics.map((d) => diagnosticToJson(d, io.cwd))), summary: snakeKeys(summary), ...(files ? { files } : {}) });
   } else {
-    writeText(diagnostics, summary, io, readSource, result.loaded);
+    writeText(diagnostics, result.graph, io, readSource, result.loaded);
   }
   return result.graph !== undefined ? EXIT.ok : EXIT.failure;
 }
 
-function writeText(diagnostics: readonly Diagnostic[], summary: ConfigSummary | null, io: CliIo, readSource: (file: string) => string | undefined, loaded: LoadedFiles | undefined): void {
+function writeText(diagnostics: readonly Diagnostic[], graph: MissionGraph | undefined, io: CliIo, readSource: (file: string) => string | undefined, loaded: LoadedFiles | undefined): void {
   if (diagnostics.length > 0) {
     io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource })}\n\n`);
   }
   const from = loaded === undefined ? '' : `${loadedLine(loaded, io.cwd)}\n`;
-  if (summary === null) {
+  if (graph === undefined) {
     io.stderr.write(`${from}config is invalid: ${countSummary(diagnostics)}\n`);
     return;
   }
   const warnings = diagnostics.length > 0 ? ` (${countSummary(diagnostics)})` : '';
-  io.stdout.write(`${from}${renderSummary(summary)}\nconfig is valid${warnings}\n`);
+  writeSummary(graph, io.stdout, from, `config is valid${warnings}\n`);
 }
 
 const SKIPPED_SHOWN = 6;
@@ -107,8 +107,8 @@ function toolCount(s: { tools: number } & WholeServers): string {
   return [...(rest > 0 || all.length === 0 ? [plural(rest, 'tool')] : []), ...all].join(' + ');
 }
 
-/** The success summary: one line per kind, then each mission with its tasks' work sources. */
-export function renderSummary(s: ConfigSummary): string {
+/** The success summary's first lines: one line per kind of block (models, tools, …). */
+function summaryRows(s: Omit<ConfigSummary, 'missions'>): string[] {
   const lines: string[] = [];
   const row = (label: string, items: string[]): void => {
     if (items.length > 0) lines.push(`${label.padEnd(10)} ${items.join(', ')}`);
@@ -119,20 +119,51 @@ export function renderSummary(s: ConfigSummary): string {
   row('toolsets', s.toolsets.map((t) => `${t.name} (${toolCount(t)})`));
   row('skills', s.skills.map((k) => k.name));
   row('agents', s.agents.map((a) => `${a.name} (${a.model}, ${toolCount(a)})`));
-  for (const m of s.missions) {
-    lines.push(`mission ${m.name}: commander ${m.commander}, ${plural(m.tasks.length, 'task')}, max_parallel ${m.maxParallel}`);
-    const width = Math.max(...m.tasks.map((t) => t.name.length), 4);
-    for (const t of m.tasks) {
-      const sources: string[] = [];
-      if (t.worker !== null) sources.push(`worker (${toolCount(t.worker)}, ${t.worker.model})`);
-      if (t.agents.length > 0) sources.push(`agents ${t.agents.join(', ')}${t.agentsVia === 'mission' ? ' (from the mission)' : ''}`);
-      const deps = t.dependsOn.length > 0 ? `  after ${t.dependsOn.join(', ')}` : '';
-      const each = t.iterator ? `  for each item of datasets.${t.iterator.dataset} (${t.iterator.parallel ? 'parallel' : 'sequential'})` : '';
-      lines.push(`  ${t.name.padEnd(width)}  ${sources.join(' + ')}${deps}${each}`);
-      lines.push(...routingLines({ routes: t.routes, send_to: t.sendTo }, `  ${' '.repeat(width)}  `));
-    }
+  return lines;
+}
+
+/** A mission's lines in the success summary: its commander, then each task with its work sources. */
+function missionLines(m: MissionSummary): string[] {
+  const lines = [`mission ${m.name}: commander ${m.commander}, ${plural(m.tasks.length, 'task')}, max_parallel ${m.maxParallel}`];
+  const width = m.tasks.reduce((w, t) => Math.max(w, t.name.length), 4);
+  for (const t of m.tasks) {
+    const sources: string[] = [];
+    if (t.worker !== null) sources.push(`worker (${toolCount(t.worker)}, ${t.worker.model})`);
+    if (t.agents.length > 0) sources.push(`agents ${t.agents.join(', ')}${t.agentsVia === 'mission' ? ' (from the mission)' : ''}`);
+    const deps = t.dependsOn.length > 0 ? `  after ${t.dependsOn.join(', ')}` : '';
+    const each = t.iterator ? `  for each item of datasets.${t.iterator.dataset} (${t.iterator.parallel ? 'parallel' : 'sequential'})` : '';
+    lines.push(`  ${t.name.padEnd(width)}  ${sources.join(' + ')}${deps}${each}`);
+    lines.push(...routingLines({ routes: t.routes, send_to: t.sendTo }, `  ${' '.repeat(width)}  `));
   }
-  return lines.join('\n');
+  return lines;
+}
+
+/**
+ * Text waiting to be written is flushed in pieces of about this many characters: small enough
+ * that each piece and its copies (masked, encoded) stay out of V8's large-object space, where
+ * garbage is only reclaimed by a full collection.
+ */
+const FLUSH_AT = 1 << 15;
+
+/**
+ * Writes the success summary, one mission at a time: a large config's summary is tens of
+ * megabytes of text, which is never held whole (nor its per-task summary objects).
+ */
+function writeSummary(graph: MissionGraph, out: NodeJS.WritableStream, head: string, tail: string): void {
+  let pending = head;
+  let lines = 0;
+  const add = (more: string[]): void => {
+    for (const line of more) pending += `${line}\n`;
+    lines += more.length;
+    if (pending.length >= FLUSH_AT) {
+      out.write(pending);
+      pending = '';
+    }
+  };
+  add(summaryRows(summarizeAllButMissions(graph)));
+  for (const m of graph.missions) add(missionLines(summarizeMission(m)));
+  // As `lines.join('\n')` printed it: a summary of no lines still leaves its empty line.
+  out.write(`${pending}${lines === 0 ? '\n' : ''}${tail}`);
 }
 
 /**
@@ -150,7 +181,8 @@ function cachingMcpLister(path: string, offline: boolean): McpToolLister {
       const { listToolsCached } = await import('../../runtime/tools/mcp/mcpToolCache.js');
       const listed = await listToolsCached(server, mcpToolCacheDir(root), offline ? { offline: true } : { refresh: true, cwd: root });
       const usable = offline ? listed.fromCache : listed.fresh === true;
-      return usable ? listed.tools.map((t) => t.name) : { error: listed.error ?? 'no tool list' };
+      if (!usable) return { error: listed.error ?? 'no tool list' };
+      return { tools: listed.tools.filter((t) => !t.taskRequired).map((t) => t.name), taskOnly: listed.tools.filter((t) => t.taskRequired).map((t) => t.name) };
     } catch (err) {
       return { error: err instanceof Error ? err.message : String(err) };
     }

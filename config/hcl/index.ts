@@ -2,6 +2,7 @@
 // expressions against variables and functions, and project a file to hcl2json's JSON shape.
 
 export { parseHcl } from './parser.js';
+export { parseHclDeferred } from './deferredBlock.js';
 export type { ParseResult } from './parser.js';
 export { evaluate } from './evaluate.js';
 export { stdlibFunctions } from './stdlib.js';

@@ -23,11 +23,16 @@ export interface LexResult {
   diagnostics: Diagnostic[];
 }
 
-export function lex(map: SourceMap): LexResult {
+/**
+ * Lexes `map.source`, or only [from, to) of it: the loader reads a large file a piece at a time
+ * that way (see deferredBlock.ts), starting where the lexer's state is the same as at the start of
+ * a file. `into` receives the tokens (default: a new buffer).
+ */
+// Roughly one token per five characters in typical configuration.
+export function lex(map: SourceMap, from = 0, to = map.source.length, into = new TokenBuffer(((to - from) >> 2) + 16)): LexResult {
   const src = map.source;
-  const n = src.length;
-  // Roughly one token per five characters in typical configuration.
-  const tokens = new TokenBuffer((n >> 2) + 16);
+  const n = to;
+  const tokens = into;
   const diagnostics: Diagnostic[] = [];
 
   // The mode stack mirrors the scanner's fcall/fret stack; `braces`/`retBraces` decide whether a
@@ -79,7 +84,7 @@ export function lex(map: SourceMap): LexResult {
     call(MODE_MAIN);
   };
 
-  let i = 0;
+  let i = from;
   while (i < n) {
     if (mode === MODE_MAIN) {
       const c = src.charCodeAt(i);

@@ -50,7 +50,8 @@ export function parseTemplate(p: ParserState, end: TokenType, flush: boolean, pa
     const part = parseTemplateNode(p, melded, cursor);
     if (part) parts.push(part);
   }
-  return { parts, passthrough };
+  // At its exact length: a template's parts can outlive the parse (a task's objective).
+  return { parts: parts.slice(), passthrough };
 }
 
 function readFlatParts(p: ParserState, end: TokenType, parseExpression: ParseExpression): Flat[] {

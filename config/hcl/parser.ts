@@ -17,12 +17,15 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
 }
 
-export function parseHcl(source: string, fileName: string): ParseResult {
+/** What becomes of each top-level block once parsed (deferredBlock.ts swaps it for a light stand-in). */
+export type TopLevelBlockHook = (block: Block, map: SourceMap) => Block;
+
+export function parseHcl(source: string, fileName: string, topLevelBlock?: TopLevelBlockHook): ParseResult {
   const map = new SourceMap(fileName, source);
   try {
     const { tokens, diagnostics: lexDiags } = lex(map);
     const p = new ParserState(tokens, map);
-    const body = parseBody(p, T.EOF, 0);
+    const body = parseBody(p, T.EOF, 0, topLevelBlock);
     body.range = map.range(0, source.length);
     // Lexer errors come first, as in hclsyntax: its first reported error is a lexical one if any.
     return { file: { name: fileName, source, body }, diagnostics: [...lexDiags, ...p.diagnostics] };
@@ -43,7 +46,31 @@ export function parseHcl(source: string, fileName: string): ParseResult {
   }
 }
 
-function parseBody(p: ParserState, end: TokenType, startOffset: number): Body {
+/**
+ * The top-level block of `map.source` whose type keyword starts at `from` and whose closing brace
+ * ends at `to`, parsed again on its own. Only for a file that parsed without any diagnostic, where
+ * the lexer and the parser are in their initial state at each top-level item.
+ */
+export function parseBlockAt(map: SourceMap, from: number, to: number): Block | undefined {
+  const p = new ParserState(lex(map, from, to).tokens, map);
+  const item = parseBodyItem(p);
+  return item?.kind === 'Block' ? item : undefined;
+}
+
+/**
+ * The top-level items of [from, to) of `map.source`, lexed and parsed on their own, with the
+ * diagnostics of both. Only meaningful where the lexer and the parser are in their initial state
+ * at `from` and `to` (between two top-level items of a file); throws RangeError when nested too
+ * deeply for the stack, as parseHcl would report.
+ */
+export function parseTopLevelItems(map: SourceMap, from: number, to: number, topLevelBlock: TopLevelBlockHook): { body: Body; diagnostics: Diagnostic[] } {
+  const { tokens, diagnostics } = lex(map, from, to);
+  const p = new ParserState(tokens, map);
+  const body = parseBody(p, T.EOF, from, topLevelBlock);
+  return { body, diagnostics: [...diagnostics, ...p.diagnostics] };
+}
+
+function parseBody(p: ParserState, end: TokenType, startOffset: number, topLevelBlock?: TopLevelBlockHook): Body {
   const attributes: Attribute[] = [];
   const blocks: Block[] = [];
   const seen = new Map<string, Attribute>();
@@ -65,7 +92,7 @@ function parseBody(p: ParserState, end: TokenType, startOffset: number): Body {
       const item = parseBodyItem(p);
       if (item === undefined) continue;
       if (item.kind === 'Block') {
-        blocks.push(item);
+        blocks.push(topLevelBlock === undefined ? item : topLevelBlock(item, p.map));
         continue;
       }
       const existing = seen.get(item.name);

@@ -3,16 +3,25 @@
 // leftmost-first matches, Go's rules for successive empty matches and for `$1`/`${name}` in a
 // replacement). re2js is a port of that engine: matching is linear in the input, so no pattern a
 // config (or a value read at run time) supplies can hang the process the way a backtracking
-// RegExp can on `(a+)+$`.
+// RegExp can on `(a+)+$`. The engine is loaded on the first regex call (synchronously, as function
+// calls are): most configs call none, and loading it cost every `validate` and `fmt`.
 
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import { setKey } from './convert.js';
 import { FunctionError, type ObjectValue, type Value } from './value.js';
+
+let engine: typeof RE2JS | undefined;
+
+function re2(): typeof RE2JS {
+  engine ??= (createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS;
+  return engine;
+}
 
 /** Compiles `pattern` (argument `argIndex`), turning a syntax error into a FunctionError. */
 export function compileRe2(pattern: string, argIndex: number): RE2JS {
   try {
-    return RE2JS.compile(pattern);
+    return re2().compile(pattern);
   } catch (err) {
     const reason = err instanceof Error ? err.message.replace(/^error parsing regexp: /, '') : String(err);
     throw new FunctionError(`invalid regular expression: ${reason}.`, argIndex);

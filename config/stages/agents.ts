@@ -10,6 +10,7 @@ import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
 import { readEnum, readInteger, readText } from '../values.js';
 import type { Attribute } from '../hcl/ast.js';
+import { exactList } from '../exactList.js';
 
 export const WORKER = 'worker';
 export const REASONING: readonly Reasoning[] = ['low', 'medium', 'high'];
@@ -71,8 +72,8 @@ export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, 
     scope: kind,
     model,
     personality,
-    tools,
-    skills: skills.map((s) => ({ name: s.name, via: `agent:${name}` as const })),
+    tools: ctx.toolLists.intern(tools),
+    skills: exactList(skills.map((s) => ({ name: s.name, via: `agent:${name}` as const }))),
     location: locationOf(block),
   };
   if (reasoning !== undefined) agent.reasoning = reasoning;

@@ -41,13 +41,14 @@ function resolveImplements(attr: Attribute, scope: Scope, ctx: LoadContext): Bui
 function loadCustomTool(block: Block, name: string, ctx: LoadContext): CustomTool | undefined {
   const where = `tool "${name}"`;
   const scope = scopeFor(ctx, 'tool', 'a tool block');
-  const implementsAttr = block.body.attributes.find((a) => a.name === 'implements');
+  const ast = block.body; // a top-level block's body is parsed on each read: read it once
+  const implementsAttr = ast.attributes.find((a) => a.name === 'implements');
   const base = implementsAttr === undefined ? undefined : resolveImplements(implementsAttr, scope, ctx);
   const properties = base === undefined ? undefined : Object.keys((base.inputSchema['properties'] ?? {}) as Record<string, unknown>);
   // Without a valid `implements` the allowed fields are unknown: accept every attribute rather than
   // report each one as unknown on top of the real mistake.
-  const extra = properties ?? block.body.attributes.map((a) => a.name);
-  const body = decodeBody(block.body, { attributes: BASE, blocks: { inputs: { labels: [], max: 1 } }, extraAttributes: extra }, { what: where, header: blockHeader(block) }, ctx.diags);
+  const extra = properties ?? ast.attributes.map((a) => a.name);
+  const body = decodeBody(ast, { attributes: BASE, blocks: { inputs: { labels: [], max: 1 } }, extraAttributes: extra }, { what: where, header: blockHeader(block) }, ctx.diags);
   const description = readText(body.attrs.get('description'), scope, ctx.diags);
   const idempotent = readBool(body.attrs.get('idempotent'), scope, ctx.diags);
   const inputs = readFieldSchema(body.attrs.get('inputs'), body.blocks.get('inputs'), scope, ctx.diags, `inputs of ${where}`) ?? [];

@@ -16,6 +16,7 @@ import { toBoolValue, toNumberValue, toStringValue, typeName } from '../hcl/conv
 import { checkAgentName, loadAgent, readReasoning } from './agents.js';
 import { loadTask, type MissionContext } from './tasks.js';
 import { loadDatasets } from './datasets.js';
+import { exactList } from '../exactList.js';
 
 export const DEFAULT_MAX_PARALLEL = 4;
 
@@ -86,11 +87,14 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   if (agentsIncomplete) missionCtx.agentsIncomplete = true;
   const loaded = uniqueTasks.map((t) => loadTask(t, missionCtx, ctx));
   const edges = checkMissionGraph(name, header, loaded.map((l) => l.edges), ctx.diags);
+  // An edge names its task with the task's own name string, not a copy per reference.
+  const taskName = new Map(loaded.map((l) => [l.spec.name, l.spec.name]));
+  const named = (n: string): string => taskName.get(n) ?? n;
   loaded.forEach((l, i) => {
     const e = edges[i];
     if (e === undefined) return;
-    l.spec.dependsOn = e.dependsOn.map((d) => d.name);
-    l.spec.sendTo = e.sendTo.map((s) => s.name);
+    l.spec.dependsOn = exactList(e.dependsOn.map((d) => named(d.name)));
+    l.spec.sendTo = exactList(e.sendTo.map((s) => named(s.name)));
   });
 
   warnUnusedDatasets(datasets, loaded.map((l) => l.spec), datasetBlocks, ctx);
@@ -99,7 +103,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   const mission: Mission = {
     name,
     commander,
-    agents: missionAgents ?? [],
+    agents: missionAgents ?? exactList([]),
     localAgents,
     maxParallel,
     inputs,

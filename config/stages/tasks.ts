@@ -16,6 +16,7 @@ import { loadIterator } from './iterator.js';
 import { coversToolRef } from '../toolRefs.js';
 import { readReasoning } from './agents.js';
 import { resolveWorker, type WorkerSettings } from './worker.js';
+import { exactList } from '../exactList.js';
 
 const SCHEMA: BlockSchema = {
   attributes: {
@@ -139,7 +140,7 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
   const worker = resolveWorker(settings, mission, ctx);
   if (worker !== undefined) {
     const alwaysLoadAttr = a('always_load');
-    if (alwaysLoadAttr !== undefined) worker.alwaysLoad = resolveAlwaysLoad(alwaysLoadAttr, worker.tools, name, scope, ctx);
+    if (alwaysLoadAttr !== undefined) worker.alwaysLoad = exactList(resolveAlwaysLoad(alwaysLoadAttr, worker.tools, name, scope, ctx));
   } else if (toolsAttr === undefined && a('always_load') !== undefined) {
     const attr = a('always_load')!;
     ctx.diags.push(diagnosticAt(attr.nameRange, 'error', 'REF011', `always_load needs tools: task "${name}" declares no tools`, 'list the tools in tools = [...] first'));
@@ -150,11 +151,11 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
     mission: mission.name,
     objective,
     objectiveSource,
-    dependsOn: [],
-    agents: taskAgents?.map((t) => t.name) ?? mission.agents ?? [],
+    dependsOn: exactList([]),
+    agents: taskAgents?.map((t) => t.name) ?? mission.agents ?? exactList([]),
     agentsVia: taskAgents !== undefined ? 'task' : (mission.agents?.length ?? 0) > 0 ? 'mission' : 'none',
-    router: routes,
-    sendTo: [],
+    router: exactList(routes),
+    sendTo: exactList([]),
     location: locationOf(block),
   };
   if (worker !== undefined) spec.worker = worker;

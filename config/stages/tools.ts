@@ -1,7 +1,12 @@
 // Stage 3: everything tools come from — `mcp` servers, custom `tool` blocks, then `toolset` groups
 // (which may name builtins, custom tools and MCP tools, but never another toolset).
 
+import { statSync } from 'node:fs';
+import path from 'node:path';
+
 import type { Block } from '../hcl/ast.js';
+import type { Range } from '../hcl/diagnostic.js';
+import { readDuration } from '../duration.js';
 import { diagnosticAt } from '../hcl/diagnostic.js';
 import type { CustomTool, McpServer, McpTransport, Toolset } from '../graph.js';
 import { resolveToolList } from '../references.js';
@@ -11,7 +16,13 @@ import { scopeFor, type LoadContext, type Scope } from '../scope.js';
 import { checkHttpUrl, readString, readText, readStringList, readStringMap, unsetUseCounts, unsetVariablesSince } from '../values.js';
 import { loadCustomTools } from './customTools.js';
 
-const MCP_SCHEMA: BlockSchema = { attributes: { description: {}, command: {}, args: {}, env: {}, url: {}, headers: {} } };
+const MCP_SCHEMA: BlockSchema = {
+  attributes: { description: {}, command: {}, args: {}, env: {}, url: {}, headers: {}, roots: {}, timeout: {}, max_timeout: {} },
+};
+/** The `timeout` of an mcp block without one (also the MCP SDK's default). */
+export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+/** The `max_timeout` of an mcp block without one: how long progress may keep one call alive. */
+export const DEFAULT_MCP_MAX_TIMEOUT_MS = 600_000;
 const TOOLSET_SCHEMA: BlockSchema = { attributes: { description: {}, tools: { required: true } } };
 
 export interface ToolStageResult {
@@ -35,8 +46,8 @@ function loadMcpServers(blocks: readonly Block[], ctx: LoadContext): McpServer[]
     (block, name): McpServer | undefined => {
       const uses = unsetUseCounts(ctx);
       const errors = ctx.diags.filter((d) => d.severity === 'error').length;
-      const { transport, description } = loadMcp(block, name, ctx);
-      const described = description !== undefined ? { description } : {};
+      const { transport, description, settings } = loadMcp(block, name, ctx);
+      const described = { ...(description !== undefined ? { description } : {}), ...settings };
       if (transport !== undefined) return { name, transport, location: locationOf(block), ...described };
       // validate without a variable's value (a token in env or headers, a url): the server is kept,
       // so references to its tools still resolve and the summary shows it, but marked unresolved.
@@ -53,10 +64,50 @@ function loadMcpServers(blocks: readonly Block[], ctx: LoadContext): McpServer[]
   return servers;
 }
 
-function loadMcp(block: Block, name: string, ctx: LoadContext): { transport?: McpTransport | undefined; description?: string | undefined } {
+type McpSettings = Pick<McpServer, 'roots' | 'timeoutMs' | 'maxTimeoutMs'>;
+
+function loadMcp(block: Block, name: string, ctx: LoadContext): { transport?: McpTransport | undefined; description?: string | undefined; settings: McpSettings } {
   const scope = scopeFor(ctx, 'mcp', 'an mcp block');
   const body = decodeBody(block.body, MCP_SCHEMA, { what: `mcp "${name}"`, header: blockHeader(block) }, ctx.diags);
-  return { transport: loadTransport(body, block, name, scope, ctx), description: readText(body.attrs.get('description'), scope, ctx.diags) };
+  return {
+    transport: loadTransport(body, block, name, scope, ctx),
+    description: readText(body.attrs.get('description'), scope, ctx.diags),
+    settings: loadMcpSettings(body, scope, ctx),
+  };
+}
+
+function loadMcpSettings(body: DecodedBody, scope: Scope, ctx: LoadContext): McpSettings {
+  const settings: McpSettings = {};
+  const rootsAttr = body.attrs.get('roots');
+  const roots = rootsAttr === undefined ? undefined : readStringList(rootsAttr, scope, ctx.diags);
+  if (roots !== undefined) settings.roots = roots.flatMap((r) => checkedRoot(r, rootsAttr!.expr.range, ctx));
+  const timeoutMs = readDuration(body.attrs.get('timeout'), scope, ctx.diags);
+  const maxAttr = body.attrs.get('max_timeout');
+  const maxTimeoutMs = readDuration(maxAttr, scope, ctx.diags);
+  if (timeoutMs !== undefined) settings.timeoutMs = timeoutMs;
+  if (maxTimeoutMs !== undefined) {
+    if (maxTimeoutMs < (timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS)) {
+      ctx.diags.push(diagnosticAt(maxAttr!.expr.range, 'error', 'SCH013', 'max_timeout must not be shorter than timeout'));
+    } else settings.maxTimeoutMs = maxTimeoutMs;
+  }
+  return settings;
+}
+
+/** A root is a folder that exists when the config is loaded, relative to the project root unless absolute. */
+function checkedRoot(root: string, range: Range, ctx: LoadContext): string[] {
+  const full = path.resolve(ctx.projectRoot, root);
+  let isDir: boolean;
+  try {
+    isDir = statSync(full).isDirectory();
+  } catch {
+    ctx.diags.push(diagnosticAt(range, 'error', 'FIL001', `mcp root ${JSON.stringify(root)} does not exist (${full})`, 'roots are folders, relative to the project root'));
+    return [];
+  }
+  if (!isDir) {
+    ctx.diags.push(diagnosticAt(range, 'error', 'FIL001', `mcp root ${JSON.stringify(root)} is not a folder (${full})`, 'roots are folders, relative to the project root'));
+    return [];
+  }
+  return [full];
 }
 
 function loadTransport(body: DecodedBody, block: Block, name: string, scope: Scope, ctx: LoadContext): McpTransport | undefined {
@@ -114,7 +165,7 @@ function loadToolset(block: Block, name: string, ctx: LoadContext): Toolset | un
   const toolsAttr = body.attrs.get('tools');
   const tools = toolsAttr === undefined ? undefined : resolveToolList(toolsAttr, `toolset:${name}`, scope, ctx.diags);
   if (tools === undefined) return undefined;
-  const toolset: Toolset = { name, tools, location: locationOf(block) };
+  const toolset: Toolset = { name, tools: ctx.toolLists.intern(tools), location: locationOf(block) };
   if (description !== undefined) toolset.description = description;
   return toolset;
 }

@@ -8,6 +8,7 @@ import type { ModelRef, Reasoning, SkillRefWithProvenance, ToolRefWithProvenance
 import { mergeTools } from '../references.js';
 import type { LoadContext } from '../scope.js';
 import type { MissionContext } from './tasks.js';
+import { exactList } from '../exactList.js';
 
 export const DEFAULT_DISCOVERY_THRESHOLD = 16;
 
@@ -63,11 +64,11 @@ export function resolveWorker(task: WorkerSettings, mission: MissionContext, ctx
     name: 'worker',
     model,
     modelVia,
-    tools,
-    skills,
+    tools: ctx.toolLists.intern(tools),
+    skills: exactList(skills),
     discovery: discovery === undefined ? 'auto' : discovery ? 'on' : 'off',
     discoveryThreshold: task.discoveryThreshold ?? defaults?.discoveryThreshold ?? DEFAULT_DISCOVERY_THRESHOLD,
-    alwaysLoad: [],
+    alwaysLoad: exactList([]),
   };
   if (reasoning !== undefined) worker.reasoning = reasoning;
   const maxTurns = task.maxTurns ?? defaults?.maxTurns;

@@ -9,6 +9,7 @@ import { renderPrompt } from '../promptTemplates.js';
 import type { SelectionOverrides, ToolResolver } from '../runContext.js';
 import { findSkillMentions, objectiveMentionText, renderSkillCatalog } from '../skills/index.js';
 import { fillSkillPrompt } from '../skills/template.js';
+import { serverInstructionsSection } from '../tools/mcp/instructions.js';
 import { isToolOfMcpAll } from '../../config/toolRefs.js';
 import type { ToolSpec } from '../tools/types.js';
 
@@ -137,6 +138,7 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
     missionDescription: ctx.mission.description,
     objective: ctx.objective,
     discovery: index ? discoveryContract(ctx.graph, index) : undefined,
+    serverInstructions: serverInstructionsSection(tools),
     skills: skillsSection(skills, preloaded),
   });
   const def: AgentDefinition = {

@@ -1,13 +1,18 @@
 // One model turn: build the request from the persisted conversation, call the model, and store the
 // reply together with its usage and any follow-up the runtime must send (a truncation notice or a
-// no-tool-call correction) in one transaction, so a crash never leaves a half-handled reply.
+// no-tool-call correction) in one transaction, so a crash never leaves a half-handled reply. The
+// turn's `model.turn` event is never in that transaction: a reply is stored on its own, first. When
+// the reply's tool calls are due next, the event is handed back (`announce`) to be stored in the
+// commit that starts them.
 
 import { renderPrompt } from '../promptTemplates.js';
 import { ModelCallError, type ModelRequest, type ModelResponse, type Part, type ToolUsePart } from '../providers/types.js';
 import { costOf } from '../usage.js';
 import { MAX_CORRECTIONS, MAX_TRUNCATIONS, RunInterrupted, type SessionDeps, type SessionMessage } from './sessionTypes.js';
 
-export type TurnResult = { kind: 'continue' } | { kind: 'failed'; reason: string };
+export type TurnResult =
+  | { kind: 'continue'; /** Emits the turn's event; left to the caller when the reply's tool calls are due next. */ announce?: () => void }
+  | { kind: 'failed'; reason: string };
 
 export function buildRequest(deps: SessionDeps, messages: readonly SessionMessage[], turn: number): ModelRequest {
   const request: ModelRequest = {
@@ -73,7 +78,9 @@ export async function runModelTurn(
     deps.store.turns.record({ runId: deps.runId, ...facts });
     if (followUp) append(followUp, turn);
   });
-  deps.bus.emit({ type: 'model.turn', agent: deps.agent, ...facts });
+  const announce = (): void => deps.bus.emit({ type: 'model.turn', agent: deps.agent, ...facts });
+  if (failure === undefined && followUp === undefined && toolUses.length > 0) return { kind: 'continue', announce };
+  announce();
   return failure === undefined ? { kind: 'continue' } : { kind: 'failed', reason: failure };
 }
 

@@ -66,8 +66,13 @@ export class AgentSession {
 
   async run(): Promise<SessionOutcome> {
     const { deps } = this;
+    // The stored reply's event, when its tool calls are due next: stored with their starts.
+    let announce: (() => void) | undefined;
     for (;;) {
-      if (deps.signal.aborted) throw new RunInterrupted();
+      if (deps.signal.aborted) {
+        announce?.();
+        throw new RunInterrupted();
+      }
       const last = this.messages[this.messages.length - 1];
       if (!last) return { kind: 'failed', reason: 'the session has no instruction to work on' };
 
@@ -81,13 +86,18 @@ export class AgentSession {
         }
         const result = await runModelTurn(deps, this.messages, turn, (m, t) => this.append(m, t));
         if (result.kind === 'failed') return result;
+        announce = result.announce;
         continue;
       }
 
       const calls = toolUsesOf(last);
       if (calls.length > 0) {
-        const results = await executeToolCalls(deps, calls);
-        this.append({ role: 'user', parts: results, kind: 'tool_results' }, this.turnsTaken);
+        const opening = announce;
+        announce = undefined;
+        await executeToolCalls(deps, calls, {
+          opening,
+          persist: (results) => this.append({ role: 'user', parts: results, kind: 'tool_results' }, this.turnsTaken),
+        });
         if (deps.isDone?.()) return { kind: 'done' };
         continue;
       }

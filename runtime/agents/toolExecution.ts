@@ -2,70 +2,169 @@
 // concurrently and their results keep the order of the calls. A call whose result is in the ledger is
 // replayed, never re-run; one that started but never finished is re-run only when its tool says that
 // is safe; a name the session does not hold is refused and nothing runs.
+//
+// Writes are grouped into few commits (docs/concepts/persistence.md): the `started` entries of the
+// turn with their events (and the reply's `model.turn`) in one commit before any tool runs, the
+// results with the tool_results message in one commit after the last of them. A result whose loss
+// would cost more than a re-run (a call that is not safe to repeat, or one that resumes its own work)
+// is committed as soon as it is known while other calls still run.
 
+import type { Store } from '../../store/index.js';
 import type { ToolResultPart, ToolUsePart } from '../providers/types.js';
 import type { ToolResult } from '../tools/types.js';
 import { RunInterrupted, type SessionDeps } from './sessionTypes.js';
+import type { SessionTool } from './toolbox.js';
 
 export const INTERRUPTED_MESSAGE =
   'This tool call was interrupted before it finished (the process stopped), so its effect is unknown. ' +
   'Check the current state before deciding whether to call it again.';
 
-export async function executeToolCalls(deps: SessionDeps, calls: readonly ToolUsePart[]): Promise<ToolResultPart[]> {
+/** What the caller stores around the calls: in the first commit, and in the last one with the results. */
+export interface ToolStep {
+  /** Writes that belong before any tool runs (the reply's `model.turn` event). */
+  opening?: (() => void) | undefined;
+  /** Stores the results (the tool_results message), in the same commit as the last of them. */
+  persist?: (results: ToolResultPart[]) => void;
+}
+
+/** How one call is answered, decided from the ledger and the toolbox before anything runs. */
+type Plan =
+  | { kind: 'answered'; result: ToolResult; write?: () => void }
+  | { kind: 'run'; tool: SessionTool; write: () => void };
+
+export async function executeToolCalls(deps: SessionDeps, calls: readonly ToolUsePart[], step: ToolStep = {}): Promise<ToolResultPart[]> {
   const results = new Array<ToolResultPart>(calls.length);
+  const writes = new StepWrites(deps.store);
+  if (step.opening) writes.add(step.opening);
+  const finish = (i: number, result: ToolResult): void => {
+    const call = calls[i]!;
+    const part: ToolResultPart = { type: 'tool_result', toolUseId: call.id, content: result.content, isError: result.isError };
+    results[i] = part;
+    deps.onToolResult?.(call, part);
+  };
   const last = (call: ToolUsePart) => deps.toolbox.resolve(call.name)?.runsLast === true;
-  await Promise.all(
-    calls.map(async (call, i) => {
-      if (!last(call)) results[i] = await executeOne(deps, call);
-    }),
-  );
-  // Bookkeeping tools (submit_output, task_complete) see the effects of the turn's other calls.
-  for (const [i, call] of calls.entries()) if (last(call)) results[i] = await executeOne(deps, call);
+  try {
+    // The calls that run together: every write-ahead start is committed before the first of them runs.
+    const wave = calls.flatMap((call, i) => (last(call) ? [] : [{ i, plan: planCall(deps, call) }]));
+    for (const { plan } of wave) if (plan.write) writes.add(plan.write);
+    const running = wave.filter((w): w is { i: number; plan: Extract<Plan, { kind: 'run' }> } => w.plan.kind === 'run');
+    if (running.length > 0) writes.commit();
+    for (const { i, plan } of wave) if (plan.kind === 'answered') finish(i, plan.result);
+    let outstanding = running.length;
+    await Promise.all(
+      running.map(async ({ i, plan }) => {
+        const call = calls[i]!;
+        const done = await runTool(deps, call, plan.tool);
+        outstanding -= 1;
+        writes.add(() => recordResult(deps, call, plan.tool.ref, done));
+        // Safe to repeat: a later commit will do. Otherwise durable now, with all finished before it.
+        if (outstanding > 0 && plan.tool.onInterrupted !== 'rerun') writes.commit();
+        finish(i, done.result);
+      }),
+    );
+    // Bookkeeping tools (submit_output, task_complete) see the effects of the turn's other calls.
+    for (const [i, call] of calls.entries()) {
+      if (!last(call)) continue;
+      const plan = planCall(deps, call);
+      if (plan.write) writes.add(plan.write);
+      if (plan.kind === 'answered') {
+        finish(i, plan.result);
+        continue;
+      }
+      writes.commit();
+      const done = await runTool(deps, call, plan.tool);
+      writes.add(() => recordResult(deps, call, plan.tool.ref, done));
+      finish(i, done.result);
+    }
+    writes.commit(step.persist && (() => step.persist!(results)));
+  } catch (error) {
+    // Results already known stay durable when the turn is cut short (a stopping run, a sibling's failure).
+    writes.commitQuietly();
+    throw error;
+  }
   return results;
 }
 
-async function executeOne(deps: SessionDeps, call: ToolUsePart): Promise<ToolResultPart> {
-  const result = await resultFor(deps, call);
-  const part: ToolResultPart = { type: 'tool_result', toolUseId: call.id, content: result.content, isError: result.isError };
-  deps.onToolResult?.(call, part);
-  return part;
+/**
+ * Store writes of one step, and the events they emit (the run's event sink stores an event in the
+ * transaction open when it is emitted), queued until the step must be durable, then committed at once.
+ */
+class StepWrites {
+  private queued: (() => void)[] = [];
+
+  constructor(private readonly store: Pick<Store, 'transaction'>) {}
+
+  add(write: () => void): void {
+    this.queued.push(write);
+  }
+
+  commit(last?: () => void): void {
+    const writes = this.queued;
+    this.queued = [];
+    if (writes.length === 0 && !last) return;
+    this.store.transaction(() => {
+      for (const write of writes) write();
+      last?.();
+    });
+  }
+
+  commitQuietly(): void {
+    try {
+      this.commit();
+    } catch {
+      // The error already on its way out says more than this one.
+    }
+  }
 }
 
-async function resultFor(deps: SessionDeps, call: ToolUsePart): Promise<ToolResult> {
+function planCall(deps: SessionDeps, call: ToolUsePart): Plan {
   const { store, bus, sessionId } = deps;
   // The ledger comes first: a call that ran before a restart is answered with what really happened,
   // even if its tool is no longer available (a server that fails to start now, a changed config).
   const stored = store.ledger.get(sessionId, call.id);
   if (stored?.status === 'completed' && stored.result) {
-    emitFinished(deps, call, stored.toolRef, stored.result.isError, 0, true);
-    return stored.result;
+    const result = stored.result;
+    return { kind: 'answered', result, write: () => emitFinished(deps, call, stored.toolRef, result.isError, 0, true) };
   }
   const resuming = stored?.status === 'started';
   const tool = deps.toolbox.resolve(call.name);
   if (resuming && (!tool || tool.onInterrupted === 'report')) {
     const result = refusal(INTERRUPTED_MESSAGE);
-    store.ledger.recordCompleted(sessionId, call.id, result);
-    emitFinished(deps, call, stored.toolRef, true, 0, true);
-    return result;
+    const write = (): void => {
+      store.ledger.recordCompleted(sessionId, call.id, result);
+      emitFinished(deps, call, stored.toolRef, true, 0, true);
+    };
+    return { kind: 'answered', result, write };
   }
-  if (!tool) return refusal(deps.toolbox.describeUnknown(call.name));
+  if (!tool) return { kind: 'answered', result: refusal(deps.toolbox.describeUnknown(call.name)) };
   if (call.malformedInput !== undefined) {
-    return refusal(
+    const text =
       `The arguments of this ${call.name} call are not valid JSON, so it was not executed. ` +
-        `Send the call again with a JSON object as arguments. Received: ${truncate(call.malformedInput, 300)}`,
-    );
+      `Send the call again with a JSON object as arguments. Received: ${truncate(call.malformedInput, 300)}`;
+    return { kind: 'answered', result: refusal(text) };
   }
-  if (!stored) {
-    store.ledger.recordStarted({
-      sessionId,
-      callId: call.id,
-      toolRef: tool.ref,
-      apiName: call.name,
-      input: call.input,
-      idempotent: tool.onInterrupted !== 'report',
-    });
-  }
-  bus.emit({ type: 'tool.started', task: deps.task, agent: deps.agent, sessionId, callId: call.id, tool: tool.ref });
+  const write = (): void => {
+    if (!stored) {
+      store.ledger.recordStarted({
+        sessionId,
+        callId: call.id,
+        toolRef: tool.ref,
+        apiName: call.name,
+        input: call.input,
+        idempotent: tool.onInterrupted !== 'report',
+      });
+    }
+    bus.emit({ type: 'tool.started', task: deps.task, agent: deps.agent, sessionId, callId: call.id, tool: tool.ref });
+  };
+  return { kind: 'run', tool, write };
+}
+
+interface Done {
+  result: ToolResult;
+  durationMs: number;
+}
+
+async function runTool(deps: SessionDeps, call: ToolUsePart, tool: SessionTool): Promise<Done> {
   const started = performance.now();
   let result: ToolResult;
   try {
@@ -77,9 +176,12 @@ async function resultFor(deps: SessionDeps, call: ToolUsePart): Promise<ToolResu
   // A result produced while the run is being stopped may be an abort artefact: leave the call
   // `started` so resume decides (re-run when safe, otherwise report the interruption).
   if (deps.signal.aborted) throw new RunInterrupted();
-  store.ledger.recordCompleted(sessionId, call.id, result);
-  emitFinished(deps, call, tool.ref, result.isError, performance.now() - started, false);
-  return result;
+  return { result, durationMs: performance.now() - started };
+}
+
+function recordResult(deps: SessionDeps, call: ToolUsePart, toolRef: string, done: Done): void {
+  deps.store.ledger.recordCompleted(deps.sessionId, call.id, done.result);
+  emitFinished(deps, call, toolRef, done.result.isError, done.durationMs, false);
 }
 
 function emitFinished(deps: SessionDeps, call: ToolUsePart, toolRef: string, isError: boolean, durationMs: number, replayed: boolean): void {

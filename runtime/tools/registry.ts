@@ -5,6 +5,7 @@
 import type { McpServer, MissionGraph } from '../../config/graph.js';
 import { builtinToolSpecs, type BuiltinOptions } from './builtins/index.js';
 import { customToolSpec } from './custom.js';
+import { RESOURCES_TOOL } from '../../config/toolRefs.js';
 import type { ToolSpec } from './types.js';
 
 export interface ToolRefError {
@@ -18,13 +19,27 @@ export interface ToolRefError {
  */
 export type ResolvedTools = ToolSpec[] & { readonly errors: readonly ToolRefError[] };
 
+/** Some tools of a ref resolved, others (named) could not: `mcp.<server>.all` with task-only tools. */
+interface Partly {
+  specs: ToolSpec[];
+  errors: ToolRefError[];
+}
+
 export interface ToolRegistry {
   resolve(refs: readonly string[]): Promise<ResolvedTools>;
 }
 
 export interface ToolRegistryDeps {
-  /** Lists an MCP server's tools (McpConnections, or anything that starts it on demand). */
-  mcp: { listTools(server: McpServer): Promise<ToolSpec[]> };
+  /**
+   * Lists an MCP server's tools (McpConnections, or anything that starts it on demand), and gives
+   * its resources tool (`mcp.<server>.resources`) without contacting it.
+   */
+  mcp: {
+    listTools(server: McpServer): Promise<ToolSpec[]>;
+    resourcesTool?(server: McpServer): ToolSpec | Promise<ToolSpec>;
+    /** Names of the server's tools that only run as MCP tasks (left out of listTools). */
+    taskOnlyTools?(server: McpServer): Promise<string[]>;
+  };
   builtins?: BuiltinOptions;
 }
 
@@ -44,7 +59,7 @@ export function buildToolRegistry(graph: MissionGraph, deps: ToolRegistryDeps): 
     return spec;
   }
 
-  async function resolveOne(ref: string): Promise<ToolSpec[] | ToolRefError> {
+  async function resolveOne(ref: string): Promise<ToolSpec[] | ToolRefError | Partly> {
     const parts = ref.split('.');
     const [root, second] = parts;
     if (root === 'builtins' && parts.length === 3) {
@@ -67,16 +82,23 @@ export function buildToolRegistry(graph: MissionGraph, deps: ToolRegistryDeps): 
     return { ref, message: `"${ref}" is not a tool reference (expected builtins.<ns>.<tool>, tools.<name> or mcp.<server>.<tool>)` };
   }
 
-  async function resolveMcp(ref: string, server: McpServer, tool: string): Promise<ToolSpec[] | ToolRefError> {
+  async function resolveMcp(ref: string, server: McpServer, tool: string): Promise<ToolSpec[] | ToolRefError | Partly> {
+    if (tool === RESOURCES_TOOL && deps.mcp.resourcesTool) return [await deps.mcp.resourcesTool(server)];
     let specs: ToolSpec[];
     try {
       specs = await deps.mcp.listTools(server);
     } catch (err) {
       return { ref, message: err instanceof Error ? err.message : String(err) };
     }
-    if (tool === 'all') return specs;
+    const taskOnly = (await deps.mcp.taskOnlyTools?.(server).catch(() => [])) ?? [];
+    const leftOut = (name: string): ToolRefError => ({
+      ref: `mcp.${server.name}.${name}`,
+      message: 'it only runs as an MCP task (execution.taskSupport = "required"), which Squadron does not support',
+    });
+    if (tool === 'all') return taskOnly.length > 0 ? { specs, errors: taskOnly.map(leftOut) } : specs;
     const spec = specs.find((s) => s.ref === ref);
     if (spec) return [spec];
+    if (taskOnly.includes(tool)) return leftOut(tool);
     const names = specs.map((s) => s.ref.slice(`mcp.${server.name}.`.length));
     return { ref, message: `MCP server "${server.name}" has no tool "${tool}" (it has: ${names.join(', ') || 'no tools'})` };
   }
@@ -89,11 +111,13 @@ export function buildToolRegistry(graph: MissionGraph, deps: ToolRegistryDeps): 
       const errors: ToolRefError[] = [];
       const seen = new Set<string>();
       for (const outcome of outcomes) {
-        if (!Array.isArray(outcome)) {
+        if ('ref' in outcome) {
           errors.push(outcome);
           continue;
         }
-        for (const spec of outcome) {
+        const specs = Array.isArray(outcome) ? outcome : outcome.specs;
+        if (!Array.isArray(outcome)) errors.push(...outcome.errors);
+        for (const spec of specs) {
           if (seen.has(spec.ref)) continue;
           seen.add(spec.ref);
           tools.push(spec);

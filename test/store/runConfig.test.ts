@@ -39,7 +39,7 @@ describe('runs: config and variables', () => {
     const dir = tempDir();
     const migrations = join(dir, 'migrations');
     mkdirSync(migrations);
-    copyFileSync(join(assetPath('migrations'), '0001_initial.sql'), join(migrations, '0001_initial.sql'));
+    copyFileSync(join(assetPath('migrations', 'sqlite'), '0001_initial.sql'), join(migrations, '0001_initial.sql'));
     const path = join(dir, 'old.db');
     // A database of the 0001 schema with a run row as it stored them.
     const db = new Database(path);

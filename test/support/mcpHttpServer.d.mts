@@ -17,4 +17,6 @@ export declare function startMcpHttpServer(options?: {
   /** Headers every request must carry (to test configured transport headers). */
   requiredHeaders?: Record<string, string>;
   exitOnCrash?: boolean;
+  /** Sees every request first; returns true when it answered it (e.g. OAuth endpoints, a 401). */
+  handle?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, url: URL) => boolean | Promise<boolean>;
 }): Promise<McpHttpTestServer>;

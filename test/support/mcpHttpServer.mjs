@@ -14,7 +14,9 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createTestMcpServer } from './mcpTestTools.mjs';
 
 /**
- * @param {{ port?: number, appendFile?: string, requiredHeaders?: Record<string, string>, exitOnCrash?: boolean }} [options]
+ * `handle` sees every request first and returns true when it answered it (an OAuth test server's
+ * endpoints, or a 401 for a request without a valid token).
+ * @param {{ port?: number, appendFile?: string, requiredHeaders?: Record<string, string>, exitOnCrash?: boolean, handle?: (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => boolean | Promise<boolean> }} [options]
  */
 export async function startMcpHttpServer(options = {}) {
   /** @type {Map<string, StreamableHTTPServerTransport>} */
@@ -31,7 +33,9 @@ export async function startMcpHttpServer(options = {}) {
 
   const httpServer = http.createServer(async (req, res) => {
     try {
-      if (new URL(req.url ?? '/', 'http://x').pathname !== '/mcp') return reply(res, 404, 'not found');
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (options.handle && (await options.handle(req, res, url))) return;
+      if (url.pathname !== '/mcp') return reply(res, 404, 'not found');
       for (const [name, value] of Object.entries(options.requiredHeaders ?? {})) {
         if (req.headers[name.toLowerCase()] !== value) return reply(res, 401, `missing or wrong header ${name}`);
       }

@@ -6,6 +6,7 @@
 import { appendFileSync } from 'node:fs';
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 /** A 1×1 transparent PNG. */
@@ -13,7 +14,7 @@ export const TEST_PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 /**
- * @param {{ name?: string, appendFile?: string, extraTools?: string[], onCrash: () => void }} options
+ * @param {{ name?: string, appendFile?: string, extraTools?: string[], asking?: boolean, onCrash: () => void }} options
  * @returns {McpServer}
  */
 export function createTestMcpServer(options) {
@@ -106,6 +107,19 @@ export function createTestMcpServer(options) {
     server.registerTool(name, { description: `Test tool ${name}: echoes its text.`, inputSchema: { text: z.string() } }, async ({ text }) => ({
       content: [{ type: 'text', text: `${name}: ${text}` }],
     }));
+  }
+
+  // A server that asks the operator a question (elicitation) whether or not the client said it can answer.
+  if (options.asking) {
+    server.registerTool('ask', { description: 'Ask the operator which city to use.' }, async (extra) => {
+      try {
+        const params = { message: 'Which city?', requestedSchema: { type: 'object', properties: { city: { type: 'string' } } } };
+        const answer = await server.server.request({ method: 'elicitation/create', params }, ElicitResultSchema, { relatedRequestId: extra.requestId });
+        return { content: [{ type: 'text', text: `the operator said ${JSON.stringify(answer)}` }] };
+      } catch (err) {
+        return { content: [{ type: 'text', text: `could not ask: ${err instanceof Error ? err.message : String(err)}` }], isError: true };
+      }
+    });
   }
 
   return server;

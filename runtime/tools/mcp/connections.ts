@@ -3,28 +3,68 @@
 // second failure every call is an error result naming the server. Nothing here ever rejects out of
 // a tool call, and `closeAll()` leaves no child process behind.
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 
 import type { McpServer } from '../../../config/graph.js';
+import { DEFAULT_MCP_MAX_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS } from '../../../config/stages/tools.js';
 import type { ToolResult, ToolSpec } from '../types.js';
 import { textResult } from '../types.js';
+import { createMcpClient, type InFlightCall, type McpLogMessage } from './client.js';
+import { appendTail, delay, describeError, seconds, STDERR_TAIL_CHARS } from './connectionText.js';
+import { CredentialStore } from './credentialStore.js';
+import { StoredOAuthProvider } from './oauthProvider.js';
+import { mcpResourcesSpec } from './resources.js';
 import { toToolResult } from './results.js';
 import { mcpToolSpec } from './toolSpec.js';
-import { toolInfoFromSdk, type McpToolInfo } from './toolInfo.js';
+import { isCallable, toolInfoFromSdk, type McpToolInfo } from './toolInfo.js';
 
 export interface McpConnectionOptions {
   /** Bound on starting a server and the MCP handshake (default 10 s). */
   connectTimeoutMs?: number;
   /** Bound on listing a server's tools (default 10 s). */
   listTimeoutMs?: number;
-  /** Bound on one tool call without progress notifications (default 60 s). */
+  /** Bound on one tool call without progress notifications, for servers without `timeout` (default 60 s). */
   callTimeoutMs?: number;
   /** Working directory of stdio servers (usually the project root). */
   cwd?: string;
+  /** OAuth credentials of HTTP servers that need a login (default: the user's encrypted store). */
+  credentials?: CredentialStore;
+  /** The roots of servers without `roots` (the run's workspace); none when absent. */
+  defaultRoots?: readonly string[];
+  /** Receives every progress notification of a tool call (the run turns them into events). */
+  onProgress?: (progress: McpToolProgress) => void;
+  /** Receives the servers' log messages (`notifications/message`). */
+  onLog?: (message: McpLogMessage) => void;
   clientVersion?: string;
+}
+
+/** Who made a call: the run's names for it, passed back with its progress. */
+export interface McpCaller {
+  task: string;
+  agent: string;
+  callId: string;
+}
+
+export interface McpToolProgress extends McpCaller {
+  server: string;
+  tool: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+
+export type { McpLogMessage } from './client.js';
+
+export type McpRequestOutcome<T> = { ok: true; value: T } | { ok: false; error: ToolResult };
+
+/** Per call: cancellation, and who is calling (for progress). */
+export interface McpCallOptions {
+  signal?: AbortSignal;
+  caller?: McpCaller;
 }
 
 /** Thrown by `get`/`listTools` when a server cannot be reached; tool calls return error results instead. */
@@ -40,8 +80,8 @@ export class McpServerError extends Error {
 
 /** Starts allowed per server and run: the first start plus one restart. */
 const MAX_STARTS = 2;
-const STDERR_TAIL_CHARS = 2000;
 const CLOSE_GRACE_MS = 2000;
+
 
 /**
  * The SDK closes a transport itself when the handshake fails, without awaiting it; a second close()
@@ -64,6 +104,8 @@ interface Live {
   /** Closed by us or declared dead: its close events no longer count. */
   retired: boolean;
   stderr: string[];
+  /** Tool calls waiting for their result; a server's question to the operator is charged to them. */
+  inFlight: Set<InFlightCall>;
 }
 
 interface ServerState {
@@ -74,6 +116,8 @@ interface ServerState {
   failures: number;
   lastError?: string;
   tools?: Promise<McpToolInfo[]>;
+  /** The server's `instructions` from its latest initialize answer. */
+  instructions?: string;
 }
 
 export class McpConnections {
@@ -83,11 +127,17 @@ export class McpConnections {
   private readonly connectTimeoutMs: number;
   private readonly listTimeoutMs: number;
   private readonly callTimeoutMs: number;
+  private credentials?: CredentialStore;
 
   constructor(private readonly options: McpConnectionOptions = {}) {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     this.listTimeoutMs = options.listTimeoutMs ?? 10_000;
-    this.callTimeoutMs = options.callTimeoutMs ?? 60_000;
+    this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
+  }
+
+  /** The folders a server may work in, absolute: its `roots`, else the run's workspace. */
+  rootsOf(server: McpServer): readonly string[] {
+    return server.roots ?? this.options.defaultRoots ?? [];
   }
 
   /** The connected client, starting the server on first use. Throws McpServerError when unreachable. */
@@ -108,14 +158,26 @@ export class McpConnections {
     return state.tools;
   }
 
-  /** The server's tools as ToolSpecs (`mcp.<server>.<tool>`). Throws McpServerError. */
+  /** The server's callable tools as ToolSpecs (`mcp.<server>.<tool>`; task-only tools are left out). Throws McpServerError. */
   async listTools(server: McpServer): Promise<ToolSpec[]> {
     const infos = await this.listToolInfos(server);
-    return infos.map((info) => mcpToolSpec(server, info, this));
+    const { instructions } = this.stateOf(server);
+    return infos.filter(isCallable).map((info) => mcpToolSpec(server, info, this, instructions));
+  }
+
+  /** Names of the server's tools that only run as MCP tasks (left out of listTools). Throws McpServerError. */
+  async taskOnlyTools(server: McpServer): Promise<string[]> {
+    return (await this.listToolInfos(server)).filter((info) => !isCallable(info)).map((info) => info.name);
+  }
+
+  /** The server's `mcp.<server>.resources` tool (the server is contacted when the tool is used). */
+  resourcesTool(server: McpServer): ToolSpec {
+    return mcpResourcesSpec(server, this);
   }
 
   /** Calls a tool. Every failure (unreachable server, crash, timeout, cancellation) is an error result. */
-  async callTool(server: McpServer, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+  async callTool(server: McpServer, tool: string, args: Record<string, unknown>, call: McpCallOptions = {}): Promise<ToolResult> {
+    const { signal } = call;
     const state = this.stateOf(server);
     let live: Live;
     try {
@@ -123,28 +185,78 @@ export class McpConnections {
     } catch (err) {
       return textResult(err instanceof Error ? err.message : String(err), true);
     }
-    const call = `the call to "${tool}"`;
+    const what = `the call to "${tool}"`;
+    const timeout = server.timeoutMs ?? this.callTimeoutMs;
+    const maxTotalTimeout = Math.max(timeout, server.maxTimeoutMs ?? DEFAULT_MCP_MAX_TIMEOUT_MS);
+    const started = Date.now();
+    let progressed = false;
+    const inFlight = { asked: false };
+    const asked = () => textResult(`MCP server "${server.name}" asked the operator a question during ${what}; Squadron does not support human input yet, so the call cannot complete`, true);
+    live.inFlight.add(inFlight);
     try {
-      const options = { timeout: this.callTimeoutMs, resetTimeoutOnProgress: true, ...(signal ? { signal } : {}) };
+      // A progress callback makes the SDK send a progress token; each notification restarts the
+      // timeout, up to maxTotalTimeout for the whole call.
+      const onprogress = (p: Progress) => {
+        progressed = true;
+        if (call.caller && this.options.onProgress) this.options.onProgress(progressOf(server.name, tool, call.caller, p));
+      };
+      const options = { timeout, resetTimeoutOnProgress: true, maxTotalTimeout, onprogress, ...(signal ? { signal } : {}) };
       const result = await live.client.callTool({ name: tool, arguments: args }, undefined, options);
+      // Whatever the server made of the refusal, the model is told why the call failed.
+      if (inFlight.asked && result.isError === true) return asked();
       return toToolResult(result as CallToolResult);
     } catch (err) {
-      if (signal?.aborted) return textResult(`${call} on MCP server "${server.name}" was cancelled`, true);
+      if (signal?.aborted) return textResult(`${what} on MCP server "${server.name}" was cancelled`, true);
+      if (inFlight.asked && err instanceof McpError) return asked();
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
-        return textResult(`${call} on MCP server "${server.name}" timed out after ${this.callTimeoutMs / 1000} s`, true);
+        const total = Date.now() - started >= maxTotalTimeout;
+        const why = total
+          ? `it ran for ${seconds(maxTotalTimeout)} (max_timeout) although it reported progress`
+          : progressed
+            ? `no progress for ${seconds(timeout)} since the last report`
+            : `no result and no progress within ${seconds(timeout)}`;
+        return textResult(`${what} on MCP server "${server.name}" timed out: ${why}`, true);
       }
       if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) {
-        return textResult(`MCP server "${server.name}" rejected ${call}: ${err.message}`, true);
+        return textResult(`MCP server "${server.name}" rejected ${what}: ${err.message}`, true);
       }
       // The transport failed: the process exited, the HTTP session vanished or the host went away.
       this.retire(state, live, describeError(err));
       // An unknown session (the HTTP server restarted while we were idle) means the call was never
       // run, so it is safe to reconnect and send it again right away.
       if (err instanceof StreamableHTTPError && err.code === 404 && state.failures < MAX_STARTS) {
-        return this.callTool(server, tool, args, signal);
+        return this.callTool(server, tool, args, call);
       }
       const next = state.failures >= MAX_STARTS ? 'it will not be restarted again' : 'it will be restarted on the next call';
-      return textResult(`MCP server "${server.name}" stopped during ${call} (${next}): ${state.lastError ?? 'unknown error'}`, true);
+      return textResult(`MCP server "${server.name}" stopped during ${what} (${next}): ${state.lastError ?? 'unknown error'}`, true);
+    } finally {
+      live.inFlight.delete(inFlight);
+    }
+  }
+
+  /**
+   * Runs one request other than a tool call (listing or reading resources, getting a prompt) on the
+   * server's client. Every failure is an error result naming the server; a broken transport counts
+   * against the server's restarts as in callTool.
+   */
+  async request<T>(server: McpServer, what: string, send: (client: Client, options: { timeout: number; signal?: AbortSignal }) => Promise<T>, signal?: AbortSignal): Promise<McpRequestOutcome<T>> {
+    const failed = (text: string): McpRequestOutcome<T> => ({ ok: false, error: textResult(text, true) });
+    const state = this.stateOf(server);
+    let live: Live;
+    try {
+      live = await this.ensureLive(state);
+    } catch (err) {
+      return failed(err instanceof Error ? err.message : String(err));
+    }
+    const timeout = server.timeoutMs ?? this.callTimeoutMs;
+    try {
+      return { ok: true, value: await send(live.client, { timeout, ...(signal ? { signal } : {}) }) };
+    } catch (err) {
+      if (signal?.aborted) return failed(`${what} on MCP server "${server.name}" was cancelled`);
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return failed(`${what} on MCP server "${server.name}" timed out after ${seconds(timeout)}`);
+      if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) return failed(`MCP server "${server.name}" rejected ${what}: ${err.message}`);
+      this.retire(state, live, describeError(err));
+      return failed(`MCP server "${server.name}" stopped during ${what}: ${state.lastError ?? 'unknown error'}`);
     }
   }
 
@@ -211,9 +323,23 @@ export class McpConnections {
             stderr: 'pipe',
             ...(this.options.cwd !== undefined ? { cwd: this.options.cwd } : {}),
           })
-        : new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
-    const client = new Client({ name: 'squadron', version: this.options.clientVersion ?? '0.1.0' }, { capabilities: {} });
-    const live: Live = { client, transport, ready: false, retired: false, stderr: [] };
+        : new StreamableHTTPClientTransport(new URL(config.url), {
+            requestInit: { headers: { ...config.headers } },
+            // OAuth unless the config sends its own Authorization header: tokens from
+            // `squadron mcp login`, refreshed by the SDK; without them the call names the login command.
+            ...(hasAuthorizationHeader(config.headers)
+              ? {}
+              : { authProvider: new StoredOAuthProvider({ name: state.server.name, url: config.url }, (this.credentials ??= this.options.credentials ?? new CredentialStore())) }),
+          });
+    const inFlight = new Set<InFlightCall>();
+    const client = createMcpClient({
+      server: state.server.name,
+      version: this.options.clientVersion ?? '0.1.0',
+      roots: this.rootsOf(state.server),
+      onLog: this.options.onLog,
+      inFlight,
+    });
+    const live: Live = { client, transport, ready: false, retired: false, stderr: [], inFlight };
     if (transport instanceof StdioTransport) {
       transport.stderr?.on('data', (chunk: Buffer | string) => appendTail(live.stderr, String(chunk)));
     }
@@ -232,6 +358,7 @@ export class McpConnections {
       throw new Error(withStderr(describeError(err), live));
     }
     live.ready = true;
+    state.instructions = client.getInstructions();
     return live;
   }
 
@@ -282,12 +409,6 @@ export class McpConnections {
   }
 }
 
-function appendTail(tail: string[], chunk: string): void {
-  tail.push(chunk);
-  let size = tail.reduce((n, s) => n + s.length, 0);
-  while (size > STDERR_TAIL_CHARS && tail.length > 1) size -= tail.shift()!.length;
-}
-
 function withStderr(message: string, live: Live): string {
   const text = live.stderr.join('').trim();
   if (text === '') return message;
@@ -295,17 +416,13 @@ function withStderr(message: string, live: Live): string {
   return `${message}\nserver stderr:\n${tail}`;
 }
 
-function describeError(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  if (err instanceof StreamableHTTPError && err.code !== undefined) return `HTTP ${err.code}: ${err.message}`;
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' && 'path' in err) return `command not found: ${String((err as NodeJS.ErrnoException).path)}`;
-  // fetch reports "fetch failed" with the useful part (ECONNREFUSED, ENOTFOUND…) in `cause`.
-  const cause = (err as Error & { cause?: unknown }).cause;
-  if (cause instanceof Error) return `${err.message}: ${cause.message}`;
-  return err.message;
+function progressOf(server: string, tool: string, caller: McpCaller, p: Progress): McpToolProgress {
+  const out: McpToolProgress = { ...caller, server, tool, progress: p.progress };
+  if (p.total !== undefined) out.total = p.total;
+  if (p.message !== undefined) out.message = p.message;
+  return out;
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+function hasAuthorizationHeader(headers: Readonly<Record<string, string>>): boolean {
+  return Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
 }

@@ -48,6 +48,8 @@ const CacheFile = z.object({
       description: z.string(),
       inputSchema: z.record(z.string(), z.unknown()),
       idempotent: z.boolean(),
+      hints: z.array(z.enum(['read-only', 'destructive', 'idempotent', 'open-world'])).optional(),
+      taskRequired: z.literal(true).optional(),
     }),
   ),
 });
@@ -111,6 +113,8 @@ async function writeCache(file: string, server: string, tools: McpToolInfo[]): P
 function stripUndefined(t: z.infer<typeof CacheFile>['tools'][number]): McpToolInfo {
   const info: McpToolInfo = { name: t.name, description: t.description, inputSchema: t.inputSchema, idempotent: t.idempotent };
   if (t.title !== undefined) info.title = t.title;
+  if (t.hints !== undefined) info.hints = t.hints;
+  if (t.taskRequired !== undefined) info.taskRequired = t.taskRequired;
   return info;
 }
 

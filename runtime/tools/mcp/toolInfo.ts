@@ -13,7 +13,13 @@ export interface McpToolInfo {
   inputSchema: JsonSchema;
   /** `annotations.idempotentHint || annotations.readOnlyHint`. */
   idempotent: boolean;
+  /** The server's hints that are true (`readOnlyHint` → `read-only`…), in a fixed order; absent when none. */
+  hints?: McpToolHint[];
+  /** `execution.taskSupport = "required"`: callable only as an MCP task, which Squadron does not run. */
+  taskRequired?: true;
 }
+
+export type McpToolHint = 'read-only' | 'destructive' | 'idempotent' | 'open-world';
 
 export function toolInfoFromSdk(tool: Tool): McpToolInfo {
   const annotations = tool.annotations ?? {};
@@ -25,7 +31,22 @@ export function toolInfoFromSdk(tool: Tool): McpToolInfo {
     idempotent: annotations.idempotentHint === true || annotations.readOnlyHint === true,
   };
   if (title !== undefined) info.title = title;
+  const hints = (
+    [
+      [annotations.readOnlyHint, 'read-only'],
+      [annotations.destructiveHint, 'destructive'],
+      [annotations.idempotentHint, 'idempotent'],
+      [annotations.openWorldHint, 'open-world'],
+    ] as const
+  ).flatMap(([on, hint]) => (on === true ? [hint] : []));
+  if (hints.length > 0) info.hints = hints;
+  if (tool.execution?.taskSupport === 'required') info.taskRequired = true;
   return info;
+}
+
+/** Tools Squadron cannot call: they only run as MCP tasks. */
+export function isCallable(info: McpToolInfo): boolean {
+  return info.taskRequired !== true;
 }
 
 export function mcpToolRef(server: string, tool: string): string {

@@ -7,7 +7,7 @@ import type { ToolContext, ToolResult, ToolSpec } from '../types.js';
 import type { McpConnections } from './connections.js';
 import { mcpApiName, mcpToolRef, type McpToolInfo } from './toolInfo.js';
 
-export function mcpToolSpec(server: McpServer, info: McpToolInfo, connections: McpConnections): ToolSpec {
+export function mcpToolSpec(server: McpServer, info: McpToolInfo, connections: McpConnections, instructions?: string): ToolSpec {
   const apiName = mcpApiName(server.name, info.name);
   return {
     ref: mcpToolRef(server.name, info.name),
@@ -17,6 +17,8 @@ export function mcpToolSpec(server: McpServer, info: McpToolInfo, connections: M
     group: `mcp.${server.name}`,
     source: 'mcp',
     idempotent: info.idempotent,
+    ...(info.hints ? { hints: info.hints } : {}),
+    ...(instructions ? { groupInstructions: instructions } : {}),
     async execute(input: unknown, ctx: ToolContext): Promise<ToolResult> {
       // Models often send nothing at all for a tool without parameters.
       const args = input === undefined || input === null ? {} : input;
@@ -25,7 +27,10 @@ export function mcpToolSpec(server: McpServer, info: McpToolInfo, connections: M
       if (typeof checked.value !== 'object' || checked.value === null || Array.isArray(checked.value)) {
         return invalidInputResult(apiName, ['input: expected object']);
       }
-      return connections.callTool(server, info.name, checked.value as Record<string, unknown>, ctx.signal);
+      return connections.callTool(server, info.name, checked.value as Record<string, unknown>, {
+        signal: ctx.signal,
+        caller: { task: ctx.task, agent: ctx.agent, callId: ctx.callId },
+      });
     },
   };
 }

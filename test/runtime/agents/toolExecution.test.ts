@@ -4,15 +4,22 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { executeToolCalls, INTERRUPTED_MESSAGE } from '../../../runtime/agents/toolExecution.js';
 import type { SessionDeps } from '../../../runtime/agents/sessionTypes.js';
-import { Toolbox } from '../../../runtime/agents/toolbox.js';
-import { EventBus } from '../../../runtime/events.js';
+import { Toolbox, type InterruptionPolicy, type SessionTool } from '../../../runtime/agents/toolbox.js';
+import { EventBus, type RunEvent } from '../../../runtime/events.js';
+import type { ToolResult } from '../../../runtime/tools/types.js';
 import { openStore, type Store } from '../../../store/index.js';
 
 let store: Store | undefined;
-afterEach(() => store?.close());
+let observer: Database.Database | undefined;
+afterEach(() => {
+  observer?.close();
+  observer = undefined;
+  store?.close();
+});
 
 function setup(toolbox: Toolbox): { deps: SessionDeps; sessionId: string } {
   store = openStore(join(mkdtempSync(join(tmpdir(), 'sq-ledger-')), 'db.sqlite'));
@@ -57,5 +64,92 @@ describe('executeToolCalls and the ledger', () => {
     expect(result!.isError).toBe(true);
     expect(result!.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('Unknown tool "mcp_crm_create_ticket"') });
     expect(store!.ledger.get(sessionId, 'toolu_1')).toBeUndefined();
+  });
+});
+
+/** A tool whose calls finish when the test says so; `onStart` sees each call begin. */
+function heldTool(name: string, onInterrupted: InterruptionPolicy, onStart: (callId: string) => void = () => {}) {
+  const release = new Map<string, (r: ToolResult) => void>();
+  const tool: SessionTool = {
+    ref: `tools.${name}`,
+    definition: { name, description: name, inputSchema: { type: 'object' } },
+    onInterrupted,
+    execute: (call) => {
+      onStart(call.callId);
+      return new Promise<ToolResult>((resolve) => release.set(call.callId, resolve));
+    },
+  };
+  const finish = async (callId: string): Promise<void> => {
+    for (let i = 0; i < 100 && !release.has(callId); i++) await new Promise((r) => setImmediate(r));
+    release.get(callId)!({ content: [{ type: 'text', text: `${callId} done` }], isError: false });
+    // Let the finished call's bookkeeping run before the test looks.
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  };
+  return { tool, finish };
+}
+
+describe('executeToolCalls commits', () => {
+  /** What another connection sees: only committed rows. */
+  const committed = (sessionId: string) =>
+    Object.fromEntries(
+      (observer!.prepare('SELECT call_id, status FROM tool_calls WHERE session_id = ?').all(sessionId) as { call_id: string; status: string }[]).map((r) => [r.call_id, r.status]),
+    );
+  const committedEvents = (): string[] => (observer!.prepare('SELECT type FROM events ORDER BY id').all() as { type: string }[]).map((r) => r.type);
+  const use = (id: string, name: string) => ({ type: 'tool_use' as const, id, name, input: {} });
+
+  function wire(deps: SessionDeps): void {
+    observer = new Database(store!.path, { readonly: true });
+    deps.bus.subscribe('store', (event: RunEvent) => {
+      store!.events.append({ runId: deps.runId, type: event.type, sessionId: deps.sessionId, data: event });
+    });
+  }
+
+  it('commits every call start, with its event, before the first tool runs', async () => {
+    const seen: Record<string, string>[] = [];
+    const events: string[][] = [];
+    const write = heldTool('write', 'report', () => {
+      seen.push(committed(sessionId));
+      events.push(committedEvents());
+    });
+    const read = heldTool('read', 'rerun');
+    const { deps, sessionId } = setup(new Toolbox([write.tool, read.tool]));
+    wire(deps);
+    const done = executeToolCalls(deps, [use('c1', 'write'), use('c2', 'read'), use('c3', 'write')], {
+      opening: () => deps.bus.emit({ type: 'warning', message: 'opening' }),
+    });
+    await write.finish('c1');
+    await read.finish('c2');
+    await write.finish('c3');
+    await done;
+    expect(seen[0]).toEqual({ c1: 'started', c2: 'started', c3: 'started' });
+    expect(events[0]).toEqual(['warning', 'tool.started', 'tool.started', 'tool.started']);
+  });
+
+  it('makes a result that cannot be re-run durable at once, and a re-runnable one with the step', async () => {
+    const write = heldTool('write', 'report');
+    const read = heldTool('read', 'rerun');
+    const { deps, sessionId } = setup(new Toolbox([write.tool, read.tool]));
+    wire(deps);
+    const persisted: string[] = [];
+    const done = executeToolCalls(deps, [use('c1', 'read'), use('c2', 'write'), use('c3', 'read')], {
+      persist: (results) => {
+        store!.messages.append(sessionId, { role: 'user', parts: results, turn: 1, kind: 'tool_results' });
+        persisted.push('message');
+      },
+    });
+    await read.finish('c1');
+    // A finished read waits for the step (it would simply run again after a crash).
+    expect(committed(sessionId)).toEqual({ c1: 'started', c2: 'started', c3: 'started' });
+    await write.finish('c2');
+    // A finished write while c3 still runs: committed now, with the read that finished before it.
+    expect(committed(sessionId)).toEqual({ c1: 'completed', c2: 'completed', c3: 'started' });
+    expect(committedEvents().filter((t) => t === 'tool.finished')).toHaveLength(2);
+    expect(persisted).toEqual([]);
+    await read.finish('c3');
+    await done;
+    // The last result and the message: one commit.
+    expect(committed(sessionId)).toEqual({ c1: 'completed', c2: 'completed', c3: 'completed' });
+    expect(persisted).toEqual(['message']);
+    expect((observer!.prepare('SELECT COUNT(*) AS n FROM messages WHERE session_id = ?').get(sessionId) as { n: number }).n).toBe(1);
   });
 });

@@ -196,7 +196,7 @@ describe('MCP over stdio', () => {
       const slow = await toolNamed(server, 'slow', quick);
       const r = await slow.execute({ ms: 600_000 }, toolContext());
       expect(r.isError).toBe(true);
-      expect(textOf(r)).toBe('the call to "slow" on MCP server "testsrv" timed out after 5 s');
+      expect(textOf(r)).toBe('the call to "slow" on MCP server "testsrv" timed out: no result and no progress within 5 s');
       expect(textOf(await (await toolNamed(server, 'echo', quick)).execute({ text: 'still here' }, toolContext()))).toBe('still here');
     } finally {
       await quick.closeAll();

@@ -1,0 +1,54 @@
+// Counts commits where they land: the commit frames of a SQLite write-ahead log. Each transaction
+// appends its pages to `<db>-wal` as frames; the last frame of a transaction records the database size
+// (non-zero), the others 0. Frames carry the log header's salts, so frames left over from before the
+// log was restarted are told apart and not counted. The log only holds commits while some connection
+// keeps the database open (the last one to close folds the log into the file and deletes it).
+
+import { existsSync, readFileSync } from 'node:fs';
+
+const WAL_HEADER = 32;
+const FRAME_HEADER = 24;
+
+export interface WalCommits {
+  /** Identifies this generation of the log: a different value means the log was restarted. */
+  salt: string;
+  commits: number;
+  /** Pages written, committed or not (what a checkpoint will copy back). */
+  frames: number;
+}
+
+/**
+ * `ignorePages`: a transaction that wrote only these pages is not counted (e.g. the lease table's,
+ * whose heartbeat commits on a timer and so adds more commits the slower the machine runs).
+ */
+export function walCommits(dbPath: string, ignorePages: ReadonlySet<number> = new Set()): WalCommits {
+  const file = `${dbPath}-wal`;
+  if (!existsSync(file)) return { salt: '', commits: 0, frames: 0 };
+  const wal = readFileSync(file);
+  if (wal.length < WAL_HEADER) return { salt: '', commits: 0, frames: 0 };
+  const pageSize = wal.readUInt32BE(8);
+  const salt1 = wal.readUInt32BE(16);
+  const salt2 = wal.readUInt32BE(20);
+  let commits = 0;
+  let frames = 0;
+  let onlyIgnored = true;
+  for (let at = WAL_HEADER; at + FRAME_HEADER + pageSize <= wal.length; at += FRAME_HEADER + pageSize) {
+    if (wal.readUInt32BE(at + 8) !== salt1 || wal.readUInt32BE(at + 12) !== salt2) break;
+    frames += 1;
+    if (!ignorePages.has(wal.readUInt32BE(at))) onlyIgnored = false;
+    if (wal.readUInt32BE(at + 4) !== 0) {
+      if (!onlyIgnored) commits += 1;
+      onlyIgnored = true;
+    }
+  }
+  return { salt: `${salt1}:${salt2}`, commits, frames };
+}
+
+/** Commits made by `action`, counted in the log; throws if the log was restarted meanwhile. */
+export async function commitsDuring(dbPath: string, action: () => Promise<void>, ignorePages: ReadonlySet<number> = new Set()): Promise<number> {
+  const before = walCommits(dbPath, ignorePages);
+  await action();
+  const after = walCommits(dbPath, ignorePages);
+  if (before.salt !== '' && after.salt !== before.salt) throw new Error(`the write-ahead log of ${dbPath} was restarted while counting; keep the action smaller`);
+  return after.commits - before.commits;
+}
