@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { McpServer } from '../../config/graph.js';
 import { CredentialStore } from '../../runtime/tools/mcp/credentialStore.js';
 import { loginToMcpServer } from '../../runtime/tools/mcp/login.js';
+import { usesOwnAuthorization } from '../../runtime/tools/mcp/oauthProvider.js';
 import { CliError, collect, parseKeyValues, shownPath, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { loadProject } from '../project.js';
@@ -76,7 +77,7 @@ type Login = 'logged_in' | 'not_logged_in' | 'own_header' | 'not_applicable';
 
 function loginStatus(server: McpServer, store: CredentialStore): { transport: 'stdio' | 'http'; login: Login; expires_at?: string } {
   if (server.transport.kind === 'stdio') return { transport: 'stdio', login: 'not_applicable' };
-  if (Object.keys(server.transport.headers).some((h) => h.toLowerCase() === 'authorization')) return { transport: 'http', login: 'own_header' };
+  if (usesOwnAuthorization(server.transport.headers)) return { transport: 'http', login: 'own_header' };
   const creds = store.read(server.transport.url);
   if (creds?.tokens === undefined) return { transport: 'http', login: 'not_logged_in' };
   const expiresIn = creds.tokens.expires_in;
