@@ -96,6 +96,8 @@ describe('MCP over HTTP with OAuth', () => {
     const status = await runCli(['mcp', 'status', dir, '--json'], { cwd: dir, env: env() });
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout).servers).toEqual([{ name: 'secure', transport: 'http', login: 'not_logged_in' }]);
+    const text = await runCli(['mcp', 'status', dir], { cwd: dir, env: env() });
+    expect([text.code, text.stdout]).toEqual([0, `${'secure'.padEnd(16)} http   not_logged_in\n`]);
 
     const validate = await runCli(['validate', dir, '--json'], { cwd: dir, env: env() });
     expect(validate.code).toBe(1);
@@ -158,6 +160,8 @@ describe('MCP over HTTP with OAuth', () => {
     expect([logout.code, logout.stdout]).toEqual([0, 'logged out of MCP server "secure"\n']);
     const status = await runCli(['mcp', 'status', dir, '--json'], { cwd: dir, env: env() });
     expect(JSON.parse(status.stdout).servers[0].login).toBe('not_logged_in');
+    const again = await runCli(['mcp', 'logout', 'secure', dir], { cwd: dir, env: env() });
+    expect([again.code, again.stdout]).toEqual([0, 'MCP server "secure" had no stored login\n']);
   });
 
   it('mistakes are one line each: an unknown server, a stdio server, a wrong url with an HTML 404 page', async () => {
