@@ -127,6 +127,9 @@ describe('MCP over HTTP with OAuth', () => {
     }
     const status = await runCli(['mcp', 'status', dir, '--json'], { cwd: dir, env: env() });
     expect(JSON.parse(status.stdout).servers[0]).toMatchObject({ name: 'secure', login: 'logged_in' });
+    // A malformed key the user set is their mistake: one line, exit 2, the stored login untouched.
+    const badKey = await runCli(['mcp', 'status', dir], { cwd: dir, env: { ...env(), SQUADRON_CREDENTIALS_KEY: 'not-hex' } });
+    expect([badKey.code, badKey.stderr]).toEqual([2, 'error: SQUADRON_CREDENTIALS_KEY must be 64 hex digits (32 bytes), e.g. from: openssl rand -hex 32\n']);
   });
 
   it('a run uses the stored tokens; an expired access token is refreshed without asking', async () => {
