@@ -18,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseHcl } from '../dist/config/hcl/index.js';
 import { loadConfig } from '../dist/config/load.js';
+import { hugeConfig } from '../dist/test/support/hugeConfig.js';
 
 const args = process.argv.slice(2);
 const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 15;
@@ -261,50 +262,9 @@ function hostileInputs() {
   }
 }
 
-/**
- * One file of many blocks, `mb` megabytes: per index a custom tool, a toolset and an agent (half
- * the text), then missions of 200 chained tasks each using a toolset and a global agent. Loading
- * it once took 25.5 s and 1.4 GB for 50 MB (each mission copied every global agent), later 21.8 s
- * and 2.3 GB (the whole syntax tree held at once; it ran out of a 900 MB heap).
- */
-function hugeConfig(mb) {
-  const out = ['variable "api_key" {\n  secret = true\n}\nmodel "claude" {\n  provider = "anthropic"\n  api_key  = vars.api_key\n}\n'];
-  let size = out[0].length;
-  const target = mb * 1024 * 1024;
-  let n = 0;
-  for (; size < target / 2; n++) {
-    const text = `tool "lookup_${n}" {
-  implements  = builtins.http.get
-  description = "Lookup service ${n}"
-  inputs = {
-    query = string("What to look up", true)
-  }
-  url = "https://svc${n}.example.com/search?q=\${inputs.query}"
-}
-toolset "ts_${n}" {
-  description = "Toolset ${n}"
-  tools       = [builtins.http.get, tools.lookup_${n}]
-}
-agent "agent_${n}" {
-  model       = models.claude.claude_sonnet_5_5
-  personality = "Specialist number ${n}. Careful and concise."
-  tools       = [toolsets.ts_${n}]
-}
-`;
-    out.push(text);
-    size += text.length;
-  }
-  for (let m = 0; size < target; m++) {
-    const parts = [`mission "mission_${m}" {\n  commander {\n    model = models.claude.claude_sonnet_5_5\n  }\n  agents = [agents.agent_${m % n}]\n`];
-    for (let t = 0; t < 200; t++) {
-      parts.push(`  task "t_${t}" {\n    objective  = "Step ${t} of mission ${m}."\n    tools      = [toolsets.ts_${(t + m) % n}]\n${t > 0 ? `    depends_on = [tasks.t_${t - 1}]\n` : ''}  }\n`);
-    }
-    parts.push('}\n');
-    const text = parts.join('');
-    out.push(text);
-    size += text.length;
-  }
-  return { 'main.hcl': out.join('') };
+/** One file of many blocks, `mb` megabytes (test/support/hugeConfig.ts, shared with the memory test). */
+function hugeConfigFiles(mb) {
+  return { 'main.hcl': hugeConfig(mb * 1024 * 1024) };
 }
 
 function hugeConfigs() {
@@ -314,7 +274,7 @@ function hugeConfigs() {
   // under 320 MB).
   const rows = {};
   for (const mb of [5, 50]) {
-    const dir = write(hugeConfig(mb));
+    const dir = write(hugeConfigFiles(mb));
     try {
       for (const heap of [undefined, 400]) {
         const flags = heap === undefined ? [] : [`--max-old-space-size=${heap}`];

@@ -14,7 +14,8 @@
 #   --list     print the default versions and exit
 #
 # Environment: SQUADRON_NODE_CACHE (downloaded Nodes, reused when present; default
-# ~/.cache/squadron-node), SQUADRON_MATRIX_DIR (scratch copies and logs; default a new folder under the
+# ~/.cache/squadron-node, or /var/tmp/squadron-node as root, since some tests run the CLI as another
+# user), SQUADRON_MATRIX_DIR (scratch copies and logs; default a new folder under the
 # OS temp), SQUADRON_NPM_CLI (npm's npm-cli.js; default: the one behind `npm` on PATH). The node
 # package holds no npm, so the machine's npm CLI script runs under each version's node.
 # Exit status: 0 all passed, 1 a version failed, 2 usage error.
@@ -49,7 +50,10 @@ done
 
 repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel) || die_usage "not inside a git checkout"
 head=$(git -C "$repo" rev-parse HEAD)
-cache=${SQUADRON_NODE_CACHE:-$HOME/.cache/squadron-node}
+# Some tests run the CLI as another user (nobody): as root, keep the Nodes out of /root, which no other
+# user can enter, and let every user reach the scratch copies.
+if [[ $(id -u) == 0 ]]; then default_cache=/var/tmp/squadron-node; else default_cache=$HOME/.cache/squadron-node; fi
+cache=${SQUADRON_NODE_CACHE:-$default_cache}
 mode=$([[ $smoke == 1 ]] && echo smoke || echo full)
 
 if [[ $dry == 1 ]]; then
@@ -71,6 +75,7 @@ npx_cli="$(dirname "$npm_cli")/npx-cli.js"
 
 work=${SQUADRON_MATRIX_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/squadron-matrix.XXXXXX")}
 mkdir -p "$work" "$cache"
+chmod 755 "$work" "$cache"
 [[ -z $(git -C "$repo" status --porcelain --untracked-files=no) ]] ||
   echo "note: testing the committed HEAD ${head:0:12}; uncommitted changes are not included" >&2
 echo "node-matrix: $mode run of ${head:0:12} on node ${versions[*]}; logs in $work" >&2

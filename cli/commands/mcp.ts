@@ -4,14 +4,27 @@
 
 import type { Command } from 'commander';
 import type { McpServer } from '../../config/graph.js';
-import { CredentialStore } from '../../runtime/tools/mcp/credentialStore.js';
+import { CredentialKeyError, CredentialStore } from '../../runtime/tools/mcp/credentialStore.js';
 import { loginToMcpServer } from '../../runtime/tools/mcp/login.js';
+import { usesOwnAuthorization } from '../../runtime/tools/mcp/oauthProvider.js';
 import { CliError, collect, parseKeyValues, shownPath, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { loadProject } from '../project.js';
 
 interface ProjectFlags {
   var: string[];
+}
+
+/** A credential key the user set up wrong (SQUADRON_CREDENTIALS_KEY, the key file) is their mistake: one usage line. */
+function keyErrorsAsUsage<A extends unknown[]>(action: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args) => {
+    try {
+      await action(...args);
+    } catch (err) {
+      if (err instanceof CredentialKeyError) throw new CliError(err.message, 'usage');
+      throw err;
+    }
+  };
 }
 
 export function register(program: Command, io: CliIo): void {
@@ -24,7 +37,7 @@ export function register(program: Command, io: CliIo): void {
     .argument('[path]', 'an .hcl file or a directory of them', '.')
     .option('--timeout <seconds>', 'how long to wait for the browser', '300')
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
-    .action(async (name: string, path: string, flags: ProjectFlags & { timeout: string }) => {
+    .action(keyErrorsAsUsage(async (name: string, path: string, flags: ProjectFlags & { timeout: string }) => {
       const seconds = Number(flags.timeout);
       if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`--timeout must be a positive number of seconds, got "${flags.timeout}"`, 'usage');
       const server = httpServer(await serverNamed(io, path, flags, name));
@@ -39,7 +52,7 @@ export function register(program: Command, io: CliIo): void {
       });
       if (!result.ok) throw new CliError(`login to MCP server "${server.name}" failed: ${result.reason}`, 'refused');
       io.stdout.write(`logged in to MCP server "${server.name}"; its tokens are stored encrypted in ${shownPath(io.cwd, store.dir)}\n`);
-    });
+    }));
 
   mcp
     .command('logout')
@@ -47,11 +60,11 @@ export function register(program: Command, io: CliIo): void {
     .argument('<server>', 'the name of the mcp block')
     .argument('[path]', 'an .hcl file or a directory of them', '.')
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
-    .action(async (name: string, path: string, flags: ProjectFlags) => {
+    .action(keyErrorsAsUsage(async (name: string, path: string, flags: ProjectFlags) => {
       const server = httpServer(await serverNamed(io, path, flags, name));
       const removed = new CredentialStore(undefined, io.env).remove(server.transport.url);
       io.stdout.write(removed ? `logged out of MCP server "${server.name}"\n` : `MCP server "${server.name}" had no stored login\n`);
-    });
+    }));
 
   mcp
     .command('status')
@@ -59,7 +72,7 @@ export function register(program: Command, io: CliIo): void {
     .argument('[path]', 'an .hcl file or a directory of them', '.')
     .option('--json', JSON_FLAG_HELP)
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
-    .action(async (path: string, flags: ProjectFlags & { json?: boolean }) => {
+    .action(keyErrorsAsUsage(async (path: string, flags: ProjectFlags & { json?: boolean }) => {
       const project = await loadProject(io, path, parseKeyValues(flags.var, '--var'), { unsetVariables: 'unknown' });
       const store = new CredentialStore(undefined, io.env);
       const servers = project.graph.mcpServers.map((s) => ({ name: s.name, ...loginStatus(s, store) }));
@@ -69,14 +82,14 @@ export function register(program: Command, io: CliIo): void {
       }
       if (servers.length === 0) io.stdout.write('no mcp servers in the config\n');
       for (const s of servers) io.stdout.write(`${s.name.padEnd(16)} ${s.transport.padEnd(6)} ${s.login}${s.expires_at ? ` (access token expires ${s.expires_at})` : ''}\n`);
-    });
+    }));
 }
 
 type Login = 'logged_in' | 'not_logged_in' | 'own_header' | 'not_applicable';
 
 function loginStatus(server: McpServer, store: CredentialStore): { transport: 'stdio' | 'http'; login: Login; expires_at?: string } {
   if (server.transport.kind === 'stdio') return { transport: 'stdio', login: 'not_applicable' };
-  if (Object.keys(server.transport.headers).some((h) => h.toLowerCase() === 'authorization')) return { transport: 'http', login: 'own_header' };
+  if (usesOwnAuthorization(server.transport.headers)) return { transport: 'http', login: 'own_header' };
   const creds = store.read(server.transport.url);
   if (creds?.tokens === undefined) return { transport: 'http', login: 'not_logged_in' };
   const expiresIn = creds.tokens.expires_in;

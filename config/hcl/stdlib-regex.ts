@@ -13,7 +13,8 @@ import { FunctionError, type ObjectValue, type Value } from './value.js';
 
 let engine: typeof RE2JS | undefined;
 
-function re2(): typeof RE2JS {
+/** The RE2 engine, loaded on first use: the one instance every regex of the process compiles with. */
+export function re2(): typeof RE2JS {
   engine ??= (createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS;
   return engine;
 }

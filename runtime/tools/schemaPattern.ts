@@ -8,7 +8,7 @@
 // legacy non-Unicode syntax) is not checked here at all: the tool's own server still validates
 // its input, and a check we cannot bound is worse than none.
 
-import { RE2JS } from 're2js';
+import { re2 } from '../../config/hcl/stdlib-regex.js';
 
 /** Tests a string against a compiled pattern (unanchored, as JSON Schema's `pattern` is). */
 export type PatternTest = (s: string) => boolean;
@@ -42,7 +42,7 @@ function compile(pattern: string): PatternTest | null {
   const translated = toRe2(pattern);
   if (translated === undefined) return null;
   try {
-    const re = RE2JS.compile(translated);
+    const re = re2().compile(translated);
     return (s) => re.test(s);
   } catch {
     return null; // RE2 lacks the construct (lookaround, backreference, a Unicode property it does not know)

@@ -10,50 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { CLI } from '../support/cli.js';
+import { hugeConfig } from '../support/hugeConfig.js';
 
 /** The heap (MB) validate gets. */
 const HEAP_MB = 80;
 const CONFIG_MB = 4;
-
-/** Many blocks in one file: per index a custom tool, a toolset and an agent, then missions of 200 chained tasks. */
-function hugeConfig(bytes: number): string {
-  const out = ['variable "api_key" {\n  secret = true\n}\nmodel "claude" {\n  provider = "anthropic"\n  api_key  = vars.api_key\n}\n'];
-  let size = out[0]!.length;
-  let n = 0;
-  for (; size < bytes / 2; n++) {
-    const text = `tool "lookup_${n}" {
-  implements  = builtins.http.get
-  description = "Lookup service ${n}"
-  inputs = {
-    query = string("What to look up", true)
-  }
-  url = "https://svc${n}.example.com/search?q=\${inputs.query}"
-}
-toolset "ts_${n}" {
-  description = "Toolset ${n}"
-  tools       = [builtins.http.get, tools.lookup_${n}]
-}
-agent "agent_${n}" {
-  model       = models.claude.claude_sonnet_5_5
-  personality = "Specialist number ${n}. Careful and concise."
-  tools       = [toolsets.ts_${n}]
-}
-`;
-    out.push(text);
-    size += text.length;
-  }
-  for (let m = 0; size < bytes; m++) {
-    const parts = [`mission "mission_${m}" {\n  commander {\n    model = models.claude.claude_sonnet_5_5\n  }\n  agents = [agents.agent_${m % n}]\n`];
-    for (let t = 0; t < 200; t++) {
-      parts.push(`  task "t_${t}" {\n    objective  = "Step ${t} of mission ${m}."\n    tools      = [toolsets.ts_${(t + m) % n}]\n${t > 0 ? `    depends_on = [tasks.t_${t - 1}]\n` : ''}  }\n`);
-    }
-    parts.push('}\n');
-    const text = parts.join('');
-    out.push(text);
-    size += text.length;
-  }
-  return out.join('');
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'squadron-huge-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -96,6 +96,8 @@ describe('MCP over HTTP with OAuth', () => {
     const status = await runCli(['mcp', 'status', dir, '--json'], { cwd: dir, env: env() });
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout).servers).toEqual([{ name: 'secure', transport: 'http', login: 'not_logged_in' }]);
+    const text = await runCli(['mcp', 'status', dir], { cwd: dir, env: env() });
+    expect([text.code, text.stdout]).toEqual([0, `${'secure'.padEnd(16)} http   not_logged_in\n`]);
 
     const validate = await runCli(['validate', dir, '--json'], { cwd: dir, env: env() });
     expect(validate.code).toBe(1);
@@ -125,6 +127,9 @@ describe('MCP over HTTP with OAuth', () => {
     }
     const status = await runCli(['mcp', 'status', dir, '--json'], { cwd: dir, env: env() });
     expect(JSON.parse(status.stdout).servers[0]).toMatchObject({ name: 'secure', login: 'logged_in' });
+    // A malformed key the user set is their mistake: one line, exit 2, the stored login untouched.
+    const badKey = await runCli(['mcp', 'status', dir], { cwd: dir, env: { ...env(), SQUADRON_CREDENTIALS_KEY: 'not-hex' } });
+    expect([badKey.code, badKey.stderr]).toEqual([2, 'error: SQUADRON_CREDENTIALS_KEY must be 64 hex digits (32 bytes), e.g. from: openssl rand -hex 32\n']);
   });
 
   it('a run uses the stored tokens; an expired access token is refreshed without asking', async () => {
@@ -158,6 +163,8 @@ describe('MCP over HTTP with OAuth', () => {
     expect([logout.code, logout.stdout]).toEqual([0, 'logged out of MCP server "secure"\n']);
     const status = await runCli(['mcp', 'status', dir, '--json'], { cwd: dir, env: env() });
     expect(JSON.parse(status.stdout).servers[0].login).toBe('not_logged_in');
+    const again = await runCli(['mcp', 'logout', 'secure', dir], { cwd: dir, env: env() });
+    expect([again.code, again.stdout]).toEqual([0, 'MCP server "secure" had no stored login\n']);
   });
 
   it('mistakes are one line each: an unknown server, a stdio server, a wrong url with an HTML 404 page', async () => {

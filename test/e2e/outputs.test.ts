@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { commanderOf, fakeModelBlock, openRunDb, removeProjects, requestsOf, writeProject, ANTHROPIC_MODEL, OFFLINE_MODEL_BLOCK, OPENAI_MODEL } from '../support/e2eProject.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
+import { type FakeModelServer, withFakeModelServer } from '../support/fakeModelServer.js';
 import { MCP_STDIO_SERVER_PATH } from '../support/mcpStdioServer.js';
 import { lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
@@ -65,13 +65,8 @@ mission "m" {
 `;
 }
 
-async function withServer<T>(script: ReturnType<typeof turnScript>, body: (server: FakeModelServer) => Promise<T>): Promise<T> {
-  const server = await startFakeModelServer({ respond: script.respond });
-  try {
-    return await body(server);
-  } finally {
-    await server.close();
-  }
+function withServer<T>(script: ReturnType<typeof turnScript>, body: (server: FakeModelServer) => Promise<T>): Promise<T> {
+  return withFakeModelServer(script.respond, body);
 }
 
 type Schema = { type?: unknown; properties?: Record<string, Schema>; required?: string[]; enum?: unknown[]; description?: string; additionalProperties?: unknown };

@@ -10,19 +10,12 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../support/cli.js';
 import { ANTHROPIC_MODEL, commanderOf, openRunDb, removeProjects, storedEvents, writeProject } from '../support/e2eProject.js';
-import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
+import { type FakeModelServer, type FakeReply, type FakeRequest, withFakeModelServer } from '../support/fakeModelServer.js';
 import { firstUserMessage as firstUserText, taskComplete } from '../support/turnScript.js';
 
 afterAll(removeProjects);
 
-async function withServer<T>(respond: (r: FakeRequest) => FakeReply, body: (server: FakeModelServer) => Promise<T>): Promise<T> {
-  const server = await startFakeModelServer({ respond });
-  try {
-    return await body(server);
-  } finally {
-    await server.close();
-  }
-}
+const withServer = withFakeModelServer;
 
 /**
  * Two tasks, "one" then "two"; two's objective names the port, so it is rendered only when two

@@ -3,23 +3,15 @@
 // must show its run as interrupted. Linux: the zombie is seen in /proc/<pid>/stat.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, fakeModelBlock, openRunDb, removeProjects, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer } from '../support/fakeModelServer.js';
 import { taskComplete, turnScript } from '../support/turnScript.js';
+import { procState } from '../support/procState.js';
 
 afterAll(removeProjects);
 
-function procState(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Polls for a state the kernel reaches soon after a signal; the bound is generous, not a timing. */
 async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 60_000): Promise<T> {

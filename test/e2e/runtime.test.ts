@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { fakeModelBlock, openRunDb, removeProjects, writeProject } from '../support/e2eProject.js';
-import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
+import { type FakeModelServer, type FakeReply, withFakeModelServer } from '../support/fakeModelServer.js';
 import { callAgent, firstUserMessage, lastToolResult, taskComplete, toolCall, turnScript, type TurnReply } from '../support/turnScript.js';
 import { listenLocal } from '../support/localServer.js';
 
@@ -17,14 +17,7 @@ const FAST_RETRIES = { SQUADRON_RETRY_BASE_DELAY_MS: '10' };
 
 const model = (server: FakeModelServer): string => fakeModelBlock(server);
 
-async function withServer<T>(respond: (r: FakeRequest) => FakeReply, body: (server: FakeModelServer) => Promise<T>): Promise<T> {
-  const server = await startFakeModelServer({ respond });
-  try {
-    return await body(server);
-  } finally {
-    await server.close();
-  }
-}
+const withServer = withFakeModelServer;
 
 const project = (hcl: string): string => writeProject({ 'mission.hcl': hcl });
 

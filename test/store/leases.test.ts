@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive, openStore } from '../../store/index.js';
 import { freshStore } from './fixtures.js';
+import { procState } from '../support/procState.js';
 
 const HOST = hostname();
 const STALE_MS = 30_000;
@@ -118,14 +118,6 @@ describe('leases', () => {
   });
 });
 
-function procState(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Polls a condition that the kernel makes true soon (no fixed sleep; generous overall bound). */
 async function waitFor(condition: () => boolean, timeoutMs = 30_000): Promise<void> {

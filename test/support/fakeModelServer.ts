@@ -235,3 +235,13 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
     }
   });
 }
+
+/** Runs `body` against a fake model server answering with `respond`, and closes the server after. */
+export async function withFakeModelServer<T>(respond: FakeModelServerOptions['respond'], body: (server: FakeModelServer) => Promise<T>): Promise<T> {
+  const server = await startFakeModelServer({ respond });
+  try {
+    return await body(server);
+  } finally {
+    await server.close();
+  }
+}

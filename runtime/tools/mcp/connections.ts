@@ -15,7 +15,7 @@ import { textResult } from '../types.js';
 import { createMcpClient, type InFlightCall, type McpLogMessage } from './client.js';
 import { appendTail, delay, describeError, seconds, STDERR_TAIL_CHARS } from './connectionText.js';
 import { CredentialStore } from './credentialStore.js';
-import { StoredOAuthProvider } from './oauthProvider.js';
+import { StoredOAuthProvider, usesOwnAuthorization } from './oauthProvider.js';
 import { mcpResourcesSpec } from './resources.js';
 import { toToolResult } from './results.js';
 import { mcpToolSpec } from './toolSpec.js';
@@ -327,7 +327,7 @@ export class McpConnections {
             requestInit: { headers: { ...config.headers } },
             // OAuth unless the config sends its own Authorization header: tokens from
             // `squadron mcp login`, refreshed by the SDK; without them the call names the login command.
-            ...(hasAuthorizationHeader(config.headers)
+            ...(usesOwnAuthorization(config.headers)
               ? {}
               : { authProvider: new StoredOAuthProvider({ name: state.server.name, url: config.url }, (this.credentials ??= this.options.credentials ?? new CredentialStore())) }),
           });
@@ -421,8 +421,4 @@ function progressOf(server: string, tool: string, caller: McpCaller, p: Progress
   if (p.total !== undefined) out.total = p.total;
   if (p.message !== undefined) out.message = p.message;
   return out;
-}
-
-function hasAuthorizationHeader(headers: Readonly<Record<string, string>>): boolean {
-  return Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
 }

@@ -34,7 +34,7 @@ export async function loginToMcpServer(opts: McpLoginOptions): Promise<McpLoginR
     if (started === 'AUTHORIZED') return { ok: true };
     const reply = await callback.result;
     if ('error' in reply) return { ok: false, reason: reply.error };
-    if (reply.state !== provider.loginState) return { ok: false, reason: 'the authorization server answered with a different state: the login was not the one started here' };
+    if (reply.state !== provider.state()) return { ok: false, reason: 'the authorization server answered with a different state: the login was not the one started here' };
     const finished = await auth(provider, { serverUrl: opts.server.url, authorizationCode: reply.code });
     return finished === 'AUTHORIZED' ? { ok: true } : { ok: false, reason: 'the authorization server did not issue tokens' };
   } catch (err) {

@@ -8,7 +8,7 @@
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { randomBytes } from 'node:crypto';
-import type { CredentialStore } from './credentialStore.js';
+import type { CredentialStore, McpCredentials } from './credentialStore.js';
 
 /** The server wants a person to log in first. */
 export class NeedsLoginError extends Error {
@@ -32,7 +32,17 @@ export class NoOAuthError extends Error {
   }
 }
 
+/** A server whose config sends its own Authorization header is left to it: no OAuth for it. */
+export function usesOwnAuthorization(headers: Readonly<Record<string, string>>): boolean {
+  return Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
+}
+
 export class StoredOAuthProvider implements OAuthClientProvider {
+  /**
+   * The server's stored credentials, read (and decrypted) once: the SDK asks for the tokens on every
+   * request. Undefined until read; null when there are none. A save drops it, to be read again.
+   */
+  private cached?: McpCredentials | null;
   private verifier?: string;
   /** Set by discovery, before any client or token is asked for. */
   private oauthOffered?: boolean;
@@ -64,11 +74,6 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.expectedState;
   }
 
-  /** The state this login sent; the callback must bring it back. */
-  get loginState(): string {
-    return this.expectedState;
-  }
-
   /** Called by the SDK once discovery ran: whether the server points at an authorization server at all. */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     this.oauthOffered = state.resourceMetadata !== undefined || state.authorizationServerMetadata !== undefined;
@@ -76,7 +81,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   clientInformation(): OAuthClientInformationMixed | undefined {
     if (this.oauthOffered === false) throw new NoOAuthError(this.server.name);
-    const client = this.store.read(this.server.url)?.client;
+    const client = this.credentials()?.client;
     if (this.login === undefined) {
       // Registering a client is the first step of a login: a run does not start one.
       if (client === undefined) throw new NeedsLoginError(this.server.name);
@@ -88,15 +93,15 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   saveClientInformation(client: OAuthClientInformationMixed): void {
-    this.store.update(this.server.url, { client });
+    this.save({ client });
   }
 
   tokens(): OAuthTokens | undefined {
-    return this.store.read(this.server.url)?.tokens;
+    return this.credentials()?.tokens;
   }
 
   saveTokens(tokens: OAuthTokens): void {
-    this.store.update(this.server.url, { tokens });
+    this.save({ tokens });
   }
 
   redirectToAuthorization(url: URL): void {
@@ -115,9 +120,22 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
     if (scope === 'verifier' || scope === 'discovery') return;
-    const current = this.store.read(this.server.url);
-    if (current === undefined) return;
-    if (scope === 'all') this.store.remove(this.server.url);
-    else this.store.update(this.server.url, scope === 'client' ? { client: undefined } : { tokens: undefined });
+    if (this.credentials() === undefined) return;
+    if (scope === 'all') {
+      this.store.remove(this.server.url);
+      this.cached = null;
+    } else {
+      this.save(scope === 'client' ? { client: undefined } : { tokens: undefined });
+    }
+  }
+
+  private credentials(): McpCredentials | undefined {
+    if (this.cached === undefined) this.cached = this.store.read(this.server.url) ?? null;
+    return this.cached ?? undefined;
+  }
+
+  private save(change: Partial<Pick<McpCredentials, 'client' | 'tokens'>>): void {
+    this.store.update(this.server.url, change);
+    this.cached = undefined;
   }
 }
