@@ -15,16 +15,16 @@ import { isoTime } from './ids.js';
 import { hasSquadronSchema, migrate, pendingMigrations } from './migrate.js';
 import { migrationsFolder, readMigrations, type MigrationFile } from './migrationFiles.js';
 import type { Redactor } from './redact.js';
-import type { RepoContext } from './repos/context.js';
-import { createEventsRepo } from './repos/events.js';
-import { createLedgerRepo } from './repos/ledger.js';
-import { createLeasesRepo } from './repos/leases.js';
-import { createMessagesRepo } from './repos/messages.js';
-import { createRoutesRepo } from './repos/routes.js';
-import { createRunsRepo } from './repos/runs.js';
-import { createSessionsRepo } from './repos/sessions.js';
-import { createTasksRepo } from './repos/tasks.js';
-import { createTurnsRepo } from './repos/turns.js';
+import type { RepoContext } from './sqlite/context.js';
+import { createEventsRepo } from './sqlite/events.js';
+import { createLedgerRepo } from './sqlite/ledger.js';
+import { createLeasesRepo } from './sqlite/leases.js';
+import { createMessagesRepo } from './sqlite/messages.js';
+import { createRoutesRepo } from './sqlite/routes.js';
+import { createRunsRepo } from './sqlite/runs.js';
+import { createSessionsRepo } from './sqlite/sessions.js';
+import { createTasksRepo } from './sqlite/tasks.js';
+import { createTurnsRepo } from './sqlite/turns.js';
 import type { Store } from './store.js';
 
 export interface OpenStoreOptions {
