@@ -1,7 +1,7 @@
 // Public face of the store: open it, the Store interface, its error, the redactor, and row types.
 
-export { openStore } from './open.js';
-export type { OpenStoreOptions } from './open.js';
+export { openStore } from './sqlite/open.js';
+export type { OpenStoreOptions } from './sqlite/open.js';
 export { makePrivateDirs } from './privateDirs.js';
 export type { Store } from './store.js';
 export { StoreError } from './errors.js';

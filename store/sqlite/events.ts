@@ -20,11 +20,13 @@ export function createEventsRepo({ db, codec, now }: RepoContext): EventsRepo {
   });
 
   return {
-    append,
-    appendMany(events) {
+    async append(e) {
+      append(e);
+    },
+    async appendMany(events) {
       appendMany.immediate(events);
     },
-    list(runId, opts = {}) {
+    async list(runId, opts = {}) {
       return list.all(runId, opts.afterId ?? 0, opts.limit ?? -1).map((row) => toEventRow(codec, parseRow(RawEvent, 'events', row)));
     },
   };

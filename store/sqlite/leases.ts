@@ -34,20 +34,20 @@ export function createLeasesRepo({ db, clock, now }: RepoContext): LeasesRepo {
   });
 
   return {
-    acquire(runId, owner, staleAfterMs) {
+    async acquire(runId, owner, staleAfterMs) {
       return acquire.immediate(runId, owner, staleAfterMs);
     },
-    heartbeat(runId, ownerId) {
+    async heartbeat(runId, ownerId) {
       return beat.run(now(), runId, ownerId).changes === 1;
     },
-    release(runId, ownerId) {
+    async release(runId, ownerId) {
       release.run(runId, ownerId);
     },
-    get(runId) {
+    async get(runId) {
       const row = byRun.get(runId);
       return row === undefined ? undefined : read(row);
     },
-    isLive(runId, host, staleAfterMs = DEFAULT_LEASE_STALE_MS) {
+    async isLive(runId, host, staleAfterMs = DEFAULT_LEASE_STALE_MS) {
       const row = byRun.get(runId);
       return row !== undefined && !isStale(read(row), { id: '', pid: process.pid, host }, staleAfterMs, clock());
     },

@@ -25,20 +25,20 @@ export function createLedgerRepo({ db, codec, now }: RepoContext): LedgerRepo {
   const read = (row: unknown): LedgerRow => toLedgerRow(codec, parseRow(RawLedger, 'tool_calls', row));
 
   return {
-    recordStarted(c) {
+    async recordStarted(c) {
       insert.run(c.sessionId, c.callId, c.toolRef, c.apiName, codec.json(c.input), c.idempotent ? 1 : 0, now());
     },
-    recordCompleted(sessionId, callId, result) {
+    async recordCompleted(sessionId, callId, result) {
       const changes = complete.run(codec.json(result), result.isError ? 1 : 0, now(), sessionId, callId).changes;
       if (changes === 0 && exists.get(sessionId, callId) === undefined) {
         throw new StoreError('NOT_FOUND', `tool call ${callId} of session ${sessionId} was completed without being started`);
       }
     },
-    get(sessionId, callId) {
+    async get(sessionId, callId) {
       const row = byCall.get(sessionId, callId);
       return row === undefined ? undefined : read(row);
     },
-    listForSession(sessionId) {
+    async listForSession(sessionId) {
       return bySession.all(sessionId).map(read);
     },
   };

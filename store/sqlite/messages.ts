@@ -25,7 +25,7 @@ export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRep
   const read = (row: unknown): MessageRow => readMessageRow(codec, row);
 
   return {
-    append(sessionId, m) {
+    async append(sessionId, m) {
       const parts = codec.json(m.parts);
       const kind = m.kind ?? null;
       const callId = m.callId ?? null;
@@ -46,10 +46,10 @@ export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRep
       if (m.callId !== undefined) row.callId = m.callId;
       return row;
     },
-    list(sessionId) {
+    async list(sessionId) {
       return bySession.all(sessionId).map(read);
     },
-    count(sessionId) {
+    async count(sessionId) {
       return count.get(sessionId) ?? 0;
     },
   };

@@ -15,10 +15,10 @@ export function createRoutesRepo({ db, now }: RepoContext): RoutesRepo {
   const list = db.prepare('SELECT * FROM route_decisions WHERE run_id = ? ORDER BY created_at, rowid');
 
   return {
-    record(runId, from, to, kind) {
+    async record(runId, from, to, kind) {
       return insert.run(runId, from, to, kind, now()).changes === 1;
     },
-    list(runId) {
+    async list(runId) {
       return list.all(runId).map((row) => toRouteRow(parseRow(RawRoute, 'route_decisions', row)));
     },
   };

@@ -52,11 +52,11 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
   const read = (row: unknown): RunRow => toRunRow(codec, parseRow(RawRun, 'runs', row));
 
   return {
-    create({ id, mission, configPath, inputs, options, config, variables }) {
+    async create({ id, mission, configPath, inputs, options, config, variables }) {
       const jsonOrNull = (value: unknown): string | null => (value === undefined ? null : codec.json(value));
       return read(insert.get(id ?? newId('run'), mission, configPath, codec.json(inputs), codec.json(options ?? {}), jsonOrNull(config), jsonOrNull(variables), now()));
     },
-    updateConfig(id, { config, variables, changes }) {
+    async updateConfig(id, { config, variables, changes }) {
       db.transaction(() => {
         if (updateConfig.run(codec.json(config), codec.json(variables), id).changes === 0) throw new StoreError('NOT_FOUND', `no run ${id}`);
         if (changes === undefined) return;
@@ -64,21 +64,21 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
         setChanges.run(codec.json([...recorded, { at: now(), changes }]), id);
       })();
     },
-    get(id) {
+    async get(id) {
       const row = byId.get(id);
       return row === undefined ? undefined : read(row);
     },
-    list(opts = {}) {
+    async list(opts = {}) {
       const limit = opts.limit ?? -1;
       const rows = opts.mission === undefined ? listAll.all({ limit }) : listMission.all({ mission: opts.mission, limit });
       return rows.map((row) => toRunSummary(codec, parseRow(RawRunSummary, 'runs', row)));
     },
-    setStatus(id, status, error) {
+    async setStatus(id, status, error) {
       const terminal = status !== 'running';
       const changed = setStatus.run(status, codec.textOrNull(error), terminal ? 1 : 0, now(), id).changes;
       if (changed === 0) throw new StoreError('NOT_FOUND', `no run ${id}`);
     },
-    latestForMission(mission, configPath) {
+    async latestForMission(mission, configPath) {
       const row = latest.get(mission, configPath);
       return row === undefined ? undefined : read(row);
     },

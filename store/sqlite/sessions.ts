@@ -34,7 +34,7 @@ export function createSessionsRepo({ db, codec, now }: RepoContext): SessionsRep
   };
 
   return {
-    open(s) {
+    async open(s) {
       insert.run(
         newId('ses'),
         s.runId,
@@ -49,33 +49,33 @@ export function createSessionsRepo({ db, codec, now }: RepoContext): SessionsRep
       );
       return read(byKey.get(s.runId, s.task, s.agent));
     },
-    get(runId, task, agent) {
+    async get(runId, task, agent) {
       const row = byKey.get(runId, task, agent);
       return row === undefined ? undefined : read(row);
     },
-    byId(id) {
+    async byId(id) {
       const row = byId.get(id);
       return row === undefined ? undefined : read(row);
     },
-    listForRun(runId) {
+    async listForRun(runId) {
       return byRun.all(runId).map(read);
     },
-    relabel(runId, task, label) {
+    async relabel(runId, task, label) {
       return relabel.run(label, runId, task).changes;
     },
-    setStatus(id, status) {
+    async setStatus(id, status) {
       mustChange(setStatus.run(status, status === 'running' ? 0 : 1, now(), id).changes, id);
     },
-    setAnswer(id, answer) {
+    async setAnswer(id, answer) {
       mustChange(setAnswer.run(codec.text(answer), id).changes, id);
     },
-    markAnswerDelivered(id) {
+    async markAnswerDelivered(id) {
       mustChange(delivered.run(id).changes, id);
     },
-    addLoadedTool(id, ref) {
+    async addLoadedTool(id, ref) {
       addTool.run(id, ref, now());
     },
-    loadedTools(id) {
+    async loadedTools(id) {
       return tools.all(id);
     },
   };

@@ -38,33 +38,33 @@ export function createTasksRepo({ db, codec, now }: RepoContext): TasksRepo {
   };
 
   return {
-    ensure(runId, name) {
+    async ensure(runId, name) {
       insert.run(newId('tsk'), runId, name);
       return read(byName.get(runId, name));
     },
-    list(runId) {
+    async list(runId) {
       return byRun.all(runId).map(read);
     },
-    get(runId, name) {
+    async get(runId, name) {
       const row = byName.get(runId, name);
       return row === undefined ? undefined : read(row);
     },
-    markRunning(runId, name) {
+    async markRunning(runId, name) {
       mustChange(running.run(now(), runId, name).changes, runId, name);
     },
-    complete(runId, name, r) {
+    async complete(runId, name, r) {
       const changes = complete.run(codec.text(r.summary), codec.jsonOrNull(r.output), r.route ?? null, now(), runId, name).changes;
       mustChange(changes, runId, name);
     },
-    fail(runId, name, error) {
+    async fail(runId, name, error) {
       mustChange(fail.run(codec.text(error), now(), runId, name).changes, runId, name);
     },
-    retry(runId, name) {
+    async retry(runId, name) {
       const attempt = retry.get(runId, name);
       if (attempt === undefined) throw new StoreError('NOT_FOUND', `no failed task ${name} in run ${runId}`);
       return attempt;
     },
-    setStatus(runId, name, status) {
+    async setStatus(runId, name, status) {
       mustChange(setStatus.run(status, TERMINAL_TASK_STATUSES.has(status) ? 1 : 0, now(), runId, name).changes, runId, name);
     },
   };

@@ -22,7 +22,7 @@ export function createTurnsRepo({ db, now }: RepoContext): TurnsRepo {
   const bySession = db.prepare(`SELECT session_id, ${SUMS} FROM model_turns WHERE run_id = ? GROUP BY session_id`);
 
   return {
-    record(t) {
+    async record(t) {
       insert.run(
         t.runId,
         t.task,
@@ -40,10 +40,10 @@ export function createTurnsRepo({ db, now }: RepoContext): TurnsRepo {
         now(),
       );
     },
-    totalsForRun(runId) {
+    async totalsForRun(runId) {
       return toTotals(parseRow(RawTotals, 'model_turns', forRun.get(runId)));
     },
-    totalsBySession(runId) {
+    async totalsBySession(runId) {
       const out = new Map<string, UsageTotals>();
       for (const row of bySession.all(runId)) {
         const r = parseRow(RawSessionTotals, 'model_turns', row);
