@@ -4,6 +4,7 @@
 
 import type { Provenance } from '../config/graph.js';
 import type { FinishedRunStatus, FinishedSessionStatus } from '../core/statuses.js';
+import type { Store } from '../store/index.js';
 import type { StopReason, Usage } from './providers/types.js';
 
 export interface GivenTool {
@@ -77,7 +78,17 @@ export type McpLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'c
 
 export type RunEventType = RunEvent['type'];
 
-export type EventSink = (event: RunEvent) => void;
+/**
+ * A store transaction that events are emitted in: the run's store sink writes them through `store`
+ * (so they commit with the transaction's other writes) and adds its writes to `writes`, which the
+ * transaction awaits before it commits. Other sinks ignore it.
+ */
+export interface EventScope {
+  store: Store;
+  writes: Promise<unknown>[];
+}
+
+export type EventSink = (event: RunEvent, scope?: EventScope) => void;
 
 export class EventBus {
   private readonly sinks: { name: string; sink: EventSink }[] = [];
@@ -88,10 +99,10 @@ export class EventBus {
     this.sinks.push({ name, sink });
   }
 
-  emit(event: RunEvent): void {
+  emit(event: RunEvent, scope?: EventScope): void {
     for (const entry of [...this.sinks]) {
       try {
-        entry.sink(event);
+        entry.sink(event, scope);
       } catch (error) {
         this.sinks.splice(this.sinks.indexOf(entry), 1);
         this.onSinkError(entry.name, error);

@@ -151,7 +151,7 @@ async function planAgent(req: PlanRequest, def: AgentDefinition): Promise<AgentP
         throw new Error('plan never executes tools');
       },
       stored: [],
-      onLoaded: () => {},
+      onLoaded: async () => {},
     },
     def,
   );

@@ -32,12 +32,12 @@ export class AgentPool implements AgentDirectory {
     return this.deliver(name, callId, instruction);
   }
 
-  ask(agentId: string, question: string, callId: string): Promise<AgentReply> {
+  async ask(agentId: string, question: string, callId: string): Promise<AgentReply> {
     if (!this.names().includes(agentId)) {
-      return Promise.resolve({ ok: false, error: `No agent "${agentId}" in this task. Agent ids: ${this.names().join(', ')}.` });
+      return { ok: false, error: `No agent "${agentId}" in this task. Agent ids: ${this.names().join(', ')}.` };
     }
-    if (!this.sessions.has(agentId) && !this.ctx.store.sessions.get(this.ctx.runId, this.task.name, agentId)) {
-      return Promise.resolve({ ok: false, agentId, error: `"${agentId}" has not worked on this task yet: use call_agent first.` });
+    if (!this.sessions.has(agentId) && !(await this.ctx.store.sessions.get(this.ctx.runId, this.task.name, agentId))) {
+      return { ok: false, agentId, error: `"${agentId}" has not worked on this task yet: use call_agent first.` };
     }
     const instruction = renderPrompt('instructions', { question: true, text: question }).trim();
     return this.deliver(agentId, callId, instruction);
@@ -58,23 +58,23 @@ export class AgentPool implements AgentDirectory {
       const ready = session.answerAfter(index);
       if (ready !== undefined) return { ok: true, agentId: name, answer: ready };
     } else {
-      store.transaction(() => {
-        session.appendInstruction([{ type: 'text', text: instruction }], callId);
-        store.sessions.setStatus(session.deps.sessionId, 'running');
+      await store.transaction(async (tx) => {
+        await session.appendInstruction([{ type: 'text', text: instruction }], callId, tx);
+        await tx.sessions.setStatus(session.deps.sessionId, 'running');
       });
     }
     const outcome = await session.run();
     const sessionId = session.deps.sessionId;
     if (outcome.kind === 'answer') {
-      store.transaction(() => {
-        store.sessions.setAnswer(sessionId, outcome.text);
-        store.sessions.setStatus(sessionId, 'completed');
+      await store.transaction(async (tx) => {
+        await tx.sessions.setAnswer(sessionId, outcome.text);
+        await tx.sessions.setStatus(sessionId, 'completed');
       });
       this.ctx.bus.emit({ type: 'session.finished', task: this.task.name, agent: name, sessionId, status: 'completed' });
       return { ok: true, agentId: name, answer: outcome.text };
     }
     const reason = outcome.kind === 'failed' ? outcome.reason : 'the agent ended without an answer';
-    store.sessions.setStatus(sessionId, 'failed');
+    await store.sessions.setStatus(sessionId, 'failed');
     this.ctx.bus.emit({ type: 'session.finished', task: this.task.name, agent: name, sessionId, status: 'failed' });
     return { ok: false, agentId: name, error: reason };
   }
@@ -92,10 +92,10 @@ export class AgentPool implements AgentDirectory {
     const def = this.definitions.find((d) => d.name === name);
     if (!def) throw new Error(`agent "${name}" is not defined for task "${this.task.name}"`);
     const { ctx } = this;
-    const stored = ctx.store.sessions.get(ctx.runId, this.task.name, name);
+    const stored = await ctx.store.sessions.get(ctx.runId, this.task.name, name);
     const row =
       stored ??
-      ctx.store.sessions.open({
+      (await ctx.store.sessions.open({
         runId: ctx.runId,
         task: this.task.name,
         agent: name,
@@ -104,15 +104,15 @@ export class AgentPool implements AgentDirectory {
         systemPrompt: def.systemPrompt,
         tools: def.given.tools,
         skills: def.given.skills,
-      });
+      }));
     const task = this.task.name;
     const toolbox = await buildAgentToolbox(
       {
         resolver: ctx.tools,
         toolContext: (callId, signal) => ({ workspaceDir: ctx.workspaceDir, signal, runId: ctx.runId, task, agent: name, callId }),
-        stored: ctx.store.sessions.loadedTools(row.id),
-        onLoaded: (entry) => {
-          ctx.store.sessions.addLoadedTool(row.id, entry);
+        stored: await ctx.store.sessions.loadedTools(row.id),
+        onLoaded: async (entry) => {
+          await ctx.store.sessions.addLoadedTool(row.id, entry);
           const loaded = loadedEntry(entry);
           ctx.bus.emit(
             loaded.kind === 'tool'

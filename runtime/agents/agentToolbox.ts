@@ -32,7 +32,7 @@ export interface ToolboxScope {
   /** Tool refs and `skill:<name>` entries the session loaded before (resume), in load order. */
   stored: readonly string[];
   /** Records a newly loaded tool ref or `skill:<name>` (persist it, tell the user). */
-  onLoaded: (entry: string) => void;
+  onLoaded: (entry: string) => Promise<void>;
 }
 
 export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinition): Promise<Toolbox> {
@@ -60,7 +60,7 @@ export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinitio
         const result = getToolSchema(index, state, call.input);
         for (const ref of state.loaded()) {
           if (before.has(ref)) continue;
-          scope.onLoaded(ref);
+          await scope.onLoaded(ref);
           const tool = index.lookup(ref);
           if (tool) toolbox.show(tool.apiName);
         }
@@ -106,7 +106,7 @@ function addSkills(scope: ToolboxScope, toolbox: Toolbox, skills: readonly Skill
       const before = new Set(session.loaded());
       const outcome = executeLoadSkill(session, call.input);
       await unlockTools(scope, toolbox, outcome.newTools);
-      for (const name of session.loaded()) if (!before.has(name)) scope.onLoaded(`${SKILL_PREFIX}${name}`);
+      for (const name of session.loaded()) if (!before.has(name)) await scope.onLoaded(`${SKILL_PREFIX}${name}`);
       return outcome.result;
     },
   };

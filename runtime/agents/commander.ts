@@ -60,10 +60,10 @@ export async function runCommander(
 ): Promise<TaskOutcome> {
   const { store, mission } = ctx;
   const model = mission.commander.model;
-  const stored = store.sessions.get(ctx.runId, task.name, 'commander');
+  const stored = await store.sessions.get(ctx.runId, task.name, 'commander');
   const row =
     stored ??
-    store.sessions.open({
+    (await store.sessions.open({
       runId: ctx.runId,
       task: task.name,
       agent: 'commander',
@@ -72,10 +72,10 @@ export async function runCommander(
       systemPrompt: commanderSystemPrompt({ mission, task, agents, upstream }),
       tools: [],
       skills: [],
-    });
+    }));
 
   const pool = new AgentPool(ctx, task, agents);
-  const history = loadHistory(store, row.id);
+  const history = await loadHistory(store, row.id);
   const state = CommanderState.fromHistory(history);
   const toolbox = new Toolbox(commanderTools({ agents: pool, state, output: task.output, routes: task.router }));
   const deps: SessionDeps = {
@@ -95,7 +95,7 @@ export async function runCommander(
     isDone: () => state.completion !== undefined,
     onToolResult: (call, result) => state.observe(call, result),
   };
-  const session = AgentSession.restore(deps, history);
+  const session = await AgentSession.restore(deps, history);
   ctx.bus.emit({
     type: 'session.started',
     task: task.name,
@@ -107,11 +107,11 @@ export async function runCommander(
     discovery: false,
     resumed: stored !== undefined,
   });
-  if (session.history.length === 0) session.appendInstruction([{ type: 'text', text: objective }]);
+  if (session.history.length === 0) await session.appendInstruction([{ type: 'text', text: objective }]);
 
   const outcome = await session.run();
   const status = outcome.kind === 'failed' ? 'failed' : 'completed';
-  store.sessions.setStatus(row.id, status);
+  await store.sessions.setStatus(row.id, status);
   ctx.bus.emit({ type: 'session.finished', task: task.name, agent: 'commander', sessionId: row.id, status });
 
   if (outcome.kind === 'failed') return { status: 'failed', error: outcome.reason };

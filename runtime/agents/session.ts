@@ -5,7 +5,7 @@
 
 import type { Store } from '../../store/index.js';
 import type { Part, ToolUsePart } from '../providers/types.js';
-import { runModelTurn } from './modelTurn.js';
+import { runModelTurn, type Announce } from './modelTurn.js';
 import { RunInterrupted, type SessionDeps, type SessionMessage, type SessionOutcome } from './sessionTypes.js';
 import { executeToolCalls } from './toolExecution.js';
 
@@ -16,8 +16,8 @@ export class AgentSession {
   ) {}
 
   /** Opens the session with its stored conversation (empty for a new session). */
-  static restore(deps: SessionDeps, history: SessionMessage[] = loadHistory(deps.store, deps.sessionId)): AgentSession {
-    return new AgentSession(deps, history);
+  static async restore(deps: SessionDeps, history?: SessionMessage[]): Promise<AgentSession> {
+    return new AgentSession(deps, history ?? (await loadHistory(deps.store, deps.sessionId)));
   }
 
   get history(): readonly SessionMessage[] {
@@ -43,10 +43,10 @@ export class AgentSession {
   }
 
   /** Appends (and persists) a new instruction; `callId` ties it to the commander's call. */
-  appendInstruction(parts: Part[], callId?: string): void {
+  appendInstruction(parts: Part[], callId?: string, store: Store = this.deps.store): Promise<void> {
     const message: SessionMessage = { role: 'user', parts, kind: 'instruction' };
     if (callId !== undefined) message.callId = callId;
-    this.append(message, this.turnsTaken + 1);
+    return this.append(message, this.turnsTaken + 1, store);
   }
 
   /** Index of the instruction sent by a given commander call, or -1. */
@@ -67,10 +67,10 @@ export class AgentSession {
   async run(): Promise<SessionOutcome> {
     const { deps } = this;
     // The stored reply's event, when its tool calls are due next: stored with their starts.
-    let announce: (() => void) | undefined;
+    let announce: Announce | undefined;
     for (;;) {
       if (deps.signal.aborted) {
-        announce?.();
+        announce?.((event) => deps.bus.emit(event));
         throw new RunInterrupted();
       }
       const last = this.messages[this.messages.length - 1];
@@ -84,7 +84,7 @@ export class AgentSession {
         if (this.turnsSinceInstruction() >= deps.maxTurns) {
           return { kind: 'failed', reason: `turn limit reached (${deps.maxTurns} model turns on one instruction)` };
         }
-        const result = await runModelTurn(deps, this.messages, turn, (m, t) => this.append(m, t));
+        const result = await runModelTurn(deps, this.messages, turn, (m, t, store) => this.append(m, t, store));
         if (result.kind === 'failed') return result;
         announce = result.announce;
         continue;
@@ -95,8 +95,8 @@ export class AgentSession {
         const opening = announce;
         announce = undefined;
         await executeToolCalls(deps, calls, {
-          opening,
-          persist: (results) => this.append({ role: 'user', parts: results, kind: 'tool_results' }, this.turnsTaken),
+          opening: opening && ((tx) => opening(tx.emit)),
+          persist: (results, tx) => this.append({ role: 'user', parts: results, kind: 'tool_results' }, this.turnsTaken, tx.store),
         });
         if (deps.isDone?.()) return { kind: 'done' };
         continue;
@@ -110,7 +110,8 @@ export class AgentSession {
     }
   }
 
-  private append(message: SessionMessage, turn: number): void {
+  /** Stores the message through `store` (the session's, or the transaction it is part of), then holds it. */
+  private async append(message: SessionMessage, turn: number, store: Store): Promise<void> {
     const row: { role: 'user' | 'assistant'; parts: Part[]; turn: number; kind?: string; callId?: string } = {
       role: message.role,
       parts: message.parts,
@@ -118,13 +119,13 @@ export class AgentSession {
     };
     if (message.kind) row.kind = message.kind;
     if (message.callId) row.callId = message.callId;
-    this.deps.store.messages.append(this.deps.sessionId, row);
+    await store.messages.append(this.deps.sessionId, row);
     this.messages.push(message);
   }
 }
 
-export function loadHistory(store: Store, sessionId: string): SessionMessage[] {
-  return store.messages.list(sessionId).map((row) => {
+export async function loadHistory(store: Store, sessionId: string): Promise<SessionMessage[]> {
+  return (await store.messages.list(sessionId)).map((row) => {
     const m: SessionMessage = { role: row.role, parts: row.parts };
     if (row.kind) m.kind = row.kind as SessionMessage['kind'];
     if (row.callId) m.callId = row.callId;
