@@ -159,7 +159,7 @@ export interface ResumeRequest extends ProjectOptions, RunHooks {
 export async function resume(req: ResumeRequest): Promise<RunReport> {
   const [{ failedRunRefusal, resumeRun, openStoredRun }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run.js'), import('../runtime/runConfig.js')]);
   const db = resolve(sqliteDb(req.db));
-  const opened = openStoredRun(db, req.runId);
+  const opened = await openStoredRun(db, req.runId);
   if (!opened) throw new SquadronError('not_found', `no run ${req.runId} in ${db}`);
   const stored = opened.facts;
   return refusalsAsErrors(async () => {

@@ -35,8 +35,16 @@ export async function openStoresToRead(io: CliIo, flag: string | undefined): Pro
 export async function openStoreWithRun(io: CliIo, flag: string | undefined, runId: string): Promise<OpenedStore> {
   const location = existingLocation(io, flag);
   const opened = await openAll(io, location);
-  const holder = opened.find(({ store }) => store.runs.get(runId) !== undefined);
-  for (const o of opened) if (o !== holder) o.store.close();
+  let holder: OpenedStore | undefined;
+  try {
+    for (const o of opened) {
+      if ((await o.store.runs.get(runId)) === undefined) continue;
+      holder = o;
+      break;
+    }
+  } finally {
+    for (const o of opened) if (o !== holder) await o.store.close();
+  }
   if (!holder) throw new CliError(`no run ${runId} in ${location.paths.map((p) => shownPath(io, p)).join(', ')} (see squadron runs)`, 'not_found');
   return holder;
 }
@@ -44,7 +52,7 @@ export async function openStoreWithRun(io: CliIo, flag: string | undefined, runI
 /** The path of the database that holds `runId` (resume then opens it for writing). */
 export async function findRunDatabase(io: CliIo, flag: string | undefined, runId: string): Promise<string> {
   const { store, path } = await openStoreWithRun(io, flag, runId);
-  store.close();
+  await store.close();
   return path;
 }
 
@@ -98,7 +106,7 @@ async function openAll(io: CliIo, location: DbLocation): Promise<OpenedStore[]> 
     } catch (err) {
       // A database found by searching is skipped rather than blocking the others; one named is an error.
       if (location.source !== 'below' || !(err instanceof StoreError)) {
-        for (const o of opened) o.store.close();
+        for (const o of opened) await o.store.close();
         throw err;
       }
       io.stderr.write(`warning: skipped ${shownPath(io, path)}: ${err.message}\n`);
