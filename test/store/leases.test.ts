@@ -15,85 +15,85 @@ function deadPid(): number {
   return child.pid;
 }
 
-function setup() {
+async function setup() {
   let t = Date.parse('2025-06-01T12:00:00.000Z');
   const clock = { advance: (ms: number) => (t += ms), now: () => t };
   const store = freshStore({ clock: clock.now });
-  const runId = store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} }).id;
+  const runId = (await store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} })).id;
   return { store, runId, clock };
 }
 
 describe('leases', () => {
-  it('acquires a free lease and re-acquires its own', () => {
-    const { store, runId, clock } = setup();
+  it('acquires a free lease and re-acquires its own', async () => {
+    const { store, runId, clock } = await setup();
     const me = { id: 'owner-a', pid: process.pid, host: HOST };
-    expect(store.leases.acquire(runId, me, STALE_MS)).toEqual({ ok: true });
-    const first = store.leases.get(runId);
+    expect(await store.leases.acquire(runId, me, STALE_MS)).toEqual({ ok: true });
+    const first = await store.leases.get(runId);
     expect(first).toMatchObject({ owner: 'owner-a', pid: process.pid, host: HOST });
     clock.advance(1000);
-    expect(store.leases.acquire(runId, me, STALE_MS)).toEqual({ ok: true });
-    expect(store.leases.get(runId)).toMatchObject({ acquiredAt: first?.acquiredAt, heartbeatAt: '2025-06-01T12:00:01.000Z' });
+    expect(await store.leases.acquire(runId, me, STALE_MS)).toEqual({ ok: true });
+    expect(await store.leases.get(runId)).toMatchObject({ acquiredAt: first?.acquiredAt, heartbeatAt: '2025-06-01T12:00:01.000Z' });
   });
 
-  it('refuses a live holder and names it', () => {
-    const { store, runId, clock } = setup();
-    store.leases.acquire(runId, { id: 'owner-a', pid: process.pid, host: HOST }, STALE_MS);
+  it('refuses a live holder and names it', async () => {
+    const { store, runId, clock } = await setup();
+    await store.leases.acquire(runId, { id: 'owner-a', pid: process.pid, host: HOST }, STALE_MS);
     clock.advance(STALE_MS - 1);
-    const result = store.leases.acquire(runId, { id: 'owner-b', pid: process.pid, host: HOST }, STALE_MS);
+    const result = await store.leases.acquire(runId, { id: 'owner-b', pid: process.pid, host: HOST }, STALE_MS);
     expect(result).toEqual({ ok: false, holder: expect.objectContaining({ owner: 'owner-a', pid: process.pid, host: HOST }) });
-    expect(store.leases.get(runId)?.owner).toBe('owner-a');
+    expect((await store.leases.get(runId))?.owner).toBe('owner-a');
   });
 
-  it('refuses a holder on another host even when its pid does not exist here', () => {
-    const { store, runId } = setup();
-    store.leases.acquire(runId, { id: 'remote', pid: deadPid(), host: 'other-machine' }, STALE_MS);
-    expect(store.leases.acquire(runId, { id: 'local', pid: process.pid, host: HOST }, STALE_MS).ok).toBe(false);
+  it('refuses a holder on another host even when its pid does not exist here', async () => {
+    const { store, runId } = await setup();
+    await store.leases.acquire(runId, { id: 'remote', pid: deadPid(), host: 'other-machine' }, STALE_MS);
+    expect((await store.leases.acquire(runId, { id: 'local', pid: process.pid, host: HOST }, STALE_MS)).ok).toBe(false);
   });
 
-  it('takes over a lease whose holder process on this host is dead, even with a fresh heartbeat', () => {
-    const { store, runId } = setup();
-    store.leases.acquire(runId, { id: 'crashed', pid: deadPid(), host: HOST }, STALE_MS);
-    expect(store.leases.acquire(runId, { id: 'resumer', pid: process.pid, host: HOST }, STALE_MS)).toEqual({ ok: true });
-    expect(store.leases.get(runId)).toMatchObject({ owner: 'resumer', pid: process.pid });
+  it('takes over a lease whose holder process on this host is dead, even with a fresh heartbeat', async () => {
+    const { store, runId } = await setup();
+    await store.leases.acquire(runId, { id: 'crashed', pid: deadPid(), host: HOST }, STALE_MS);
+    expect(await store.leases.acquire(runId, { id: 'resumer', pid: process.pid, host: HOST }, STALE_MS)).toEqual({ ok: true });
+    expect(await store.leases.get(runId)).toMatchObject({ owner: 'resumer', pid: process.pid });
   });
 
-  it('takes over a lease whose heartbeat is older than the stale limit', () => {
-    const { store, runId, clock } = setup();
-    store.leases.acquire(runId, { id: 'silent', pid: process.pid, host: 'other-machine' }, STALE_MS);
+  it('takes over a lease whose heartbeat is older than the stale limit', async () => {
+    const { store, runId, clock } = await setup();
+    await store.leases.acquire(runId, { id: 'silent', pid: process.pid, host: 'other-machine' }, STALE_MS);
     clock.advance(STALE_MS + 1);
-    expect(store.leases.acquire(runId, { id: 'resumer', pid: process.pid, host: HOST }, STALE_MS)).toEqual({ ok: true });
-    expect(store.leases.get(runId)).toMatchObject({ owner: 'resumer', acquiredAt: '2025-06-01T12:00:30.001Z' });
+    expect(await store.leases.acquire(runId, { id: 'resumer', pid: process.pid, host: HOST }, STALE_MS)).toEqual({ ok: true });
+    expect(await store.leases.get(runId)).toMatchObject({ owner: 'resumer', acquiredAt: '2025-06-01T12:00:30.001Z' });
   });
 
-  it('a heartbeat keeps the lease fresh and reports false once the lease was taken over', () => {
-    const { store, runId, clock } = setup();
+  it('a heartbeat keeps the lease fresh and reports false once the lease was taken over', async () => {
+    const { store, runId, clock } = await setup();
     const old = { id: 'old', pid: process.pid, host: 'other-machine' };
-    store.leases.acquire(runId, old, STALE_MS);
+    await store.leases.acquire(runId, old, STALE_MS);
     clock.advance(STALE_MS - 1);
-    expect(store.leases.heartbeat(runId, 'old')).toBe(true);
+    expect(await store.leases.heartbeat(runId, 'old')).toBe(true);
     clock.advance(STALE_MS - 1);
-    expect(store.leases.acquire(runId, { id: 'new', pid: process.pid, host: HOST }, STALE_MS).ok).toBe(false);
+    expect((await store.leases.acquire(runId, { id: 'new', pid: process.pid, host: HOST }, STALE_MS)).ok).toBe(false);
     clock.advance(2);
-    expect(store.leases.acquire(runId, { id: 'new', pid: process.pid, host: HOST }, STALE_MS).ok).toBe(true);
-    expect(store.leases.heartbeat(runId, 'old')).toBe(false);
-    expect(store.leases.heartbeat(runId, 'new')).toBe(true);
+    expect((await store.leases.acquire(runId, { id: 'new', pid: process.pid, host: HOST }, STALE_MS)).ok).toBe(true);
+    expect(await store.leases.heartbeat(runId, 'old')).toBe(false);
+    expect(await store.leases.heartbeat(runId, 'new')).toBe(true);
   });
 
-  it('releases only its own lease', () => {
-    const { store, runId } = setup();
-    store.leases.acquire(runId, { id: 'a', pid: process.pid, host: HOST }, STALE_MS);
-    store.leases.release(runId, 'b');
-    expect(store.leases.get(runId)?.owner).toBe('a');
-    store.leases.release(runId, 'a');
-    expect(store.leases.get(runId)).toBeUndefined();
-    expect(store.leases.acquire(runId, { id: 'b', pid: process.pid, host: HOST }, STALE_MS)).toEqual({ ok: true });
+  it('releases only its own lease', async () => {
+    const { store, runId } = await setup();
+    await store.leases.acquire(runId, { id: 'a', pid: process.pid, host: HOST }, STALE_MS);
+    await store.leases.release(runId, 'b');
+    expect((await store.leases.get(runId))?.owner).toBe('a');
+    await store.leases.release(runId, 'a');
+    expect(await store.leases.get(runId)).toBeUndefined();
+    expect(await store.leases.acquire(runId, { id: 'b', pid: process.pid, host: HOST }, STALE_MS)).toEqual({ ok: true });
   });
 
-  it('lets exactly one of two stores on the same file win a contested lease', () => {
-    const { store, runId, clock } = setup();
+  it('lets exactly one of two stores on the same file win a contested lease', async () => {
+    const { store, runId, clock } = await setup();
     const second = openStore(store.path, { clock: clock.now });
-    const a = store.leases.acquire(runId, { id: 'a', pid: process.pid, host: HOST }, STALE_MS);
-    const b = second.leases.acquire(runId, { id: 'b', pid: process.pid, host: HOST }, STALE_MS);
+    const a = await store.leases.acquire(runId, { id: 'a', pid: process.pid, host: HOST }, STALE_MS);
+    const b = await second.leases.acquire(runId, { id: 'b', pid: process.pid, host: HOST }, STALE_MS);
     second.close();
     expect([a.ok, b.ok]).toEqual([true, false]);
   });
@@ -108,9 +108,9 @@ describe('leases', () => {
       const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(d.toString()))));
       await waitFor(() => procState(pid) === 'Z');
       expect(isProcessAlive(pid)).toBe(false);
-      const { store, runId } = setup();
-      store.leases.acquire(runId, { id: 'zombie', pid, host: HOST }, STALE_MS);
-      expect(store.leases.acquire(runId, { id: 'resumer', pid: process.pid, host: HOST }, STALE_MS)).toEqual({ ok: true });
+      const { store, runId } = await setup();
+      await store.leases.acquire(runId, { id: 'zombie', pid, host: HOST }, STALE_MS);
+      expect(await store.leases.acquire(runId, { id: 'resumer', pid: process.pid, host: HOST }, STALE_MS)).toEqual({ ok: true });
     } finally {
       parent.kill('SIGKILL');
     }

@@ -8,15 +8,15 @@ const answer = (text: string): SessionMessage => ({ role: 'assistant', parts: [{
 describe('AgentSession.answerAfter', () => {
   const session = (history: SessionMessage[]) => AgentSession.restore({} as SessionDeps, history);
 
-  it("gives each instruction the reply that ended its own stretch, not a later call's", () => {
-    const s = session([user('first', 'c1'), answer('one'), user('second', 'c2'), answer('two')]);
+  it("gives each instruction the reply that ended its own stretch, not a later call's", async () => {
+    const s = await session([user('first', 'c1'), answer('one'), user('second', 'c2'), answer('two')]);
     expect(s.answerAfter(s.instructionIndex('c1'))).toBe('one');
     expect(s.answerAfter(s.instructionIndex('c2'))).toBe('two');
   });
 
-  it('has no answer while the instruction is still being worked on', () => {
+  it('has no answer while the instruction is still being worked on', async () => {
     const working: SessionMessage = { role: 'assistant', parts: [{ type: 'tool_use', id: 't', name: 'x', input: {} }] };
-    expect(session([user('first', 'c1'), working]).answerAfter(0)).toBeUndefined();
-    expect(session([user('first', 'c1')]).answerAfter(0)).toBeUndefined();
+    expect((await session([user('first', 'c1'), working])).answerAfter(0)).toBeUndefined();
+    expect((await session([user('first', 'c1')])).answerAfter(0)).toBeUndefined();
   });
 });

@@ -88,7 +88,7 @@ async function workerToolbox(authorized: ToolSpec[], alwaysLoad: string[], store
       resolver: { resolve: async () => [] },
       toolContext: (callId, signal) => ({ workspaceDir: '/nowhere', signal, runId: 'run', task: 't', agent: 'worker', callId }),
       stored,
-      onLoaded: () => {},
+      onLoaded: async () => {},
     },
     def,
   );
