@@ -98,7 +98,7 @@ function postgresBackend(server: () => TestPostgres): Backend {
     return url;
   };
   const withClient = async <T>(store: Store, fn: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const client = new pg.Client({ connectionString: urlOf(store) });
+    const client = new pg.Client({ connectionString: urlOf(store), types: { getTypeParser: jsonAsText } });
     await client.connect();
     try {
       return await fn(client);
@@ -131,6 +131,12 @@ function postgresBackend(server: () => TestPostgres): Backend {
     },
   };
 }
+
+const JSON_OID = 114;
+
+/** json columns as the text stored, as SQLite returns them (pg parses them by default). */
+const jsonAsText = ((oid: number, format?: 'text' | 'binary') =>
+  oid === JSON_OID ? (text: string) => text : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'];
 
 /**
  * The chosen backends, with the hooks that serve them registered in the calling test file: the
