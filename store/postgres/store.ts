@@ -56,10 +56,12 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
   return storeOn(shared, undefined, opts.redactor);
 }
 
-/** A transaction's client and how deep its savepoints go. */
+/** A transaction's client, how deep its savepoints go, and the nested transaction running at that depth. */
 interface Bound {
   client: pg.PoolClient;
   depth: number;
+  /** Nested transactions on one `tx` run one after another: their savepoints must not interleave. */
+  nested: { tail: Promise<unknown> };
 }
 
 function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | undefined): Store {
@@ -73,8 +75,11 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
     withRedactor: (next) => storeOn(shared, bound, next),
     checkpoint: async () => undefined,
     transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
-      if (bound === undefined) return inTransaction(shared, (client) => fn(storeOn(shared, { client, depth: 0 }, redactor)));
-      return inSavepoint(bound, () => fn(storeOn(shared, { client: bound.client, depth: bound.depth + 1 }, redactor)));
+      if (bound === undefined) return inTransaction(shared, (client) => fn(storeOn(shared, { client, depth: 0, nested: { tail: Promise.resolve() } }, redactor)));
+      const inner: Bound = { client: bound.client, depth: bound.depth + 1, nested: { tail: Promise.resolve() } };
+      const result = bound.nested.tail.then(() => inSavepoint(bound, () => fn(storeOn(shared, inner, redactor))));
+      bound.nested.tail = result.catch(() => undefined);
+      return result;
     },
     runs: createRunsRepo(ctx),
     tasks: createTasksRepo(ctx),

@@ -2,39 +2,36 @@
 
 import { toEventRow } from '../../rowReaders.js';
 import { parseRow, RawEvent } from '../../rowSchemas.js';
-import type { EventsRepo, NewEvent } from '../../repos/events.js';
+import type { EventsRepo } from '../../repos/events.js';
 import type { PgRepoContext } from '../context.js';
 
-const COLUMNS = 6;
-/** Rows per INSERT: a statement takes at most 65,535 parameters. */
-const BATCH = 1000;
-
-export function createEventsRepo({ sql, atomic, codec, now }: PgRepoContext): EventsRepo {
-  const values = (e: NewEvent, at: string): unknown[] => [e.runId, e.type, e.task ?? null, e.sessionId ?? null, codec.json(e.data), at];
-
+export function createEventsRepo({ sql, codec, now }: PgRepoContext): EventsRepo {
   return {
     async append(e) {
       await sql.query(
         'INSERT INTO events (run_id, type, task_name, session_id, data_json, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-        values(e, now()),
+        [e.runId, e.type, e.task ?? null, e.sessionId ?? null, codec.json(e.data), now()],
       );
     },
     async appendMany(events) {
       if (events.length === 0) return;
-      const at = now();
-      const insert = async (on: typeof sql, batch: readonly NewEvent[]): Promise<void> => {
-        const rows = batch.map((_, i) => `(${Array.from({ length: COLUMNS }, (_, c) => `$${i * COLUMNS + c + 1}`).join(', ')})`);
-        await on.query(
-          `INSERT INTO events (run_id, type, task_name, session_id, data_json, created_at) VALUES ${rows.join(', ')}`,
-          batch.flatMap((e) => values(e, at)),
-        );
-      };
-      // One statement is one transaction (all the events or none, in the order given); more than a
-      // statement holds take one transaction around several.
-      if (events.length <= BATCH) return insert(sql, events);
-      await atomic(async (tx) => {
-        for (let i = 0; i < events.length; i += BATCH) await insert(tx, events.slice(i, i + BATCH));
-      });
+      // One statement whatever the count (arrays, not a parameter per value), so one prepared plan
+      // and one transaction: all the events or none, with ids in the order given.
+      await sql.query(
+        `INSERT INTO events (run_id, type, task_name, session_id, data_json, created_at)
+         SELECT run_id, type, task_name, session_id, data_json, $6::timestamptz
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::json[]) WITH ORDINALITY
+           AS e(run_id, type, task_name, session_id, data_json, n)
+         ORDER BY n`,
+        [
+          events.map((e) => e.runId),
+          events.map((e) => e.type),
+          events.map((e) => e.task ?? null),
+          events.map((e) => e.sessionId ?? null),
+          events.map((e) => codec.json(e.data)),
+          now(),
+        ],
+      );
     },
     async list(runId, opts = {}) {
       const { rows } = await sql.query('SELECT * FROM events WHERE run_id = $1 AND id > $2 ORDER BY id LIMIT $3', [

@@ -437,6 +437,24 @@ describe.each(useBackends())('$name store', (backend) => {
       ]);
     });
 
+    it('runs nested transactions started together one after another, each kept or undone alone', async () => {
+      const store = await backend.fresh();
+      const { runId } = await seedSession(store);
+      await store.transaction(async (tx) => {
+        const results = await Promise.allSettled(
+          ['a', 'b', 'c', 'd'].map((name, i) =>
+            tx.transaction(async (inner) => {
+              await inner.events.append({ runId, type: name, data: i });
+              await inner.events.append({ runId, type: `${name}2`, data: i });
+              if (i % 2 === 1) throw new Error(`undo ${name}`);
+            }),
+          ),
+        );
+        expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
+      });
+      expect((await store.events.list(runId)).map((e) => e.type)).toEqual(['a', 'a2', 'c', 'c2']);
+    });
+
     it('rolls back writes inside a transaction when a statement fails, and the store stays usable', async () => {
       const store = await backend.fresh();
       const { runId, sessionId } = await seedSession(store);
