@@ -7,7 +7,9 @@
 //   npm run build --silent && node bench/store-backends.mjs [--backend sqlite|postgres|both] [--turns 300]
 // Options: --db postgres://… measures an existing server (it writes a bench run into that database;
 // the schema is migrated first) instead of starting an embedded one with fsync and synchronous_commit
-// on; --dir <folder> for the SQLite file (default: the OS temp folder; use a real disk).
+// on; --no-fsync starts the embedded one with them off instead (what remains is the cost of the
+// statements and round trips, without the disk); --dir <folder> for the SQLite file (default: the OS
+// temp folder; use a real disk).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +26,7 @@ const backend = option('--backend', 'both');
 const turns = Number(option('--turns', '300'));
 const dbUrl = option('--db', undefined);
 const baseDir = option('--dir', tmpdir());
+const durable = !args.includes('--no-fsync');
 
 const lorem = (n) => 'The quick brown fox jumps over the lazy dog; '.repeat(Math.ceil(n / 45)).slice(0, n);
 
@@ -139,11 +142,11 @@ if (backend === 'sqlite' || backend === 'both') {
 }
 
 if (backend === 'postgres' || backend === 'both') {
-  const server = dbUrl === undefined ? await startPostgres({ durable: true }) : undefined;
+  const server = dbUrl === undefined ? await startPostgres({ durable }) : undefined;
   try {
     const url = dbUrl ?? (await server.createDatabase());
     const store = await openPostgresStore(url);
-    const label = dbUrl === undefined ? 'PostgreSQL, embedded on 127.0.0.1, fsync and synchronous_commit on' : 'PostgreSQL';
+    const label = dbUrl !== undefined ? 'PostgreSQL' : `PostgreSQL, embedded on 127.0.0.1, fsync and synchronous_commit ${durable ? 'on' : 'off'}`;
     await measure(label, store, async () => {
       // The floor under every statement: one round trip to the server.
       const pool = new pg.Pool({ connectionString: url, max: 1 });
