@@ -96,6 +96,10 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
 /** One client for BEGIN … COMMIT; a client whose ROLLBACK fails is discarded rather than reused. */
 async function inTransaction<T>(shared: Shared, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await shared.pool.connect();
+  // A connection lost mid-transaction rejects the pending query, which is how the step learns of it;
+  // pg also emits 'error' on the client, which would crash the process if nothing listened.
+  const ignore = (): void => undefined;
+  client.on('error', ignore);
   let discard = false;
   try {
     await client.query('BEGIN');
@@ -110,6 +114,7 @@ async function inTransaction<T>(shared: Shared, fn: (client: pg.PoolClient) => P
     );
     throw err;
   } finally {
+    client.removeListener('error', ignore);
     client.release(discard);
   }
 }
