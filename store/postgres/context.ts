@@ -43,8 +43,3 @@ export function flags(row: Record<string, unknown>, ...names: string[]): Record<
   }
   return out;
 }
-
-/** The first row of a result, or undefined. */
-export function first(result: SqlResult): Record<string, unknown> | undefined {
-  return result.rows[0];
-}
