@@ -23,6 +23,7 @@ import { createMessagesRepo } from './repos/messages.js';
 import { createRoutesRepo } from './repos/routes.js';
 import { createRunsRepo } from './repos/runs.js';
 import { createSessionsRepo } from './repos/sessions.js';
+import { createStoredResultsRepo } from './repos/storedResults.js';
 import { createTasksRepo } from './repos/tasks.js';
 import { createTurnsRepo } from './repos/turns.js';
 import type { Store } from './store.js';
@@ -230,6 +231,7 @@ function reposOn(db: Database.Database, file: string, opts: OpenStoreOptions): S
     events: createEventsRepo(ctx),
     routes: createRoutesRepo(ctx),
     leases: createLeasesRepo(ctx),
+    storedResults: createStoredResultsRepo(ctx),
   };
 }
 

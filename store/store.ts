@@ -9,6 +9,7 @@ import type { MessagesRepo } from './repos/messages.js';
 import type { RoutesRepo } from './repos/routes.js';
 import type { RunsRepo } from './repos/runs.js';
 import type { SessionsRepo } from './repos/sessions.js';
+import type { StoredResultsRepo } from './repos/storedResults.js';
 import type { TasksRepo } from './repos/tasks.js';
 import type { TurnsRepo } from './repos/turns.js';
 
@@ -35,4 +36,5 @@ export interface Store {
   events: EventsRepo;
   routes: RoutesRepo;
   leases: LeasesRepo;
+  storedResults: StoredResultsRepo;
 }
