@@ -33,6 +33,7 @@ function setup(toolbox: Toolbox): { deps: SessionDeps; sessionId: string } {
     agent: 'worker',
     sessionId: session.id,
     toolbox,
+    resultMaxTokens: 16_000,
     signal: new AbortController().signal,
   } as unknown as SessionDeps;
   return { deps, sessionId: session.id };
