@@ -23,10 +23,10 @@ export function renderPreview(payload: StoredPayload, handle: string, tokens: nu
     const lineCount = countLines(payload.text);
     lines.push(`It is text, ${fmt(bytes)} bytes in ${fmt(lineCount)} lines (${fmt(payload.text.length)} characters). Its start and end:`);
     const half = Math.floor(budget / 2);
-    const head = headBytes(payload.text, half);
-    const tail = tailBytes(payload.text, half);
+    const head = atLineEnd(headBytes(payload.text, half));
+    const tail = atLineStart(tailBytes(payload.text, half));
     const omitted = bytes - Buffer.byteLength(head, 'utf8') - Buffer.byteLength(tail, 'utf8');
-    lines.push(head, `[… ${fmt(omitted)} bytes not shown …]`, tail);
+    lines.push(head.replace(/\n$/, ''), `[… ${fmt(omitted)} bytes not shown …]`, tail.replace(/\n$/, ''));
     readHint = `result_read {"handle":"${handle}","offset":${head.length}}`;
   } else {
     readHint = `result_read {"handle":"${handle}","image":1}`;
@@ -36,6 +36,17 @@ export function renderPreview(payload: StoredPayload, handle: string, tokens: nu
   });
   lines.push(`Read more with ${readHint}, or search it with result_search {"handle":"${handle}","pattern":"..."}.`);
   return lines.join('\n');
+}
+
+/** Whole lines when the cut leaves at least half of the head; the cut as is otherwise (one long line). */
+function atLineEnd(head: string): string {
+  const end = head.lastIndexOf('\n');
+  return end >= head.length / 2 ? head.slice(0, end + 1) : head;
+}
+
+function atLineStart(tail: string): string {
+  const start = tail.indexOf('\n');
+  return start >= 0 && start < tail.length / 2 ? tail.slice(start + 1) : tail;
 }
 
 function countLines(text: string): number {
