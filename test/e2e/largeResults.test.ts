@@ -263,3 +263,60 @@ describe('a stored result across kill -9 and resume', () => {
     }
   });
 });
+
+describe('tool_response through the CLI', () => {
+  const hcl = (commanderLimit: string) => `model "fake" {
+  provider = "anthropic"
+  api_key  = "k"
+}
+agent "other" {
+  model       = ${ANTHROPIC_MODEL}
+  personality = "A second opinion."
+  tool_response {
+    max_tokens = 8000
+  }
+}
+mission "m" {
+  commander {
+    model = ${ANTHROPIC_MODEL}
+${commanderLimit}
+  }
+  agent_defaults {
+    tool_response {
+      max_tokens = 24000
+    }
+  }
+  task "use" {
+    objective = "Look at the customers."
+    tools     = [builtins.utils.current_time]
+    agents    = [agents.other]
+  }
+}
+`;
+
+  it('plan shows each session limit and where it comes from', async () => {
+    const dir = writeProject({ 'mission.hcl': hcl('') });
+    const json = await runCli(['plan', dir, '--json'], { cwd: dir });
+    expect(json.code, json.stderr).toBe(0);
+    const task = (JSON.parse(json.stdout) as { tasks: { commander: { tool_response: unknown }; agents: { name: string; tool_response: unknown }[] }[] }).tasks[0]!;
+    expect(task.commander.tool_response).toEqual({ max_tokens: 16000, via: 'default' });
+    expect(task.agents.map((a) => [a.name, a.tool_response])).toEqual([
+      ['worker', { max_tokens: 24000, via: 'agent_defaults' }],
+      ['other', { max_tokens: 8000, via: 'agent' }],
+    ]);
+    const text = await runCli(['plan', dir], { cwd: dir });
+    expect(text.stdout).toContain('tool results over 16,000 tokens are stored and previewed (default)');
+    expect(text.stdout).toContain('tool results over 24,000 tokens are stored and previewed (agent_defaults)');
+    expect(text.stdout).toContain("tool results over 8,000 tokens are stored and previewed (agent's tool_response)");
+  });
+
+  it('validate refuses an out-of-range limit at its position, with a hint', async () => {
+    const dir = writeProject({ 'mission.hcl': hcl('    tool_response {\n      max_tokens = 50\n    }') });
+    const result = await runCli(['validate', dir], { cwd: dir });
+    expect(result.code).toBe(1);
+    const out = result.stdout + result.stderr;
+    expect(out).toContain('mission.hcl:16:20: error[SCH013]: ');
+    expect(out).toContain('max_tokens must be a whole number from 1,000 to 1,000,000, got 50');
+    expect(out).toContain('the default is 16,000');
+  });
+});
