@@ -16,31 +16,31 @@ import { fmt, headBytes, readBudget } from './size.js';
 export const RESULT_READ = 'result_read';
 export const RESULT_SEARCH = 'result_search';
 
-const HANDLE = z.string().regex(/^res_[0-9a-f]{16}$/, 'a handle looks like res_ and 16 hex digits').describe('The handle of a stored result (res_…).');
+const HANDLE = z.string().regex(/^res_[0-9a-f]{16}$/, 'a handle looks like res_ and 16 hex digits').describe('A stored result handle (res_…).');
 
 const ReadInput = z
   .object({
     handle: HANDLE,
-    path: z.string().optional().describe('JSON results: the value to read, like $.items or $.items[3].name (default $).'),
-    offset: z.number().int().min(0).optional().describe('Arrays: the first item to return. Text (and JSON strings): the first character to return. Default 0.'),
-    limit: z.number().int().min(1).optional().describe('Arrays: how many items at most. Text: how many characters at most. Default: as many as fit.'),
-    image: z.number().int().min(1).optional().describe('Return the n-th image of the result (1-based) instead of text.'),
+    path: z.string().optional().describe('JSON only: the value to read, e.g. $.items or $.items[3].name (default $).'),
+    offset: z.number().int().min(0).optional().describe('First array item, or first character of text (default 0).'),
+    limit: z.number().int().min(1).optional().describe('At most this many items or characters (default: as many as fit).'),
+    image: z.number().int().min(1).optional().describe('Return image n (1-based) instead.'),
   })
   .strict();
 
 const SearchInput = z
   .object({
     handle: HANDLE,
-    pattern: z.string().min(1).describe('A substring to look for (case-sensitive), or an RE2 regular expression when regex is true.'),
-    regex: z.boolean().optional().describe('Treat pattern as an RE2 regular expression.'),
-    max_matches: z.number().int().min(1).max(500).optional().describe('At most this many matches (default 50).'),
+    pattern: z.string().min(1).describe('A case-sensitive substring, or an RE2 regex when regex is true.'),
+    regex: z.boolean().optional(),
+    max_matches: z.number().int().min(1).max(500).optional().describe('Default 50.'),
   })
   .strict();
 
 export function resultTools(scope: ResultScope): SessionTool[] {
   return [
-    tool(RESULT_READ, 'Read part of a stored tool result by its handle: a page of a JSON array, the value at a JSON path, a range of text, or an image.', ReadInput, (input) => read(scope, input)),
-    tool(RESULT_SEARCH, 'Search a stored tool result by its handle: matching lines of text (with their character offsets), or matching JSON values (with their paths).', SearchInput, (input) => search(scope, input)),
+    tool(RESULT_READ, 'Read part of a stored tool result: a page of a JSON array, the value at a JSON path, a range of text, or an image.', ReadInput, (input) => read(scope, input)),
+    tool(RESULT_SEARCH, 'Search a stored tool result: matching lines of text (with their offsets), or matching JSON values (with their paths).', SearchInput, (input) => search(scope, input)),
   ];
 }
 

@@ -15,9 +15,9 @@ export function estimateTokens(content: readonly ToolResultContent[]): number {
   return tokens;
 }
 
-/** Bytes of shape or head-and-tail a preview shows: 1,500 at the default limit (the whole preview stays under 2 KB). */
+/** Bytes of shape or head-and-tail a preview shows: 1,200 at the default limit (the whole preview, framing and JSON escaping included, stays under 2 KB). */
 export function previewBudget(maxTokens: number): number {
-  return Math.min(8_000, Math.max(512, Math.floor((maxTokens * BYTES_PER_TOKEN) / 32)));
+  return Math.min(8_000, Math.max(512, Math.floor((maxTokens * BYTES_PER_TOKEN) / 40)));
 }
 
 /** Bytes one answer of result_read or result_search may take: the same limit as any tool result. */
