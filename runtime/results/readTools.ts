@@ -153,7 +153,7 @@ async function search(scope: ResultScope, input: z.infer<typeof SearchInput>): P
   if (payload.format === 'json') {
     leaves(JSON.parse(payload.text) as unknown, '$', (path, key, value) => {
       const text = typeof value === 'string' ? value : JSON.stringify(value);
-      if (test(key) || test(text)) add(`${path} = ${clip(JSON.stringify(value) ?? 'null', 200)}`);
+      if ((key !== '' && test(key)) || test(text)) add(`${path} = ${clip(JSON.stringify(value) ?? 'null', 200)}`);
     });
   } else {
     let offset = 0;
@@ -169,7 +169,8 @@ async function search(scope: ResultScope, input: z.infer<typeof SearchInput>): P
 
 /** Calls `visit` for every scalar, in document order, with its path and key. */
 function leaves(value: unknown, path: string, visit: (path: string, key: string, value: unknown) => void, key = ''): void {
-  if (Array.isArray(value)) value.forEach((v, i) => leaves(v, `${path}[${i}]`, visit, String(i)));
+  // An array index is not a key: searching "1" should not match every second element.
+  if (Array.isArray(value)) value.forEach((v, i) => leaves(v, `${path}[${i}]`, visit));
   else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) leaves(v, `${path}${pathKey(k)}`, visit, k);
   else visit(path, key, value);
 }

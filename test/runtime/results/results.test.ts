@@ -101,6 +101,18 @@ describe('result_read and result_search', () => {
     expect((await call(a, 'result_search', { handle, pattern: '(', regex: true })).isError).toBe(true);
   });
 
+  it('finds JSON values by key or value, never by array index', async () => {
+    const { a } = scopes();
+    const handle = handleOf(await offloadResult(a, text(rows(500))));
+    const byValue = textOf(await call(a, 'result_search', { handle, pattern: 'n499' }));
+    expect(byValue).toBe(`1 match in ${handle}:\n$.items[499].name = "n499"`);
+    const byKey = textOf(await call(a, 'result_search', { handle, pattern: 'name', max_matches: 2 }));
+    expect(byKey).toBe(`500 matches (2 shown) in ${handle}:\n$.items[0].name = "n0"\n$.items[1].name = "n1"`);
+    expect(textOf(await call(a, 'result_search', { handle, pattern: '^9$', regex: true }))).toBe(`1 match in ${handle}:\n$.items[9].id = 9`);
+    const list = handleOf(await offloadResult(a, text(JSON.stringify({ list: Array.from({ length: 1_500 }, (_, i) => `v${i}`) }))));
+    expect(textOf(await call(a, 'result_search', { handle: list, pattern: '^1$', regex: true }))).toBe(`No match for "^1$" in ${list}.`);
+  });
+
   it('refuses a handle the session does not hold until it is shared with it', async () => {
     const { a, b } = scopes();
     const handle = handleOf(await offloadResult(a, text(rows(500))));
