@@ -1,5 +1,7 @@
 // A stored result: what a tool returned when it was too large for the model's context, kept whole
-// in the store and read back by handle (docs/concepts/context.md). Bottom layer: imports nothing.
+// in the store and read back by handle (docs/concepts/context.md). Bottom layer: imports only core/.
+
+import type { ToolResultResource } from './toolResults.js';
 
 export interface StoredImage {
   mediaType: string;
@@ -13,6 +15,9 @@ export interface StoredPayload {
   /** The result's text parts, joined by a blank line (for `json`, the JSON text as received). */
   text: string;
   images: StoredImage[];
+  /** Kept so nothing the tool returned is lost (MCP structured content beside its text, resources). */
+  structured?: unknown;
+  resources?: ToolResultResource[];
 }
 
 /** `res_` and 16 hex digits: the start of the SHA-256 of the redacted payload. */

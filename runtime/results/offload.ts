@@ -32,7 +32,15 @@ export async function offloadResult(scope: ResultScope, result: ToolResult): Pro
 export function payloadOf(result: ToolResult): StoredPayload {
   const text = result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n\n');
   const images = result.content.flatMap((c) => (c.type === 'image' ? [{ mediaType: c.mediaType, data: c.data }] : []));
-  return { format: isJsonDocument(text) ? 'json' : 'text', text, images };
+  const payload: StoredPayload = { format: isJsonDocument(text) ? 'json' : 'text', text, images };
+  // Structured content the text already renders (an MCP result with no text of its own) is not kept twice.
+  if (result.structured !== undefined && !(payload.format === 'json' && sameJson(text, result.structured))) payload.structured = result.structured;
+  if (result.resources !== undefined) payload.resources = result.resources;
+  return payload;
+}
+
+function sameJson(text: string, value: unknown): boolean {
+  return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
 }
 
 function isJsonDocument(text: string): boolean {

@@ -24,6 +24,8 @@ const PayloadSchema = z.object({
   format: z.enum(['json', 'text']),
   text: z.string(),
   images: z.array(z.object({ mediaType: z.string(), data: z.string() })),
+  structured: z.unknown().optional(),
+  resources: z.array(z.looseObject({ kind: z.enum(['resource', 'resource_link', 'audio']) })).optional(),
 });
 
 export function createStoredResultsRepo({ db, codec, now }: RepoContext): StoredResultsRepo {

@@ -54,6 +54,18 @@ describe('offloadResult', () => {
     expect(store!.storedResults.read(b.sessionId, handleOf(first))?.payload.text).toBe(rows(500));
   });
 
+  it('keeps structured content and resources, but not structured content its text already renders', async () => {
+    const { a } = scopes();
+    const doc = JSON.parse(rows(100)) as unknown;
+    const rendered = await offloadResult(a, { ...text(JSON.stringify(doc, null, 2)), structured: doc });
+    expect(store!.storedResults.read(a.sessionId, handleOf(rendered))?.payload.structured).toBeUndefined();
+    const resources = [{ kind: 'resource_link' as const, uri: 'file:///a.csv', name: 'a.csv' }];
+    const beside = await offloadResult(a, { ...text('log line\n'.repeat(500)), structured: doc, resources });
+    const kept = store!.storedResults.read(a.sessionId, handleOf(beside))?.payload;
+    expect(kept?.structured).toEqual(doc);
+    expect(kept?.resources).toEqual(resources);
+  });
+
   it('keeps the error flag of a stored result', async () => {
     const { a } = scopes();
     expect((await offloadResult(a, { ...text('e'.repeat(10_000)), isError: true })).isError).toBe(true);
