@@ -3,7 +3,7 @@
 // worker pages and searches through them with result_read and result_search; a text holding a secret
 // is stored redacted; images become notes; a handle the worker's answer names is readable by its
 // commander but not by another agent; after kill -9 and resume the next request is byte-identical
-// and the handle still reads.
+// and the handle still reads; an agent's answer over the commander's limit is previewed too.
 
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -318,5 +318,52 @@ ${commanderLimit}
     expect(out).toContain('mission.hcl:16:20: error[SCH013]: ');
     expect(out).toContain('max_tokens must be a whole number from 1,000 to 1,000,000, got 50');
     expect(out).toContain('the default is 16,000');
+  });
+});
+
+describe("an agent's answer over the commander's limit", () => {
+  it('reaches the commander as a preview it can read back', async () => {
+    const answer = `${'All good. '.repeat(600)}THE END`;
+    const turns = turnScript({
+      [commanderOf('use')]: [
+        callAgent('worker', 'Report at length.'),
+        (req) => toolCall('result_read', { handle: lastHandle(req), path: '$.answer', offset: answer.length - 20 }),
+        (req) => taskComplete(lastToolResult(req).slice(-30)),
+      ],
+      [workerOf('use')]: [{ text: answer }],
+    });
+    const server = await startFakeModelServer({ respond: turns.respond });
+    try {
+      const dir = writeProject({
+        'mission.hcl': `${fakeModelBlock(server)}
+mission "m" {
+  commander {
+    model = ${ANTHROPIC_MODEL}
+    tool_response {
+      max_tokens = 1000
+    }
+  }
+  task "use" {
+    objective = "Report."
+    tools     = [builtins.utils.current_time]
+  }
+}
+`,
+      });
+      const run = await runCli(['run', dir], { cwd: dir });
+      expect(run.code, run.stderr).toBe(0);
+      expect(turns.problems).toEqual([]);
+      const commander = requestsOf(server, commanderOf('use'));
+      const preview = resultText(latestToolResults(commander[1]!)[0]);
+      expect(preview).toMatch(/^\[stored result res_[0-9a-f]{16}\] .*the limit for one result is 1,000\)/);
+      expect(preview).toContain('It is JSON');
+      expect(preview).toContain('"status":"answered"');
+      expect(preview).not.toContain('THE END');
+      const tail = resultText(latestToolResults(commander[2]!)[0]);
+      expect(tail).toContain(`$.answer is a string of ${answer.length.toLocaleString('en-US')} characters.`);
+      expect(tail.endsWith('All good. THE END')).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 });
