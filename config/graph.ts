@@ -167,6 +167,11 @@ export interface Skill {
   allowedTools?: string[];
 }
 
+/** `tool_response { max_tokens }`: above this many tokens a tool result is stored and previewed. */
+export interface ToolResponse {
+  maxTokens: number;
+}
+
 export interface AgentSpec {
   name: string;
   scope: 'global' | 'mission';
@@ -176,6 +181,7 @@ export interface AgentSpec {
   skills: SkillRefWithProvenance[];
   reasoning?: Reasoning;
   maxTurns?: number;
+  toolResponse?: ToolResponse;
   location: SourceLocation;
 }
 
@@ -194,6 +200,8 @@ export interface WorkerSpec {
   /** Refs always sent with full schema even under discovery. */
   alwaysLoad: string[];
   maxTurns?: number;
+  /** From agent_defaults (a task has no tool_response of its own). */
+  toolResponse?: ToolResponse;
 }
 
 export interface Route {
@@ -235,6 +243,7 @@ export interface CommanderSpec {
   model: ModelRef;
   reasoning?: Reasoning;
   maxTurns?: number;
+  toolResponse?: ToolResponse;
 }
 
 export interface AgentDefaults {
@@ -245,6 +254,7 @@ export interface AgentDefaults {
   discovery?: boolean;
   discoveryThreshold?: number;
   maxTurns?: number;
+  toolResponse?: ToolResponse;
 }
 
 export interface Mission {

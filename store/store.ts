@@ -9,6 +9,7 @@ import type { MessagesRepo } from './repos/messages.js';
 import type { RoutesRepo } from './repos/routes.js';
 import type { RunsRepo } from './repos/runs.js';
 import type { SessionsRepo } from './repos/sessions.js';
+import type { StoredResultsRepo } from './repos/storedResults.js';
 import type { TasksRepo } from './repos/tasks.js';
 import type { TurnsRepo } from './repos/turns.js';
 
@@ -19,8 +20,9 @@ export interface Store {
   /**
    * Runs `fn` in one write transaction and commits when its promise resolves (rolls back when it
    * rejects). `fn` must do its reads and writes through `tx`, the store bound to that transaction;
-   * calls made meanwhile through the outer store wait until the transaction ends. Nested calls on
-   * `tx` run in a savepoint.
+   * calls made meanwhile through the outer store are never part of it (SQLite queues them until the
+   * transaction ends; PostgreSQL runs them on another pooled connection). Nested calls on `tx` run in
+   * a savepoint.
    */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /**
@@ -40,4 +42,5 @@ export interface Store {
   events: EventsRepo;
   routes: RoutesRepo;
   leases: LeasesRepo;
+  storedResults: StoredResultsRepo;
 }

@@ -12,6 +12,8 @@ import type { AgentDefinition } from './definitions.js';
 import { AgentSession } from './session.js';
 import type { SessionDeps } from './sessionTypes.js';
 import { buildAgentToolbox, loadedEntry } from './agentToolbox.js';
+import { addResultTools } from '../results/index.js';
+import { HANDLE_PATTERN } from '../../core/storedResults.js';
 
 export class AgentPool implements AgentDirectory {
   private readonly sessions = new Map<string, Promise<AgentSession>>();
@@ -21,6 +23,8 @@ export class AgentPool implements AgentDirectory {
     private readonly ctx: RunContext,
     private readonly task: TaskSpec,
     private readonly definitions: readonly AgentDefinition[],
+    /** The commander these agents answer: handles their answers mention become readable by it. */
+    private readonly commanderSessionId: string,
   ) {}
 
   names(): string[] {
@@ -56,7 +60,10 @@ export class AgentPool implements AgentDirectory {
     const index = session.instructionIndex(callId);
     if (index >= 0) {
       const ready = session.answerAfter(index);
-      if (ready !== undefined) return { ok: true, agentId: name, answer: ready };
+      if (ready !== undefined) {
+        await this.passUp(session.deps.sessionId, ready);
+        return { ok: true, agentId: name, answer: ready };
+      }
     } else {
       await store.transaction(async (tx) => {
         await session.appendInstruction([{ type: 'text', text: instruction }], callId, tx);
@@ -71,12 +78,20 @@ export class AgentPool implements AgentDirectory {
         await tx.sessions.setStatus(sessionId, 'completed');
       });
       this.ctx.bus.emit({ type: 'session.finished', task: this.task.name, agent: name, sessionId, status: 'completed' });
+      await this.passUp(sessionId, outcome.text);
       return { ok: true, agentId: name, answer: outcome.text };
     }
     const reason = outcome.kind === 'failed' ? outcome.reason : 'the agent ended without an answer';
     await store.sessions.setStatus(sessionId, 'failed');
     this.ctx.bus.emit({ type: 'session.finished', task: this.task.name, agent: name, sessionId, status: 'failed' });
     return { ok: false, agentId: name, error: reason };
+  }
+
+  /** A stored result the agent's answer names becomes readable by the commander it answers. */
+  private async passUp(agentSessionId: string, answer: string): Promise<void> {
+    for (const handle of new Set(answer.match(HANDLE_PATTERN) ?? [])) {
+      await this.ctx.store.storedResults.share(handle, agentSessionId, this.commanderSessionId);
+    }
   }
 
   private session(name: string): Promise<AgentSession> {
@@ -136,9 +151,11 @@ export class AgentPool implements AgentDirectory {
       systemPrompt: row.systemPrompt,
       toolbox,
       maxTurns: def.maxTurns ?? ctx.limits.agentMaxTurns,
+      resultMaxTokens: def.toolResponse.maxTokens,
       signal: ctx.signal,
       requireToolCall: false,
     };
+    await addResultTools(toolbox, { store: ctx.store, runId: ctx.runId, sessionId: row.id, maxTokens: def.toolResponse.maxTokens });
     ctx.bus.emit({
       type: 'session.started',
       task: this.task.name,

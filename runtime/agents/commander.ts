@@ -10,7 +10,8 @@ import { AgentPool } from './agentPool.js';
 import { commanderTools } from './commanderTools.js';
 import { CommanderState } from './commanderState.js';
 import { normalizeOutput } from './outputValidation.js';
-import type { AgentDefinition } from './definitions.js';
+import { resultLimit, type AgentDefinition } from './definitions.js';
+import { addResultTools } from '../results/index.js';
 import { AgentSession, loadHistory } from './session.js';
 import type { SessionDeps } from './sessionTypes.js';
 import { Toolbox } from './toolbox.js';
@@ -74,10 +75,12 @@ export async function runCommander(
       skills: [],
     }));
 
-  const pool = new AgentPool(ctx, task, agents);
+  const pool = new AgentPool(ctx, task, agents, row.id);
   const history = await loadHistory(store, row.id);
   const state = CommanderState.fromHistory(history);
   const toolbox = new Toolbox(commanderTools({ agents: pool, state, output: task.output, routes: task.router }));
+  const limit = resultLimit(mission.commander.toolResponse, 'commander');
+  await addResultTools(toolbox, { store, runId: ctx.runId, sessionId: row.id, maxTokens: limit.maxTokens });
   const deps: SessionDeps = {
     store,
     bus: ctx.bus,
@@ -90,6 +93,7 @@ export async function runCommander(
     systemPrompt: row.systemPrompt,
     toolbox,
     maxTurns: mission.commander.maxTurns ?? ctx.limits.commanderMaxTurns,
+    resultMaxTokens: limit.maxTokens,
     signal: ctx.signal,
     requireToolCall: true,
     isDone: () => state.completion !== undefined,

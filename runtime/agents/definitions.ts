@@ -12,6 +12,7 @@ import { fillSkillPrompt } from '../skills/template.js';
 import { serverInstructionsSection } from '../tools/mcp/instructions.js';
 import { isToolOfMcpAll } from '../../config/toolRefs.js';
 import type { ToolSpec } from '../tools/types.js';
+import { DEFAULT_TOOL_RESPONSE_MAX_TOKENS } from '../../config/stages/toolResponse.js';
 
 /** Bytes of system prompt the skill catalog may take before it is trimmed. */
 export const SKILL_CATALOG_BUDGET = 4096;
@@ -36,6 +37,18 @@ export interface AgentDefinition {
   given: { tools: GivenTool[]; skills: GivenSkill[] };
   /** Problems found while building it (an ambiguous `$mention`, an unavailable tool). */
   warnings: string[];
+  /** Above this many tokens a tool result is stored and previewed, and where the figure comes from. */
+  toolResponse: ResultLimit;
+}
+
+export interface ResultLimit {
+  maxTokens: number;
+  via: 'agent' | 'agent_defaults' | 'commander' | 'default';
+}
+
+/** The limit of a session whose own block may set one (`via`), else the default. */
+export function resultLimit(own: { maxTokens: number } | undefined, via: ResultLimit['via']): ResultLimit {
+  return own === undefined ? { maxTokens: DEFAULT_TOOL_RESPONSE_MAX_TOKENS, via: 'default' } : { maxTokens: own.maxTokens, via };
 }
 
 export interface DefinitionContext {
@@ -151,6 +164,7 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
     preloadedSkills: preloaded,
     given: { tools: given, skills: givenSkills },
     warnings,
+    toolResponse: resultLimit(worker.toolResponse, 'agent_defaults'),
   };
   if (index) def.discovery = { alwaysLoad: [...worker.alwaysLoad], index };
   if (worker.reasoning) def.reasoning = worker.reasoning;
@@ -181,6 +195,7 @@ export async function declaredAgentDefinition(ctx: DefinitionContext, spec: Agen
     preloadedSkills: [],
     given: { tools: given, skills: givenSkills },
     warnings: [],
+    toolResponse: resultLimit(spec.toolResponse, 'agent'),
   };
   if (spec.reasoning) def.reasoning = spec.reasoning;
   if (spec.maxTurns !== undefined) def.maxTurns = spec.maxTurns;

@@ -13,6 +13,7 @@ import { durableStep, type StepTx } from '../durableStep.js';
 import type { EventBus } from '../events.js';
 import type { Store } from '../../store/index.js';
 import type { ToolResultPart, ToolUsePart } from '../providers/types.js';
+import { isResultReader, offloadResult, revealResultTools, type ResultScope } from '../results/index.js';
 import type { ToolResult } from '../tools/types.js';
 import { RunInterrupted, type SessionDeps } from './sessionTypes.js';
 import type { SessionTool } from './toolbox.js';
@@ -187,7 +188,15 @@ async function runTool(deps: SessionDeps, call: ToolUsePart, tool: SessionTool):
   // A result produced while the run is being stopped may be an abort artefact: leave the call
   // `started` so resume decides (re-run when safe, otherwise report the interruption).
   if (deps.signal.aborted) throw new RunInterrupted();
+  // The interception point: the ledger, and so the model and any resume, see what this returns.
+  const scope = resultScope(deps);
+  if (!isResultReader(tool.ref)) result = await offloadResult(scope, result);
+  await revealResultTools(deps.toolbox, scope);
   return { result, durationMs: performance.now() - started };
+}
+
+function resultScope(deps: SessionDeps): ResultScope {
+  return { store: deps.store, runId: deps.runId, sessionId: deps.sessionId, maxTokens: deps.resultMaxTokens };
 }
 
 async function recordResult(deps: SessionDeps, tx: StepTx, call: ToolUsePart, toolRef: string, done: Done): Promise<void> {

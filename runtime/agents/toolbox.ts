@@ -35,6 +35,8 @@ export interface SessionTool {
 export class Toolbox {
   private readonly authorized = new Map<string, SessionTool>();
   private readonly visible: string[] = [];
+  /** Shown after every other tool, whenever they were shown (the stored-result readers), so a resumed session lists the same order. */
+  private readonly trailing: string[] = [];
   /** How a call to a name outside the authorized set is answered (discovery words it its own way). */
   describeUnknown: (name: string) => string = (name) => {
     const list = this.visible.length > 0 ? this.visible.join(', ') : '(none)';
@@ -59,8 +61,16 @@ export class Toolbox {
   /** Sends an authorized tool's schema from the next turn on. Unknown names are ignored. */
   show(name: string): boolean {
     const tool = this.resolve(name);
-    if (!tool || this.visible.includes(tool.definition.name)) return false;
+    if (!tool || this.visible.includes(tool.definition.name) || this.trailing.includes(tool.definition.name)) return false;
     this.visible.push(tool.definition.name);
+    return true;
+  }
+
+  /** Like show, but the tool stays after all others in the list sent to the model. */
+  showLast(name: string): boolean {
+    const tool = this.resolve(name);
+    if (!tool || this.visible.includes(tool.definition.name) || this.trailing.includes(tool.definition.name)) return false;
+    this.trailing.push(tool.definition.name);
     return true;
   }
 
@@ -74,10 +84,10 @@ export class Toolbox {
 
   /** Tool definitions for the next request, in a stable order (registration of visibility). */
   definitionsForTurn(): ToolDefinition[] {
-    return this.visible.map((name) => this.authorized.get(name)!.definition);
+    return [...this.visible, ...this.trailing].map((name) => this.authorized.get(name)!.definition);
   }
 
   visibleNames(): string[] {
-    return [...this.visible];
+    return [...this.visible, ...this.trailing];
   }
 }

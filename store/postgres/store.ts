@@ -20,6 +20,7 @@ import { createRunsRepo } from './repos/runs.js';
 import { createSessionsRepo } from './repos/sessions.js';
 import { createTasksRepo } from './repos/tasks.js';
 import { createTurnsRepo } from './repos/turns.js';
+import { createStoredResultsRepo } from './repos/storedResults.js';
 
 export interface PostgresStoreOptions extends PostgresConnectOptions {
   /** Applied to every stored text that may carry user or model content; restored on read. */
@@ -90,6 +91,7 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
     events: createEventsRepo(ctx),
     routes: createRoutesRepo(ctx),
     leases: createLeasesRepo(ctx),
+    storedResults: createStoredResultsRepo(ctx),
   };
 }
 

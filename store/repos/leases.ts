@@ -19,7 +19,7 @@ export const DEFAULT_LEASE_STALE_MS = 15_000;
 export interface LeasesRepo {
   /**
    * Takes the lease when it is free, already ours, or stale: heartbeat older than staleAfterMs, or
-   * held on this host by a pid that no longer exists. Atomic (BEGIN IMMEDIATE).
+   * held on this host by a pid that no longer exists. Atomic (one transaction).
    */
   acquire(runId: string, owner: LeaseOwner, staleAfterMs: number): Promise<AcquireResult>;
   /** false if the lease is no longer ours (taken over or released): stop driving the run. */

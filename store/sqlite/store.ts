@@ -20,8 +20,9 @@ import { createRunsRepo } from './runs.js';
 import { createSessionsRepo } from './sessions.js';
 import { createTasksRepo } from './tasks.js';
 import { createTurnsRepo } from './turns.js';
+import { createStoredResultsRepo } from './storedResults.js';
 
-type RepoName = 'runs' | 'tasks' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases';
+type RepoName = 'runs' | 'tasks' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults';
 type Repos = Pick<Store, RepoName>;
 
 export interface SqliteStoreOptions {
@@ -52,6 +53,7 @@ function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
     events: createEventsRepo(ctx),
     routes: createRoutesRepo(ctx),
     leases: createLeasesRepo(ctx),
+    storedResults: createStoredResultsRepo(ctx),
   };
 }
 
@@ -115,6 +117,7 @@ function view(v: View): Store {
     events: g(v.repos.events),
     routes: g(v.repos.routes),
     leases: g(v.repos.leases),
+    storedResults: g(v.repos.storedResults),
   };
 }
 

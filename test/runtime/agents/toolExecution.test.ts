@@ -33,6 +33,7 @@ async function setup(toolbox: Toolbox): Promise<{ deps: SessionDeps; sessionId: 
     agent: 'worker',
     sessionId: session.id,
     toolbox,
+    resultMaxTokens: 16_000,
     signal: new AbortController().signal,
   } as unknown as SessionDeps;
   return { deps, sessionId: session.id };

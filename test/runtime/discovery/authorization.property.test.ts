@@ -82,6 +82,7 @@ async function workerToolbox(authorized: ToolSpec[], alwaysLoad: string[], store
     discovery: { alwaysLoad, index: createToolIndex(authorized) },
     given: { tools: authorized.map((t) => ({ ref: t.ref, via: 'task' as const })), skills: [] },
     warnings: [],
+    toolResponse: { maxTokens: 16_000, via: 'default' as const },
   } satisfies AgentDefinition;
   return buildAgentToolbox(
     {
