@@ -21,8 +21,8 @@ export interface Store {
    * Runs `fn` in one write transaction and commits when its promise resolves (rolls back when it
    * rejects). `fn` must do its reads and writes through `tx`, the store bound to that transaction;
    * calls made meanwhile through the outer store are never part of it (SQLite queues them until the
-   * transaction ends; PostgreSQL runs them on another pooled connection). Nested calls on `tx` run in
-   * a savepoint.
+   * transaction ends; PostgreSQL runs them on another pooled connection), so `fn` must never await
+   * the outer store (on SQLite that waits forever). Nested calls on `tx` run in a savepoint.
    */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /**

@@ -130,9 +130,9 @@ describe('result_read and result_search', () => {
     const handle = handleOf(await offloadResult(a, text(rows(500))));
     const refused = await call(b, 'result_read', { handle, path: '$.items[0].id' });
     expect(refused.isError).toBe(true);
-    expect(store!.storedResults.hasAny(b.sessionId)).toBe(false);
-    expect(store!.storedResults.share(handle, a.sessionId, b.sessionId)).toBe(true);
+    expect(await store!.storedResults.hasAny(b.sessionId)).toBe(false);
+    expect(await store!.storedResults.share(handle, a.sessionId, b.sessionId)).toBe(true);
     expect(textOf(await call(b, 'result_read', { handle, path: '$.items[0].id' }))).toBe('0');
-    expect(store!.storedResults.share('res_0000000000000000', a.sessionId, b.sessionId)).toBe(false);
+    expect(await store!.storedResults.share('res_0000000000000000', a.sessionId, b.sessionId)).toBe(false);
   });
 });
