@@ -146,7 +146,6 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     loadFunctions: { ...std, load: makeLoadFunction(found.projectRoot, diags, sources) },
     runtimeFunctions: std,
     toolLists: new ListInterner(),
-    files: parsed.files,
     sources,
   };
 
