@@ -24,7 +24,7 @@ import { loadSkills } from './stages/skills.js';
 import { loadToolStage } from './stages/tools.js';
 import { loadVariables } from './stages/variables.js';
 import { suggestionHint } from './suggest.js';
-import { ListInterner } from './exactList.js';
+import { ListInterner, SameFieldsInterner } from './exactList.js';
 
 export interface LoadOptions {
   /** `--var name=value` pairs; they win over SQUADRON_VAR_<name> and defaults. */
@@ -178,6 +178,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     loadFunctions: { ...std, load: makeLoadFunction(found.projectRoot, diags, sources) },
     runtimeFunctions: std,
     toolLists: new ListInterner(),
+    workers: new SameFieldsInterner((w) => w.tools),
     sources,
   };
 

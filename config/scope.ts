@@ -4,8 +4,8 @@
 
 import type { HclFunction } from './hcl/value.js';
 import type { Diagnostic, Range } from './hcl/diagnostic.js';
-import type { AgentSpec, CustomTool, McpServer, McpToolReference, MissionInput, ModelBlock, ModelRef, Skill, ToolRefWithProvenance, Toolset, VariableValue } from './graph.js';
-import type { ListInterner } from './exactList.js';
+import type { AgentSpec, CustomTool, McpServer, McpToolReference, MissionInput, ModelBlock, ModelRef, Skill, ToolRefWithProvenance, Toolset, VariableValue, WorkerSpec } from './graph.js';
+import type { ListInterner, SameFieldsInterner } from './exactList.js';
 
 export const NAMESPACES = ['vars', 'models', 'builtins', 'mcp', 'tools', 'toolsets', 'skills', 'agents', 'tasks', 'inputs'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
@@ -131,6 +131,8 @@ export interface LoadContext {
   sources: Map<string, string>;
   /** Tool lists of toolsets, agents and workers, shared where equal (see ListInterner). */
   toolLists: ListInterner<ToolRefWithProvenance>;
+  /** Tasks' workers, shared where they resolve alike (see SameFieldsInterner). */
+  workers: SameFieldsInterner<WorkerSpec>;
 }
 
 /** A scope for one block of a stage. */

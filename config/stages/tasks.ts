@@ -144,7 +144,7 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
     agentsVia: taskAgents !== undefined ? 'task' : (mission.agents?.length ?? 0) > 0 ? 'mission' : 'none',
     router: exactList(routes),
     sendTo: exactList([]),
-    ...(worker !== undefined ? { worker } : {}),
+    ...(worker !== undefined ? { worker: ctx.workers.intern(worker) } : {}),
     ...(output !== undefined ? { output } : {}),
   });
   if (toolsAttr === undefined && spec.agents.length === 0 && !agentsFailed) {
