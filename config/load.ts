@@ -233,7 +233,8 @@ export function deepFreeze<T>(value: T): T {
     Object.freeze(v);
     // for…in instead of Object.keys: the graph of a large config has tens of thousands of objects
     // (every AST range), and one key array each was most of this function's cost. The graph holds
-    // plain objects and arrays only, so there are no inherited enumerable keys to pick up.
+    // plain objects and arrays, and tasks and custom tools whose getters live on their class, not
+    // enumerable: there are no inherited enumerable keys to pick up.
     for (const key in v) {
       const child = (v as Record<string, unknown>)[key];
       if (typeof child === 'object' && child !== null && !Object.isFrozen(child)) stack.push(child);
