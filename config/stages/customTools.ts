@@ -5,7 +5,7 @@
 
 import type { Attribute, Block, Expression } from '../hcl/ast.js';
 import { diagnosticAt, type Range } from '../hcl/diagnostic.js';
-import { reparseBlock } from '../hcl/deferredBlock.js';
+import { reparseBlock } from '../hcl/index.js';
 import { builtinTool, builtinToolsIn, type BuiltinToolInfo } from '../builtinTools.js';
 import type { CustomTool, FieldSchema, SourceLocation } from '../graph.js';
 import { readFieldSchema } from '../fieldSchema.js';

@@ -3,10 +3,7 @@
 // template, its parts and their ranges, about 300 bytes a task) is parsed again from the source on
 // each read, and its location is computed from the range. Validating never reads either.
 
-import type { Expression } from '../hcl/ast.js';
-import type { Range } from '../hcl/diagnostic.js';
-import { reparseBlock } from '../hcl/deferredBlock.js';
-import { rangeSource } from '../hcl/source.js';
+import { rangeSource, reparseBlock, type Expression, type Range } from '../hcl/index.js';
 import type { FieldSchema, Route, SourceLocation, TaskSpec, WorkerSpec } from '../graph.js';
 
 /** What a task holds besides what it reads from its block. */

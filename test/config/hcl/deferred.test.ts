@@ -8,8 +8,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseHcl, parseHclDeferred, SourceRange, type Block } from '../../../config/hcl/index.js';
-import { reparseBlock } from '../../../config/hcl/deferredBlock.js';
+import { parseHcl, parseHclDeferred, reparseBlock, SourceRange, type Block } from '../../../config/hcl/index.js';
 import { corpusDir, requireCorpus } from './support/paths.js';
 
 requireCorpus();
