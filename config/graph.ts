@@ -104,7 +104,7 @@ export interface CustomTool {
   inputs: FieldSchema[];
   /**
    * Fields of the implemented tool's input, evaluated at call time with only `inputs` (the model's
-   * input) and `vars` (the variables' values) in scope.
+   * input) and `vars` (the variables' values) in scope. Parsed again from the source on each read.
    */
   fields: Readonly<Record<string, Expression>>;
   idempotent: boolean;
@@ -222,7 +222,7 @@ export interface MissionInput {
 export interface TaskSpec {
   name: string;
   mission: string;
-  /** The objective template; evaluate with `renderObjective` once inputs are known. */
+  /** The objective template (parsed again from the source on each read); evaluate with `renderObjective` once inputs are known. */
   objective: Expression;
   /** Source text of the objective, for display. */
   objectiveSource: string;

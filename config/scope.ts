@@ -3,10 +3,9 @@
 // later namespace is an error that says where that namespace becomes available.
 
 import type { HclFunction } from './hcl/value.js';
-import type { File } from './hcl/ast.js';
 import type { Diagnostic, Range } from './hcl/diagnostic.js';
-import type { AgentSpec, CustomTool, McpServer, McpToolReference, MissionInput, ModelBlock, ModelRef, Skill, ToolRefWithProvenance, Toolset, VariableValue } from './graph.js';
-import type { ListInterner } from './exactList.js';
+import type { AgentSpec, CustomTool, McpServer, McpToolReference, MissionInput, ModelBlock, ModelRef, Skill, ToolRefWithProvenance, Toolset, VariableValue, WorkerSpec } from './graph.js';
+import type { ListInterner, SameFieldsInterner } from './exactList.js';
 
 export const NAMESPACES = ['vars', 'models', 'builtins', 'mcp', 'tools', 'toolsets', 'skills', 'agents', 'tasks', 'inputs'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
@@ -128,12 +127,12 @@ export interface LoadContext {
   loadFunctions: Readonly<Record<string, HclFunction>>;
   /** Functions for values evaluated at run time (objectives, tool fields): no file access. */
   runtimeFunctions: Readonly<Record<string, HclFunction>>;
-  /** Parsed files by absolute path (for source text). */
-  files: ReadonlyMap<string, File>;
   /** The text of every file read so far (config files, SKILL.md), by path: see LoadResult.sources. */
   sources: Map<string, string>;
   /** Tool lists of toolsets, agents and workers, shared where equal (see ListInterner). */
   toolLists: ListInterner<ToolRefWithProvenance>;
+  /** Tasks' workers, shared where they resolve alike (see SameFieldsInterner). */
+  workers: SameFieldsInterner<WorkerSpec>;
 }
 
 /** A scope for one block of a stage. */
