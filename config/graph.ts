@@ -160,11 +160,21 @@ export interface Skill {
   instructions: string;
   /** Tools the skill unlocks when loaded (via `skill:<name>`). */
   tools: ToolRefWithProvenance[];
-  origin: { kind: 'hcl' | 'folder'; file: string; line: number };
+  /** `mcp`: a server's prompt (file and line of its `mcp` block), built by the runtime from `mcp.<server>.prompts`. */
+  origin: { kind: 'hcl' | 'folder' | 'mcp'; file: string; line: number };
+  /** Set for an MCP prompt: loading it gets the prompt from the server with the model's arguments. */
+  prompt?: McpPromptSkill;
   license?: string;
   compatibility?: string;
   metadata?: Readonly<Record<string, string>>;
   allowedTools?: string[];
+}
+
+export interface McpPromptSkill {
+  server: string;
+  /** The prompt's name on the server. */
+  name: string;
+  arguments: { name: string; description?: string; required: boolean }[];
 }
 
 export interface AgentSpec {

@@ -3,7 +3,7 @@
 // visible; when it has skills, load_skill, whose tools become callable from the next turn. What was
 // loaded is stored with the session, so a resumed session sends the same tool list again.
 
-import type { Skill, ToolRefWithProvenance } from '../../config/graph.js';
+import type { McpPromptSkill, Skill, ToolRefWithProvenance } from '../../config/graph.js';
 import {
   createDiscoveryState,
   type DiscoveryState,
@@ -98,13 +98,15 @@ export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinitio
 function addSkills(scope: ToolboxScope, toolbox: Toolbox, skills: readonly Skill[], preloaded: readonly Skill[]): SkillSession {
   const session = new SkillSession([...skills, ...preloaded]);
   for (const skill of preloaded) session.load(skill.name);
+  const { resolver } = scope;
   const loadSkill: SessionTool = {
     ref: 'load_skill',
-    definition: loadSkillToolDefinition(),
+    definition: loadSkillToolDefinition(skills.some((s) => s.prompt !== undefined)),
     onInterrupted: 'rerun',
     execute: async (call) => {
       const before = new Set(session.loaded());
-      const outcome = executeLoadSkill(session, call.input);
+      const loadPrompt = resolver.loadPrompt ? (prompt: McpPromptSkill, args: Readonly<Record<string, string>>) => resolver.loadPrompt!(prompt, args, call.signal) : undefined;
+      const outcome = await executeLoadSkill(session, call.input, loadPrompt);
       await unlockTools(scope, toolbox, outcome.newTools);
       for (const name of session.loaded()) if (!before.has(name)) scope.onLoaded(`${SKILL_PREFIX}${name}`);
       return outcome.result;

@@ -10,7 +10,7 @@ import type { SelectionOverrides, ToolResolver } from '../runContext.js';
 import { findSkillMentions, objectiveMentionText, renderSkillCatalog } from '../skills/index.js';
 import { fillSkillPrompt } from '../skills/template.js';
 import { serverInstructionsSection } from '../tools/mcp/instructions.js';
-import { isToolOfMcpAll } from '../../config/toolRefs.js';
+import { isToolOfMcpAll, mcpPromptRef } from '../../config/toolRefs.js';
 import type { ToolSpec } from '../tools/types.js';
 
 /** Bytes of system prompt the skill catalog may take before it is trimmed. */
@@ -127,7 +127,9 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
       if (!givenSkills.some((s) => s.name === skill.name)) givenSkills.push({ name: skill.name, via: 'task' });
     }
   }
-  const skills = skillsNamed(ctx.graph, givenSkills).filter((s) => !preloaded.includes(s));
+  const named = await resolveGivenSkills(ctx, givenSkills);
+  warnings.push(...named.warnings);
+  const skills = named.skills.filter((s) => !preloaded.includes(s));
   // Nothing to discover (e.g. --no-tools): no search tools and no contract claiming "0 tools".
   const useDiscovery = tools.length > 0 && shouldUseDiscovery(tools.length, { discovery: worker.discovery, threshold: worker.discoveryThreshold });
   // One index serves the prompt's group list and the session's search_tools.
@@ -149,7 +151,7 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
     tools,
     skills,
     preloadedSkills: preloaded,
-    given: { tools: given, skills: givenSkills },
+    given: { tools: given, skills: named.given },
     warnings,
   };
   if (index) def.discovery = { alwaysLoad: [...worker.alwaysLoad], index };
@@ -160,8 +162,8 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
 
 export async function declaredAgentDefinition(ctx: DefinitionContext, spec: AgentSpec): Promise<AgentDefinition> {
   const { tools, given } = await resolveGivenTools(ctx.tools, spec.tools);
-  const givenSkills = spec.skills.map((s) => ({ name: s.name, via: s.via }));
-  const skills = skillsNamed(ctx.graph, givenSkills);
+  const named = await resolveGivenSkills(ctx, spec.skills);
+  const { skills } = named;
   const systemPrompt = renderPrompt('agent', {
     name: spec.name,
     task: ctx.task.name,
@@ -179,8 +181,8 @@ export async function declaredAgentDefinition(ctx: DefinitionContext, spec: Agen
     tools,
     skills,
     preloadedSkills: [],
-    given: { tools: given, skills: givenSkills },
-    warnings: [],
+    given: { tools: given, skills: named.given },
+    warnings: named.warnings,
   };
   if (spec.reasoning) def.reasoning = spec.reasoning;
   if (spec.maxTurns !== undefined) def.maxTurns = spec.maxTurns;
@@ -205,8 +207,39 @@ export async function commanderAgents(
   return defs;
 }
 
-function skillsNamed(graph: MissionGraph, given: readonly { name: string; via: Provenance }[]): Skill[] {
-  return given.map((g) => graph.skills.find((s) => s.name === g.name)).filter((s): s is Skill => s !== undefined);
+/**
+ * The skills given by name, in order: a config skill, or a server's prompts (`mcp.<server>.prompts`
+ * expands in place to one skill per prompt, each keeping the provenance of the name that brought
+ * it). A server that cannot be reached is a warning; its prompts are left out.
+ */
+async function resolveGivenSkills(ctx: DefinitionContext, given: readonly GivenSkill[]): Promise<{ skills: Skill[]; given: GivenSkill[]; warnings: string[] }> {
+  const skills: Skill[] = [];
+  const out: GivenSkill[] = [];
+  const warnings: string[] = [];
+  // Resolved together so servers start in parallel; assembled in declared order.
+  const resolved = await Promise.all(given.map((g) => (mcpPromptRef(g.name) ? promptSkillsOf(ctx.tools, g.name) : undefined)));
+  const add = (skill: Skill, via: Provenance): void => {
+    if (skills.some((s) => s.name === skill.name)) return;
+    skills.push(skill);
+    out.push({ name: skill.name, via });
+  };
+  for (const [i, g] of given.entries()) {
+    const prompts = resolved[i];
+    if (prompts === undefined) {
+      const skill = ctx.graph.skills.find((s) => s.name === g.name);
+      if (skill) add(skill, g.via);
+    } else if (prompts.ok) {
+      for (const skill of prompts.skills) add(skill, g.via);
+    } else {
+      warnings.push(`skill ${g.name} is unavailable: ${prompts.error}`);
+    }
+  }
+  return { skills, given: out, warnings };
+}
+
+async function promptSkillsOf(resolver: ToolResolver, name: string): Promise<{ ok: true; skills: Skill[] } | { ok: false; error: string }> {
+  if (!resolver.promptSkills) return { ok: false, error: 'MCP prompts are not available here' };
+  return resolver.promptSkills(name);
 }
 
 function skillsSection(skills: readonly Skill[], preloaded: readonly Skill[]): string | undefined {

@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 
-import type { McpServer } from '../../../config/graph.js';
+import type { McpPromptSkill, McpServer } from '../../../config/graph.js';
 import { DEFAULT_MCP_MAX_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS } from '../../../config/stages/tools.js';
 import type { ToolResult, ToolSpec } from '../types.js';
 import { textResult } from '../types.js';
@@ -16,6 +16,7 @@ import { createMcpClient, type InFlightCall, type McpLogMessage } from './client
 import { appendTail, delay, describeError, seconds, STDERR_TAIL_CHARS } from './connectionText.js';
 import { CredentialStore } from './credentialStore.js';
 import { StoredOAuthProvider, usesOwnAuthorization } from './oauthProvider.js';
+import { loadPromptSkill, promptSkills, type PromptSkillsOutcome } from './prompts.js';
 import { mcpResourcesSpec } from './resources.js';
 import { toToolResult } from './results.js';
 import { mcpToolSpec } from './toolSpec.js';
@@ -173,6 +174,16 @@ export class McpConnections {
   /** The server's `mcp.<server>.resources` tool (the server is contacted when the tool is used). */
   resourcesTool(server: McpServer): ToolSpec {
     return mcpResourcesSpec(server, this);
+  }
+
+  /** The skills `mcp.<server>.prompts[.<prompt>]` stands for (the server is contacted). */
+  promptSkills(server: McpServer, prompt?: string): Promise<PromptSkillsOutcome> {
+    return promptSkills(server, this, prompt);
+  }
+
+  /** Gets a prompt skill's messages with the model's arguments, as a tool result. */
+  loadPrompt(server: McpServer, prompt: McpPromptSkill, args: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<ToolResult> {
+    return loadPromptSkill(server, this, prompt, args, signal);
   }
 
   /** Calls a tool. Every failure (unreachable server, crash, timeout, cancellation) is an error result. */
