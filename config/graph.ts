@@ -129,6 +129,10 @@ export interface McpServer {
   timeoutMs?: number;
   /** `max_timeout`: a call kept alive by progress fails after this long in total (default 10 min). */
   maxTimeoutMs?: number;
+  /** `sampling = true`: the server may ask for model completions (`sampling/createMessage`). */
+  sampling?: true;
+  /** `sampling_model`: answers the server's sampling requests instead of the calling agent's model. */
+  samplingModel?: ModelRef;
   location: SourceLocation;
   /**
    * Only from `validate`, which loads without the values of unset variables: the variables this

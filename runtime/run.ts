@@ -11,6 +11,7 @@ import type { Value } from '../config/hcl/value.js';
 import { DEFAULT_LEASE_STALE_MS, makePrivateDirs, newId, openStore, type Redactor, type Store } from '../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
 import { EventBus, type RunEvent } from './events.js';
+import { createSampler } from './mcpSampling.js';
 import { ModelResolver, replaysEveryModel } from './models.js';
 import { ProgressView } from './progress.js';
 import { createModelClient, type ModelClientFactoryOptions } from './providers/factory.js';
@@ -255,11 +256,12 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
 
     makePrivateDirs(req.options.workspaceDir);
     const events = bus;
+    const models = new ModelResolver(graph, modelClients(req.options, redactor, env));
     runTools = createRunTools(graph, (ref, message) => events.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }), {
       workspaceDir: req.options.workspaceDir,
       emit: (event) => events.emit(event),
+      sample: createSampler({ graph, mission: req.mission, runId: req.runId, store, bus: events, models }),
     });
-    const models = new ModelResolver(graph, modelClients(req.options, redactor, env));
     models.warmUp([req.mission.commander.model, ...req.mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : []))]);
 
     const ctx: RunContext = {

@@ -5,7 +5,7 @@ import type { McpPromptSkill, McpServer, MissionGraph } from '../config/graph.js
 import { mcpPromptRef } from '../config/toolRefs.js';
 import type { ToolResolver } from './runContext.js';
 import type { RunEvent } from './events.js';
-import type { McpConnectionOptions, McpConnections } from './tools/mcp/connections.js';
+import type { McpConnectionOptions, McpConnections, McpSampler } from './tools/mcp/connections.js';
 import { mcpToolRef } from './tools/mcp/toolInfo.js';
 import { buildToolRegistry } from './tools/registry.js';
 import { textResult, type ToolResult, type ToolSpec } from './tools/types.js';
@@ -22,6 +22,8 @@ export interface RunToolsOptions {
   workspaceDir: string;
   /** MCP progress and log messages become run events. */
   emit: (event: RunEvent) => void;
+  /** Answers the sampling requests of servers with `sampling = true`. */
+  sample?: McpSampler;
 }
 
 export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string, message: string) => void, options?: RunToolsOptions): RunTools {
@@ -29,6 +31,7 @@ export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string,
   const mcp = new OnDemandMcp({
     cwd: graph.projectRoot,
     ...(options ? { defaultRoots: [options.workspaceDir] } : {}),
+    ...(options?.sample ? { sample: options.sample } : {}),
     onProgress: (p) => {
       const event: RunEvent = { type: 'tool.progress', task: p.task, agent: p.agent, callId: p.callId, tool: mcpToolRef(p.server, p.tool), progress: p.progress };
       if (p.total !== undefined) event.total = p.total;

@@ -6,7 +6,7 @@
 import { appendFileSync } from 'node:fs';
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 /** A 1×1 transparent PNG. */
@@ -14,7 +14,7 @@ export const TEST_PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 /**
- * @param {{ name?: string, appendFile?: string, extraTools?: string[], asking?: boolean, onCrash: () => void }} options
+ * @param {{ name?: string, appendFile?: string, extraTools?: string[], asking?: boolean, sampling?: boolean, onCrash: () => void }} options
  * @returns {McpServer}
  */
 export function createTestMcpServer(options) {
@@ -118,6 +118,19 @@ export function createTestMcpServer(options) {
         return { content: [{ type: 'text', text: `the operator said ${JSON.stringify(answer)}` }] };
       } catch (err) {
         return { content: [{ type: 'text', text: `could not ask: ${err instanceof Error ? err.message : String(err)}` }], isError: true };
+      }
+    });
+  }
+
+  // A server that asks the client for a model completion (sampling) whether or not the client declared it can.
+  if (options.sampling) {
+    server.registerTool('summarize', { description: 'Ask the client\'s model for a summary.', inputSchema: { text: z.string() } }, async ({ text }, extra) => {
+      try {
+        const params = { messages: [{ role: 'user', content: { type: 'text', text: `Summarize: ${text}` } }], systemPrompt: 'You summarize for the test server.', maxTokens: 50 };
+        const answer = await server.server.request({ method: 'sampling/createMessage', params }, CreateMessageResultSchema, { relatedRequestId: extra.requestId });
+        return { content: [{ type: 'text', text: `the model said ${JSON.stringify(answer.content)}` }] };
+      } catch (err) {
+        return { content: [{ type: 'text', text: `could not sample: ${err instanceof Error ? err.message : String(err)}` }], isError: true };
       }
     });
   }

@@ -12,7 +12,7 @@ import type { McpPromptSkill, McpServer } from '../../../config/graph.js';
 import { DEFAULT_MCP_MAX_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS } from '../../../config/stages/tools.js';
 import type { ToolResult, ToolSpec } from '../types.js';
 import { textResult } from '../types.js';
-import { createMcpClient, type InFlightCall, type McpLogMessage } from './client.js';
+import { createMcpClient, samplingOff, type InFlightCall, type McpLogMessage, type McpSampler } from './client.js';
 import { appendTail, delay, describeError, seconds, STDERR_TAIL_CHARS } from './connectionText.js';
 import { CredentialStore } from './credentialStore.js';
 import { StoredOAuthProvider, usesOwnAuthorization } from './oauthProvider.js';
@@ -39,6 +39,8 @@ export interface McpConnectionOptions {
   onProgress?: (progress: McpToolProgress) => void;
   /** Receives the servers' log messages (`notifications/message`). */
   onLog?: (message: McpLogMessage) => void;
+  /** Answers the sampling requests of servers with `sampling = true` (a run's model); absent: refused. */
+  sample?: McpSampler;
   clientVersion?: string;
 }
 
@@ -58,7 +60,7 @@ export interface McpToolProgress extends McpCaller {
 }
 
 
-export type { McpLogMessage } from './client.js';
+export type { McpLogMessage, McpSampler, McpSamplingRequest } from './client.js';
 
 export type McpRequestOutcome<T> = { ok: true; value: T } | { ok: false; error: ToolResult };
 
@@ -201,8 +203,12 @@ export class McpConnections {
     const maxTotalTimeout = Math.max(timeout, server.maxTimeoutMs ?? DEFAULT_MCP_MAX_TIMEOUT_MS);
     const started = Date.now();
     let progressed = false;
-    const inFlight = { asked: false };
-    const asked = () => textResult(`MCP server "${server.name}" asked the operator a question during ${what}; Squadron does not support human input yet, so the call cannot complete`, true);
+    const inFlight: InFlightCall = { asked: false, ...(call.caller ? { caller: call.caller } : {}) };
+    const asked = () =>
+      inFlight.asked
+        ? textResult(`MCP server "${server.name}" asked the operator a question during ${what}; Squadron does not support human input yet, so the call cannot complete`, true)
+        : textResult(`MCP server "${server.name}" asked for a model completion during ${what}, but ${samplingOff(server.name)}`, true);
+    const refused = () => inFlight.asked || inFlight.refusedSampling === true;
     live.inFlight.add(inFlight);
     try {
       // A progress callback makes the SDK send a progress token; each notification restarts the
@@ -214,11 +220,11 @@ export class McpConnections {
       const options = { timeout, resetTimeoutOnProgress: true, maxTotalTimeout, onprogress, ...(signal ? { signal } : {}) };
       const result = await live.client.callTool({ name: tool, arguments: args }, undefined, options);
       // Whatever the server made of the refusal, the model is told why the call failed.
-      if (inFlight.asked && result.isError === true) return asked();
+      if (refused() && result.isError === true) return asked();
       return toToolResult(result as CallToolResult);
     } catch (err) {
       if (signal?.aborted) return textResult(`${what} on MCP server "${server.name}" was cancelled`, true);
-      if (inFlight.asked && err instanceof McpError) return asked();
+      if (refused() && err instanceof McpError) return asked();
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
         const total = Date.now() - started >= maxTotalTimeout;
         const why = total
@@ -349,6 +355,7 @@ export class McpConnections {
       roots: this.rootsOf(state.server),
       onLog: this.options.onLog,
       inFlight,
+      sampling: state.server.sampling ? { sample: this.options.sample } : undefined,
     });
     const live: Live = { client, transport, ready: false, retired: false, stderr: [], inFlight };
     if (transport instanceof StdioTransport) {
