@@ -12,6 +12,7 @@ import { DEFAULT_LEASE_STALE_MS, makePrivateDirs, newId, openStore, type Redacto
 import { secretRedactor } from './secretRedactor.js';
 import { EventBus, type RunEvent } from './events.js';
 import { createSampler } from './mcpSampling.js';
+import { recordedToolLists } from './mcpToolChanges.js';
 import { ModelResolver, replaysEveryModel } from './models.js';
 import { ProgressView } from './progress.js';
 import { createModelClient, type ModelClientFactoryOptions } from './providers/factory.js';
@@ -261,6 +262,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
       workspaceDir: req.options.workspaceDir,
       emit: (event) => events.emit(event),
       sample: createSampler({ graph, mission: req.mission, runId: req.runId, store, bus: events, models }),
+      ...(req.resumed ? { knownTools: await recordedToolLists(store, req.runId) } : {}),
     });
     models.warmUp([req.mission.commander.model, ...req.mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : []))]);
 

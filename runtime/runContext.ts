@@ -23,6 +23,11 @@ export interface ToolResolver {
   resolve(refs: readonly string[]): Promise<ToolSpec[]>;
   /** The skills an `mcp.<server>.prompts[.<prompt>]` skill name stands for (contacts the server). */
   promptSkills?(name: string): Promise<{ ok: true; skills: Skill[] } | { ok: false; error: string }>;
+  /**
+   * Calls `listener` with a server's name whenever it changes its tools (after the new list is in
+   * place and recorded); the change is complete once the returned promise settles.
+   */
+  onToolsChanged?(listener: (server: string) => Promise<void>): void;
   /** Loads an MCP prompt skill: the prompt's messages with the model's arguments. */
   loadPrompt?(prompt: McpPromptSkill, args: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<ToolResult>;
 }

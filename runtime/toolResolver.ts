@@ -5,7 +5,7 @@ import type { McpPromptSkill, McpServer, MissionGraph } from '../config/graph.js
 import { mcpPromptRef } from '../config/toolRefs.js';
 import type { ToolResolver } from './runContext.js';
 import type { RunEvent } from './events.js';
-import type { McpConnectionOptions, McpConnections, McpSampler } from './tools/mcp/connections.js';
+import type { McpConnectionOptions, McpConnections, McpSampler, McpToolInfo } from './tools/mcp/connections.js';
 import { mcpToolRef } from './tools/mcp/toolInfo.js';
 import { buildToolRegistry } from './tools/registry.js';
 import { textResult, type ToolResult, type ToolSpec } from './tools/types.js';
@@ -24,11 +24,20 @@ export interface RunToolsOptions {
   emit: (event: RunEvent) => void;
   /** Answers the sampling requests of servers with `sampling = true`. */
   sample?: McpSampler;
+  /** On resume: each server's latest recorded tool list (`mcp.tools.changed`). */
+  knownTools?: ReadonlyMap<string, McpToolInfo[]>;
 }
 
 export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string, message: string) => void, options?: RunToolsOptions): RunTools {
   const emit = options?.emit ?? (() => undefined);
+  const toolListeners: ((server: string) => Promise<void>)[] = [];
   const mcp = new OnDemandMcp({
+    ...(options?.knownTools ? { knownTools: options.knownTools } : {}),
+    onToolsChanged: async (server, tools) => {
+      // Recorded before any agent sees the new list: a resume then rebuilds the same tools.
+      emit({ type: 'mcp.tools.changed', server, tools });
+      await Promise.all(toolListeners.map((listener) => listener(server)));
+    },
     cwd: graph.projectRoot,
     ...(options ? { defaultRoots: [options.workspaceDir] } : {}),
     ...(options?.sample ? { sample: options.sample } : {}),
@@ -47,6 +56,9 @@ export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string,
         const resolved = await registry.resolve(refs);
         for (const error of resolved.errors) onUnavailable(error.ref, error.message);
         return [...resolved] as ToolSpec[];
+      },
+      onToolsChanged(listener) {
+        toolListeners.push(listener);
       },
       async promptSkills(name) {
         const ref = mcpPromptRef(name);

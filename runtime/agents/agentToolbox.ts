@@ -73,6 +73,7 @@ export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinitio
     toolbox = new Toolbox(world);
   }
 
+  followToolChanges(scope, toolbox, def, world);
   await unlockTools(scope, toolbox, def.preloadedSkills.flatMap((s) => s.tools));
   const skills = def.skills.length > 0 ? addSkills(scope, toolbox, def.skills, def.preloadedSkills) : undefined;
 
@@ -89,6 +90,28 @@ export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinitio
     }
   }
   return toolbox;
+}
+
+/**
+ * When a server the agent holds tools of changes its tools, the agent's declared refs are resolved
+ * again — authorization re-applied: `mcp.<server>.all` brings the new tools, a named tool only
+ * itself — and the toolbox holds the fresh list from the next turn. A worker that discovers its tools
+ * keeps its search index: new tools are callable but not found by search_tools.
+ */
+function followToolChanges(scope: ToolboxScope, toolbox: Toolbox, def: AgentDefinition, initial: readonly SessionTool[]): void {
+  if (!scope.resolver.onToolsChanged) return;
+  let held = initial.map((t) => t.definition.name);
+  scope.resolver.onToolsChanged(async (server) => {
+    if (!def.declaredTools.some((t) => t.ref.startsWith(`mcp.${server}.`))) return;
+    let fresh: SessionTool[];
+    try {
+      fresh = (await resolveGivenTools(scope.resolver, def.declaredTools)).tools.map((spec) => worldTool(spec, scope));
+    } catch {
+      return; // two tools now share an API name: the agent keeps the tools it had
+    }
+    toolbox.replace(held, fresh, def.discovery === undefined);
+    held = fresh.map((t) => t.definition.name);
+  });
 }
 
 /**

@@ -26,6 +26,8 @@ export interface AgentDefinition {
   systemPrompt: string;
   /** Every tool the agent may call, in declared order (`group` set from its toolset when it came from one). */
   tools: ToolSpec[];
+  /** The tool refs it was given, before `mcp.<server>.all` is expanded: re-resolved when a server changes its tools. */
+  declaredTools: GivenTool[];
   /** Skills it may load with load_skill. */
   skills: Skill[];
   /** Skills loaded up front because the objective mentions them (`$name`). */
@@ -114,7 +116,8 @@ export class ToolNameCollision extends Error {
 export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDefinition | undefined> {
   const worker = ctx.task.worker;
   if (!worker) return undefined;
-  const { tools, given } = await resolveGivenTools(ctx.tools, workerToolSelection(worker, ctx.overrides));
+  const declaredTools = workerToolSelection(worker, ctx.overrides);
+  const { tools, given } = await resolveGivenTools(ctx.tools, declaredTools);
   const givenSkills = workerSkillSelection(worker, ctx.overrides);
   const warnings: string[] = [];
   const preloaded: Skill[] = [];
@@ -149,6 +152,7 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
     model: worker.model,
     systemPrompt,
     tools,
+    declaredTools,
     skills,
     preloadedSkills: preloaded,
     given: { tools: given, skills: named.given },
@@ -179,6 +183,7 @@ export async function declaredAgentDefinition(ctx: DefinitionContext, spec: Agen
     model: spec.model,
     systemPrompt,
     tools,
+    declaredTools: spec.tools.map((t) => ({ ref: t.ref, via: t.via })),
     skills,
     preloadedSkills: [],
     given: { tools: given, skills: named.given },

@@ -14,7 +14,7 @@ export const TEST_PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 /**
- * @param {{ name?: string, appendFile?: string, extraTools?: string[], asking?: boolean, sampling?: boolean, onCrash: () => void }} options
+ * @param {{ name?: string, appendFile?: string, extraTools?: string[], asking?: boolean, sampling?: boolean, listChanging?: boolean, onCrash: () => void }} options
  * @returns {McpServer}
  */
 export function createTestMcpServer(options) {
@@ -26,7 +26,7 @@ export function createTestMcpServer(options) {
     async ({ text }) => ({ content: [{ type: 'text', text }] }),
   );
 
-  server.registerTool(
+  const add = server.registerTool(
     'add',
     { description: 'Add two numbers.', inputSchema: { a: z.number(), b: z.number() }, annotations: { idempotentHint: true } },
     async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
@@ -119,6 +119,18 @@ export function createTestMcpServer(options) {
       } catch (err) {
         return { content: [{ type: 'text', text: `could not ask: ${err instanceof Error ? err.message : String(err)}` }], isError: true };
       }
+    });
+  }
+
+  // A server whose tools change while it runs: `grow` adds `grown` and removes `add`, and the SDK
+  // announces each change with notifications/tools/list_changed (before the call's result).
+  if (options.listChanging) {
+    server.registerTool('grow', { description: 'Add the tool grown and remove add.' }, async () => {
+      add.remove();
+      server.registerTool('grown', { description: 'A tool that appeared mid-run.', inputSchema: { text: z.string() } }, async ({ text }) => ({
+        content: [{ type: 'text', text: `grown: ${text}` }],
+      }));
+      return { content: [{ type: 'text', text: 'grew' }] };
     });
   }
 

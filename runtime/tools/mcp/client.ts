@@ -14,6 +14,7 @@ import {
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
+  ToolListChangedNotificationSchema,
   type CreateMessageRequest,
   type CreateMessageResult,
   type LoggingLevel,
@@ -69,6 +70,8 @@ export interface ClientSetup {
   onLog?: ((message: McpLogMessage) => void) | undefined;
   /** The calls in flight on this connection (read when the server asks a question or for a completion). */
   inFlight: ReadonlySet<InFlightCall>;
+  /** Called on `notifications/tools/list_changed`. */
+  onToolsChanged?: (() => void) | undefined;
   /** `sampling = true`: declared as a capability; requests go to `sample` (absent: validate, plan, tools, which run no model). */
   sampling?: { sample?: McpSampler | undefined } | undefined;
 }
@@ -87,6 +90,8 @@ export function createMcpClient(setup: ClientSetup): Client {
       onLog(message);
     });
   }
+  const { onToolsChanged } = setup;
+  if (onToolsChanged) client.setNotificationHandler(ToolListChangedNotificationSchema, () => onToolsChanged());
   const { sampling } = setup;
   if (sampling) {
     client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {

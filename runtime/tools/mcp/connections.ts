@@ -22,6 +22,8 @@ import { toToolResult } from './results.js';
 import { mcpToolSpec } from './toolSpec.js';
 import { isCallable, toolInfoFromSdk, type McpToolInfo } from './toolInfo.js';
 
+export type { McpToolInfo } from './toolInfo.js';
+
 export interface McpConnectionOptions {
   /** Bound on starting a server and the MCP handshake (default 10 s). */
   connectTimeoutMs?: number;
@@ -41,6 +43,14 @@ export interface McpConnectionOptions {
   onLog?: (message: McpLogMessage) => void;
   /** Answers the sampling requests of servers with `sampling = true` (a run's model); absent: refused. */
   sample?: McpSampler;
+  /**
+   * A server's new tool list after `notifications/tools/list_changed` (all its tools, as listed). The
+   * call during which the change arrived returns only once this has settled, so the agent's next
+   * turn already holds the new tools.
+   */
+  onToolsChanged?: (server: string, tools: McpToolInfo[]) => Promise<void> | void;
+  /** Tool lists recorded by an earlier process of the run (resume): used instead of listing, until the server reports a change. */
+  knownTools?: ReadonlyMap<string, McpToolInfo[]>;
   clientVersion?: string;
 }
 
@@ -121,6 +131,8 @@ interface ServerState {
   tools?: Promise<McpToolInfo[]>;
   /** The server's `instructions` from its latest initialize answer. */
   instructions?: string;
+  /** Settles once the latest `tools/list_changed` was handled (new list fetched, listeners told). */
+  refreshing?: Promise<void>;
 }
 
 export class McpConnections {
@@ -219,6 +231,8 @@ export class McpConnections {
       };
       const options = { timeout, resetTimeoutOnProgress: true, maxTotalTimeout, onprogress, ...(signal ? { signal } : {}) };
       const result = await live.client.callTool({ name: tool, arguments: args }, undefined, options);
+      // A change the server announced during the call (it arrives before the result) is in place first.
+      await state.refreshing;
       // Whatever the server made of the refusal, the model is told why the call failed.
       if (refused() && result.isError === true) return asked();
       return toToolResult(result as CallToolResult);
@@ -292,6 +306,8 @@ export class McpConnections {
     let state = this.states.get(server.name);
     if (!state) {
       state = { server, failures: 0 };
+      const known = this.options.knownTools?.get(server.name);
+      if (known) state.tools = Promise.resolve(known);
       this.states.set(server.name, state);
     }
     return state;
@@ -356,6 +372,7 @@ export class McpConnections {
       onLog: this.options.onLog,
       inFlight,
       sampling: state.server.sampling ? { sample: this.options.sample } : undefined,
+      onToolsChanged: () => this.toolsChanged(state),
     });
     const live: Live = { client, transport, ready: false, retired: false, stderr: [], inFlight };
     if (transport instanceof StdioTransport) {
@@ -399,6 +416,21 @@ export class McpConnections {
       throw new McpServerError(name, `MCP server "${name}" could not list its tools: ${withStderr(describeError(err), live)}`);
     }
     return infos;
+  }
+
+  /** Lists the server's tools again and hands the new list on; a failed listing keeps the old list. */
+  private toolsChanged(state: ServerState): void {
+    const previous = state.refreshing ?? Promise.resolve();
+    state.refreshing = previous.then(async () => {
+      const fresh = this.fetchTools(state);
+      try {
+        const infos = await fresh;
+        state.tools = fresh;
+        await this.options.onToolsChanged?.(state.server.name, infos);
+      } catch {
+        // The server is unreachable or refused the listing: its calls report that themselves.
+      }
+    });
   }
 
   /** Declares a connection dead (once) and counts it against the server's restarts. */
