@@ -25,9 +25,10 @@ export interface ToolResolver {
   promptSkills?(name: string): Promise<{ ok: true; skills: Skill[] } | { ok: false; error: string }>;
   /**
    * Calls `listener` with a server's name whenever it changes its tools (after the new list is in
-   * place and recorded); the change is complete once the returned promise settles.
+   * place and recorded); the change is complete once the returned promise settles. Returns the
+   * function that stops the calls.
    */
-  onToolsChanged?(listener: (server: string) => Promise<void>): void;
+  onToolsChanged?(listener: (server: string) => Promise<void>): () => void;
   /** Loads an MCP prompt skill: the prompt's messages with the model's arguments. */
   loadPrompt?(prompt: McpPromptSkill, args: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<ToolResult>;
 }

@@ -59,6 +59,10 @@ export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string,
       },
       onToolsChanged(listener) {
         toolListeners.push(listener);
+        return () => {
+          const at = toolListeners.indexOf(listener);
+          if (at >= 0) toolListeners.splice(at, 1);
+        };
       },
       async promptSkills(name) {
         const ref = mcpPromptRef(name);

@@ -16,12 +16,18 @@ import { buildAgentToolbox, loadedEntry } from './agentToolbox.js';
 export class AgentPool implements AgentDirectory {
   private readonly sessions = new Map<string, Promise<AgentSession>>();
   private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly closers: (() => void)[] = [];
 
   constructor(
     private readonly ctx: RunContext,
     private readonly task: TaskSpec,
     private readonly definitions: readonly AgentDefinition[],
   ) {}
+
+  /** The task is over: its sessions stop following their MCP servers' tool changes. */
+  close(): void {
+    for (const close of this.closers.splice(0)) close();
+  }
 
   names(): string[] {
     return this.definitions.map((d) => d.name);
@@ -111,6 +117,7 @@ export class AgentPool implements AgentDirectory {
         resolver: ctx.tools,
         toolContext: (callId, signal) => ({ workspaceDir: ctx.workspaceDir, signal, runId: ctx.runId, task, agent: name, callId }),
         stored: ctx.store.sessions.loadedTools(row.id),
+        onClose: (close) => this.closers.push(close),
         onLoaded: (entry) => {
           ctx.store.sessions.addLoadedTool(row.id, entry);
           const loaded = loadedEntry(entry);

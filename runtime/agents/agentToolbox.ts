@@ -33,6 +33,8 @@ export interface ToolboxScope {
   stored: readonly string[];
   /** Records a newly loaded tool ref or `skill:<name>` (persist it, tell the user). */
   onLoaded: (entry: string) => void;
+  /** Receives what to call when the session ends (it stops following its servers' tool changes). */
+  onClose?: (close: () => void) => void;
 }
 
 export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinition): Promise<Toolbox> {
@@ -99,9 +101,9 @@ export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinitio
  * keeps its search index: new tools are callable but not found by search_tools.
  */
 function followToolChanges(scope: ToolboxScope, toolbox: Toolbox, def: AgentDefinition, initial: readonly SessionTool[]): void {
-  if (!scope.resolver.onToolsChanged) return;
+  if (!scope.resolver.onToolsChanged || !def.declaredTools.some((t) => t.ref.startsWith('mcp.'))) return;
   let held = initial.map((t) => t.definition.name);
-  scope.resolver.onToolsChanged(async (server) => {
+  const stop = scope.resolver.onToolsChanged(async (server) => {
     if (!def.declaredTools.some((t) => t.ref.startsWith(`mcp.${server}.`))) return;
     let fresh: SessionTool[];
     try {
@@ -112,6 +114,7 @@ function followToolChanges(scope: ToolboxScope, toolbox: Toolbox, def: AgentDefi
     toolbox.replace(held, fresh, def.discovery === undefined);
     held = fresh.map((t) => t.definition.name);
   });
+  scope.onClose?.(stop);
 }
 
 /**
