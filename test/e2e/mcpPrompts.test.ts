@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../support/cli.js';
+import { MCP_STDIO_SERVER_PATH } from '../support/mcpStdioServer.js';
 import { ANTHROPIC_MODEL, fakeModelBlock, latestToolResults, removeProjects, requestsOf, resultText, toolNames, workerOf, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer, type FakeRequest } from '../support/fakeModelServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
@@ -104,5 +105,12 @@ describe("an MCP server's prompts as skills", () => {
     const other = writeProject({ 'mission.hcl': config(model, '[mcp.every.prompts.nope]') });
     const plan = await runCli(['plan', other], { cwd: other, timeoutMs: 60_000 });
     expect(`${plan.stdout}${plan.stderr}`).toContain('MCP server "every" has no prompt "nope"');
+  });
+
+  it('plan warns when the server offers no prompts at all', async () => {
+    const hcl = config(model, '[mcp.every.prompts]').replace(EVERYTHING, MCP_STDIO_SERVER_PATH);
+    const other = writeProject({ 'mission.hcl': hcl });
+    const plan = await runCli(['plan', other], { cwd: other, timeoutMs: 60_000 });
+    expect(`${plan.stdout}${plan.stderr}`).toContain('skill mcp.every.prompts is unavailable: MCP server "every" offers no prompts');
   });
 });

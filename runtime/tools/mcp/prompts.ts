@@ -20,7 +20,7 @@ export function promptSkillName(server: string, prompt: string): string {
 /** The skills `mcp.<server>.prompts` (prompt absent) or `mcp.<server>.prompts.<prompt>` stands for. */
 export async function promptSkills(server: McpServer, connections: McpConnections, prompt?: string): Promise<PromptSkillsOutcome> {
   const listed = await connections.request(server, 'listing its prompts', async (client, options) => {
-    if (!client.getServerCapabilities()?.prompts) return [];
+    if (!client.getServerCapabilities()?.prompts) return undefined;
     const prompts: Prompt[] = [];
     let cursor: string | undefined;
     do {
@@ -31,6 +31,7 @@ export async function promptSkills(server: McpServer, connections: McpConnection
     return prompts;
   });
   if (!listed.ok) return { ok: false, error: textOf(listed.error) };
+  if (listed.value === undefined) return { ok: false, error: `MCP server "${server.name}" offers no prompts` };
   const prompts = prompt === undefined ? listed.value : listed.value.filter((p) => p.name === prompt);
   if (prompt !== undefined && prompts.length === 0) {
     const names = listed.value.map((p) => p.name);
