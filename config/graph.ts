@@ -129,6 +129,10 @@ export interface McpServer {
   timeoutMs?: number;
   /** `max_timeout`: a call kept alive by progress fails after this long in total (default 10 min). */
   maxTimeoutMs?: number;
+  /** `sampling = true`: the server may ask for model completions (`sampling/createMessage`). */
+  sampling?: true;
+  /** `sampling_model`: answers the server's sampling requests instead of the calling agent's model. */
+  samplingModel?: ModelRef;
   location: SourceLocation;
   /**
    * Only from `validate`, which loads without the values of unset variables: the variables this
@@ -160,7 +164,10 @@ export interface Skill {
   instructions: string;
   /** Tools the skill unlocks when loaded (via `skill:<name>`). */
   tools: ToolRefWithProvenance[];
-  origin: { kind: 'hcl' | 'folder'; file: string; line: number };
+  /** `mcp`: a server's prompt (file and line of its `mcp` block), built by the runtime from `mcp.<server>.prompts`. */
+  origin: { kind: 'hcl' | 'folder' | 'mcp'; file: string; line: number };
+  /** Set for an MCP prompt: loading it gets the prompt from the server with the model's arguments. */
+  prompt?: McpPromptSkill;
   license?: string;
   compatibility?: string;
   metadata?: Readonly<Record<string, string>>;
@@ -170,6 +177,13 @@ export interface Skill {
 /** `tool_response { max_tokens }`: above this many tokens a tool result is stored and previewed. */
 export interface ToolResponse {
   maxTokens: number;
+}
+
+export interface McpPromptSkill {
+  server: string;
+  /** The prompt's name on the server. */
+  name: string;
+  arguments: { name: string; description?: string; required: boolean }[];
 }
 
 export interface AgentSpec {

@@ -19,7 +19,8 @@ export const STAGE_NAMESPACES: Readonly<Record<Stage, readonly Namespace[]>> = {
   variable: [],
   model: ['vars'],
   tool: TOOL_STAGE,
-  mcp: TOOL_STAGE,
+  // `sampling_model = models.x`: models load before tools.
+  mcp: [...TOOL_STAGE, 'models'],
   toolset: TOOL_STAGE,
   skill: [...TOOL_STAGE, 'toolsets'],
   agent: AGENT_STAGE,

@@ -6,6 +6,7 @@ import type { Provenance } from '../config/graph.js';
 import type { FinishedRunStatus, FinishedSessionStatus } from '../core/statuses.js';
 import type { Store } from '../store/index.js';
 import type { StopReason, Usage } from './providers/types.js';
+import type { McpToolInfo } from './tools/mcp/toolInfo.js';
 
 export interface GivenTool {
   ref: string;
@@ -68,6 +69,12 @@ export type RunEvent =
   | { type: 'tool.progress'; task: string; agent: string; callId: string; tool: string; progress: number; total?: number; message?: string }
   /** A log message an MCP server sent (`notifications/message`), at the server's level. */
   | { type: 'mcp.log'; server: string; level: McpLogLevel; logger?: string; data: unknown }
+  /**
+   * An MCP server changed its tools (`notifications/tools/list_changed`): its whole new list, as
+   * listed. A resumed run lists the server's tools from the latest of these, so its agents are sent
+   * the tools they held before.
+   */
+  | { type: 'mcp.tools.changed'; server: string; tools: McpToolInfo[] }
   | { type: 'tool.loaded'; task: string; agent: string; sessionId: string; ref: string; via: 'get_tool_schema' | Provenance }
   | { type: 'skill.loaded'; task: string; agent: string; sessionId: string; skill: string; how: 'load_skill' | 'mention' }
   | { type: 'route.chosen'; from: string; to: string; kind: 'route' | 'send_to' }

@@ -13,6 +13,8 @@ import { startHeartbeat } from './leaseHeartbeat.js';
 import { DEFAULT_LEASE_STALE_MS, makePrivateDirs, newId, openStore, type Redactor, type Store } from '../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
 import { EventBus, type RunEvent } from './events.js';
+import { createSampler } from './mcpSampling.js';
+import { recordedToolLists } from './mcpToolChanges.js';
 import { ModelResolver, replaysEveryModel } from './models.js';
 import { ProgressView } from './progress.js';
 import { createModelClient, type ModelClientFactoryOptions } from './providers/factory.js';
@@ -253,11 +255,13 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
 
     makePrivateDirs(req.options.workspaceDir);
     const events = bus;
+    const models = new ModelResolver(graph, modelClients(req.options, redactor, env));
     runTools = createRunTools(graph, (ref, message) => events.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }), {
       workspaceDir: req.options.workspaceDir,
       emit: (event) => events.emit(event),
+      sample: createSampler({ graph, mission: req.mission, runId: req.runId, store, bus: events, models }),
+      ...(req.resumed ? { knownTools: await recordedToolLists(store, req.runId) } : {}),
     });
-    const models = new ModelResolver(graph, modelClients(req.options, redactor, env));
     models.warmUp([req.mission.commander.model, ...req.mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : []))]);
 
     const ctx: RunContext = {

@@ -18,6 +18,7 @@ import { HANDLE_PATTERN } from '../../core/storedResults.js';
 export class AgentPool implements AgentDirectory {
   private readonly sessions = new Map<string, Promise<AgentSession>>();
   private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly closers: (() => void)[] = [];
 
   constructor(
     private readonly ctx: RunContext,
@@ -26,6 +27,11 @@ export class AgentPool implements AgentDirectory {
     /** The commander these agents answer: handles their answers mention become readable by it. */
     private readonly commanderSessionId: string,
   ) {}
+
+  /** The task is over: its sessions stop following their MCP servers' tool changes. */
+  close(): void {
+    for (const close of this.closers.splice(0)) close();
+  }
 
   names(): string[] {
     return this.definitions.map((d) => d.name);
@@ -126,6 +132,7 @@ export class AgentPool implements AgentDirectory {
         resolver: ctx.tools,
         toolContext: (callId, signal) => ({ workspaceDir: ctx.workspaceDir, signal, runId: ctx.runId, task, agent: name, callId }),
         stored: await ctx.store.sessions.loadedTools(row.id),
+        onClose: (close) => this.closers.push(close),
         onLoaded: async (entry) => {
           await ctx.store.sessions.addLoadedTool(row.id, entry);
           const loaded = loadedEntry(entry);

@@ -3,7 +3,7 @@
 // visible; when it has skills, load_skill, whose tools become callable from the next turn. What was
 // loaded is stored with the session, so a resumed session sends the same tool list again.
 
-import type { Skill, ToolRefWithProvenance } from '../../config/graph.js';
+import type { McpPromptSkill, Skill, ToolRefWithProvenance } from '../../config/graph.js';
 import {
   createDiscoveryState,
   type DiscoveryState,
@@ -33,6 +33,8 @@ export interface ToolboxScope {
   stored: readonly string[];
   /** Records a newly loaded tool ref or `skill:<name>` (persist it, tell the user). */
   onLoaded: (entry: string) => Promise<void>;
+  /** Receives what to call when the session ends (it stops following its servers' tool changes). */
+  onClose?: (close: () => void) => void;
 }
 
 export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinition): Promise<Toolbox> {
@@ -73,6 +75,7 @@ export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinitio
     toolbox = new Toolbox(world);
   }
 
+  followToolChanges(scope, toolbox, def, world);
   await unlockTools(scope, toolbox, def.preloadedSkills.flatMap((s) => s.tools));
   const skills = def.skills.length > 0 ? addSkills(scope, toolbox, def.skills, def.preloadedSkills) : undefined;
 
@@ -92,19 +95,44 @@ export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinitio
 }
 
 /**
+ * When a server the agent holds tools of changes its tools, the agent's declared refs are resolved
+ * again — authorization re-applied: `mcp.<server>.all` brings the new tools, a named tool only
+ * itself — and the toolbox holds the fresh list from the next turn. A worker that discovers its tools
+ * keeps its search index: new tools are callable but not found by search_tools.
+ */
+function followToolChanges(scope: ToolboxScope, toolbox: Toolbox, def: AgentDefinition, initial: readonly SessionTool[]): void {
+  if (!scope.resolver.onToolsChanged || !def.declaredTools.some((t) => t.ref.startsWith('mcp.'))) return;
+  let held = initial.map((t) => t.definition.name);
+  const stop = scope.resolver.onToolsChanged(async (server) => {
+    if (!def.declaredTools.some((t) => t.ref.startsWith(`mcp.${server}.`))) return;
+    let fresh: SessionTool[];
+    try {
+      fresh = (await resolveGivenTools(scope.resolver, def.declaredTools)).tools.map((spec) => worldTool(spec, scope));
+    } catch {
+      return; // two tools now share an API name: the agent keeps the tools it had
+    }
+    toolbox.replace(held, fresh, def.discovery === undefined);
+    held = fresh.map((t) => t.definition.name);
+  });
+  scope.onClose?.(stop);
+}
+
+/**
  * Adds load_skill (authorized and shown); returns the session's skill state. Preloaded skills count
  * as loaded from the start: loading one again answers with its instructions instead of "unknown".
  */
 function addSkills(scope: ToolboxScope, toolbox: Toolbox, skills: readonly Skill[], preloaded: readonly Skill[]): SkillSession {
   const session = new SkillSession([...skills, ...preloaded]);
   for (const skill of preloaded) session.load(skill.name);
+  const { resolver } = scope;
   const loadSkill: SessionTool = {
     ref: 'load_skill',
-    definition: loadSkillToolDefinition(),
+    definition: loadSkillToolDefinition(skills.some((s) => s.prompt !== undefined)),
     onInterrupted: 'rerun',
     execute: async (call) => {
       const before = new Set(session.loaded());
-      const outcome = executeLoadSkill(session, call.input);
+      const loadPrompt = resolver.loadPrompt ? (prompt: McpPromptSkill, args: Readonly<Record<string, string>>) => resolver.loadPrompt!(prompt, args, call.signal) : undefined;
+      const outcome = await executeLoadSkill(session, call.input, loadPrompt);
       await unlockTools(scope, toolbox, outcome.newTools);
       for (const name of session.loaded()) if (!before.has(name)) await scope.onLoaded(`${SKILL_PREFIX}${name}`);
       return outcome.result;

@@ -113,7 +113,12 @@ export async function runCommander(
   });
   if (session.history.length === 0) await session.appendInstruction([{ type: 'text', text: objective }]);
 
-  const outcome = await session.run();
+  let outcome: Awaited<ReturnType<typeof session.run>>;
+  try {
+    outcome = await session.run();
+  } finally {
+    pool.close();
+  }
   const status = outcome.kind === 'failed' ? 'failed' : 'completed';
   await store.sessions.setStatus(row.id, status);
   ctx.bus.emit({ type: 'session.finished', task: task.name, agent: 'commander', sessionId: row.id, status });

@@ -82,6 +82,27 @@ export class Toolbox {
     return undefined;
   }
 
+  /**
+   * Swaps one set of tools for another (a server changed its tools): tools of `previous` (API names)
+   * missing from `fresh` can no longer be called or seen, and the fresh ones are authorized. With
+   * `leading`, the fresh tools are the first visible ones, in their order, as a session built with
+   * them from the start would send them; otherwise only the tools that were visible stay visible.
+   */
+  replace(previous: readonly string[], fresh: readonly SessionTool[], leading: boolean): void {
+    const freshNames = new Set(fresh.map((t) => t.definition.name));
+    const gone = new Set(previous.filter((name) => !freshNames.has(name)));
+    const rest = this.visible.filter((name) => !gone.has(name) && !(leading && freshNames.has(name)));
+    for (const name of gone) this.authorized.delete(name);
+    for (const tool of fresh) {
+      const held = this.authorized.get(tool.definition.name);
+      // The same tool with a new schema or description replaces the old one.
+      if (held === undefined || held.ref === tool.ref) this.authorized.set(tool.definition.name, tool);
+    }
+    this.visible.length = 0;
+    if (leading) this.visible.push(...fresh.filter((t) => this.authorized.get(t.definition.name) === t).map((t) => t.definition.name));
+    this.visible.push(...rest);
+  }
+
   /** Tool definitions for the next request, in a stable order (registration of visibility). */
   definitionsForTurn(): ToolDefinition[] {
     return [...this.visible, ...this.trailing].map((name) => this.authorized.get(name)!.definition);

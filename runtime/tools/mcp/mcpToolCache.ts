@@ -10,7 +10,7 @@ import { z } from 'zod';
 
 import type { McpServer, McpTransport } from '../../../config/graph.js';
 import { McpConnections } from './connections.js';
-import type { McpToolInfo } from './toolInfo.js';
+import { McpToolInfoSchema, type McpToolInfo } from './toolInfo.js';
 import { canonicalJson } from '../../canonicalJson.js';
 import { makePrivateDirs } from '../../../store/privateDirs.js';
 
@@ -41,17 +41,7 @@ const CacheFile = z.object({
   version: z.literal(1),
   server: z.string(),
   listedAt: z.string(),
-  tools: z.array(
-    z.object({
-      name: z.string(),
-      title: z.string().optional(),
-      description: z.string(),
-      inputSchema: z.record(z.string(), z.unknown()),
-      idempotent: z.boolean(),
-      hints: z.array(z.enum(['read-only', 'destructive', 'idempotent', 'open-world'])).optional(),
-      taskRequired: z.literal(true).optional(),
-    }),
-  ),
+  tools: z.array(McpToolInfoSchema),
 });
 
 /** sha256 (hex) of the transport config with keys sorted, so equal configs share a cache entry. */

@@ -77,6 +77,7 @@ async function workerToolbox(authorized: ToolSpec[], alwaysLoad: string[], store
     model: { block: 'm', key: 'k', provider: 'replay', apiModel: 'k' },
     systemPrompt: '',
     tools: authorized,
+    declaredTools: authorized.map((t) => ({ ref: t.ref, via: 'task' as const })),
     skills: [],
     preloadedSkills: [],
     discovery: { alwaysLoad, index: createToolIndex(authorized) },
