@@ -6,34 +6,12 @@ import { toRunRow, toRunSummary } from '../../rowReaders.js';
 import { parseRow, RawRun, RawRunSummary } from '../../rowSchemas.js';
 import type { RunRow } from '../../rows.js';
 import type { RunsRepo } from '../../repos/runs.js';
+import { runSummarySelect } from '../../sharedSql.js';
 import type { PgRepoContext } from '../context.js';
 
-/**
- * Runs with their usage totals and task counts. The runs are chosen (and limited) first, so only their
- * own model turns are summed. `$1` is the limit (NULL: all); `where` may use `$2`.
- */
-function summarySelect(where: string): string {
-  return `
-  WITH r AS (SELECT * FROM runs ${where} ORDER BY started_at DESC, id DESC LIMIT $1)
-  SELECT r.*,
-    COALESCE(t.input_tokens, 0) AS input_tokens, COALESCE(t.output_tokens, 0) AS output_tokens,
-    COALESCE(t.cache_read_tokens, 0) AS cache_read_tokens, COALESCE(t.cache_write_tokens, 0) AS cache_write_tokens,
-    COALESCE(t.cost_usd, 0) AS cost_usd, COALESCE(t.turns, 0) AS turns,
-    (SELECT COUNT(*) FROM tasks k WHERE k.run_id = r.id) AS tasks_total,
-    (SELECT COUNT(*) FROM tasks k WHERE k.run_id = r.id AND k.status = 'completed') AS tasks_completed,
-    (SELECT COUNT(*) FROM tasks k WHERE k.run_id = r.id AND k.status = 'failed') AS tasks_failed
-  FROM r
-  LEFT JOIN (
-    SELECT run_id, SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens,
-      SUM(cache_read_tokens) AS cache_read_tokens, SUM(cache_write_tokens) AS cache_write_tokens,
-      SUM(cost_usd) AS cost_usd, COUNT(*) AS turns
-    FROM model_turns WHERE run_id IN (SELECT id FROM r) GROUP BY run_id
-  ) t ON t.run_id = r.id
-  ORDER BY r.started_at DESC, r.id DESC`;
-}
-
-const LIST_ALL = summarySelect('');
-const LIST_MISSION = summarySelect('WHERE mission = $2');
+/** `$1` is the limit (NULL: all). */
+const LIST_ALL = runSummarySelect('', '$1', 'id');
+const LIST_MISSION = runSummarySelect('WHERE mission = $2', '$1', 'id');
 
 export function createRunsRepo({ sql, atomic, codec, now, stamp }: PgRepoContext): RunsRepo {
   const read = (row: unknown): RunRow => toRunRow(codec, parseRow(RawRun, 'runs', row));

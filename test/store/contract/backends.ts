@@ -164,19 +164,4 @@ export function useBackends(): Backend[] {
   );
 }
 
-/** A run with one task and one session, the usual starting point. */
-export async function seedSession(store: Store, agent = 'worker'): Promise<{ runId: string; sessionId: string }> {
-  const run = await store.runs.create({ mission: 'm', configPath: '/p/m.hcl', inputs: {} });
-  await store.tasks.ensure(run.id, 'research');
-  const session = await store.sessions.open({
-    runId: run.id,
-    task: 'research',
-    agent,
-    role: 'agent',
-    model: 'claude',
-    systemPrompt: 'You are a worker.',
-    tools: ['builtins.http.get'],
-    skills: [],
-  });
-  return { runId: run.id, sessionId: session.id };
-}
+export { seedSession } from '../fixtures.js';
