@@ -134,7 +134,7 @@ describe('squadron on a PostgreSQL database', () => {
     });
   }, 240_000);
 
-  it('resumes a run killed with SIGKILL on the server (SQUADRON_DATABASE_URL, then --db)', async () => {
+  it('resumes a run killed with SIGKILL on the server (SQUADRON_DATABASE_URL, then --db), judging a lease of another host by its heartbeat', async () => {
     const url = await server.createDatabase();
     await withFakeModelServer(completeAtOnce, async (models) => {
       const dir = project(models);
@@ -153,6 +153,25 @@ describe('squadron on a PostgreSQL database', () => {
       expect(runs.code, runs.stderr).toBe(0);
       expect(JSON.parse(runs.stdout)).toMatchObject({ runs: [{ id: runId, status: 'interrupted' }] });
 
+      // A holder on another machine is judged by its heartbeat alone, never by a pid on this one:
+      // with a fresh heartbeat the run is busy (its pid does not exist here, which must not matter)…
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const moved = await client.query("UPDATE leases SET host = 'another-machine', pid = 999999, heartbeat_at = now() WHERE run_id = $1", [runId]);
+        expect(moved.rowCount).toBe(1);
+        const running = await runCli(['runs', '--json', '--db', url], { cwd: dir });
+        expect(JSON.parse(running.stdout)).toMatchObject({ runs: [{ id: runId, status: 'running' }] });
+        const busy = await runCli(['resume', runId!, '--db', url], { cwd: dir, env: SECRETS });
+        expect(busy.code, busy.stderr).toBe(1);
+        expect(busy.stderr).toContain(`error: run ${runId} is being executed by another process (pid 999999 on another-machine`);
+        expectNoPassword(running, busy);
+        // …and once its heartbeat is older than the stale limit (15 s), the run may be taken over.
+        await client.query("UPDATE leases SET heartbeat_at = now() - interval '1 minute' WHERE run_id = $1", [runId]);
+      } finally {
+        await client.end();
+      }
+
       // --db comes before SQUADRON_DATABASE_URL: a wrong URL in the environment is not used.
       const resumed = await runCli(['resume', runId!, '--db', url], { cwd: dir, env: { ...SECRETS, SQUADRON_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' } });
       expect(resumed.code, resumed.stderr).toBe(0);
@@ -160,17 +179,17 @@ describe('squadron on a PostgreSQL database', () => {
       expect(resumed.stdout).toContain('done: Say two.');
       expectNoPassword(killed, runs, resumed);
 
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
+      const check = new pg.Client({ connectionString: url });
+      await check.connect();
       try {
-        expect((await client.query('SELECT status FROM runs WHERE id = $1', [runId])).rows).toEqual([{ status: 'completed' }]);
-        expect((await client.query("SELECT name, status FROM tasks WHERE run_id = $1 ORDER BY name", [runId])).rows).toEqual([
+        expect((await check.query('SELECT status FROM runs WHERE id = $1', [runId])).rows).toEqual([{ status: 'completed' }]);
+        expect((await check.query("SELECT name, status FROM tasks WHERE run_id = $1 ORDER BY name", [runId])).rows).toEqual([
           { name: 'one', status: 'completed' },
           { name: 'two', status: 'completed' },
         ]);
-        expect((await client.query('SELECT count(*)::int AS n FROM leases WHERE run_id = $1', [runId])).rows).toEqual([{ n: 0 }]);
+        expect((await check.query('SELECT count(*)::int AS n FROM leases WHERE run_id = $1', [runId])).rows).toEqual([{ n: 0 }]);
       } finally {
-        await client.end();
+        await check.end();
       }
       expect(await tableContents(url)).not.toContain(SECRET);
     });
