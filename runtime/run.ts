@@ -10,7 +10,7 @@ import type { Mission, MissionGraph, ModelBlock } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
 import { eventRows, type EventRows } from './eventRows.js';
 import { startHeartbeat } from './leaseHeartbeat.js';
-import { DEFAULT_LEASE_STALE_MS, makePrivateDirs, newId, openStore, type Redactor, type Store } from '../store/index.js';
+import { DEFAULT_LEASE_STALE_MS, isServerDatabase, makePrivateDirs, newId, openDatabase, shownPostgresUrl, type Redactor, type Store } from '../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
 import { EventBus, type RunEvent } from './events.js';
 import { createSampler } from './mcpSampling.js';
@@ -42,6 +42,7 @@ export interface RunEnvironment {
   configPath: string;
   /** Content hashes of the files the config was loaded from, stored with the run for `resume`. */
   config?: RunConfig | undefined;
+  /** A SQLite file path or a PostgreSQL connection string (never stored or logged: it may hold a password). */
   dbPath: string;
   progress: { stream: NodeJS.WritableStream; live: boolean };
   /** Aborted by the CLI on SIGINT. */
@@ -89,7 +90,7 @@ export interface StartRequest {
 
 export async function startRun(env: RunEnvironment, request: StartRequest): Promise<RunReport> {
   const redactor = secretRedactor(env.graph);
-  const store = openStore(env.dbPath, { redactor });
+  const store = await openDatabase(env.dbPath, { redactor });
   try {
     const previous = await store.runs.latestForMission(request.mission.name, env.configPath);
     if (previous && (previous.status === 'interrupted' || (previous.status === 'running' && !(await leaseIsLive(store, previous.id))))) {
@@ -138,7 +139,7 @@ export interface StoredRun {
 
 /** Undefined (and nothing left open) when the database holds no such run. */
 export async function openStoredRun(dbPath: string, runId: string): Promise<StoredRun | undefined> {
-  const store = openStore(dbPath);
+  const store = await openDatabase(dbPath);
   try {
     const run = await store.runs.get(runId);
     if (!run) {
@@ -170,10 +171,10 @@ export interface ResumeOptions {
 
 export async function resumeRun(env: RunEnvironment, runId: string, opts: ResumeOptions = {}): Promise<RunReport> {
   const redactor = secretRedactor(env.graph);
-  const store = opts.opened?.withRedactor(redactor) ?? openStore(env.dbPath, { redactor });
+  const store = opts.opened?.withRedactor(redactor) ?? (await openDatabase(env.dbPath, { redactor }));
   try {
     const run = await store.runs.get(runId);
-    if (!run) throw new RunRefused(`no run ${runId} in ${env.dbPath}`, 'usage');
+    if (!run) throw new RunRefused(`no run ${runId} in ${shownDatabase(env.dbPath)}`, 'usage');
     const mission = env.graph.missions.find((m) => m.name === run.mission);
     if (!mission) throw new RunRefused(`run ${runId} is of mission "${run.mission}", which is not in the loaded config`, 'usage');
     const options = parseRunOptions(runId, run.options);
@@ -367,4 +368,9 @@ async function storedSkipReasons(store: Store, runId: string): Promise<Map<strin
     if (typeof reason === 'string') reasons.set(event.task, reason);
   }
   return reasons;
+}
+
+/** A database as a message shows it: a connection string without its password. */
+function shownDatabase(db: string): string {
+  return isServerDatabase(db) ? shownPostgresUrl(db) : db;
 }
