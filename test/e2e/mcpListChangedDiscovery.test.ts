@@ -1,13 +1,14 @@
 // End-to-end: a worker that discovers its tools (discovery = true) holds mcp.lc.all when the server
 // changes its tools mid-run (`grow` adds `grown`, removes `add`). search_tools then finds the new tool
 // and no longer the removed one. After kill -9, the resumed run searches the recorded list: it still
-// finds `grown`, although the restarted server lists its original tools.
+// finds `grown`, although the restarted server lists its original tools. `grow` also adds a prompt
+// (notifications/prompts/list_changed): prompt skills are not refreshed, and a warning says so, once.
 
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_STDIO_SERVER_PATH } from '../support/mcpStdioServer.js';
 import { runCli, type CliResult } from '../support/cli.js';
-import { ANTHROPIC_MODEL, fakeModelBlock, openRunDb, removeProjects, requestsOf, workerOf, writeProject } from '../support/e2eProject.js';
+import { ANTHROPIC_MODEL, fakeModelBlock, openRunDb, removeProjects, requestsOf, storedEvents, workerOf, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer, type FakeRequest } from '../support/fakeModelServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
@@ -106,5 +107,13 @@ mission "discovering" {
     expect(requestsOf(model, workerOf('find')).length).toBe(7);
     expect(searchResult(6)).toContain('mcp_lc_grown');
     expect(searchResult(6)).not.toContain('mcp_lc_add');
+  });
+
+  it("warns once that the server's prompts changed and are not refreshed for agents already working", () => {
+    const warnings = storedEvents<{ message: string }>(dir, 'warning').filter((w) => w.message.includes('changed its prompts'));
+    expect(warnings.map((w) => w.message)).toEqual([
+      'mcp server "lc" changed its prompts: agents already working keep the prompt skills (mcp.lc.prompts) they were given, so they are not offered a new prompt and loading a removed one fails; agents started from now on get the server\'s current prompts',
+    ]);
+    expect(first.stdout + first.stderr).toContain('warning: mcp server "lc" changed its prompts');
   });
 });
