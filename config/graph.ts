@@ -143,6 +143,13 @@ export interface McpServer {
 
 /** Where an `mcp.<server>.<tool>` (or `.all`) reference is written, so a later check that lists the
  * server's tools can report an unknown tool at the exact characters. */
+/** `mcp.<server>.prompts.<prompt>` as written in `skills` (one per occurrence). */
+export interface McpPromptReference {
+  server: string;
+  prompt: string;
+  range: Range;
+}
+
 export interface McpToolReference {
   server: string;
   /** The tool name, or `all`. */
@@ -302,4 +309,6 @@ export interface MissionGraph {
   missions: Mission[];
   /** Every `mcp.<server>.<tool>` reference as written (one per occurrence); always set by the loader. */
   mcpToolRefs?: McpToolReference[];
+  /** Every `mcp.<server>.prompts.<prompt>` skill reference as written; always set by the loader. */
+  mcpPromptRefs?: McpPromptReference[];
 }

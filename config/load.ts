@@ -220,6 +220,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     agents,
     missions,
     mcpToolRefs: ctx.symbols.mcpUses,
+    mcpPromptRefs: ctx.symbols.mcpPromptUses,
   };
   return { graph: deepFreeze(graph), diagnostics, sources, loaded, secrets };
 }

@@ -313,5 +313,6 @@ function resolveMcpPromptRef(p: RefPath, scope: Scope, diags: Diagnostic[]): str
     }
     return undefined;
   }
+  if (p.parts.length === 3) scope.symbols.mcpPromptUses.push({ server, prompt: p.parts[2]!.name, range: p.range });
   return p.parts.map((part) => part.name).reduce((ref, name) => `${ref}.${name}`, 'mcp');
 }

@@ -4,7 +4,7 @@
 
 import type { HclFunction } from './hcl/value.js';
 import type { Diagnostic, Range } from './hcl/diagnostic.js';
-import type { AgentSpec, CustomTool, McpServer, McpToolReference, MissionInput, ModelBlock, ModelRef, Skill, ToolRefWithProvenance, Toolset, VariableValue, WorkerSpec } from './graph.js';
+import type { AgentSpec, CustomTool, McpPromptReference, McpServer, McpToolReference, MissionInput, ModelBlock, ModelRef, Skill, ToolRefWithProvenance, Toolset, VariableValue, WorkerSpec } from './graph.js';
 import type { ListInterner, SameFieldsInterner } from './exactList.js';
 
 export const NAMESPACES = ['vars', 'models', 'builtins', 'mcp', 'tools', 'toolsets', 'skills', 'agents', 'tasks', 'inputs'] as const;
@@ -57,6 +57,8 @@ export interface Symbols {
   broken: Set<string>;
   /** Every mcp tool reference as written, collected while resolving. */
   mcpUses: McpToolReference[];
+  /** Every `mcp.<server>.prompts.<prompt>` skill reference as written. */
+  mcpPromptUses: McpPromptReference[];
   /**
    * Each model referenced, by `<block>.<key>`: its resolved ref (one object, shared by every use),
    * where it is first written and how many times, for the model-use check.
@@ -88,6 +90,7 @@ export function emptySymbols(unsetVariables: Symbols['unsetVariables'] = 'error'
     agents: new Map(),
     broken: new Set(),
     mcpUses: [],
+    mcpPromptUses: [],
     modelUses: new Map(),
   };
 }

@@ -15,6 +15,7 @@ import { secretRedactor } from './secretRedactor.js';
 import { EventBus, type RunEvent } from './events.js';
 import { createSampler } from './mcpSampling.js';
 import { recordedToolLists } from './mcpToolChanges.js';
+import { checkModelCredentials } from './modelCredentials.js';
 import { ModelResolver, replaysEveryModel } from './models.js';
 import { ProgressView } from './progress.js';
 import { createModelClient, type ModelClientFactoryOptions } from './providers/factory.js';
@@ -96,6 +97,7 @@ export async function startRun(env: RunEnvironment, request: StartRequest): Prom
     if (previous && (previous.status === 'interrupted' || (previous.status === 'running' && !(await leaseIsLive(store, previous.id))))) {
       request.onPreviousInterrupted?.(previous.id);
     }
+    checkModelCredentials(env.graph, request.mission, request.options.replay);
     const runId = newId('run');
     const workspaceDir = request.workspaceFor(runId);
     checkRunFiles(workspaceDir, request.options.record);
@@ -188,6 +190,7 @@ export async function resumeRun(env: RunEnvironment, runId: string, opts: Resume
     }
     const configUpdate = checkConfig({ config: env.config, variables: env.graph.variables }, run, opts);
     checkRunFiles(options.workspaceDir, options.record);
+    checkModelCredentials(env.graph, mission, options.replay);
     const onLeased = async (bus: EventBus): Promise<void> => {
       if (configUpdate) await store.runs.updateConfig(runId, configUpdate);
       if (configUpdate?.changes) bus.emit({ type: 'run.config_changed', runId, changes: configUpdate.changes });

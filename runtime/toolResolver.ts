@@ -30,6 +30,7 @@ export interface RunToolsOptions {
 
 export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string, message: string) => void, options?: RunToolsOptions): RunTools {
   const emit = options?.emit ?? (() => undefined);
+  const promptWarned = new Set<string>();
   const toolListeners: ((server: string) => Promise<void>)[] = [];
   const mcp = new OnDemandMcp({
     ...(options?.knownTools ? { knownTools: options.knownTools } : {}),
@@ -37,6 +38,11 @@ export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string,
       // Recorded before any agent sees the new list: a resume then rebuilds the same tools.
       emit({ type: 'mcp.tools.changed', server, tools });
       await Promise.all(toolListeners.map((listener) => listener(server)));
+    },
+    onPromptsChanged: (server) => {
+      if (promptWarned.has(server)) return;
+      promptWarned.add(server);
+      emit({ type: 'warning', message: promptsChangedWarning(server) });
     },
     cwd: graph.projectRoot,
     ...(options ? { defaultRoots: [options.workspaceDir] } : {}),
@@ -128,4 +134,12 @@ class OnDemandMcp {
   async closeAll(): Promise<void> {
     if (this.connections) await (await this.connections).closeAll();
   }
+}
+
+/**
+ * Said once per server and run process. Refreshing prompt skills would change agents' system prompts
+ * (their skill catalogs) mid-session, which neither the prompt cache nor resume can follow.
+ */
+function promptsChangedWarning(server: string): string {
+  return `mcp server "${server}" changed its prompts: agents already working keep the prompt skills (mcp.${server}.prompts) they were given, so they are not offered a new prompt and loading a removed one fails; agents started from now on get the server's current prompts`;
 }

@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { McpToolLister } from '../../config/mcpCheck.js';
+import type { McpToolLister, McpToolListing } from '../../config/mcpCheck.js';
 import { countSummary, diagnosticToJson, renderDiagnostics, sourceReaderFor } from '../../config/diagnostics.js';
 import { validateProject } from '../../config/validateProject.js';
 import { summarize, summarizeAllButMissions, summarizeMission, type ConfigSummary, type MissionSummary, type WholeServers } from '../../config/summary.js';
@@ -187,15 +187,17 @@ function drained(out: NodeJS.WritableStream): Promise<void> {
  */
 function cachingMcpLister(path: string, offline: boolean): McpToolLister {
   let root: string | undefined;
-  return async (server: McpServer) => {
+  return async (server: McpServer, want?: { prompts: boolean }) => {
     try {
       // Asked only after the config loaded, so `path` exists; worked out once for all servers.
       root ??= statSync(path).isDirectory() ? path : dirname(path);
       const { listToolsCached } = await import('../../runtime/tools/mcp/mcpToolCache.js');
-      const listed = await listToolsCached(server, mcpToolCacheDir(root), offline ? { offline: true } : { refresh: true, cwd: root });
+      const listed = await listToolsCached(server, mcpToolCacheDir(root), offline ? { offline: true } : { refresh: true, cwd: root, prompts: want?.prompts === true });
       const usable = offline ? listed.fromCache : listed.fresh === true;
       if (!usable) return { error: listed.error ?? 'no tool list' };
-      return { tools: listed.tools.filter((t) => !t.taskRequired).map((t) => t.name), taskOnly: listed.tools.filter((t) => t.taskRequired).map((t) => t.name) };
+      const listing: McpToolListing = { tools: listed.tools.filter((t) => !t.taskRequired).map((t) => t.name), taskOnly: listed.tools.filter((t) => t.taskRequired).map((t) => t.name) };
+      if (listed.prompts) listing.prompts = listed.prompts;
+      return listing;
     } catch (err) {
       return { error: err instanceof Error ? err.message : String(err) };
     }

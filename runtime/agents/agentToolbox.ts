@@ -6,6 +6,7 @@
 import type { McpPromptSkill, Skill, ToolRefWithProvenance } from '../../config/graph.js';
 import {
   createDiscoveryState,
+  createToolIndex,
   type DiscoveryState,
   type ToolIndex,
   discoveryToolDefinitions,
@@ -44,20 +45,22 @@ export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinitio
 
   if (def.discovery) {
     const { index } = def.discovery;
-    const state = createDiscoveryState(index);
-    discovery = { index, state };
+    // Replaced whole when a server changes its tools (followToolChanges); the handlers read the current one.
+    const current = { index, state: createDiscoveryState(index) };
+    discovery = current;
     const [searchDef, schemaDef] = discoveryToolDefinitions();
     const search: SessionTool = {
       ref: SEARCH_TOOLS,
       definition: searchDef!,
       onInterrupted: 'rerun',
-      execute: async (call) => searchTools(index, call.input),
+      execute: async (call) => searchTools(current.index, call.input),
     };
     const schema: SessionTool = {
       ref: GET_TOOL_SCHEMA,
       definition: schemaDef!,
       onInterrupted: 'rerun',
       execute: async (call) => {
+        const { index, state } = current;
         const before = new Set(state.loaded());
         const result = getToolSchema(index, state, call.input);
         for (const ref of state.loaded()) {
@@ -70,12 +73,19 @@ export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinitio
       },
     };
     toolbox = new Toolbox([search, schema, ...world], [SEARCH_TOOLS, GET_TOOL_SCHEMA, ...def.discovery.alwaysLoad]);
-    toolbox.describeUnknown = (name) => textOf(unknownToolResult(index, name).content);
+    toolbox.describeUnknown = (name) => textOf(unknownToolResult(current.index, name).content);
   } else {
     toolbox = new Toolbox(world);
   }
 
-  followToolChanges(scope, toolbox, def, world);
+  const reindex = discovery;
+  followToolChanges(scope, toolbox, def, world, (specs) => {
+    if (!reindex) return;
+    // Search covers exactly the tools the agent now holds; what it had loaded and still holds stays loaded.
+    const index = createToolIndex(specs);
+    reindex.state = createDiscoveryState(index, reindex.state.loaded());
+    reindex.index = index;
+  });
   await unlockTools(scope, toolbox, def.preloadedSkills.flatMap((s) => s.tools));
   const skills = def.skills.length > 0 ? addSkills(scope, toolbox, def.skills, def.preloadedSkills) : undefined;
 
@@ -97,20 +107,28 @@ export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinitio
 /**
  * When a server the agent holds tools of changes its tools, the agent's declared refs are resolved
  * again — authorization re-applied: `mcp.<server>.all` brings the new tools, a named tool only
- * itself — and the toolbox holds the fresh list from the next turn. A worker that discovers its tools
- * keeps its search index: new tools are callable but not found by search_tools.
+ * itself — and the toolbox holds the fresh list from the next turn. `onFresh` gets the fresh specs
+ * first (a worker that discovers its tools searches them from then on).
  */
-function followToolChanges(scope: ToolboxScope, toolbox: Toolbox, def: AgentDefinition, initial: readonly SessionTool[]): void {
+function followToolChanges(
+  scope: ToolboxScope,
+  toolbox: Toolbox,
+  def: AgentDefinition,
+  initial: readonly SessionTool[],
+  onFresh: (specs: readonly ToolSpec[]) => void,
+): void {
   if (!scope.resolver.onToolsChanged || !def.declaredTools.some((t) => t.ref.startsWith('mcp.'))) return;
   let held = initial.map((t) => t.definition.name);
   const stop = scope.resolver.onToolsChanged(async (server) => {
     if (!def.declaredTools.some((t) => t.ref.startsWith(`mcp.${server}.`))) return;
-    let fresh: SessionTool[];
+    let specs: ToolSpec[];
     try {
-      fresh = (await resolveGivenTools(scope.resolver, def.declaredTools)).tools.map((spec) => worldTool(spec, scope));
+      specs = (await resolveGivenTools(scope.resolver, def.declaredTools)).tools;
     } catch {
       return; // two tools now share an API name: the agent keeps the tools it had
     }
+    const fresh = specs.map((spec) => worldTool(spec, scope));
+    onFresh(specs);
     toolbox.replace(held, fresh, def.discovery === undefined);
     held = fresh.map((t) => t.definition.name);
   });

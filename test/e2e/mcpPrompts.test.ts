@@ -114,3 +114,53 @@ describe("an MCP server's prompts as skills", () => {
     expect(`${plan.stdout}${plan.stderr}`).toContain('skill mcp.every.prompts is unavailable: MCP server "every" offers no prompts');
   });
 });
+
+describe('validate checks prompt names when it contacts the servers', () => {
+  const project = (skills: string, env = ''): string =>
+    writeProject({
+      'mission.hcl': `model "fake" {
+  provider = "anthropic"
+  api_key  = "k"
+}
+mcp "p" {
+  command = "${process.execPath}"
+  args    = ["${MCP_STDIO_SERVER_PATH}"]
+  ${env}
+}
+mission "m" {
+  commander { model = ${ANTHROPIC_MODEL} }
+  task "t" {
+    objective = "Greet."
+    tools     = [mcp.p.echo]
+    skills    = ${skills}
+  }
+}
+`,
+    });
+  const withPrompts = 'env = { MCP_TEST_LIST_CHANGING = "1" }';
+
+  it('reports an unknown prompt at its reference (MCP004) with the nearest name, and accepts a known one', async () => {
+    const dir = project('[mcp.p.prompts.greeting, mcp.p.prompts.greetng]', withPrompts);
+    const result = await runCli(['validate', dir], { cwd: dir, timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/mission\.hcl:\d+:\d+: error\[MCP004\]: mcp server "p" has no prompt "greetng"/);
+    expect(result.stderr).toContain('mcp.p.prompts.greeting');
+    expect(result.stderr.match(/MCP004/g)).toHaveLength(1);
+  });
+
+  it('says the server offers no prompts when it has none', async () => {
+    const dir = project('[mcp.p.prompts.greeting]');
+    const result = await runCli(['validate', dir], { cwd: dir, timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain('error[MCP004]: mcp server "p" has no prompt "greeting"');
+    expect(result.stderr).toContain('the server offers no prompts');
+  });
+
+  it('leaves prompt names unchecked with --offline (prompt lists are not cached)', async () => {
+    const dir = project('[mcp.p.prompts.greetng]', withPrompts);
+    expect((await runCli(['validate', dir], { cwd: dir, timeoutMs: 60_000 })).code).toBe(1);
+    const offline = await runCli(['validate', dir, '--offline'], { cwd: dir, timeoutMs: 60_000 });
+    expect(offline.stderr).not.toContain('MCP004');
+    expect(offline.code, offline.stderr).toBe(0);
+  });
+});

@@ -123,13 +123,17 @@ export function createTestMcpServer(options) {
   }
 
   // A server whose tools change while it runs: `grow` adds `grown` and removes `add`, and the SDK
-  // announces each change with notifications/tools/list_changed (before the call's result).
+  // announces each change with notifications/tools/list_changed (before the call's result). It also
+  // adds the prompt `farewell` beside `greeting` (notifications/prompts/list_changed).
   if (options.listChanging) {
+    const promptText = (text) => async () => ({ messages: [{ role: 'user', content: { type: 'text', text } }] });
+    server.registerPrompt('greeting', { description: 'Say hello.' }, promptText('Say hello.'));
     server.registerTool('grow', { description: 'Add the tool grown and remove add.' }, async () => {
       add.remove();
       server.registerTool('grown', { description: 'A tool that appeared mid-run.', inputSchema: { text: z.string() } }, async ({ text }) => ({
         content: [{ type: 'text', text: `grown: ${text}` }],
       }));
+      server.registerPrompt('farewell', { description: 'Say goodbye.' }, promptText('Say goodbye.'));
       return { content: [{ type: 'text', text: 'grew' }] };
     });
   }

@@ -14,6 +14,7 @@ import {
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
+  PromptListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CreateMessageRequest,
   type CreateMessageResult,
@@ -72,6 +73,8 @@ export interface ClientSetup {
   inFlight: ReadonlySet<InFlightCall>;
   /** Called on `notifications/tools/list_changed`. */
   onToolsChanged?: (() => void) | undefined;
+  /** Called on `notifications/prompts/list_changed`. */
+  onPromptsChanged?: (() => void) | undefined;
   /** `sampling = true`: declared as a capability; requests go to `sample` (absent: validate, plan, tools, which run no model). */
   sampling?: { sample?: McpSampler | undefined } | undefined;
 }
@@ -92,6 +95,8 @@ export function createMcpClient(setup: ClientSetup): Client {
   }
   const { onToolsChanged } = setup;
   if (onToolsChanged) client.setNotificationHandler(ToolListChangedNotificationSchema, () => onToolsChanged());
+  const { onPromptsChanged } = setup;
+  if (onPromptsChanged) client.setNotificationHandler(PromptListChangedNotificationSchema, () => onPromptsChanged());
   const { sampling } = setup;
   if (sampling) {
     client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {

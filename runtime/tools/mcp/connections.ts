@@ -49,6 +49,11 @@ export interface McpConnectionOptions {
    * turn already holds the new tools.
    */
   onToolsChanged?: (server: string, tools: McpToolInfo[]) => Promise<void> | void;
+  /**
+   * A server said its prompts changed (`notifications/prompts/list_changed`). Prompt skills are not
+   * refreshed (an agent's skill catalog is part of its system prompt), so this is only reported.
+   */
+  onPromptsChanged?: (server: string) => void;
   /** Tool lists recorded by an earlier process of the run (resume): used instead of listing, until the server reports a change. */
   knownTools?: ReadonlyMap<string, McpToolInfo[]>;
   clientVersion?: string;
@@ -373,6 +378,7 @@ export class McpConnections {
       inFlight,
       sampling: state.server.sampling ? { sample: this.options.sample } : undefined,
       onToolsChanged: () => this.toolsChanged(state),
+      onPromptsChanged: () => this.options.onPromptsChanged?.(state.server.name),
     });
     const live: Live = { client, transport, ready: false, retired: false, stderr: [], inFlight };
     if (transport instanceof StdioTransport) {

@@ -10,6 +10,7 @@ import { z } from 'zod';
 
 import type { McpServer, McpTransport } from '../../../config/graph.js';
 import { McpConnections } from './connections.js';
+import { listPromptNames } from './prompts.js';
 import { McpToolInfoSchema, type McpToolInfo } from './toolInfo.js';
 import { canonicalJson } from '../../canonicalJson.js';
 import { makePrivateDirs } from '../../../store/privateDirs.js';
@@ -23,6 +24,8 @@ export interface CachedListOptions {
   timeoutMs?: number;
   /** Working directory of stdio servers. */
   cwd?: string;
+  /** Also list the server's prompt names when asking it (never cached: validate checks them online only). */
+  prompts?: boolean;
 }
 
 export interface CachedToolList {
@@ -30,6 +33,8 @@ export interface CachedToolList {
   fromCache: boolean;
   /** Set when the server itself just answered (its list is current), whether or not the cache could be written. */
   fresh?: true;
+  /** With `prompts`, when the server was asked and listed them (`[]`: it offers none). */
+  prompts?: string[];
   /**
    * A problem worth a warning: the server could not be asked (offline miss, start failure; `tools`
    * then come from the cache when there is one) or the cache could not be written.
@@ -65,11 +70,14 @@ export async function listToolsCached(server: McpServer, cacheDir: string, optio
   const connections = new McpConnections({ connectTimeoutMs: timeoutMs, listTimeoutMs: timeoutMs, ...(options.cwd ? { cwd: options.cwd } : {}) });
   try {
     const tools = await connections.listToolInfos(server);
+    const prompts = options.prompts ? await promptNames(server, connections) : undefined;
     const writeError = await writeCache(file, server.name, tools).then(
       () => undefined,
       (err: unknown) => `could not write the MCP tool cache ${file}: ${err instanceof Error ? err.message : String(err)}`,
     );
-    return writeError ? { tools, fromCache: false, fresh: true, error: writeError } : { tools, fromCache: false, fresh: true };
+    const listed: CachedToolList = writeError ? { tools, fromCache: false, fresh: true, error: writeError } : { tools, fromCache: false, fresh: true };
+    if (prompts) listed.prompts = prompts;
+    return listed;
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
     return { tools: cached ?? [], fromCache: cached !== undefined, error };
@@ -108,3 +116,8 @@ function stripUndefined(t: z.infer<typeof CacheFile>['tools'][number]): McpToolI
   return info;
 }
 
+/** A listing that failed leaves the prompt references unchecked rather than failing the tool list. */
+async function promptNames(server: McpServer, connections: McpConnections): Promise<string[] | undefined> {
+  const listed = await listPromptNames(server, connections);
+  return listed.ok ? listed.names : undefined;
+}

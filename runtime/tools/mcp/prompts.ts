@@ -19,7 +19,27 @@ export function promptSkillName(server: string, prompt: string): string {
 
 /** The skills `mcp.<server>.prompts` (prompt absent) or `mcp.<server>.prompts.<prompt>` stands for. */
 export async function promptSkills(server: McpServer, connections: McpConnections, prompt?: string): Promise<PromptSkillsOutcome> {
-  const listed = await connections.request(server, 'listing its prompts', async (client, options) => {
+  const listed = await listPrompts(server, connections);
+  if (!listed.ok) return { ok: false, error: textOf(listed.error) };
+  if (listed.value === undefined) return { ok: false, error: `MCP server "${server.name}" offers no prompts` };
+  const prompts = prompt === undefined ? listed.value : listed.value.filter((p) => p.name === prompt);
+  if (prompt !== undefined && prompts.length === 0) {
+    const names = listed.value.map((p) => p.name);
+    return { ok: false, error: `MCP server "${server.name}" has no prompt "${prompt}" (it has ${names.length > 0 ? names.join(', ') : 'none'})` };
+  }
+  return { ok: true, skills: prompts.map((p) => skillOf(server, p)) };
+}
+
+/** The names of the server's prompts (`[]` when it offers none), or why they could not be listed (validate). */
+export async function listPromptNames(server: McpServer, connections: McpConnections): Promise<{ ok: true; names: string[] } | { ok: false; error: string }> {
+  const listed = await listPrompts(server, connections);
+  if (!listed.ok) return { ok: false, error: textOf(listed.error) };
+  return { ok: true, names: (listed.value ?? []).map((p) => p.name) };
+}
+
+/** Every prompt the server lists, page by page; `undefined` when it declares no prompts capability. */
+function listPrompts(server: McpServer, connections: McpConnections) {
+  return connections.request(server, 'listing its prompts', async (client, options) => {
     if (!client.getServerCapabilities()?.prompts) return undefined;
     const prompts: Prompt[] = [];
     let cursor: string | undefined;
@@ -30,14 +50,6 @@ export async function promptSkills(server: McpServer, connections: McpConnection
     } while (cursor);
     return prompts;
   });
-  if (!listed.ok) return { ok: false, error: textOf(listed.error) };
-  if (listed.value === undefined) return { ok: false, error: `MCP server "${server.name}" offers no prompts` };
-  const prompts = prompt === undefined ? listed.value : listed.value.filter((p) => p.name === prompt);
-  if (prompt !== undefined && prompts.length === 0) {
-    const names = listed.value.map((p) => p.name);
-    return { ok: false, error: `MCP server "${server.name}" has no prompt "${prompt}" (it has ${names.length > 0 ? names.join(', ') : 'none'})` };
-  }
-  return { ok: true, skills: prompts.map((p) => skillOf(server, p)) };
 }
 
 /** Gets the prompt with the model's arguments; a missing required argument or a server error is an error result. */
