@@ -10,10 +10,17 @@ import { RunInterrupted, type SessionDeps, type SessionMessage, type SessionOutc
 import { executeToolCalls } from './toolExecution.js';
 
 export class AgentSession {
+  /** Assistant messages held, and how many of them came before the latest instruction. */
+  private assistants = 0;
+  private assistantsBeforeInstruction = 0;
+
   private constructor(
     readonly deps: SessionDeps,
     private readonly messages: SessionMessage[],
-  ) {}
+  ) {
+    // Counted once here and kept up by `append`: a turn never re-scans a long conversation.
+    for (const message of messages) this.count(message);
+  }
 
   /** Opens the session with its stored conversation (empty for a new session). */
   static async restore(deps: SessionDeps, history?: SessionMessage[]): Promise<AgentSession> {
@@ -25,7 +32,7 @@ export class AgentSession {
   }
 
   get turnsTaken(): number {
-    return this.messages.filter((m) => m.role === 'assistant').length;
+    return this.assistants;
   }
 
   /**
@@ -33,13 +40,12 @@ export class AgentSession {
    * the commander calls many times is not starved by its earlier work.
    */
   private turnsSinceInstruction(): number {
-    let turns = 0;
-    for (let i = this.messages.length - 1; i >= 0; i--) {
-      const message = this.messages[i]!;
-      if (message.kind === 'instruction') break;
-      if (message.role === 'assistant') turns += 1;
-    }
-    return turns;
+    return this.assistants - this.assistantsBeforeInstruction;
+  }
+
+  private count(message: SessionMessage): void {
+    if (message.kind === 'instruction') this.assistantsBeforeInstruction = this.assistants;
+    if (message.role === 'assistant') this.assistants += 1;
   }
 
   /** Appends (and persists) a new instruction; `callId` ties it to the commander's call. */
@@ -121,12 +127,22 @@ export class AgentSession {
     if (message.callId) row.callId = message.callId;
     await store.messages.append(this.deps.sessionId, row);
     this.messages.push(message);
+    this.count(message);
   }
 }
 
 export async function loadHistory(store: Store, sessionId: string): Promise<SessionMessage[]> {
   return (await store.messages.list(sessionId)).map((row) => {
-    const m: SessionMessage = { role: row.role, parts: row.parts };
+    // The row's parts are parsed when first read (a request built, an answer taken), not here.
+    const m: SessionMessage = {
+      role: row.role,
+      get parts() {
+        return row.parts;
+      },
+      set parts(value) {
+        row.parts = value;
+      },
+    };
     if (row.kind) m.kind = row.kind as SessionMessage['kind'];
     if (row.callId) m.callId = row.callId;
     return m;
