@@ -37,6 +37,7 @@ export type {
   SessionRow,
   SessionRole,
   SessionStatus,
+  MessageHead,
   MessageRow,
   LedgerRow,
   LedgerStatus,

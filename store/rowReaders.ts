@@ -4,7 +4,7 @@
 import type { Part } from '../core/messages.js';
 import type { ColumnCodec } from './columns.js';
 import { messageChecksum } from './rowChecksum.js';
-import type { EventRow, LeaseRow, LedgerRow, MessageRow, RouteRow, RunRow, RunSummary, SessionRow, TaskRow, UsageTotals } from './rows.js';
+import type { EventRow, LeaseRow, LedgerRow, MessageHead, MessageRow, RouteRow, RunRow, RunSummary, SessionRow, TaskRow, UsageTotals } from './rows.js';
 import {
   InputsSchema,
   ConfigChangesSchema,
@@ -112,6 +112,15 @@ export function toSessionRow(codec: ColumnCodec, r: Parsed<typeof RawSession>): 
  * enforced by the database itself (STRICT table, CHECK on role). Any other row (no checksum, written
  * before 0003, or edited since) is validated in full at once, with the same errors.
  */
+/** A message row's head columns as the database returns them (types held by the table's constraints). */
+export function readMessageHead(row: unknown): MessageHead {
+  const r = row as { id: number; seq: number; role: 'user' | 'assistant'; turn: number; kind: string | null; call_id: string | null };
+  const head: MessageHead = { id: r.id, seq: r.seq, role: r.role, turn: r.turn };
+  if (r.kind !== null) head.kind = r.kind;
+  if (r.call_id !== null) head.callId = r.call_id;
+  return head;
+}
+
 export function readMessageRow(codec: ColumnCodec, row: unknown): MessageRow {
   const r = row as Parsed<typeof RawMessage> & { checksum?: number | null };
   if (typeof r.checksum === 'number' && typeof r.parts_json === 'string' && r.checksum === messageChecksum(r.role, r.kind, r.call_id, r.parts_json)) {
