@@ -8,7 +8,7 @@
 // --only <group> runs one group of rows: events, messages, turn, load, resume or readback.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -324,10 +324,22 @@ async function benchLoad(redact) {
     }
   });
   await store.messages.list(sessionId); // warm the page cache and the statement
-  const samples = [];
-  for (let k = 0; k < 3; k++) samples.push(await timeIt(() => store.messages.list(sessionId)));
-  samples.sort((a, b) => a - b);
-  report(`load a session of ${n.toLocaleString('en-US')} messages${redact ? ', with redactor' : ''}`, fmtMs(samples[1]), 'median of 3: list + restore + parse + validate', samples[1]);
+  // Parts are parsed when first read: the list alone, the list with every part read (what building a
+  // request over the whole session costs), and the heads a resume finds its place with.
+  const median = async (fn) => {
+    const samples = [];
+    for (let k = 0; k < 3; k++) samples.push(await timeIt(fn));
+    return samples.sort((a, b) => a - b)[1];
+  };
+  const label = `load a session of ${n.toLocaleString('en-US')} messages${redact ? ', with redactor' : ''}`;
+  const listed = await median(() => store.messages.list(sessionId));
+  report(label, fmtMs(listed), 'median of 3: list (checksums proven, parts parsed when read)', listed);
+  const parsed = await median(async () => {
+    for (const m of await store.messages.list(sessionId)) if (m.parts.length < 0) throw new Error('unreachable');
+  });
+  report(`${label}, every part read`, fmtMs(parsed), 'median of 3: list + restore + parse', parsed);
+  const heads = await median(() => store.messages.heads(sessionId));
+  report(`${label}, heads only`, fmtMs(heads), 'median of 3: what resume reads to find its place', heads);
   await store.close();
 }
 
@@ -424,14 +436,14 @@ mission "bench" {
       ['10,000 messages, answer in store', 4998, true],
       ['10 messages, session continues', 4, false],
       ['10,000 messages, session continues', 4999, false],
-    ].map(([label, workerPairs, finished]) => ({ label, workerPairs, finished, samples: [], messages: 0 }));
+    ].map(([label, workerPairs, finished]) => ({ label, workerPairs, finished, samples: [], cpu: [], messages: 0 }));
     // Variants interleaved per repetition, so a change in machine load hits them all alike.
     for (let rep = 0; rep < 3; rep++) {
       for (const v of variants) {
         const built = await buildKilledRun(project, v.workerPairs, v.finished);
         v.messages = built.messages;
         workerCalls.length = 0;
-        const { ms, code, stderr } = await timeResume(built.dbPath, built.runId);
+        const { ms, cpu, code, stderr } = await timeResume(built.dbPath, built.runId);
         if (code !== 0) throw new Error(`squadron resume exited with ${code}: ${stderr.slice(-500)}`);
         // Measure what the label says: the stored answer delivered, or one call carrying the session.
         const expected = v.finished ? [] : [2 * v.workerPairs + 1];
@@ -439,11 +451,14 @@ mission "bench" {
           throw new Error(`resume of "${v.label}" made worker calls ${JSON.stringify(workerCalls)}, expected ${JSON.stringify(expected)}: ${stderr.slice(-500)}`);
         }
         v.samples.push(ms);
+        v.cpu.push(cpu);
       }
     }
     for (const v of variants) {
       v.samples.sort((a, b) => a - b);
-      report(`squadron resume, ${v.label}`, fmtMs(v.samples[1]), `median of 3; ${v.messages.toLocaleString('en-US')} stored messages, whole CLI process`, v.samples[1]);
+      v.cpu.sort((a, b) => a - b);
+      const cpu = Number.isNaN(v.cpu[1]) ? '' : `; CPU ${fmtMs(v.cpu[1])}, ${(v.cpu[1] / nodeFloorCpuMs).toFixed(2)}× node -e 0`;
+      report(`squadron resume, ${v.label}`, fmtMs(v.samples[1]), `median of 3; ${v.messages.toLocaleString('en-US')} stored messages, whole CLI process${cpu}`, v.samples[1]);
     }
   } finally {
     await server.close();
@@ -495,7 +510,6 @@ async function buildKilledRun(project, workerPairs, finished) {
 
 async function benchReadback() {
   const { spawnSync } = await import('node:child_process');
-  const { existsSync, readFileSync } = await import('node:fs');
   const { default: Database } = await import('better-sqlite3');
   // Wall and CPU time of a whole process; CPU (user + system, from /usr/bin/time when there is one)
   // is the steadier figure when other work shares the cores.
@@ -570,21 +584,49 @@ async function benchReadback() {
   row('squadron runs --json, 50 runs', medians([1, 2, 3].map(() => cli(['runs', '--db', listedPath, '--json']))), 'median of 3, whole CLI process');
 }
 
+/** Wall and CPU time (user + system, from /usr/bin/time when there is one) of `squadron resume`. */
 function timeResume(dbPath, runId) {
   return new Promise((resolve, reject) => {
+    const timeFile = join(root, `resume-time-${++dbCounter}.txt`);
+    const args = [CLI, 'resume', runId, '--db', dbPath, '--json'];
     const start = performance.now();
-    const child = spawn(process.execPath, [CLI, 'resume', runId, '--db', dbPath, '--json'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = HAS_TIME
+      ? spawn('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, process.execPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+      : spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ ms: performance.now() - start, code, stderr }));
+    child.on('close', (code) => resolve({ ms: performance.now() - start, cpu: HAS_TIME ? cpuOf(timeFile) : NaN, code, stderr }));
   });
 }
+
+const HAS_TIME = existsSync('/usr/bin/time');
+
+/** User + system seconds written by /usr/bin/time -f '%U %S', in ms. */
+function cpuOf(timeFile) {
+  return readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).reduce((sum, s) => sum + Number(s) * 1000, 0);
+}
+
+/** Median CPU time of `node -e 0`, the yardstick of the CPU ratios. */
+function measureNodeFloorCpu(runs = 7) {
+  if (!HAS_TIME) return NaN;
+  const timeFile = join(root, 'floor-time.txt');
+  const samples = [];
+  for (let i = 0; i <= runs; i++) {
+    spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, process.execPath, '-e', '0'], { stdio: 'ignore' });
+    if (i > 0) samples.push(cpuOf(timeFile));
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+let nodeFloorCpuMs = NaN;
 
 try {
   console.log(`SQLite persistence figures (node ${process.version}, databases in ${root})`);
   nodeFloorMs = measureNodeFloor();
-  console.log(`node -e 0: ${fmtMs(nodeFloorMs)} (median of 7, the yardstick of the ratios below)\n`);
+  nodeFloorCpuMs = measureNodeFloorCpu();
+  console.log(`node -e 0: ${fmtMs(nodeFloorMs)}, CPU ${fmtMs(nodeFloorCpuMs)} (median of 7, the yardsticks of the ratios below)\n`);
   if (wanted('events')) await benchEvents();
   if (wanted('messages')) {
     await benchMessages(false);

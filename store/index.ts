@@ -40,6 +40,7 @@ export type {
   SessionRow,
   SessionRole,
   SessionStatus,
+  MessageHead,
   MessageRow,
   LedgerRow,
   LedgerStatus,

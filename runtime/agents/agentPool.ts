@@ -65,7 +65,7 @@ export class AgentPool implements AgentDirectory {
     const { store } = this.ctx;
     const index = session.instructionIndex(callId);
     if (index >= 0) {
-      const ready = session.answerAfter(index);
+      const ready = await session.answerAfter(index);
       if (ready !== undefined) {
         await this.passUp(session.deps.sessionId, ready);
         return { ok: true, agentId: name, answer: ready };

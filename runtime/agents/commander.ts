@@ -111,7 +111,7 @@ export async function runCommander(
     discovery: false,
     resumed: stored !== undefined,
   });
-  if (session.history.length === 0) await session.appendInstruction([{ type: 'text', text: objective }]);
+  if (session.length === 0) await session.appendInstruction([{ type: 'text', text: objective }]);
 
   let outcome: Awaited<ReturnType<typeof session.run>>;
   try {

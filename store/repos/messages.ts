@@ -3,7 +3,7 @@
 // long conversation is read back without validating every part again (see rowChecksum.ts).
 
 import type { Part } from '../../core/messages.js';
-import type { MessageRow } from '../rows.js';
+import type { MessageHead, MessageRow } from '../rows.js';
 
 export interface NewMessage {
   role: 'user' | 'assistant';
@@ -18,7 +18,12 @@ export interface NewMessage {
 export interface MessagesRepo {
   /** seq = previous seq + 1 (starting at 1). */
   append(sessionId: string, m: NewMessage): Promise<MessageRow>;
-  /** By seq, parts parsed and validated. */
-  list(sessionId: string): Promise<MessageRow[]>;
+  /** By seq, from `fromSeq` (default 1: all), parts parsed and validated. */
+  list(sessionId: string, fromSeq?: number): Promise<MessageRow[]>;
+  /**
+   * By seq, without their parts: what a resume needs to find its place in a long conversation
+   * without reading it (the parts of the few messages it needs are then read with `list`).
+   */
+  heads(sessionId: string): Promise<MessageHead[]>;
   count(sessionId: string): Promise<number>;
 }

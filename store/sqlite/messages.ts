@@ -4,7 +4,7 @@
 
 import type { Part } from '../../core/messages.js';
 import { messageChecksum } from '../rowChecksum.js';
-import { readMessageRow } from '../rowReaders.js';
+import { readMessageHead, readMessageRow } from '../rowReaders.js';
 import type { MessageRow } from '../rows.js';
 import type { RepoContext } from './context.js';
 import type { MessagesRepo } from '../repos/messages.js';
@@ -19,7 +19,8 @@ export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRep
      FROM messages WHERE session_id = @session
      RETURNING id, seq, created_at`,
   );
-  const bySession = db.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY seq');
+  const bySession = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq');
+  const headsBySession = db.prepare('SELECT id, seq, role, turn, kind, call_id FROM messages WHERE session_id = ? ORDER BY seq');
   const count = db.prepare<[string], number>('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck();
 
   const read = (row: unknown): MessageRow => readMessageRow(codec, row);
@@ -46,8 +47,11 @@ export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRep
       if (m.callId !== undefined) row.callId = m.callId;
       return row;
     },
-    async list(sessionId) {
-      return bySession.all(sessionId).map(read);
+    async list(sessionId, fromSeq = 1) {
+      return bySession.all(sessionId, fromSeq).map(read);
+    },
+    async heads(sessionId) {
+      return headsBySession.all(sessionId).map(readMessageHead);
     },
     async count(sessionId) {
       return count.get(sessionId) ?? 0;

@@ -46,4 +46,35 @@ describe('the portable CRC-32', () => {
       expect(portableCrc32(text, portableCrc32('head\u0000'))).toBe(crc32(text, crc32('head\u0000')));
     }
   });
+  it('parses a proven row\'s parts when they are first read, and only once', async () => {
+    const store = freshStore();
+    const { sessionId } = await seedSession(store);
+    await store.messages.append(sessionId, { role: 'user', parts: [{ type: 'text', text: 'go' }], turn: 1, kind: 'instruction' });
+    await store.messages.append(sessionId, { role: 'assistant', parts: [{ type: 'text', text: 'done' }], turn: 1 });
+    // Forged: the first row's parts are not JSON at all, with a matching checksum. Only a parse
+    // that waits for the parts to be read lets the session be listed (and its other rows used).
+    edit(store, 'UPDATE messages SET parts_json = ?, checksum = ? WHERE seq = 1', 'not json', messageChecksum('user', 'instruction', null, 'not json'));
+    const [first, second] = await store.messages.list(sessionId);
+    expect(first?.kind).toBe('instruction');
+    expect(second?.parts).toBe(second?.parts);
+    expect(second?.parts).toEqual([{ type: 'text', text: 'done' }]);
+    const error = (() => {
+      try {
+        return first?.parts;
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as StoreError).message).toMatch(/parts_json is not valid JSON/);
+  });
+
+  it('keeps the fields of a row in their order when its parts are read lazily', async () => {
+    const store = freshStore();
+    const { sessionId } = await seedSession(store);
+    await store.messages.append(sessionId, { role: 'assistant', parts: [{ type: 'text', text: 'hi' }], turn: 1 });
+    const [row] = await store.messages.list(sessionId);
+    expect(Object.keys(JSON.parse(JSON.stringify(row)) as object)).toEqual(['id', 'sessionId', 'seq', 'role', 'parts', 'turn', 'createdAt']);
+    expect({ ...row }.parts).toEqual([{ type: 'text', text: 'hi' }]);
+  });
 });

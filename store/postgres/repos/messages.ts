@@ -4,7 +4,7 @@
 // Each row carries its checksum (rowChecksum.ts), so it is read back without validating every part.
 
 import { messageChecksum } from '../../rowChecksum.js';
-import { readMessageRow } from '../../rowReaders.js';
+import { readMessageHead, readMessageRow } from '../../rowReaders.js';
 import type { MessageRow } from '../../rows.js';
 import type { MessagesRepo } from '../../repos/messages.js';
 import type { PgRepoContext } from '../context.js';
@@ -34,9 +34,13 @@ export function createMessagesRepo({ sql, atomic, codec, now }: PgRepoContext): 
       if (m.callId !== undefined) row.callId = m.callId;
       return row;
     },
-    async list(sessionId) {
-      const { rows } = await sql.query('SELECT * FROM messages WHERE session_id = $1 ORDER BY seq', [sessionId]);
+    async list(sessionId, fromSeq = 1) {
+      const { rows } = await sql.query('SELECT * FROM messages WHERE session_id = $1 AND seq >= $2 ORDER BY seq', [sessionId, fromSeq]);
       return rows.map((row) => readMessageRow(codec, row));
+    },
+    async heads(sessionId) {
+      const { rows } = await sql.query('SELECT id, seq, role, turn, kind, call_id FROM messages WHERE session_id = $1 ORDER BY seq', [sessionId]);
+      return rows.map(readMessageHead);
     },
     async count(sessionId) {
       const { rows } = await sql.query('SELECT COUNT(*) AS n FROM messages WHERE session_id = $1', [sessionId]);

@@ -262,6 +262,28 @@ describe.each(useBackends())('$name store', (backend) => {
       expect(used?.type === 'tool_use' ? JSON.stringify(used.input) : undefined).toBe('{"zeta":1,"alpha":{"y":2,"b":3}}');
     });
 
+    it('lists a session from a given seq on, and its heads without parts', async () => {
+      const store = await backend.fresh();
+      const { sessionId } = await seedSession(store);
+      const other = (await seedSession(store, 'analyst')).sessionId;
+      await store.messages.append(sessionId, { role: 'user', parts: [{ type: 'text', text: 'go' }], turn: 1, kind: 'instruction', callId: 'toolu_1' });
+      await store.messages.append(other, { role: 'user', parts: [{ type: 'text', text: 'elsewhere' }], turn: 1 });
+      const b = await store.messages.append(sessionId, { role: 'assistant', parts: [{ type: 'text', text: 'done' }], turn: 1 });
+      const c = await store.messages.append(sessionId, { role: 'user', parts: [{ type: 'text', text: 'more' }], turn: 2, kind: 'instruction' });
+      expect((await store.messages.list(sessionId, 2)).map((m) => [m.seq, m.parts])).toEqual([
+        [2, [{ type: 'text', text: 'done' }]],
+        [3, [{ type: 'text', text: 'more' }]],
+      ]);
+      expect(await store.messages.list(sessionId, 4)).toEqual([]);
+      const heads = await store.messages.heads(sessionId);
+      expect(heads).toEqual([
+        { id: heads[0]?.id, seq: 1, role: 'user', turn: 1, kind: 'instruction', callId: 'toolu_1' },
+        { id: b.id, seq: 2, role: 'assistant', turn: 1 },
+        { id: c.id, seq: 3, role: 'user', turn: 2, kind: 'instruction' },
+      ]);
+      expect(await store.messages.heads('ses_none')).toEqual([]);
+    });
+
     it('refuses to append to a session that does not exist', async () => {
       const store = await backend.fresh();
       await expect(store.messages.append('ses_nope', { role: 'user', parts: [], turn: 1 })).rejects.toThrow();
