@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { StoreError, type Store } from '../../store/index.js';
-import { portableCrc32 } from '../../store/rowChecksum.js';
+import { messageChecksum, portableCrc32 } from '../../store/rowChecksum.js';
 import { freshStore, seedSession } from './fixtures.js';
 
 /** Runs SQL on the database file through a second connection, as a person with sqlite3 would. */
