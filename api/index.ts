@@ -95,7 +95,7 @@ export interface RunHooks {
 }
 
 export interface RunRequest extends MissionRequest, RunHooks {
-  /** The SQLite database (default: .squadron/squadron.db in the project's root). */
+  /** The database: a SQLite file (default: .squadron/squadron.db in the project's root) or a PostgreSQL connection string (postgres://…). */
   db?: string;
   /** The folder the file tools work in (default: .squadron/workspaces/<run-id>). */
   workspace?: string;
@@ -122,7 +122,7 @@ export async function run(req: RunRequest): Promise<RunReport> {
   if (req.record !== undefined) options.record = resolve(req.record);
   const root = project.graph.projectRoot;
   return refusalsAsErrors(async () =>
-    startRun(await environment(project, req.db === undefined ? databasePath(root) : sqliteDb(req.db), req), {
+    startRun(await environment(project, req.db === undefined ? databasePath(root) : req.db, req), {
       mission,
       inputs: inputs.inputs as Record<string, Value>,
       options,
@@ -158,9 +158,9 @@ export interface ResumeRequest extends ProjectOptions, RunHooks {
  */
 export async function resume(req: ResumeRequest): Promise<RunReport> {
   const [{ failedRunRefusal, resumeRun, openStoredRun }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run.js'), import('../runtime/runConfig.js')]);
-  const db = resolve(sqliteDb(req.db));
-  const opened = openStoredRun(db, req.runId);
-  if (!opened) throw new SquadronError('not_found', `no run ${req.runId} in ${db}`);
+  const db = databaseLocation(req.db);
+  const opened = await openStoredRun(db, req.runId);
+  if (!opened) throw new SquadronError('not_found', `no run ${req.runId} in ${isPostgresUrl(db) ? shownPostgresUrl(db) : db}`);
   const stored = opened.facts;
   return refusalsAsErrors(async () => {
     // A failed run is refused first: giving its secrets again would not make a plain resume work.
@@ -198,10 +198,9 @@ async function refusalsAsErrors<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** `db` as a SQLite path; a PostgreSQL URL is refused by name rather than taken for a file path. */
-function sqliteDb(db: string): string {
-  if (isPostgresUrl(db)) throw new SquadronError('usage', `db ${shownPostgresUrl(db)}: PostgreSQL databases are not supported yet (see squadron docs scale-out); pass a SQLite database file`);
-  return db;
+/** `db` as the store opens it: a PostgreSQL connection string as given, a SQLite path made absolute. */
+function databaseLocation(db: string): string {
+  return isPostgresUrl(db) ? db.trim() : resolve(db);
 }
 
 async function environment(project: LoadedProject, dbPath: string, hooks: RunHooks & ProjectOptions): Promise<RunEnvironment> {
@@ -210,7 +209,7 @@ async function environment(project: LoadedProject, dbPath: string, hooks: RunHoo
     graph: project.graph,
     configPath: project.path,
     config: configFingerprint(project.graph.projectRoot, project.sources),
-    dbPath: resolve(dbPath),
+    dbPath: databaseLocation(dbPath),
     progress: hooks.progress ?? { stream: discard(), live: false },
     interrupt: hooks.signal ?? new AbortController().signal,
     ...runTuning(hooks.env ?? process.env),

@@ -8,7 +8,7 @@
 // --only <group> runs one group of rows: events, messages, turn, load, resume or readback.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,10 +39,10 @@ function freshStore({ synchronous = 'NORMAL', redact = false, checkpointPages = 
   return openStore(path, { synchronous, redactor: redact ? createSecretRedactor(SECRETS) : undefined, checkpointPages });
 }
 
-function seed(store) {
-  const run = store.runs.create({ mission: 'bench', configPath: '/bench/mission.hcl', inputs: { topic: 'owls' } });
-  store.tasks.ensure(run.id, 'research');
-  const session = store.sessions.open({
+async function seed(store) {
+  const run = await store.runs.create({ mission: 'bench', configPath: '/bench/mission.hcl', inputs: { topic: 'owls' } });
+  await store.tasks.ensure(run.id, 'research');
+  const session = await store.sessions.open({
     runId: run.id,
     task: 'research',
     agent: 'worker',
@@ -74,9 +74,9 @@ function toolResultParts(i) {
   return [{ type: 'tool_result', toolUseId: `toolu_${i}`, isError: false, content: [{ type: 'text', text: lorem(1900) }] }];
 }
 
-function timeIt(fn) {
+async function timeIt(fn) {
   const start = performance.now();
-  fn();
+  await fn();
   return performance.now() - start;
 }
 
@@ -113,39 +113,39 @@ function report(name, value, detail = '', ms = undefined) {
 
 // ---- events
 
-function benchEvents() {
+async function benchEvents() {
   const store = freshStore();
-  const { runId, sessionId } = seed(store);
+  const { runId, sessionId } = await seed(store);
   const data = { tool: 'builtins.http.get', callId: 'toolu_1', durationMs: 123, isError: false };
   const single = 5000;
-  const ms = timeIt(() => {
-    for (let i = 0; i < single; i++) store.events.append({ runId, type: 'tool.finished', task: 'research', sessionId, data });
+  const ms = await timeIt(async () => {
+    for (let i = 0; i < single; i++) await store.events.append({ runId, type: 'tool.finished', task: 'research', sessionId, data });
   });
   report('events: append, one commit each', fmtRate(single, ms), `${single} events`, ms);
 
   const batches = 200;
   const batchSize = 100;
   const batch = Array.from({ length: batchSize }, () => ({ runId, type: 'tool.finished', task: 'research', sessionId, data }));
-  const msBatched = timeIt(() => {
-    for (let b = 0; b < batches; b++) store.events.appendMany(batch);
+  const msBatched = await timeIt(async () => {
+    for (let b = 0; b < batches; b++) await store.events.appendMany(batch);
   });
   report('events: appendMany, 100 per transaction', fmtRate(batches * batchSize, msBatched), `${batches * batchSize} events`, msBatched);
-  store.close();
+  await store.close();
 }
 
 // ---- messages
 
-function benchMessages(redact) {
+async function benchMessages(redact) {
   const store = freshStore({ redact });
-  const { sessionId } = seed(store);
+  const { sessionId } = await seed(store);
   const n = 3000;
   const payload = JSON.stringify(assistantParts(0)).length;
-  for (let i = 0; i < 300; i++) store.messages.append(sessionId, { role: 'assistant', parts: assistantParts(i), turn: 1 }); // warm-up
-  const ms = timeIt(() => {
-    for (let i = 0; i < n; i++) store.messages.append(sessionId, { role: 'assistant', parts: assistantParts(i), turn: i + 1 });
+  for (let i = 0; i < 300; i++) await store.messages.append(sessionId, { role: 'assistant', parts: assistantParts(i), turn: 1 }); // warm-up
+  const ms = await timeIt(async () => {
+    for (let i = 0; i < n; i++) await store.messages.append(sessionId, { role: 'assistant', parts: assistantParts(i), turn: i + 1 });
   });
   report(`messages: append ~${(payload / 1024).toFixed(1)} KB parts${redact ? ', with redactor' : ''}`, fmtRate(n, ms), `${n} messages`, ms);
-  store.close();
+  await store.close();
 }
 
 // ---- one model turn, made durable by the runtime itself
@@ -169,11 +169,13 @@ const instantGet = {
  */
 async function driveTurns(store, runId, sessionId, turns, onTurn) {
   const bus = new EventBus();
-  bus.subscribe('store', (event) => {
+  // As the run's store sink does: an event of a durable step is written in that step's transaction.
+  bus.subscribe('store', (event, scope) => {
     const row = { runId, type: event.type, data: event };
     if (typeof event.task === 'string') row.task = event.task;
     if (typeof event.sessionId === 'string') row.sessionId = event.sessionId;
-    store.events.append(row);
+    const written = (scope?.store ?? store).events.append(row);
+    if (scope) scope.writes.push(written);
   });
   let asked = 0;
   const client = {
@@ -194,7 +196,7 @@ async function driveTurns(store, runId, sessionId, turns, onTurn) {
       };
     },
   };
-  const session = AgentSession.restore(
+  const session = await AgentSession.restore(
     {
       store,
       bus,
@@ -212,7 +214,7 @@ async function driveTurns(store, runId, sessionId, turns, onTurn) {
     },
     [],
   );
-  session.appendInstruction([{ type: 'text', text: 'Fetch every article.' }]);
+  await session.appendInstruction([{ type: 'text', text: 'Fetch every article.' }]);
   const outcome = await session.run();
   if (outcome.kind !== 'answer') throw new Error(`the bench session ended with ${JSON.stringify(outcome)}`);
 }
@@ -236,10 +238,10 @@ function benchControl() {
 /** Commits per turn, counted as commit frames in the write-ahead log over a few turns after the first. */
 async function commitsPerTurn(synchronous) {
   const store = freshStore({ synchronous });
-  const { runId, sessionId } = seed(store);
+  const { runId, sessionId } = await seed(store);
   const counts = new Map();
   await driveTurns(store, runId, sessionId, 12, (n) => counts.set(n, walCommits(store.path)));
-  store.close();
+  await store.close();
   const [from, to] = [counts.get(3), counts.get(13)];
   if (from.salt !== to.salt) throw new Error('the write-ahead log was restarted while counting commits');
   return { commits: (to.commits - from.commits) / 10, pages: (to.frames - from.frames) / 10 };
@@ -247,20 +249,21 @@ async function commitsPerTurn(synchronous) {
 
 async function benchTurn({ synchronous = 'NORMAL', redact = false, checkpointPages = undefined } = {}) {
   const store = freshStore({ synchronous, redact, checkpointPages });
-  const { runId, sessionId } = seed(store);
-  // Time spent in the store's writes (outermost call only), inside the runtime's real sequence: what
-  // makes the turn durable (encoding, redaction, SQL, commits), without the rest of the loop.
+  const { runId, sessionId } = await seed(store);
+  // Time spent in the store's writes (outermost call only, from the call until its promise settles),
+  // inside the runtime's real sequence: what makes the turn durable (encoding, redaction, SQL,
+  // commits), without the rest of the loop. A transaction's own calls go through its `tx`.
   let inCommits = { wall: 0, cpu: 0 };
   let depth = 0;
   const timed = (target, method) => {
     const original = target[method];
-    target[method] = (...args) => {
+    target[method] = async (...args) => {
       if (depth > 0) return original(...args);
       depth += 1;
       const wall = performance.now();
       const cpu = process.cpuUsage();
       try {
-        return original(...args);
+        return await original(...args);
       } finally {
         depth -= 1;
         const used = process.cpuUsage(cpu);
@@ -292,8 +295,8 @@ async function benchTurn({ synchronous = 'NORMAL', redact = false, checkpointPag
     mark = performance.now();
   });
   // What one checkpoint of the log costs (a turn pays it when its commit crosses the threshold).
-  const checkpointMs = timeIt(() => store.checkpoint());
-  store.close();
+  const checkpointMs = await timeIt(() => store.checkpoint());
+  await store.close();
   for (const samples of [durable, durableCpu, loop]) samples.sort((a, b) => a - b);
   const { commits, pages } = await commitsPerTurn(synchronous);
   const every = checkpointPages ?? 10_000;
@@ -310,20 +313,34 @@ async function benchTurn({ synchronous = 'NORMAL', redact = false, checkpointPag
 
 // ---- loading a long session
 
-function benchLoad(redact) {
+async function benchLoad(redact) {
   const store = freshStore({ redact });
-  const { sessionId } = seed(store);
+  const { sessionId } = await seed(store);
   const n = 10_000;
-  store.transaction(() => {
+  await store.transaction(async (tx) => {
     for (let i = 0; i < n; i += 2) {
-      store.messages.append(sessionId, { role: 'assistant', parts: assistantParts(i), turn: i / 2 + 1 });
-      store.messages.append(sessionId, { role: 'user', parts: toolResultParts(i), turn: i / 2 + 1, kind: 'tool_results' });
+      await tx.messages.append(sessionId, { role: 'assistant', parts: assistantParts(i), turn: i / 2 + 1 });
+      await tx.messages.append(sessionId, { role: 'user', parts: toolResultParts(i), turn: i / 2 + 1, kind: 'tool_results' });
     }
   });
-  store.messages.list(sessionId); // warm the page cache and the statement
-  const samples = [1, 2, 3].map(() => timeIt(() => store.messages.list(sessionId))).sort((a, b) => a - b);
-  report(`load a session of ${n.toLocaleString('en-US')} messages${redact ? ', with redactor' : ''}`, fmtMs(samples[1]), 'median of 3: list + restore + parse + validate', samples[1]);
-  store.close();
+  await store.messages.list(sessionId); // warm the page cache and the statement
+  // Parts are parsed when first read: the list alone, the list with every part read (what building a
+  // request over the whole session costs), and the heads a resume finds its place with.
+  const median = async (fn) => {
+    const samples = [];
+    for (let k = 0; k < 3; k++) samples.push(await timeIt(fn));
+    return samples.sort((a, b) => a - b)[1];
+  };
+  const label = `load a session of ${n.toLocaleString('en-US')} messages${redact ? ', with redactor' : ''}`;
+  const listed = await median(() => store.messages.list(sessionId));
+  report(label, fmtMs(listed), 'median of 3: list (checksums proven, parts parsed when read)', listed);
+  const parsed = await median(async () => {
+    for (const m of await store.messages.list(sessionId)) if (m.parts.length < 0) throw new Error('unreachable');
+  });
+  report(`${label}, every part read`, fmtMs(parsed), 'median of 3: list + restore + parse', parsed);
+  const heads = await median(() => store.messages.heads(sessionId));
+  report(`${label}, heads only`, fmtMs(heads), 'median of 3: what resume reads to find its place', heads);
+  await store.close();
 }
 
 // ---- resume (store part, then the runtime: `squadron resume` end to end)
@@ -332,40 +349,40 @@ function benchLoad(redact) {
  * Resume figures, store part: everything the runtime reads back to rebuild a run of 5 tasks ×
  * 3 sessions × 200 messages (+ ledgers, loaded tools, routes, usage totals).
  */
-function measureStoreResume() {
+async function measureStoreResume() {
   const path = join(root, `bench-${++dbCounter}.db`);
   const writer = openStore(path, { redactor: createSecretRedactor(SECRETS) });
-  const run = writer.runs.create({ mission: 'bench', configPath: '/bench/mission.hcl', inputs: {} });
-  writer.transaction(() => {
+  const run = await writer.runs.create({ mission: 'bench', configPath: '/bench/mission.hcl', inputs: {} });
+  await writer.transaction(async (tx) => {
     for (let t = 0; t < 5; t++) {
       const task = `task_${t}`;
-      writer.tasks.ensure(run.id, task);
+      await tx.tasks.ensure(run.id, task);
       for (const agent of ['commander', 'worker', 'analyst']) {
-        const s = writer.sessions.open({ runId: run.id, task, agent, role: agent === 'commander' ? 'commander' : 'agent', model: 'm', systemPrompt: lorem(4000), tools: [], skills: [] });
+        const s = await tx.sessions.open({ runId: run.id, task, agent, role: agent === 'commander' ? 'commander' : 'agent', model: 'm', systemPrompt: lorem(4000), tools: [], skills: [] });
         for (let i = 0; i < 200; i += 2) {
-          writer.messages.append(s.id, { role: 'assistant', parts: assistantParts(i), turn: i / 2 + 1 });
-          writer.ledger.recordStarted({ sessionId: s.id, callId: `toolu_${i}`, toolRef: 'builtins.http.get', apiName: 'builtins_http_get', input: {}, idempotent: true });
-          writer.ledger.recordCompleted(s.id, `toolu_${i}`, { content: [{ type: 'text', text: lorem(1900) }], isError: false });
-          writer.messages.append(s.id, { role: 'user', parts: toolResultParts(i), turn: i / 2 + 1 });
+          await tx.messages.append(s.id, { role: 'assistant', parts: assistantParts(i), turn: i / 2 + 1 });
+          await tx.ledger.recordStarted({ sessionId: s.id, callId: `toolu_${i}`, toolRef: 'builtins.http.get', apiName: 'builtins_http_get', input: {}, idempotent: true });
+          await tx.ledger.recordCompleted(s.id, `toolu_${i}`, { content: [{ type: 'text', text: lorem(1900) }], isError: false });
+          await tx.messages.append(s.id, { role: 'user', parts: toolResultParts(i), turn: i / 2 + 1 });
         }
-        writer.sessions.addLoadedTool(s.id, 'builtins.http.get');
+        await tx.sessions.addLoadedTool(s.id, 'builtins.http.get');
       }
     }
   });
-  writer.close();
+  await writer.close();
 
-  const ms = timeIt(() => {
+  const ms = await timeIt(async () => {
     const store = openStore(path, { redactor: createSecretRedactor(SECRETS) });
-    store.runs.get(run.id);
-    store.tasks.list(run.id);
-    store.routes.list(run.id);
-    store.turns.totalsForRun(run.id);
-    for (const s of store.sessions.listForRun(run.id)) {
-      store.messages.list(s.id);
-      store.ledger.listForSession(s.id);
-      store.sessions.loadedTools(s.id);
+    await store.runs.get(run.id);
+    await store.tasks.list(run.id);
+    await store.routes.list(run.id);
+    await store.turns.totalsForRun(run.id);
+    for (const s of await store.sessions.listForRun(run.id)) {
+      await store.messages.list(s.id);
+      await store.ledger.listForSession(s.id);
+      await store.sessions.loadedTools(s.id);
     }
-    store.close();
+    await store.close();
   });
   report('resume, store part: open + read back a whole run', fmtMs(ms), '5 tasks × 3 sessions × 200 messages + ledgers', ms);
 }
@@ -419,14 +436,14 @@ mission "bench" {
       ['10,000 messages, answer in store', 4998, true],
       ['10 messages, session continues', 4, false],
       ['10,000 messages, session continues', 4999, false],
-    ].map(([label, workerPairs, finished]) => ({ label, workerPairs, finished, samples: [], messages: 0 }));
+    ].map(([label, workerPairs, finished]) => ({ label, workerPairs, finished, samples: [], cpu: [], messages: 0 }));
     // Variants interleaved per repetition, so a change in machine load hits them all alike.
     for (let rep = 0; rep < 3; rep++) {
       for (const v of variants) {
-        const built = buildKilledRun(project, v.workerPairs, v.finished);
+        const built = await buildKilledRun(project, v.workerPairs, v.finished);
         v.messages = built.messages;
         workerCalls.length = 0;
-        const { ms, code, stderr } = await timeResume(built.dbPath, built.runId);
+        const { ms, cpu, code, stderr } = await timeResume(built.dbPath, built.runId);
         if (code !== 0) throw new Error(`squadron resume exited with ${code}: ${stderr.slice(-500)}`);
         // Measure what the label says: the stored answer delivered, or one call carrying the session.
         const expected = v.finished ? [] : [2 * v.workerPairs + 1];
@@ -434,11 +451,14 @@ mission "bench" {
           throw new Error(`resume of "${v.label}" made worker calls ${JSON.stringify(workerCalls)}, expected ${JSON.stringify(expected)}: ${stderr.slice(-500)}`);
         }
         v.samples.push(ms);
+        v.cpu.push(cpu);
       }
     }
     for (const v of variants) {
       v.samples.sort((a, b) => a - b);
-      report(`squadron resume, ${v.label}`, fmtMs(v.samples[1]), `median of 3; ${v.messages.toLocaleString('en-US')} stored messages, whole CLI process`, v.samples[1]);
+      v.cpu.sort((a, b) => a - b);
+      const cpu = Number.isNaN(v.cpu[1]) ? '' : `; CPU ${fmtMs(v.cpu[1])}, ${(v.cpu[1] / nodeFloorCpuMs).toFixed(2)}× node -e 0`;
+      report(`squadron resume, ${v.label}`, fmtMs(v.samples[1]), `median of 3; ${v.messages.toLocaleString('en-US')} stored messages, whole CLI process${cpu}`, v.samples[1]);
     }
   } finally {
     await server.close();
@@ -446,41 +466,41 @@ mission "bench" {
 }
 
 /** A run killed while its commander waited on call_agent; returns its db, id and message count. */
-function buildKilledRun(project, workerPairs, finished) {
+async function buildKilledRun(project, workerPairs, finished) {
   const dbPath = join(root, `bench-${++dbCounter}.db`);
   const store = openStore(dbPath);
   const workspaceDir = join(root, `ws-${dbCounter}`);
-  const run = store.runs.create({
+  const run = await store.runs.create({
     mission: 'bench',
     configPath: project,
     inputs: {},
     options: { workspaceDir, taskGraph: [{ name: 'long', dependsOn: [], routes: [], sendTo: [] }], overrides: { noTools: false, skills: [], noSkills: false } },
   });
   let messages = 0;
-  store.transaction(() => {
-    store.tasks.ensure(run.id, 'long');
-    store.tasks.markRunning(run.id, 'long');
+  await store.transaction(async (tx) => {
+    await tx.tasks.ensure(run.id, 'long');
+    await tx.tasks.markRunning(run.id, 'long');
     const open = (agent, role) =>
-      store.sessions.open({ runId: run.id, task: 'long', agent, role, model: 'claude-haiku-4-5', systemPrompt: `You are the ${agent === 'commander' ? 'commander' : 'worker agent'} of task "long". ${lorem(3000)}`, tools: [], skills: [] });
-    const commander = open('commander', 'commander');
-    const worker = open('worker', 'agent');
-    const append = (sessionId, m) => {
-      store.messages.append(sessionId, m);
+      tx.sessions.open({ runId: run.id, task: 'long', agent, role, model: 'claude-haiku-4-5', systemPrompt: `You are the ${agent === 'commander' ? 'commander' : 'worker agent'} of task "long". ${lorem(3000)}`, tools: [], skills: [] });
+    const commander = await open('commander', 'commander');
+    const worker = await open('worker', 'agent');
+    const append = async (sessionId, m) => {
+      await tx.messages.append(sessionId, m);
       messages++;
     };
-    append(commander.id, { role: 'user', parts: [{ type: 'text', text: 'Fetch every article.' }], turn: 1, kind: 'instruction' });
-    append(commander.id, { role: 'assistant', parts: [{ type: 'tool_use', id: 'toolu_c1', name: 'call_agent', input: { name: 'worker', task: 'Fetch every article.' } }], turn: 1 });
-    store.ledger.recordStarted({ sessionId: commander.id, callId: 'toolu_c1', toolRef: 'call_agent', apiName: 'call_agent', input: {}, idempotent: true });
-    append(worker.id, { role: 'user', parts: [{ type: 'text', text: 'Fetch every article.' }], turn: 1, kind: 'instruction', callId: 'toolu_c1' });
+    await append(commander.id, { role: 'user', parts: [{ type: 'text', text: 'Fetch every article.' }], turn: 1, kind: 'instruction' });
+    await append(commander.id, { role: 'assistant', parts: [{ type: 'tool_use', id: 'toolu_c1', name: 'call_agent', input: { name: 'worker', task: 'Fetch every article.' } }], turn: 1 });
+    await tx.ledger.recordStarted({ sessionId: commander.id, callId: 'toolu_c1', toolRef: 'call_agent', apiName: 'call_agent', input: {}, idempotent: true });
+    await append(worker.id, { role: 'user', parts: [{ type: 'text', text: 'Fetch every article.' }], turn: 1, kind: 'instruction', callId: 'toolu_c1' });
     for (let i = 0; i < workerPairs; i++) {
-      append(worker.id, { role: 'assistant', parts: assistantParts(i), turn: i + 1 });
-      store.ledger.recordStarted({ sessionId: worker.id, callId: `toolu_${i}`, toolRef: 'builtins.http.get', apiName: 'builtins_http_get', input: {}, idempotent: true });
-      store.ledger.recordCompleted(worker.id, `toolu_${i}`, { content: [{ type: 'text', text: lorem(1900) }], isError: false });
-      append(worker.id, { role: 'user', parts: toolResultParts(i), turn: i + 1, kind: 'tool_results' });
+      await append(worker.id, { role: 'assistant', parts: assistantParts(i), turn: i + 1 });
+      await tx.ledger.recordStarted({ sessionId: worker.id, callId: `toolu_${i}`, toolRef: 'builtins.http.get', apiName: 'builtins_http_get', input: {}, idempotent: true });
+      await tx.ledger.recordCompleted(worker.id, `toolu_${i}`, { content: [{ type: 'text', text: lorem(1900) }], isError: false });
+      await append(worker.id, { role: 'user', parts: toolResultParts(i), turn: i + 1, kind: 'tool_results' });
     }
-    if (finished) append(worker.id, { role: 'assistant', parts: [{ type: 'text', text: 'All pages fetched.' }], turn: workerPairs + 1 });
+    if (finished) await append(worker.id, { role: 'assistant', parts: [{ type: 'text', text: 'All pages fetched.' }], turn: workerPairs + 1 });
   });
-  store.close();
+  await store.close();
   return { dbPath, runId: run.id, messages };
 }
 
@@ -490,7 +510,6 @@ function buildKilledRun(project, workerPairs, finished) {
 
 async function benchReadback() {
   const { spawnSync } = await import('node:child_process');
-  const { existsSync, readFileSync } = await import('node:fs');
   const { default: Database } = await import('better-sqlite3');
   // Wall and CPU time of a whole process; CPU (user + system, from /usr/bin/time when there is one)
   // is the steadier figure when other work shares the cores.
@@ -513,9 +532,9 @@ async function benchReadback() {
   console.log(`node -e 0: wall ${fmtMs(floor.ms)}, CPU ${fmtMs(floor.cpu)} (median of 7; the ratios below are to these)`);
   const row = (name, { ms, cpu }, detail) =>
     report(name, fmtMs(ms), `${detail}; ${(ms / floor.ms).toFixed(2)}× node -e 0${Number.isNaN(cpu) ? '' : `; CPU ${fmtMs(cpu)}, ${(cpu / floor.cpu).toFixed(2)}×`}`);
-  const inProcess = (fn) => {
+  const inProcess = async (fn) => {
     const cpu0 = process.cpuUsage();
-    const ms = timeIt(fn);
+    const ms = await timeIt(fn);
     const cpu = process.cpuUsage(cpu0);
     return { ms, cpu: (cpu.user + cpu.system) / 1000 };
   };
@@ -523,62 +542,95 @@ async function benchReadback() {
   // A session of 10,000 messages read back, its rows proven by their checksums, then the same rows
   // as a database from before checksums holds them (validated in full).
   const store = freshStore({ redact: true });
-  const { sessionId } = seed(store);
-  store.transaction(() => {
+  const { sessionId } = await seed(store);
+  await store.transaction(async (tx) => {
     for (let i = 0; i < 10_000; i += 2) {
-      store.messages.append(sessionId, { role: 'assistant', parts: assistantParts(i), turn: i / 2 + 1 });
-      store.messages.append(sessionId, { role: 'user', parts: toolResultParts(i), turn: i / 2 + 1, kind: 'tool_results' });
+      await tx.messages.append(sessionId, { role: 'assistant', parts: assistantParts(i), turn: i / 2 + 1 });
+      await tx.messages.append(sessionId, { role: 'user', parts: toolResultParts(i), turn: i / 2 + 1, kind: 'tool_results' });
     }
   });
-  store.messages.list(sessionId); // warm the page cache and the statement
-  row('load a session of 10,000 messages, rows proven by checksum', medians([1, 2, 3].map(() => inProcess(() => store.messages.list(sessionId)))), 'median of 3, with redactor');
+  await store.messages.list(sessionId); // warm the page cache and the statement
+  const threeLoads = async () => {
+    const runs = [];
+    for (let k = 0; k < 3; k++) runs.push(await inProcess(() => store.messages.list(sessionId)));
+    return runs;
+  };
+  row('load a session of 10,000 messages, rows proven by checksum', medians(await threeLoads()), 'median of 3, with redactor');
   const raw = new Database(store.path);
   const checksummed = raw.prepare("SELECT 1 FROM pragma_table_info('messages') WHERE name = 'checksum'").get() !== undefined;
   if (checksummed) raw.prepare('UPDATE messages SET checksum = NULL').run();
   raw.close();
-  row(`load a session of 10,000 messages, ${checksummed ? 'rows without checksum' : 'no checksums (schema before 0003)'}`, medians([1, 2, 3].map(() => inProcess(() => store.messages.list(sessionId)))), 'median of 3, with redactor: every part validated');
-  store.close();
+  row(`load a session of 10,000 messages, ${checksummed ? 'rows without checksum' : 'no checksums (schema before 0003)'}`, medians(await threeLoads()), 'median of 3, with redactor: every part validated');
+  await store.close();
 
   // The CLI reading runs back: a whole process each time.
   const cli = (args) => spawnTimed([CLI, ...args]);
   const project = join(root, 'readback-project');
   mkdirSync(project, { recursive: true });
-  const long = buildKilledRun(project, 4999, true);
+  const long = await buildKilledRun(project, 4999, true);
   row('squadron inspect --transcript --json, 10,000 messages', medians([1, 2, 3].map(() => cli(['inspect', long.runId, '--db', long.dbPath, '--transcript', '--json']))), 'median of 3, whole CLI process');
-  const small = buildKilledRun(project, 4, true);
+  const small = await buildKilledRun(project, 4, true);
   row('squadron inspect, 10 messages', medians([1, 2, 3].map(() => cli(['inspect', small.runId, '--db', small.dbPath]))), 'median of 3, whole CLI process');
 
   // 50 runs of 3 tasks each in one database.
   const listed = openStore(join(root, `bench-${++dbCounter}.db`));
   for (let r = 0; r < 50; r++) {
-    const run = listed.runs.create({ mission: 'bench', configPath: project, inputs: { topic: 'owls' }, options: { taskGraph: ['a', 'b', 'c'].map((name) => ({ name, dependsOn: [], routes: [], sendTo: [] })) } });
-    for (const task of ['a', 'b', 'c']) listed.tasks.ensure(run.id, task);
-    listed.runs.setStatus(run.id, 'completed');
+    const run = await listed.runs.create({ mission: 'bench', configPath: project, inputs: { topic: 'owls' }, options: { taskGraph: ['a', 'b', 'c'].map((name) => ({ name, dependsOn: [], routes: [], sendTo: [] })) } });
+    for (const task of ['a', 'b', 'c']) await listed.tasks.ensure(run.id, task);
+    await listed.runs.setStatus(run.id, 'completed');
   }
   const listedPath = listed.path;
-  listed.close();
+  await listed.close();
   row('squadron runs --json, 50 runs', medians([1, 2, 3].map(() => cli(['runs', '--db', listedPath, '--json']))), 'median of 3, whole CLI process');
 }
 
+/** Wall and CPU time (user + system, from /usr/bin/time when there is one) of `squadron resume`. */
 function timeResume(dbPath, runId) {
   return new Promise((resolve, reject) => {
+    const timeFile = join(root, `resume-time-${++dbCounter}.txt`);
+    const args = [CLI, 'resume', runId, '--db', dbPath, '--json'];
     const start = performance.now();
-    const child = spawn(process.execPath, [CLI, 'resume', runId, '--db', dbPath, '--json'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = HAS_TIME
+      ? spawn('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, process.execPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+      : spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ ms: performance.now() - start, code, stderr }));
+    child.on('close', (code) => resolve({ ms: performance.now() - start, cpu: HAS_TIME ? cpuOf(timeFile) : NaN, code, stderr }));
   });
 }
+
+const HAS_TIME = existsSync('/usr/bin/time');
+
+/** User + system seconds written by /usr/bin/time -f '%U %S', in ms. */
+function cpuOf(timeFile) {
+  return readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).reduce((sum, s) => sum + Number(s) * 1000, 0);
+}
+
+/** Median CPU time of `node -e 0`, the yardstick of the CPU ratios. */
+function measureNodeFloorCpu(runs = 7) {
+  if (!HAS_TIME) return NaN;
+  const timeFile = join(root, 'floor-time.txt');
+  const samples = [];
+  for (let i = 0; i <= runs; i++) {
+    spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, process.execPath, '-e', '0'], { stdio: 'ignore' });
+    if (i > 0) samples.push(cpuOf(timeFile));
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+let nodeFloorCpuMs = NaN;
 
 try {
   console.log(`SQLite persistence figures (node ${process.version}, databases in ${root})`);
   nodeFloorMs = measureNodeFloor();
-  console.log(`node -e 0: ${fmtMs(nodeFloorMs)} (median of 7, the yardstick of the ratios below)\n`);
-  if (wanted('events')) benchEvents();
+  nodeFloorCpuMs = measureNodeFloorCpu();
+  console.log(`node -e 0: ${fmtMs(nodeFloorMs)}, CPU ${fmtMs(nodeFloorCpuMs)} (median of 7, the yardsticks of the ratios below)\n`);
+  if (wanted('events')) await benchEvents();
   if (wanted('messages')) {
-    benchMessages(false);
-    benchMessages(true);
+    await benchMessages(false);
+    await benchMessages(true);
   }
   if (wanted('turn')) {
     benchControl();
@@ -588,11 +640,11 @@ try {
     await benchTurn({ redact: true });
   }
   if (wanted('load')) {
-    benchLoad(false);
-    benchLoad(true);
+    await benchLoad(false);
+    await benchLoad(true);
   }
   if (wanted('resume')) {
-    measureStoreResume();
+    await measureStoreResume();
     await measureRuntimeResume();
   }
   if (wanted('readback')) await benchReadback();

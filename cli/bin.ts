@@ -7,6 +7,9 @@ import type { CliIo } from './io.js';
 import { main } from './program.js';
 import { warnOncePerText } from './warnOnce.js';
 
+/** 128 + SIGPIPE: what a shell reports for a writer whose reader closed the pipe. */
+const EXIT_CLOSED_PIPE = 141;
+
 const io: CliIo = {
   stdout: process.stdout,
   stderr: process.stderr,
@@ -16,12 +19,21 @@ const io: CliIo = {
   env: process.env,
   debug: process.argv.includes('--debug'),
 };
+// A reader that goes away (`squadron validate --json | head -1`) closes the pipe: writing on is
+// pointless, so the process ends quietly with the status a shell gives a command killed by SIGPIPE
+// (128 + 13), as other Unix tools do, instead of an unhandled-error stack trace.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', endOnClosedPipe);
 // Through io.stderr, not process.stderr: once a command knows the secrets, they are masked there.
 console.warn = warnOncePerText((...args: unknown[]) => io.stderr.write(`${format(...args)}\n`));
 
 const code = await main(process.argv.slice(2), io);
 await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
 process.exit(code);
+
+function endOnClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE') process.exit(EXIT_CLOSED_PIPE);
+  throw error;
+}
 
 function flushed(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => (stream.writableNeedDrain ? stream.once('drain', () => resolve()) : resolve()));

@@ -1,7 +1,9 @@
 // The one rule for where the database is, shared by every command:
-//   1. --db PATH, else 2. the SQUADRON_DB environment variable: a database file, or a config (an
-//      .hcl file or a folder) meaning that config's .squadron/squadron.db;
-//   3. otherwise `run` uses the config folder's .squadron/squadron.db, and the commands that read
+//   1. --db, else 2. SQUADRON_DATABASE_URL (a PostgreSQL connection string only), else 3. the
+//      SQUADRON_DB environment variable. --db and SQUADRON_DB take a PostgreSQL connection string
+//      (postgres://… or postgresql://…), a database file, or a config (an .hcl file or a folder)
+//      meaning that config's .squadron/squadron.db;
+//   4. otherwise `run` uses the config folder's .squadron/squadron.db, and the commands that read
 //      stored runs (runs, inspect, resume) use ./.squadron/squadron.db or, when there is none, every
 //      .squadron/squadron.db in the folders below the current one (3 levels down; dot-folders and
 //      node_modules skipped) — so `squadron run examples/quickstart` then `squadron runs` works.
@@ -13,6 +15,7 @@ import { isPostgresUrl, shownPostgresUrl } from '../store/postgres/url.js';
 import { CliError } from './io.js';
 
 export const DB_ENV = 'SQUADRON_DB';
+export const DATABASE_URL_ENV = 'SQUADRON_DATABASE_URL';
 /** How many folder levels below the current one the read commands look for databases. */
 export const SEARCH_DEPTH = 3;
 /** A bound on the folders visited, so a read command in a huge tree stays quick. */
@@ -22,7 +25,11 @@ const SEARCH_MAX_FOLDERS = 5_000;
 export type DbSource = 'flag' | 'env' | 'config' | 'here' | 'below';
 
 export interface DbLocation {
-  /** Absolute paths; for 'below', every database found (possibly none); otherwise exactly one. */
+  /**
+   * Absolute paths, or one PostgreSQL connection string (as given: it may hold a password, so it is
+   * shown only through shownPostgresUrl); for 'below', every database found (possibly none);
+   * otherwise exactly one.
+   */
   paths: string[];
   source: DbSource;
 }
@@ -53,21 +60,33 @@ export function readDbLocation(cwd: string, env: NodeJS.ProcessEnv, flag: string
 }
 
 function explicitLocation(cwd: string, env: NodeJS.ProcessEnv, flag: string | undefined): DbLocation | undefined {
-  if (flag !== undefined && flag !== '') return { paths: [sqlitePath(cwd, flag, '--db ')], source: 'flag' };
+  if (flag !== undefined && flag !== '') return { paths: [database(cwd, flag)], source: 'flag' };
+  const url = env[DATABASE_URL_ENV];
+  if (url !== undefined && url.trim() !== '') {
+    if (!isPostgresUrl(url)) {
+      throw new CliError(`${DATABASE_URL_ENV} must be a PostgreSQL connection string (postgres://user@host/database); for a SQLite file use ${DB_ENV} or --db`, 'usage');
+    }
+    return { paths: [url.trim()], source: 'env' };
+  }
   const fromEnv = env[DB_ENV];
-  if (fromEnv !== undefined && fromEnv !== '') return { paths: [sqlitePath(cwd, fromEnv, `${DB_ENV}=`)], source: 'env' };
+  if (fromEnv !== undefined && fromEnv !== '') return { paths: [database(cwd, fromEnv)], source: 'env' };
   return undefined;
 }
 
-/** A PostgreSQL URL is refused by name (it would otherwise be taken for a relative file path). */
-function sqlitePath(cwd: string, value: string, from: string): string {
-  if (isPostgresUrl(value)) {
-    throw new CliError(
-      `${from}${shownPostgresUrl(value)}: PostgreSQL databases are not supported yet (see squadron docs scale-out); pass a SQLite database file, or the config whose .squadron/squadron.db to use`,
-      'usage',
-    );
-  }
-  return givenDbPath(cwd, value);
+/** A connection string as given (it would otherwise be taken for a relative file path), else a file path. */
+function database(cwd: string, value: string): string {
+  return isPostgresUrl(value) ? value.trim() : givenDbPath(cwd, value);
+}
+
+/** A database as messages show it: a connection string without its password, a path as it is. */
+export function shownDatabase(db: string): string {
+  return isPostgresUrl(db) ? shownPostgresUrl(db) : db;
+}
+
+/** Which environment variable chose the database, for messages. */
+export function dbEnvName(env: NodeJS.ProcessEnv): string {
+  const url = env[DATABASE_URL_ENV];
+  return url !== undefined && url.trim() !== '' ? DATABASE_URL_ENV : DB_ENV;
 }
 
 /** `.squadron/squadron.db` of the folders 1..SEARCH_DEPTH levels below `root`, sorted by path. */

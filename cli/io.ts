@@ -43,7 +43,7 @@ export const ERROR_CODES = {
   invalid_config: EXIT.usage,
   /** No such mission, task, run, docs topic, or no database where runs were looked for. */
   not_found: EXIT.usage,
-  /** The database cannot be opened (not a database, unreadable). */
+  /** The database cannot be opened (not a database, unreadable, a PostgreSQL server that refuses the connection). */
   database_unusable: EXIT.usage,
   /** The database opened but cannot be used by this version (newer schema, failed migration). */
   database_error: EXIT.failure,

@@ -4,15 +4,17 @@
 
 import { existsSync } from 'node:fs';
 import type { Store } from '../store/index.js';
-import { DB_ENV, readDbLocation, runDbLocation, SEARCH_DEPTH, shellWord, type DbLocation } from './dbLocation.js';
+import { isPostgresUrl, shownPostgresUrl } from '../store/postgres/url.js';
+import { DATABASE_URL_ENV, DB_ENV, dbEnvName, readDbLocation, runDbLocation, SEARCH_DEPTH, shellWord, type DbLocation } from './dbLocation.js';
 import { CliError, shownPath as shownFrom, type CliIo } from './io.js';
 
 
 /** The help text of the --db option of every command that uses the database. */
-export const DB_OPTION_HELP = `the database file, or the config file or folder whose .squadron/squadron.db to use (default: $${DB_ENV}, else see \`squadron docs persistence\`)`;
+export const DB_OPTION_HELP = `a PostgreSQL connection string (postgres://…), the database file, or the config file or folder whose .squadron/squadron.db to use (default: $${DATABASE_URL_ENV}, else $${DB_ENV}, else see \`squadron docs persistence\`)`;
 
 export interface OpenedStore {
   store: Store;
+  /** A file path, or a connection string as given (show it with shownPath, never as it is). */
   path: string;
 }
 
@@ -35,8 +37,16 @@ export async function openStoresToRead(io: CliIo, flag: string | undefined): Pro
 export async function openStoreWithRun(io: CliIo, flag: string | undefined, runId: string): Promise<OpenedStore> {
   const location = existingLocation(io, flag);
   const opened = await openAll(io, location);
-  const holder = opened.find(({ store }) => store.runs.get(runId) !== undefined);
-  for (const o of opened) if (o !== holder) o.store.close();
+  let holder: OpenedStore | undefined;
+  try {
+    for (const o of opened) {
+      if ((await o.store.runs.get(runId)) === undefined) continue;
+      holder = o;
+      break;
+    }
+  } finally {
+    for (const o of opened) if (o !== holder) await o.store.close();
+  }
   if (!holder) throw new CliError(`no run ${runId} in ${location.paths.map((p) => shownPath(io, p)).join(', ')} (see squadron runs)`, 'not_found');
   return holder;
 }
@@ -44,7 +54,7 @@ export async function openStoreWithRun(io: CliIo, flag: string | undefined, runI
 /** The path of the database that holds `runId` (resume then opens it for writing). */
 export async function findRunDatabase(io: CliIo, flag: string | undefined, runId: string): Promise<string> {
   const { store, path } = await openStoreWithRun(io, flag, runId);
-  store.close();
+  await store.close();
   return path;
 }
 
@@ -63,9 +73,9 @@ export function storeCommand(io: CliIo, command: 'inspect' | 'resume', runId: st
   return found.includes(dbPath) ? base : `${base} --db ${shellWord(shownPath(io, dbPath))}`;
 }
 
-/** A path as the user would type it from the current folder. */
+/** A path as the user would type it from the current folder; a connection string without its password. */
 export function shownPath(io: CliIo, path: string): string {
-  return shownFrom(io.cwd, path);
+  return isPostgresUrl(path) ? shownPostgresUrl(path) : shownFrom(io.cwd, path);
 }
 
 function existingLocation(io: CliIo, flag: string | undefined): DbLocation {
@@ -78,8 +88,8 @@ function existingLocation(io: CliIo, flag: string | undefined): DbLocation {
   }
   if (location.source === 'flag' || location.source === 'env') {
     const path = location.paths[0]!;
-    if (!existsSync(path)) {
-      const from = location.source === 'env' ? ` (from ${DB_ENV})` : '';
+    if (!isPostgresUrl(path) && !existsSync(path)) {
+      const from = location.source === 'env' ? ` (from ${dbEnvName(io.env)})` : '';
       throw new CliError(`no database at ${shownPath(io, path)}${from}; pass --db with the database file or the config path you ran (run stores it in .squadron/squadron.db beside the config)`, 'not_found');
     }
   }
@@ -87,18 +97,18 @@ function existingLocation(io: CliIo, flag: string | undefined): DbLocation {
 }
 
 async function openAll(io: CliIo, location: DbLocation): Promise<OpenedStore[]> {
-  const { openStore, StoreError } = await import('../store/index.js');
+  const { openDatabase, StoreError } = await import('../store/index.js');
   const onNote = (message: string): void => {
     io.stderr.write(`note: ${message}\n`);
   };
   const opened: OpenedStore[] = [];
   for (const path of location.paths) {
     try {
-      opened.push({ store: openStore(path, { access: 'read', onNote }), path });
+      opened.push({ store: await openDatabase(path, { access: 'read', onNote }), path });
     } catch (err) {
       // A database found by searching is skipped rather than blocking the others; one named is an error.
       if (location.source !== 'below' || !(err instanceof StoreError)) {
-        for (const o of opened) o.store.close();
+        for (const o of opened) await o.store.close();
         throw err;
       }
       io.stderr.write(`warning: skipped ${shownPath(io, path)}: ${err.message}\n`);

@@ -92,6 +92,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   MCP001: 'An mcp.<server>.<tool> reference names a tool the server does not offer.',
   MCP002: 'An MCP server could not be contacted to list its tools.',
   MCP003: 'An MCP tool only runs as an MCP task (`execution.taskSupport = "required"`), which Squadron does not support: it is left out (warning).',
+  MCP004: 'An mcp.<server>.prompts.<prompt> skill reference names a prompt the server does not offer (checked by validate when it contacts the server).',
 };
 
 /** What a code means, whichever layer reports it. */

@@ -1,4 +1,4 @@
-// Lists in the MissionGraph at their exact length. An array built by push keeps room for 17 items
+// Lists in the MissionGraph at their exact length, and values shared where they are equal. An array built by push keeps room for 17 items
 // in V8, and a large config has hundreds of thousands of short lists (a task's tools, depends_on,
 // router, …): stored as built, they were a third of the graph's memory. Empty lists are one shared
 // frozen array; the graph is deep-frozen when loaded anyway.
@@ -35,4 +35,30 @@ export class ListInterner<T> {
     }
     return exact;
   }
+}
+
+/**
+ * One object for each distinct set of field values (compared by identity) among objects with the
+ * same `keyOf`: the tasks whose workers resolve alike (one tool list, model and settings) share one
+ * frozen WorkerSpec instead of holding a copy each. Only the last object of each key is remembered.
+ */
+export class SameFieldsInterner<T extends object> {
+  private readonly byKey = new Map<unknown, T>();
+
+  constructor(private readonly keyOf: (x: T) => unknown) {}
+
+  /** An object equal to `x` seen before, else `x` (remembered). */
+  intern(x: T): T {
+    const key = this.keyOf(x);
+    const known = this.byKey.get(key);
+    if (known !== undefined && sameFields(known, x)) return known;
+    this.byKey.set(key, x);
+    return x;
+  }
+}
+
+function sameFields(a: object, b: object): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => (a as Record<string, unknown>)[k] === (b as Record<string, unknown>)[k]);
 }

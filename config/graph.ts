@@ -104,7 +104,7 @@ export interface CustomTool {
   inputs: FieldSchema[];
   /**
    * Fields of the implemented tool's input, evaluated at call time with only `inputs` (the model's
-   * input) and `vars` (the variables' values) in scope.
+   * input) and `vars` (the variables' values) in scope. Parsed again from the source on each read.
    */
   fields: Readonly<Record<string, Expression>>;
   idempotent: boolean;
@@ -129,6 +129,10 @@ export interface McpServer {
   timeoutMs?: number;
   /** `max_timeout`: a call kept alive by progress fails after this long in total (default 10 min). */
   maxTimeoutMs?: number;
+  /** `sampling = true`: the server may ask for model completions (`sampling/createMessage`). */
+  sampling?: true;
+  /** `sampling_model`: answers the server's sampling requests instead of the calling agent's model. */
+  samplingModel?: ModelRef;
   location: SourceLocation;
   /**
    * Only from `validate`, which loads without the values of unset variables: the variables this
@@ -139,6 +143,13 @@ export interface McpServer {
 
 /** Where an `mcp.<server>.<tool>` (or `.all`) reference is written, so a later check that lists the
  * server's tools can report an unknown tool at the exact characters. */
+/** `mcp.<server>.prompts.<prompt>` as written in `skills` (one per occurrence). */
+export interface McpPromptReference {
+  server: string;
+  prompt: string;
+  range: Range;
+}
+
 export interface McpToolReference {
   server: string;
   /** The tool name, or `all`. */
@@ -160,11 +171,26 @@ export interface Skill {
   instructions: string;
   /** Tools the skill unlocks when loaded (via `skill:<name>`). */
   tools: ToolRefWithProvenance[];
-  origin: { kind: 'hcl' | 'folder'; file: string; line: number };
+  /** `mcp`: a server's prompt (file and line of its `mcp` block), built by the runtime from `mcp.<server>.prompts`. */
+  origin: { kind: 'hcl' | 'folder' | 'mcp'; file: string; line: number };
+  /** Set for an MCP prompt: loading it gets the prompt from the server with the model's arguments. */
+  prompt?: McpPromptSkill;
   license?: string;
   compatibility?: string;
   metadata?: Readonly<Record<string, string>>;
   allowedTools?: string[];
+}
+
+/** `tool_response { max_tokens }`: above this many tokens a tool result is stored and previewed. */
+export interface ToolResponse {
+  maxTokens: number;
+}
+
+export interface McpPromptSkill {
+  server: string;
+  /** The prompt's name on the server. */
+  name: string;
+  arguments: { name: string; description?: string; required: boolean }[];
 }
 
 export interface AgentSpec {
@@ -176,6 +202,7 @@ export interface AgentSpec {
   skills: SkillRefWithProvenance[];
   reasoning?: Reasoning;
   maxTurns?: number;
+  toolResponse?: ToolResponse;
   location: SourceLocation;
 }
 
@@ -194,6 +221,8 @@ export interface WorkerSpec {
   /** Refs always sent with full schema even under discovery. */
   alwaysLoad: string[];
   maxTurns?: number;
+  /** From agent_defaults (a task has no tool_response of its own). */
+  toolResponse?: ToolResponse;
 }
 
 export interface Route {
@@ -214,7 +243,7 @@ export interface MissionInput {
 export interface TaskSpec {
   name: string;
   mission: string;
-  /** The objective template; evaluate with `renderObjective` once inputs are known. */
+  /** The objective template (parsed again from the source on each read); evaluate with `renderObjective` once inputs are known. */
   objective: Expression;
   /** Source text of the objective, for display. */
   objectiveSource: string;
@@ -268,6 +297,7 @@ export interface CommanderSpec {
   model: ModelRef;
   reasoning?: Reasoning;
   maxTurns?: number;
+  toolResponse?: ToolResponse;
 }
 
 export interface AgentDefaults {
@@ -278,6 +308,7 @@ export interface AgentDefaults {
   discovery?: boolean;
   discoveryThreshold?: number;
   maxTurns?: number;
+  toolResponse?: ToolResponse;
 }
 
 export interface Mission {
@@ -313,4 +344,6 @@ export interface MissionGraph {
   missions: Mission[];
   /** Every `mcp.<server>.<tool>` reference as written (one per occurrence); always set by the loader. */
   mcpToolRefs?: McpToolReference[];
+  /** Every `mcp.<server>.prompts.<prompt>` skill reference as written; always set by the loader. */
+  mcpPromptRefs?: McpPromptReference[];
 }

@@ -24,7 +24,7 @@ import { loadSkills } from './stages/skills.js';
 import { loadToolStage } from './stages/tools.js';
 import { loadVariables } from './stages/variables.js';
 import { suggestionHint } from './suggest.js';
-import { ListInterner } from './exactList.js';
+import { ListInterner, SameFieldsInterner } from './exactList.js';
 
 export interface LoadOptions {
   /** `--var name=value` pairs; they win over SQUADRON_VAR_<name> and defaults. */
@@ -90,6 +90,33 @@ interface TopLevel {
   skillsDirs: Attribute[];
 }
 
+interface ReadFiles {
+  top: TopLevel;
+  /** The text of every file, by path (see LoadResult.sources). */
+  sources: Map<string, string>;
+  /**
+   * The files with a syntax error, which dropSyntaxCascades reads again after the stages (the
+   * parser holds such a file's tree whole anyway). The others are not kept: their top-level blocks
+   * are held only by `top` until their stage takes them.
+   */
+  syntaxErrorFiles: Map<string, File>;
+  firstFile?: string;
+}
+
+/** Parses the files and sorts their top-level items by type; problems go to `diags`. */
+function readTopLevel(paths: readonly string[], diags: Diagnostic[]): ReadFiles {
+  const parsed = parseFiles(paths);
+  diags.push(...parsed.diagnostics);
+  const sources = new Map<string, string>();
+  for (const [file, parsedFile] of parsed.files) sources.set(file, parsedFile.source);
+  const withErrors = new Set(parsed.diagnostics.map((d) => d.file));
+  const syntaxErrorFiles = new Map([...parsed.files].filter(([file]) => withErrors.has(file)));
+  const read: ReadFiles = { top: collectTopLevel(parsed.files, diags), sources, syntaxErrorFiles };
+  const first = parsed.files.keys().next();
+  if (first.done !== true) read.firstFile = first.value;
+  return read;
+}
+
 function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]): TopLevel {
   const blocks = Object.fromEntries(TOP_LEVEL_BLOCKS.map((t) => [t, [] as Block[]])) as Record<TopLevelType, Block[]>;
   const skillsDirs: Attribute[] = [];
@@ -134,10 +161,15 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const found = discoverFiles(path);
   const loaded: LoadedFiles = { root: found.projectRoot, files: found.files.length, skipped: found.skipped };
   if (found.files.length === 0) return { diagnostics: found.diagnostics, sources: new Map(), loaded };
-  const parsed = parseFiles(found.files);
-  const sources = new Map<string, string>();
-  for (const [file, parsedFile] of parsed.files) sources.set(file, parsedFile.source);
-  const diags: Diagnostic[] = [...found.diagnostics, ...parsed.diagnostics];
+  const diags: Diagnostic[] = [...found.diagnostics];
+  const { top, sources, syntaxErrorFiles, firstFile } = readTopLevel(found.files, diags);
+  const declaresMission = top.blocks.mission.length > 0;
+  /** A stage's blocks, no longer held here: each block is garbage once its stage has read it. */
+  const take = (type: TopLevelType): Block[] => {
+    const blocks = top.blocks[type];
+    top.blocks[type] = [];
+    return blocks;
+  };
   const std = stdlibFunctions as Readonly<Record<string, HclFunction>>;
   const ctx: LoadContext = {
     projectRoot: found.projectRoot,
@@ -146,28 +178,26 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     loadFunctions: { ...std, load: makeLoadFunction(found.projectRoot, diags, sources) },
     runtimeFunctions: std,
     toolLists: new ListInterner(),
-    files: parsed.files,
+    workers: new SameFieldsInterner((w) => w.tools),
     sources,
   };
 
-  const top = collectTopLevel(parsed.files, diags);
-  const variables = loadVariables(top.blocks.variable, ctx, opts.vars ?? {}, opts.env ?? process.env);
-  const models = loadModels(top.blocks.model, ctx);
-  const tools = loadToolStage(top.blocks.mcp, top.blocks.tool, top.blocks.toolset, ctx);
-  const skills = loadSkills(top.blocks.skill, top.skillsDirs, ctx);
-  const agents = loadGlobalAgents(top.blocks.agent, ctx);
-  const missions = loadMissions(top.blocks.mission, ctx);
+  const variables = loadVariables(take('variable'), ctx, opts.vars ?? {}, opts.env ?? process.env);
+  const models = loadModels(take('model'), ctx);
+  const tools = loadToolStage(take('mcp'), take('tool'), take('toolset'), ctx);
+  const skills = loadSkills(take('skill'), top.skillsDirs, ctx);
+  const agents = loadGlobalAgents(take('agent'), ctx);
+  const missions = loadMissions(take('mission'), ctx);
   diags.push(...toolNameCollisions({ agents, missions, skills, mcpToolRefs: ctx.symbols.mcpUses }));
   reportUnsetVariables(ctx.symbols.unsetUses, diags);
   checkModelUses(ctx.symbols.modelUses, ctx.symbols.models, opts.today ?? new Date().toISOString().slice(0, 10), diags);
-  const first = parsed.files.values().next().value;
-  if (top.blocks.mission.length === 0 && first !== undefined && !hasErrors(diags)) {
+  if (!declaresMission && firstFile !== undefined && !hasErrors(diags)) {
     diags.push({
       severity: 'warning',
       code: 'GRA012',
       message: 'no mission is declared',
       hint: 'add a mission "name" { … } block to have something to run',
-      file: first.name,
+      file: firstFile,
       line: 1,
       column: 1,
       endLine: 1,
@@ -175,7 +205,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     });
   }
 
-  const diagnostics = dropSyntaxCascades(sortDiagnostics(diags), parsed.files);
+  const diagnostics = dropSyntaxCascades(sortDiagnostics(diags), syntaxErrorFiles);
   const secrets = secretValues(variables, models);
   if (hasErrors(diagnostics)) return { diagnostics, sources, loaded, secrets };
   const graph: MissionGraph = {
@@ -190,6 +220,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     agents,
     missions,
     mcpToolRefs: ctx.symbols.mcpUses,
+    mcpPromptRefs: ctx.symbols.mcpPromptUses,
   };
   return { graph: deepFreeze(graph), diagnostics, sources, loaded, secrets };
 }
@@ -203,7 +234,8 @@ export function deepFreeze<T>(value: T): T {
     Object.freeze(v);
     // for…in instead of Object.keys: the graph of a large config has tens of thousands of objects
     // (every AST range), and one key array each was most of this function's cost. The graph holds
-    // plain objects and arrays only, so there are no inherited enumerable keys to pick up.
+    // plain objects and arrays, and tasks and custom tools whose getters live on their class, not
+    // enumerable: there are no inherited enumerable keys to pick up.
     for (const key in v) {
       const child = (v as Record<string, unknown>)[key];
       if (typeof child === 'object' && child !== null && !Object.isFrozen(child)) stack.push(child);

@@ -3,9 +3,11 @@
 // loader never contacts a server; this pass is async and injectable. With the lists it also checks
 // that no agent is given two tools of one API name once `mcp.<server>.all` is expanded. With
 // --offline it runs on the servers' cached tool lists (`source: 'cache'`), and its findings are warnings.
+// A server named in `mcp.<server>.prompts.<prompt>` skills is asked for its prompts too (online only:
+// prompt lists are not cached), and an unknown prompt is reported at the reference (`MCP004`).
 
 import { diagnosticAt, rangeAtLocation, type Diagnostic } from './hcl/diagnostic.js';
-import type { McpServer, MissionGraph } from './graph.js';
+import type { McpPromptReference, McpServer, MissionGraph } from './graph.js';
 import { suggestionHint } from './suggest.js';
 import { toolNameCollisions } from './toolNameCollisions.js';
 import { RESOURCES_TOOL } from './toolRefs.js';
@@ -14,11 +16,13 @@ import { RESOURCES_TOOL } from './toolRefs.js';
  * Lists a server's tool names, or says why it could not. `taskOnly`: tools the server offers that
  * only run as MCP tasks, which Squadron leaves out (reported as MCP003 warnings).
  */
-export type McpToolLister = (server: McpServer) => Promise<string[] | McpToolListing | { error: string }>;
+export type McpToolLister = (server: McpServer, want?: { prompts: boolean }) => Promise<string[] | McpToolListing | { error: string }>;
 
 export interface McpToolListing {
   tools: string[];
   taskOnly: string[];
+  /** The server's prompt names, when asked for and listed (`[]`: it offers none); absent: unchecked. */
+  prompts?: string[];
 }
 
 export interface McpCheckOptions {
@@ -31,7 +35,8 @@ export interface McpCheckOptions {
 
 export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLister, opts: McpCheckOptions = {}): Promise<Diagnostic[]> {
   const refs = graph.mcpToolRefs ?? [];
-  const referenced = graph.mcpServers.filter((s) => refs.some((r) => r.server === s.name));
+  const promptRefs = graph.mcpPromptRefs ?? [];
+  const referenced = graph.mcpServers.filter((s) => refs.some((r) => r.server === s.name) || promptRefs.some((r) => r.server === s.name));
   const diags: Diagnostic[] = [];
   // A server whose config needs a variable without a value (validate without secrets) cannot be
   // started or reached: its references stay unchecked, and a warning says why.
@@ -45,7 +50,7 @@ export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLis
   const listed = await Promise.all(
     servers.map(async (s) => {
       try {
-        return [s, await lister(s)] as const;
+        return [s, await lister(s, { prompts: promptRefs.some((r) => r.server === s.name) })] as const;
       } catch (err) {
         return [s, { error: err instanceof Error ? err.message : String(err) }] as const;
       }
@@ -81,6 +86,7 @@ export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLis
       const message = `mcp server "${server.name}" has no tool "${ref.tool}"${cached ? ' (in its cached tool list)' : ''}`;
       diags.push(diagnosticAt(ref.range, severity, 'MCP001', message, hint));
     }
+    if (listing.prompts !== undefined) diags.push(...unknownPrompts(server.name, listing.prompts, promptRefs, severity));
     const viaAll = refs.some((r) => r.server === server.name && r.tool === 'all');
     const leftOut = listing.taskOnly.filter((t) => !taskOnlyNamed.has(t));
     if (viaAll && leftOut.length > 0) {
@@ -91,5 +97,15 @@ export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLis
   }
   // With the servers' tool lists, `mcp.<server>.all` expands: check tool API names again.
   for (const d of toolNameCollisions(graph, (server) => lists.get(server), true)) diags.push(cached ? { ...d, severity: 'warning' } : d);
+  return diags;
+}
+
+function unknownPrompts(server: string, prompts: readonly string[], refs: readonly McpPromptReference[], severity: 'error' | 'warning'): Diagnostic[] {
+  const diags: Diagnostic[] = [];
+  for (const ref of refs) {
+    if (ref.server !== server || prompts.includes(ref.prompt)) continue;
+    const hint = prompts.length === 0 ? `the server offers no prompts` : suggestionHint(ref.prompt, prompts, (c) => `mcp.${server}.prompts.${c}`);
+    diags.push(diagnosticAt(ref.range, severity, 'MCP004', `mcp server "${server}" has no prompt "${ref.prompt}"`, hint));
+  }
   return diags;
 }

@@ -11,6 +11,7 @@ import type { ModelRef, Provenance, ToolRefWithProvenance } from './graph.js';
 import { catalogFor, catalogModel, catalogModelByApiId } from './modelCatalog.js';
 import { isNamespace, NAMESPACES, visibleIn, whereVisible, type Namespace, type Scope } from './scope.js';
 import { suggestionHint } from './suggest.js';
+import { PROMPTS_REF } from './toolRefs.js';
 
 export interface RefPart {
   name: string;
@@ -289,6 +290,30 @@ export function resolveNameRef(expr: Expression, ns: NameNamespace, known: Reado
   if (p === undefined) return undefined;
   const root = checkRoot(p, scope, diags);
   if (root === undefined) return undefined;
+  if (ns === 'skills' && root === 'mcp') return resolveMcpPromptRef(p, scope, diags);
   if (root !== ns) return wrongKind(p, `a ${KIND_WORD[ns]} reference (${ns}.<name>)`, diags);
   return resolveName(p, KIND_WORD[ns], known, scope, diags);
+}
+
+/**
+ * A server's prompts as skills: `mcp.<server>.prompts` (every prompt of the server) or
+ * `mcp.<server>.prompts.<name>` (one). The name is the reference as written; the prompts are only
+ * known once the server is contacted, so any prompt name is accepted here.
+ */
+function resolveMcpPromptRef(p: RefPath, scope: Scope, diags: Diagnostic[]): string | undefined {
+  const form = 'mcp.<server>.prompts or mcp.<server>.prompts.<prompt>';
+  if ((p.parts.length !== 2 && p.parts.length !== 3) || p.parts[1]!.name !== PROMPTS_REF) {
+    diags.push(diagnosticAt(p.range, 'error', 'REF005', `expected a skill reference (skills.<name>, or a server's prompts: ${form}), got ${p.text}`));
+    return undefined;
+  }
+  const server = p.parts[0]!.name;
+  if (!scope.symbols.mcp.has(server)) {
+    if (!scope.symbols.broken.has(`mcp.${server}`)) {
+      const hint = suggestionHint(server, [...scope.symbols.mcp.keys()], (c) => `mcp.${c}`) ?? `declare it: mcp "${server}" { command = "…" }`;
+      diags.push(diagnosticAt(p.range, 'error', 'REF003', `unknown mcp server "${server}"`, hint));
+    }
+    return undefined;
+  }
+  if (p.parts.length === 3) scope.symbols.mcpPromptUses.push({ server, prompt: p.parts[2]!.name, range: p.range });
+  return p.parts.map((part) => part.name).reduce((ref, name) => `${ref}.${name}`, 'mcp');
 }

@@ -3,10 +3,9 @@
 // later namespace is an error that says where that namespace becomes available.
 
 import type { HclFunction } from './hcl/value.js';
-import type { File } from './hcl/ast.js';
 import type { Diagnostic, Range } from './hcl/diagnostic.js';
-import type { AgentSpec, CustomTool, McpServer, McpToolReference, MissionInput, ModelBlock, ModelRef, Skill, ToolRefWithProvenance, Toolset, VariableValue } from './graph.js';
-import type { ListInterner } from './exactList.js';
+import type { AgentSpec, CustomTool, McpPromptReference, McpServer, McpToolReference, MissionInput, ModelBlock, ModelRef, Skill, ToolRefWithProvenance, Toolset, VariableValue, WorkerSpec } from './graph.js';
+import type { ListInterner, SameFieldsInterner } from './exactList.js';
 
 export const NAMESPACES = ['vars', 'models', 'builtins', 'mcp', 'tools', 'toolsets', 'skills', 'agents', 'tasks', 'inputs', 'datasets'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
@@ -20,7 +19,8 @@ export const STAGE_NAMESPACES: Readonly<Record<Stage, readonly Namespace[]>> = {
   variable: [],
   model: ['vars'],
   tool: TOOL_STAGE,
-  mcp: TOOL_STAGE,
+  // `sampling_model = models.x`: models load before tools.
+  mcp: [...TOOL_STAGE, 'models'],
   toolset: TOOL_STAGE,
   skill: [...TOOL_STAGE, 'toolsets'],
   agent: AGENT_STAGE,
@@ -57,6 +57,8 @@ export interface Symbols {
   broken: Set<string>;
   /** Every mcp tool reference as written, collected while resolving. */
   mcpUses: McpToolReference[];
+  /** Every `mcp.<server>.prompts.<prompt>` skill reference as written. */
+  mcpPromptUses: McpPromptReference[];
   /**
    * Each model referenced, by `<block>.<key>`: its resolved ref (one object, shared by every use),
    * where it is first written and how many times, for the model-use check.
@@ -88,6 +90,7 @@ export function emptySymbols(unsetVariables: Symbols['unsetVariables'] = 'error'
     agents: new Map(),
     broken: new Set(),
     mcpUses: [],
+    mcpPromptUses: [],
     modelUses: new Map(),
   };
 }
@@ -130,12 +133,12 @@ export interface LoadContext {
   loadFunctions: Readonly<Record<string, HclFunction>>;
   /** Functions for values evaluated at run time (objectives, tool fields): no file access. */
   runtimeFunctions: Readonly<Record<string, HclFunction>>;
-  /** Parsed files by absolute path (for source text). */
-  files: ReadonlyMap<string, File>;
   /** The text of every file read so far (config files, SKILL.md), by path: see LoadResult.sources. */
   sources: Map<string, string>;
   /** Tool lists of toolsets, agents and workers, shared where equal (see ListInterner). */
   toolLists: ListInterner<ToolRefWithProvenance>;
+  /** Tasks' workers, shared where they resolve alike (see SameFieldsInterner). */
+  workers: SameFieldsInterner<WorkerSpec>;
 }
 
 /** A scope for one block of a stage. */

@@ -41,7 +41,7 @@ export interface ConfigSummary {
   customTools: { name: string; implements: string }[];
   mcpServers: { name: string; transport: 'stdio' | 'http'; needsVariables?: string[] }[];
   toolsets: ({ name: string; tools: number } & WholeServers)[];
-  skills: { name: string; origin: 'hcl' | 'folder' }[];
+  skills: { name: string; origin: 'hcl' | 'folder' | 'mcp' }[];
   agents: ({ name: string; model: string; tools: number; skills: number } & WholeServers)[];
   missions: { name: string; commander: string; maxParallel: number; inputs: string[]; datasets: DatasetSummary[]; tasks: TaskSummary[]; edges: TaskEdge[] }[];
 }

@@ -58,18 +58,17 @@ export function toolNameCollisions(
   return diags;
 }
 
-function holders(graph: Pick<MissionGraph, 'agents' | 'missions' | 'skills'>): Holder[] {
+/** One at a time: a large config has hundreds of thousands, each garbage once checked. */
+function* holders(graph: Pick<MissionGraph, 'agents' | 'missions' | 'skills'>): Generator<Holder> {
   const skillTools = (names: readonly { name: string }[]): ToolRefWithProvenance[] =>
     names.flatMap((n) => graph.skills.find((s) => s.name === n.name)?.tools ?? []);
-  const out: Holder[] = [];
   for (const mission of graph.missions) {
     for (const task of mission.tasks) {
-      if (task.worker) out.push({ label: `the worker of task "${task.name}"`, location: task.location, tools: [...task.worker.tools, ...skillTools(task.worker.skills)] });
+      if (task.worker) yield { label: `the worker of task "${task.name}"`, location: task.location, tools: [...task.worker.tools, ...skillTools(task.worker.skills)] };
     }
-    for (const agent of mission.localAgents) out.push({ label: `agent "${agent.name}"`, location: agent.location, tools: [...agent.tools, ...skillTools(agent.skills)] });
+    for (const agent of mission.localAgents) yield { label: `agent "${agent.name}"`, location: agent.location, tools: [...agent.tools, ...skillTools(agent.skills)] };
   }
-  for (const agent of graph.agents) out.push({ label: `agent "${agent.name}"`, location: agent.location, tools: [...agent.tools, ...skillTools(agent.skills)] });
-  return out;
+  for (const agent of graph.agents) yield { label: `agent "${agent.name}"`, location: agent.location, tools: [...agent.tools, ...skillTools(agent.skills)] };
 }
 
 function expand(tools: readonly ToolRefWithProvenance[], mcpTools: McpToolNames): Given[] {

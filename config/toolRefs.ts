@@ -9,6 +9,16 @@
  */
 export const RESOURCES_TOOL = 'resources';
 
+/** `mcp.<server>.prompts` (in `skills`) gives the server's prompts as skills; `.prompts.<name>` one of them. */
+export const PROMPTS_REF = 'prompts';
+
+/** `{server, prompt}` of a skill name that names MCP prompts (`prompt` absent: all of the server's). */
+export function mcpPromptRef(name: string): { server: string; prompt?: string } | undefined {
+  const m = /^mcp\.([^.]+)\.prompts(?:\.(.+))?$/.exec(name);
+  if (!m) return undefined;
+  return m[2] === undefined ? { server: m[1]! } : { server: m[1]!, prompt: m[2] };
+}
+
 export function isMcpAll(ref: string): boolean {
   return ref.startsWith('mcp.') && ref.endsWith('.all') && ref.split('.').length === 3;
 }

@@ -4,7 +4,9 @@
 
 import type { Provenance } from '../config/graph.js';
 import type { FinishedRunStatus, FinishedSessionStatus } from '../core/statuses.js';
+import type { Store } from '../store/index.js';
 import type { StopReason, Usage } from './providers/types.js';
+import type { McpToolInfo } from './tools/mcp/toolInfo.js';
 
 export interface GivenTool {
   ref: string;
@@ -67,6 +69,12 @@ export type RunEvent =
   | { type: 'tool.progress'; task: string; agent: string; callId: string; tool: string; progress: number; total?: number; message?: string }
   /** A log message an MCP server sent (`notifications/message`), at the server's level. */
   | { type: 'mcp.log'; server: string; level: McpLogLevel; logger?: string; data: unknown }
+  /**
+   * An MCP server changed its tools (`notifications/tools/list_changed`): its whole new list, as
+   * listed. A resumed run lists the server's tools from the latest of these, so its agents are sent
+   * the tools they held before.
+   */
+  | { type: 'mcp.tools.changed'; server: string; tools: McpToolInfo[] }
   | { type: 'tool.loaded'; task: string; agent: string; sessionId: string; ref: string; via: 'get_tool_schema' | Provenance }
   | { type: 'skill.loaded'; task: string; agent: string; sessionId: string; skill: string; how: 'load_skill' | 'mention' }
   | { type: 'route.chosen'; from: string; to: string; kind: 'route' | 'send_to' }
@@ -77,7 +85,17 @@ export type McpLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'c
 
 export type RunEventType = RunEvent['type'];
 
-export type EventSink = (event: RunEvent) => void;
+/**
+ * A store transaction that events are emitted in: the run's store sink writes them through `store`
+ * (so they commit with the transaction's other writes) and adds its writes to `writes`, which the
+ * transaction awaits before it commits. Other sinks ignore it.
+ */
+export interface EventScope {
+  store: Store;
+  writes: Promise<unknown>[];
+}
+
+export type EventSink = (event: RunEvent, scope?: EventScope) => void;
 
 export class EventBus {
   private readonly sinks: { name: string; sink: EventSink }[] = [];
@@ -88,10 +106,10 @@ export class EventBus {
     this.sinks.push({ name, sink });
   }
 
-  emit(event: RunEvent): void {
+  emit(event: RunEvent, scope?: EventScope): void {
     for (const entry of [...this.sinks]) {
       try {
-        entry.sink(event);
+        entry.sink(event, scope);
       } catch (error) {
         this.sinks.splice(this.sinks.indexOf(entry), 1);
         this.onSinkError(entry.name, error);

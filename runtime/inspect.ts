@@ -48,15 +48,15 @@ export interface RunInspection {
   tasks: TaskInspection[];
 }
 
-export function inspectRun(store: Store, runId: string, opts: { task?: string; transcript?: boolean } = {}): RunInspection | undefined {
-  const run = store.runs.get(runId);
+export async function inspectRun(store: Store, runId: string, opts: { task?: string; transcript?: boolean } = {}): Promise<RunInspection | undefined> {
+  const run = await store.runs.get(runId);
   if (!run) return undefined;
   const graph = storedTaskGraph(run);
-  const rows = new Map(store.tasks.list(runId).map((t) => [t.name, t]));
+  const rows = new Map((await store.tasks.list(runId)).map((t) => [t.name, t]));
   const names = taskNames(graph, rows);
-  const sessions = store.sessions.listForRun(runId);
-  const bySession = store.turns.totalsBySession(runId);
-  const routes = store.routes.list(runId);
+  const sessions = await store.sessions.listForRun(runId);
+  const bySession = await store.turns.totalsBySession(runId);
+  const routes = await store.routes.list(runId);
 
   const tasks: TaskInspection[] = [];
   for (const name of names) {
@@ -83,11 +83,11 @@ export function inspectRun(store: Store, runId: string, opts: { task?: string; t
     if (row?.startedAt !== undefined) entry.startedAt = row.startedAt;
     if (row?.finishedAt !== undefined) entry.finishedAt = row.finishedAt;
     if (opts.transcript) {
-      entry.sessions = orderSessions(own, name).map((s) => transcriptOf(store, s, bySession.get(s.id)));
+      entry.sessions = await Promise.all(orderSessions(own, name).map((s) => transcriptOf(store, s, bySession.get(s.id))));
     }
     tasks.push(entry);
   }
-  return { run, usage: store.turns.totalsForRun(runId), tasks };
+  return { run, usage: await store.turns.totalsForRun(runId), tasks };
 }
 
 export interface TaskCounts {
@@ -99,8 +99,8 @@ export interface TaskCounts {
 }
 
 /** How many of the run's tasks are done, failed and skipped, out of all the mission's tasks. */
-export function taskCounts(store: Store, run: RunRow): TaskCounts {
-  const rows = new Map(store.tasks.list(run.id).map((t) => [t.name, t]));
+export async function taskCounts(store: Store, run: RunRow): Promise<TaskCounts> {
+  const rows = new Map((await store.tasks.list(run.id)).map((t) => [t.name, t]));
   const statuses = taskNames(storedTaskGraph(run), rows).map((name) => taskStatus(run, rows.get(name)));
   const count = (status: string): number => statuses.filter((s) => s === status).length;
   return { total: statuses.length, completed: count('completed'), failed: count('failed'), skipped: count('skipped') };
@@ -132,7 +132,7 @@ function orderSessions(sessions: SessionRow[], task: string): SessionRow[] {
   );
 }
 
-function transcriptOf(store: Store, session: SessionRow, usage: UsageTotals | undefined): SessionTranscript {
+async function transcriptOf(store: Store, session: SessionRow, usage: UsageTotals | undefined): Promise<SessionTranscript> {
   return {
     id: session.id,
     task: session.task,
@@ -142,8 +142,8 @@ function transcriptOf(store: Store, session: SessionRow, usage: UsageTotals | un
     status: session.status,
     systemPrompt: session.systemPrompt,
     usage: usage ?? emptyTotals(),
-    messages: store.messages.list(session.id),
-    toolCalls: store.ledger.listForSession(session.id),
+    messages: await store.messages.list(session.id),
+    toolCalls: await store.ledger.listForSession(session.id),
   };
 }
 

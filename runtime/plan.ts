@@ -11,7 +11,7 @@ import { buildAgentToolbox } from './agents/agentToolbox.js';
 import { commanderSystemPrompt, type UpstreamResult } from './agents/commander.js';
 import { CommanderState } from './agents/commanderState.js';
 import { commanderTools, type AgentDirectory } from './agents/commanderTools.js';
-import { commanderAgents, workerDefinition, type AgentDefinition } from './agents/definitions.js';
+import { commanderAgents, resultLimit, workerDefinition, type AgentDefinition, type ResultLimit } from './agents/definitions.js';
 import { createToolIndex, oneLine, PAGE_SIZE } from './discovery/index.js';
 import type { GivenSkill, GivenTool } from './events.js';
 import type { ToolDefinition } from './providers/types.js';
@@ -41,6 +41,8 @@ export interface AgentPlan {
   /** Names of the tools sent with the first request (all tools, or the discovery set). */
   first_request_tools: string[];
   request_bytes: RequestBytes;
+  /** Above `max_tokens` a tool result is stored and previewed; `via` says where the figure comes from. */
+  tool_response: ToolResponsePlan;
   warnings: string[];
   /** What the tools' sources say of them, by ref (MCP annotations: read-only, destructive, idempotent, open-world); only tools with hints. */
   tool_hints: Record<string, string[]>;
@@ -57,12 +59,18 @@ export interface ToolDefinitionJson {
   strict?: true;
 }
 
+export interface ToolResponsePlan {
+  max_tokens: number;
+  via: ResultLimit['via'];
+}
+
 export interface CommanderPlan {
   model: string;
   api_model: string;
   reasoning?: string;
   tools: string[];
   request_bytes: RequestBytes;
+  tool_response: ToolResponsePlan;
   system_prompt?: string;
   first_message?: string;
   tool_definitions?: ToolDefinitionJson[];
@@ -143,6 +151,7 @@ async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
     api_model: model.apiModel,
     tools: toolDefs.map((d) => d.name),
     request_bytes: requestBytes(system, toolDefs, objective),
+    tool_response: toolResponsePlan(resultLimit(req.mission.commander.toolResponse, 'commander')),
   };
   if (req.mission.commander.reasoning) commander.reasoning = req.mission.commander.reasoning;
   if (req.showPrompts) {
@@ -172,7 +181,7 @@ async function planAgent(req: PlanRequest, def: AgentDefinition): Promise<AgentP
         throw new Error('plan never executes tools');
       },
       stored: [],
-      onLoaded: () => {},
+      onLoaded: async () => {},
     },
     def,
   );
@@ -187,6 +196,7 @@ async function planAgent(req: PlanRequest, def: AgentDefinition): Promise<AgentP
     preloaded_skills: def.preloadedSkills.map((s) => s.name),
     first_request_tools: toolDefs.map((d) => d.name),
     request_bytes: requestBytes(def.systemPrompt, toolDefs, ''),
+    tool_response: toolResponsePlan(def.toolResponse),
     warnings: def.warnings,
     tool_hints: Object.fromEntries(def.tools.flatMap((t) => (t.hints && t.hints.length > 0 ? [[t.ref, [...t.hints]]] : []))),
   };
@@ -196,6 +206,10 @@ async function planAgent(req: PlanRequest, def: AgentDefinition): Promise<AgentP
     plan.tool_definitions = toolDefs.map(toolDefinitionJson);
   }
   return plan;
+}
+
+function toolResponsePlan(limit: ResultLimit): ToolResponsePlan {
+  return { max_tokens: limit.maxTokens, via: limit.via };
 }
 
 function toolDefinitionJson(d: ToolDefinition): ToolDefinitionJson {

@@ -155,6 +155,8 @@ function plainLine(event: RunEvent): string | undefined {
       return `  ${event.agent}[${event.task}] loaded skill ${event.skill} (${event.how})`;
     case 'warning':
       return `warning: ${event.message}`;
+    case 'mcp.tools.changed':
+      return `mcp.${event.server}: tools changed (${event.tools.map((t) => t.name).join(', ') || 'none'})`;
     default:
       return undefined;
   }

@@ -8,9 +8,14 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { Mission, MissionGraph, ModelBlock } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
-import { DEFAULT_LEASE_STALE_MS, makePrivateDirs, newId, openStore, type Redactor, type Store } from '../store/index.js';
+import { eventRows, type EventRows } from './eventRows.js';
+import { startHeartbeat } from './leaseHeartbeat.js';
+import { DEFAULT_LEASE_STALE_MS, isServerDatabase, makePrivateDirs, newId, openDatabase, shownPostgresUrl, type Redactor, type Store } from '../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
 import { EventBus, type RunEvent } from './events.js';
+import { createSampler } from './mcpSampling.js';
+import { recordedToolLists } from './mcpToolChanges.js';
+import { checkModelCredentials } from './modelCredentials.js';
 import { ModelResolver, replaysEveryModel } from './models.js';
 import { ProgressView } from './progress.js';
 import { createModelClient, type ModelClientFactoryOptions } from './providers/factory.js';
@@ -38,6 +43,7 @@ export interface RunEnvironment {
   configPath: string;
   /** Content hashes of the files the config was loaded from, stored with the run for `resume`. */
   config?: RunConfig | undefined;
+  /** A SQLite file path or a PostgreSQL connection string (never stored or logged: it may hold a password). */
   dbPath: string;
   progress: { stream: NodeJS.WritableStream; live: boolean };
   /** Aborted by the CLI on SIGINT. */
@@ -85,18 +91,19 @@ export interface StartRequest {
 
 export async function startRun(env: RunEnvironment, request: StartRequest): Promise<RunReport> {
   const redactor = secretRedactor(env.graph);
-  const store = openStore(env.dbPath, { redactor });
+  const store = await openDatabase(env.dbPath, { redactor });
   try {
-    const previous = store.runs.latestForMission(request.mission.name, env.configPath);
-    if (previous && (previous.status === 'interrupted' || (previous.status === 'running' && !leaseIsLive(store, previous.id)))) {
+    const previous = await store.runs.latestForMission(request.mission.name, env.configPath);
+    if (previous && (previous.status === 'interrupted' || (previous.status === 'running' && !(await leaseIsLive(store, previous.id))))) {
       request.onPreviousInterrupted?.(previous.id);
     }
+    checkModelCredentials(env.graph, request.mission, request.options.replay);
     const runId = newId('run');
     const workspaceDir = request.workspaceFor(runId);
     checkRunFiles(workspaceDir, request.options.record);
     const taskGraph = request.mission.tasks.map((t) => ({ name: t.name, dependsOn: [...t.dependsOn], routes: t.router.map((r) => r.target), sendTo: [...t.sendTo] }));
     const options: RunOptions = { ...request.options, workspaceDir, taskGraph };
-    store.runs.create({
+    await store.runs.create({
       id: runId,
       mission: request.mission.name,
       configPath: env.configPath,
@@ -108,7 +115,7 @@ export async function startRun(env: RunEnvironment, request: StartRequest): Prom
     request.onRunId?.(runId);
     return await execute(env, store, redactor, { runId, mission: request.mission, inputs: request.inputs, options, resumed: false });
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -133,20 +140,20 @@ export interface StoredRun {
 }
 
 /** Undefined (and nothing left open) when the database holds no such run. */
-export function openStoredRun(dbPath: string, runId: string): StoredRun | undefined {
-  const store = openStore(dbPath);
+export async function openStoredRun(dbPath: string, runId: string): Promise<StoredRun | undefined> {
+  const store = await openDatabase(dbPath);
   try {
-    const run = store.runs.get(runId);
+    const run = await store.runs.get(runId);
     if (!run) {
-      store.close();
+      await store.close();
       return undefined;
     }
-    const failedTasks = store.tasks.list(runId).filter((t) => t.status === 'failed').map((t) => t.name);
+    const failedTasks = (await store.tasks.list(runId)).filter((t) => t.status === 'failed').map((t) => t.name);
     const facts: StoredRunFacts = { mission: run.mission, configPath: run.configPath, status: run.status, failedTasks };
     if (run.variables) facts.variables = run.variables;
     return { facts, store };
   } catch (error) {
-    store.close();
+    await store.close();
     throw error;
   }
 }
@@ -166,33 +173,34 @@ export interface ResumeOptions {
 
 export async function resumeRun(env: RunEnvironment, runId: string, opts: ResumeOptions = {}): Promise<RunReport> {
   const redactor = secretRedactor(env.graph);
-  const store = opts.opened?.withRedactor(redactor) ?? openStore(env.dbPath, { redactor });
+  const store = opts.opened?.withRedactor(redactor) ?? (await openDatabase(env.dbPath, { redactor }));
   try {
-    const run = store.runs.get(runId);
-    if (!run) throw new RunRefused(`no run ${runId} in ${env.dbPath}`, 'usage');
+    const run = await store.runs.get(runId);
+    if (!run) throw new RunRefused(`no run ${runId} in ${shownDatabase(env.dbPath)}`, 'usage');
     const mission = env.graph.missions.find((m) => m.name === run.mission);
     if (!mission) throw new RunRefused(`run ${runId} is of mission "${run.mission}", which is not in the loaded config`, 'usage');
     const options = parseRunOptions(runId, run.options);
     const inputs = run.inputs as Record<string, Value>;
     if (run.status === 'completed') {
-      return report(store, env.graph, { runId, mission, inputs, options, resumed: true }, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
+      return await report(store, env.graph, { runId, mission, inputs, options, resumed: true }, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
     }
     if (!opts.retryFailed) {
-      const refusal = failedRunRefusal(runId, run.status, store.tasks.list(runId).filter((t) => t.status === 'failed').map((t) => t.name));
+      const refusal = failedRunRefusal(runId, run.status, (await store.tasks.list(runId)).filter((t) => t.status === 'failed').map((t) => t.name));
       if (refusal) throw refusal;
     }
     const configUpdate = checkConfig({ config: env.config, variables: env.graph.variables }, run, opts);
     checkRunFiles(options.workspaceDir, options.record);
-    const onLeased = (bus: EventBus): void => {
-      if (configUpdate) store.runs.updateConfig(runId, configUpdate);
+    checkModelCredentials(env.graph, mission, options.replay);
+    const onLeased = async (bus: EventBus): Promise<void> => {
+      if (configUpdate) await store.runs.updateConfig(runId, configUpdate);
       if (configUpdate?.changes) bus.emit({ type: 'run.config_changed', runId, changes: configUpdate.changes });
       if (opts.retryFailed) {
-        for (const { task, attempt } of retryFailedTasks(store, runId)) bus.emit({ type: 'task.retried', task, attempt });
+        for (const { task, attempt } of await retryFailedTasks(store, runId)) bus.emit({ type: 'task.retried', task, attempt });
       }
     };
     return await execute(env, store, redactor, { runId, mission, inputs, options, resumed: true, onLeased, onStart: opts.onStart });
   } finally {
-    if (!opts.opened) store.close();
+    if (!opts.opened) await store.close();
   }
 }
 
@@ -203,21 +211,21 @@ interface ExecuteRequest {
   options: RunOptions;
   resumed: boolean;
   /** Writes that need the lease (a resume's config record, task retries), run before the scheduler. */
-  onLeased?: (bus: EventBus) => void;
+  onLeased?: (bus: EventBus) => Promise<void>;
   /** Called once the lease is held. */
   onStart?: ((runId: string) => void) | undefined;
 }
 
 const LEASE_HEARTBEAT_MS = 2_000;
 
-function leaseIsLive(store: Store, runId: string): boolean {
+function leaseIsLive(store: Store, runId: string): Promise<boolean> {
   return store.leases.isLive(runId, hostname());
 }
 
 async function execute(env: RunEnvironment, store: Store, redactor: Redactor, req: ExecuteRequest): Promise<RunReport> {
   const { graph } = env;
   const owner = { id: `own_${randomUUID()}`, pid: process.pid, host: hostname() };
-  const lease = store.leases.acquire(req.runId, owner, DEFAULT_LEASE_STALE_MS);
+  const lease = await store.leases.acquire(req.runId, owner, DEFAULT_LEASE_STALE_MS);
   if (!lease.ok) {
     const h = lease.holder;
     throw new RunBusy(`run ${req.runId} is being executed by another process (pid ${h.pid} on ${h.host}, heartbeat ${h.heartbeatAt}); wait for it to finish or stop it first`);
@@ -225,14 +233,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   req.onStart?.(req.runId);
   // Losing the lease (another process took it over) stops this runner: two must never drive one run.
   const leaseLost = new AbortController();
-  const heartbeat = setInterval(() => {
-    try {
-      if (!store.leases.heartbeat(req.runId, owner.id)) leaseLost.abort();
-    } catch {
-      leaseLost.abort(); // the database is unusable: stop rather than run unfenced
-    }
-  }, LEASE_HEARTBEAT_MS);
-  heartbeat.unref();
+  const heartbeat = startHeartbeat(() => store.leases.heartbeat(req.runId, owner.id), () => leaseLost.abort(), LEASE_HEARTBEAT_MS);
   const interrupt = AbortSignal.any([env.interrupt, leaseLost.signal]);
   const logPath = runLogPath(graph.projectRoot, req.runId);
 
@@ -242,24 +243,29 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   let progress: ProgressView | undefined;
   let runTools: RunTools | undefined;
   let bus: EventBus | undefined;
+  let rows: EventRows | undefined;
   let result: { status: MissionStatus; error?: string };
   try {
     log = openRunLog(logPath, req.runId, redactor);
     const runLog = log;
     bus = new EventBus((name, error) => runLog.logger.error({ sink: name, err: error }, 'event sink failed and was detached'));
-    bus.subscribe('store', storeSink(store, req.runId, runLog));
+    const stored = eventRows(store, req.runId, runLog);
+    rows = stored;
+    bus.subscribe('store', (event, scope) => stored.sink(event, scope));
     bus.subscribe('log', runLog.sink);
-    progress = new ProgressView(env.progress.stream, env.progress.live, req.mission.tasks.map((t) => t.name), initialTaskStates(store, req.runId));
+    progress = new ProgressView(env.progress.stream, env.progress.live, req.mission.tasks.map((t) => t.name), await initialTaskStates(store, req.runId));
     bus.subscribe('progress', progress.sink);
     if (env.onEvent) bus.subscribe('caller', env.onEvent);
 
     makePrivateDirs(req.options.workspaceDir);
     const events = bus;
+    const models = new ModelResolver(graph, modelClients(req.options, redactor, env));
     runTools = createRunTools(graph, (ref, message) => events.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }), {
       workspaceDir: req.options.workspaceDir,
       emit: (event) => events.emit(event),
+      sample: createSampler({ graph, mission: req.mission, runId: req.runId, store, bus: events, models }),
+      ...(req.resumed ? { knownTools: await recordedToolLists(store, req.runId) } : {}),
     });
-    const models = new ModelResolver(graph, modelClients(req.options, redactor, env));
     models.warmUp([req.mission.commander.model, ...req.mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : []))]);
 
     const ctx: RunContext = {
@@ -277,11 +283,11 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
       limits: { ...DEFAULT_LIMITS, ...env.limits },
     };
 
-    store.runs.setStatus(req.runId, 'running');
+    await store.runs.setStatus(req.runId, 'running');
     const started: RunEvent = { type: 'run.started', runId: req.runId, mission: req.mission.name, resumed: req.resumed };
     if (req.options.replay) started.replayFrom = req.options.replay;
     bus.emit(started);
-    req.onLeased?.(bus);
+    await req.onLeased?.(bus);
     result = await runMission(ctx, interrupt);
   } catch (error) {
     result = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
@@ -292,10 +298,11 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   if (result.error) finished.error = result.error;
   bus?.emit(finished);
   progress?.close();
-  clearInterval(heartbeat);
-  store.leases.release(req.runId, owner.id);
+  await heartbeat.stop();
+  await rows?.settled();
+  await store.leases.release(req.runId, owner.id);
   // Closing the run is its last write: nothing is stored for it after this.
-  store.runs.setStatus(req.runId, result.status, result.error);
+  await store.runs.setStatus(req.runId, result.status, result.error);
   log?.close();
   return report(store, graph, req, result, logPath);
 }
@@ -329,26 +336,15 @@ function checkRunFiles(workspaceDir: string, record: string | undefined): void {
   }
 }
 
-/** Events are a log: one that cannot be stored is reported and skipped, never fatal to the run. */
-function storeSink(store: Store, runId: string, log: RunLog): (event: RunEvent) => void {
-  return (event) => {
-    try {
-      store.events.append(storedEvent(runId, event));
-    } catch (error) {
-      log.logger.error({ err: error, event: event.type }, 'an event could not be stored');
-    }
-  };
-}
-
 /** On resume, the progress view starts from the stored task states. */
-function initialTaskStates(store: Store, runId: string): Map<string, string> {
-  return new Map(store.tasks.list(runId).map((t) => [t.name, t.status]));
+async function initialTaskStates(store: Store, runId: string): Promise<Map<string, string>> {
+  return new Map((await store.tasks.list(runId)).map((t) => [t.name, t.status]));
 }
 
-function report(store: Store, graph: MissionGraph, req: ExecuteRequest, result: { status: MissionStatus; error?: string }, logPath: string): RunReport {
+async function report(store: Store, graph: MissionGraph, req: ExecuteRequest, result: { status: MissionStatus; error?: string }, logPath: string): Promise<RunReport> {
   const tasks: Record<string, TaskReport> = {};
-  const rows = new Map(store.tasks.list(req.runId).map((r) => [r.name, r]));
-  const skipReasons = [...rows.values()].some((r) => r.status === 'skipped') ? storedSkipReasons(store, req.runId) : new Map<string, string>();
+  const rows = new Map((await store.tasks.list(req.runId)).map((r) => [r.name, r]));
+  const skipReasons = [...rows.values()].some((r) => r.status === 'skipped') ? await storedSkipReasons(store, req.runId) : new Map<string, string>();
   for (const task of req.mission.tasks) {
     const row = rows.get(task.name);
     const entry: TaskReport = { status: row?.status ?? 'pending' };
@@ -359,7 +355,7 @@ function report(store: Store, graph: MissionGraph, req: ExecuteRequest, result: 
     if (reason !== undefined) entry.skipReason = reason;
     tasks[task.name] = entry;
   }
-  const usage = { ...emptyTotals(), ...store.turns.totalsForRun(req.runId) };
+  const usage = { ...emptyTotals(), ...(await store.turns.totalsForRun(req.runId)) };
   const out: RunReport = { runId: req.runId, mission: req.mission.name, status: result.status, tasks, usage, workspaceDir: req.options.workspaceDir, logPath };
   if (result.error) out.error = result.error;
   if (replaysEveryModel(graph, req.mission, req.options.replay)) out.replayed = true;
@@ -367,9 +363,9 @@ function report(store: Store, graph: MissionGraph, req: ExecuteRequest, result: 
 }
 
 /** The reason of each task's first `task.skipped` event (the tasks table has no column for it). */
-function storedSkipReasons(store: Store, runId: string): Map<string, string> {
+async function storedSkipReasons(store: Store, runId: string): Promise<Map<string, string>> {
   const reasons = new Map<string, string>();
-  for (const event of store.events.list(runId)) {
+  for (const event of await store.events.list(runId)) {
     if (event.type !== 'task.skipped' || event.task === undefined || reasons.has(event.task)) continue;
     const reason = (event.data as { reason?: unknown } | null)?.reason;
     if (typeof reason === 'string') reasons.set(event.task, reason);
@@ -377,9 +373,7 @@ function storedSkipReasons(store: Store, runId: string): Map<string, string> {
   return reasons;
 }
 
-function storedEvent(runId: string, event: RunEvent): { runId: string; type: string; task?: string; sessionId?: string; data: unknown } {
-  const row: { runId: string; type: string; task?: string; sessionId?: string; data: unknown } = { runId, type: event.type, data: event };
-  if ('task' in event && typeof event.task === 'string') row.task = event.task;
-  if ('sessionId' in event && typeof event.sessionId === 'string') row.sessionId = event.sessionId;
-  return row;
+/** A database as a message shows it: a connection string without its password. */
+function shownDatabase(db: string): string {
+  return isServerDatabase(db) ? shownPostgresUrl(db) : db;
 }

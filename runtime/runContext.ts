@@ -1,12 +1,12 @@
 // Everything a running mission needs, passed explicitly from the entry point down to each task and
 // session (no module-level state).
 
-import type { MissionGraph, Mission } from '../config/graph.js';
+import type { McpPromptSkill, MissionGraph, Mission, Skill } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
 import type { Store } from '../store/index.js';
 import type { EventBus } from './events.js';
 import type { ModelResolver } from './models.js';
-import type { ToolSpec } from './tools/types.js';
+import type { ToolResult, ToolSpec } from './tools/types.js';
 
 /** The caller's flags on `squadron run`, applied on top of what the config declares. */
 export interface SelectionOverrides {
@@ -21,6 +21,16 @@ export interface SelectionOverrides {
 export interface ToolResolver {
   /** Resolves canonical refs (expanding `mcp.<s>.all`) to ToolSpecs, in order, de-duplicated. */
   resolve(refs: readonly string[]): Promise<ToolSpec[]>;
+  /** The skills an `mcp.<server>.prompts[.<prompt>]` skill name stands for (contacts the server). */
+  promptSkills?(name: string): Promise<{ ok: true; skills: Skill[] } | { ok: false; error: string }>;
+  /**
+   * Calls `listener` with a server's name whenever it changes its tools (after the new list is in
+   * place and recorded); the change is complete once the returned promise settles. Returns the
+   * function that stops the calls.
+   */
+  onToolsChanged?(listener: (server: string) => Promise<void>): () => void;
+  /** Loads an MCP prompt skill: the prompt's messages with the model's arguments. */
+  loadPrompt?(prompt: McpPromptSkill, args: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<ToolResult>;
 }
 
 export interface RunLimits {

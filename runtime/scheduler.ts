@@ -36,13 +36,13 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
   const dynamicTargets = new Set(tasks.flatMap((t) => [...t.router.map((r) => r.target), ...t.sendTo]));
   const activated = new Set(tasks.filter((t) => !dynamicTargets.has(t.name)).map((t) => t.name));
   const activatedBy = new Map<string, string>();
-  for (const route of store.routes.list(runId)) {
+  for (const route of await store.routes.list(runId)) {
     activated.add(route.to);
     activatedBy.set(route.to, route.from);
   }
   const completed = new Map<string, TaskRecord>();
   const skipped = new Map<string, string>();
-  for (const row of store.tasks.list(runId)) {
+  for (const row of await store.tasks.list(runId)) {
     if (row.status === 'completed') {
       const record: TaskRecord = { summary: row.summary ?? '' };
       if (row.output !== undefined && row.output !== null) record.output = row.output;
@@ -54,28 +54,36 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
 
   const running = new Map<string, Promise<string>>();
   let failure: string | undefined;
+  // Settling a task (store, then mark completed, activate, skip) is one step at a time, as it was
+  // when it was synchronous: two tasks finishing together never interleave their bookkeeping.
+  let settling: Promise<unknown> = Promise.resolve();
+  const settleInTurn = (task: TaskSpec, outcome: TaskOutcome | 'interrupted'): Promise<string> => {
+    const next = settling.then(() => settle(task, outcome));
+    settling = next.catch(() => undefined);
+    return next;
+  };
 
   const startable = (task: TaskSpec) =>
     activated.has(task.name) && !completed.has(task.name) && !running.has(task.name) && task.dependsOn.every((d) => completed.has(d));
 
-  const skipUnreachable = (): void => {
+  const skipUnreachable = async (): Promise<void> => {
     for (const { task, reason } of tasksToSkip({ tasks, activated, completed: new Set(completed.keys()), skipped })) {
-      store.tasks.ensure(runId, task);
-      store.tasks.setStatus(runId, task, 'skipped');
+      await store.tasks.ensure(runId, task);
+      await store.tasks.setStatus(runId, task, 'skipped');
       skipped.set(task, reason);
       bus.emit({ type: 'task.skipped', task, reason });
     }
   };
 
   try {
-    skipUnreachable();
+    await skipUnreachable();
     for (;;) {
       if (failure === undefined && !interrupt.aborted) {
         for (const task of tasks) {
           if (running.size >= mission.maxParallel) break;
           if (!startable(task)) continue;
           const upstream = upstreamOf(task, tasks, activatedBy, completed);
-          running.set(task.name, executeTask(ctx, task, upstream).then((outcome) => settle(task, outcome)));
+          running.set(task.name, executeTask(ctx, task, upstream).then((outcome) => settleInTurn(task, outcome)));
         }
       }
       if (running.size === 0) break;
@@ -90,7 +98,7 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
     throw error;
   }
 
-  function settle(task: TaskSpec, outcome: TaskOutcome | 'interrupted'): string {
+  async function settle(task: TaskSpec, outcome: TaskOutcome | 'interrupted'): Promise<string> {
     if (outcome === 'interrupted') return task.name;
     if (outcome.status === 'failed') {
       if (failure === undefined) {
@@ -102,13 +110,13 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
     const targets: { to: string; kind: 'route' | 'send_to' }[] = [];
     if (outcome.route !== undefined) targets.push({ to: outcome.route, kind: 'route' });
     for (const to of task.sendTo) targets.push({ to, kind: 'send_to' });
-    store.transaction(() => {
+    await store.transaction(async (tx) => {
       const done: { summary: string; output?: unknown; route?: string } = { summary: outcome.summary };
       if (outcome.output !== undefined) done.output = outcome.output;
       if (outcome.route !== undefined) done.route = outcome.route;
-      store.tasks.complete(runId, task.name, done);
+      await tx.tasks.complete(runId, task.name, done);
       for (const target of targets) {
-        if (store.routes.record(runId, task.name, target.to, target.kind)) activatedBy.set(target.to, task.name);
+        if (await tx.routes.record(runId, task.name, target.to, target.kind)) activatedBy.set(target.to, task.name);
       }
     });
     const record: TaskRecord = { summary: outcome.summary };
@@ -119,7 +127,7 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
       activated.add(target.to);
       bus.emit({ type: 'route.chosen', from: task.name, to: target.to, kind: target.kind });
     }
-    skipUnreachable();
+    await skipUnreachable();
     return task.name;
   }
 
@@ -133,8 +141,8 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
 
 async function executeTask(ctx: RunContext, task: TaskSpec, upstream: UpstreamResult[]): Promise<TaskOutcome | 'interrupted'> {
   const { store, runId, bus } = ctx;
-  store.tasks.ensure(runId, task.name);
-  store.tasks.markRunning(runId, task.name);
+  await store.tasks.ensure(runId, task.name);
+  await store.tasks.markRunning(runId, task.name);
   bus.emit({ type: 'task.started', task: task.name });
   try {
     const rendered = renderObjective(task, ctx.graph.variables, ctx.inputs);
@@ -143,18 +151,18 @@ async function executeTask(ctx: RunContext, task: TaskSpec, upstream: UpstreamRe
     const agents = await commanderAgents(ctx, task, objective);
     const outcome = await runCommander(ctx, task, agents, upstream, objective);
     if (outcome.status === 'failed') {
-      store.tasks.fail(runId, task.name, outcome.error);
+      await store.tasks.fail(runId, task.name, outcome.error);
       bus.emit({ type: 'task.failed', task: task.name, error: outcome.error });
     }
     return outcome;
   } catch (error) {
     if (error instanceof RunInterrupted || ctx.signal.aborted) {
-      store.tasks.setStatus(runId, task.name, 'cancelled');
+      await store.tasks.setStatus(runId, task.name, 'cancelled');
       bus.emit({ type: 'task.cancelled', task: task.name });
       return 'interrupted';
     }
     const message = error instanceof Error ? error.message : String(error);
-    store.tasks.fail(runId, task.name, message);
+    await store.tasks.fail(runId, task.name, message);
     bus.emit({ type: 'task.failed', task: task.name, error: message });
     return { status: 'failed', error: message };
   }

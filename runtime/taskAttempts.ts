@@ -14,13 +14,13 @@ export function isSessionOfTask(label: string, task: string): boolean {
 }
 
 /** Puts every failed task of the run back to pending for a new attempt; returns their names. */
-export function retryFailedTasks(store: Store, runId: string): { task: string; attempt: number }[] {
-  return store.transaction(() => {
+export function retryFailedTasks(store: Store, runId: string): Promise<{ task: string; attempt: number }[]> {
+  return store.transaction(async (tx) => {
     const retried: { task: string; attempt: number }[] = [];
-    for (const row of store.tasks.list(runId)) {
+    for (const row of await tx.tasks.list(runId)) {
       if (row.status !== 'failed') continue;
-      const attempt = store.tasks.retry(runId, row.name);
-      store.sessions.relabel(runId, row.name, attemptLabel(row.name, attempt - 1));
+      const attempt = await tx.tasks.retry(runId, row.name);
+      await tx.sessions.relabel(runId, row.name, attemptLabel(row.name, attempt - 1));
       retried.push({ task: row.name, attempt });
     }
     return retried;

@@ -1,13 +1,15 @@
 // The run's tool resolver: builtins, custom tools and MCP servers (started once, shared by every task,
 // closed at the end). A ref that cannot be resolved is reported, and the agent goes on without it.
 
-import type { McpServer, MissionGraph } from '../config/graph.js';
+import type { McpPromptSkill, McpServer, MissionGraph } from '../config/graph.js';
+import { mcpPromptRef } from '../config/toolRefs.js';
 import type { ToolResolver } from './runContext.js';
 import type { RunEvent } from './events.js';
-import type { McpConnectionOptions, McpConnections } from './tools/mcp/connections.js';
+import type { McpConnectionOptions, McpConnections, McpSampler, McpToolInfo } from './tools/mcp/connections.js';
 import { mcpToolRef } from './tools/mcp/toolInfo.js';
 import { buildToolRegistry } from './tools/registry.js';
-import type { ToolSpec } from './tools/types.js';
+import { textResult, type ToolResult, type ToolSpec } from './tools/types.js';
+import type { PromptSkillsOutcome } from './tools/mcp/prompts.js';
 
 export interface RunTools {
   resolver: ToolResolver;
@@ -20,13 +22,31 @@ export interface RunToolsOptions {
   workspaceDir: string;
   /** MCP progress and log messages become run events. */
   emit: (event: RunEvent) => void;
+  /** Answers the sampling requests of servers with `sampling = true`. */
+  sample?: McpSampler;
+  /** On resume: each server's latest recorded tool list (`mcp.tools.changed`). */
+  knownTools?: ReadonlyMap<string, McpToolInfo[]>;
 }
 
 export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string, message: string) => void, options?: RunToolsOptions): RunTools {
   const emit = options?.emit ?? (() => undefined);
+  const promptWarned = new Set<string>();
+  const toolListeners: ((server: string) => Promise<void>)[] = [];
   const mcp = new OnDemandMcp({
+    ...(options?.knownTools ? { knownTools: options.knownTools } : {}),
+    onToolsChanged: async (server, tools) => {
+      // Recorded before any agent sees the new list: a resume then rebuilds the same tools.
+      emit({ type: 'mcp.tools.changed', server, tools });
+      await Promise.all(toolListeners.map((listener) => listener(server)));
+    },
+    onPromptsChanged: (server) => {
+      if (promptWarned.has(server)) return;
+      promptWarned.add(server);
+      emit({ type: 'warning', message: promptsChangedWarning(server) });
+    },
     cwd: graph.projectRoot,
     ...(options ? { defaultRoots: [options.workspaceDir] } : {}),
+    ...(options?.sample ? { sample: options.sample } : {}),
     onProgress: (p) => {
       const event: RunEvent = { type: 'tool.progress', task: p.task, agent: p.agent, callId: p.callId, tool: mcpToolRef(p.server, p.tool), progress: p.progress };
       if (p.total !== undefined) event.total = p.total;
@@ -43,6 +63,28 @@ export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string,
         for (const error of resolved.errors) onUnavailable(error.ref, error.message);
         return [...resolved] as ToolSpec[];
       },
+      onToolsChanged(listener) {
+        toolListeners.push(listener);
+        return () => {
+          const at = toolListeners.indexOf(listener);
+          if (at >= 0) toolListeners.splice(at, 1);
+        };
+      },
+      async promptSkills(name) {
+        const ref = mcpPromptRef(name);
+        const server = ref && graph.mcpServers.find((s) => s.name === ref.server);
+        if (!ref || !server) return { ok: false, error: `unknown MCP prompts "${name}"` };
+        try {
+          return await mcp.promptSkills(server, ref.prompt);
+        } catch (err) {
+          return { ok: false, error: err instanceof Error ? err.message : String(err) };
+        }
+      },
+      async loadPrompt(prompt, args, signal) {
+        const server = graph.mcpServers.find((s) => s.name === prompt.server);
+        if (!server) return textResult(`unknown MCP server "${prompt.server}"`, true);
+        return mcp.loadPrompt(server, prompt, args, signal);
+      },
     },
     close: () => mcp.closeAll(),
   };
@@ -55,13 +97,15 @@ class OnDemandMcp {
   constructor(private readonly options: McpConnectionOptions) {}
 
   async listTools(server: McpServer): Promise<ToolSpec[]> {
-    // Only plan and tools load a config without every variable's value; such a server cannot start.
-    if (server.needsVariables !== undefined) {
-      const needs = server.needsVariables.map((n) => `vars.${n}`).join(', ');
-      throw new Error(`mcp server "${server.name}" needs ${needs}, which has no value: pass it with --var`);
-    }
-    this.connections ??= import('./tools/mcp/connections.js').then(({ McpConnections }) => new McpConnections(this.options));
-    return (await this.connections).listTools(server);
+    this.checkVariables(server);
+    return (await this.open()).listTools(server);
+  }
+
+  /** Only plan and tools load a config without every variable's value; such a server cannot start. */
+  private checkVariables(server: McpServer): void {
+    if (server.needsVariables === undefined) return;
+    const needs = server.needsVariables.map((n) => `vars.${n}`).join(', ');
+    throw new Error(`mcp server "${server.name}" needs ${needs}, which has no value: pass it with --var`);
   }
 
   async taskOnlyTools(server: McpServer): Promise<string[]> {
@@ -70,11 +114,32 @@ class OnDemandMcp {
   }
 
   async resourcesTool(server: McpServer): Promise<ToolSpec> {
+    return (await this.open()).resourcesTool(server);
+  }
+
+  async promptSkills(server: McpServer, prompt?: string): Promise<PromptSkillsOutcome> {
+    this.checkVariables(server);
+    return (await this.open()).promptSkills(server, prompt);
+  }
+
+  async loadPrompt(server: McpServer, prompt: McpPromptSkill, args: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<ToolResult> {
+    return (await this.open()).loadPrompt(server, prompt, args, signal);
+  }
+
+  private open(): Promise<McpConnections> {
     this.connections ??= import('./tools/mcp/connections.js').then(({ McpConnections }) => new McpConnections(this.options));
-    return (await this.connections).resourcesTool(server);
+    return this.connections;
   }
 
   async closeAll(): Promise<void> {
     if (this.connections) await (await this.connections).closeAll();
   }
+}
+
+/**
+ * Said once per server and run process. Refreshing prompt skills would change agents' system prompts
+ * (their skill catalogs) mid-session, which neither the prompt cache nor resume can follow.
+ */
+function promptsChangedWarning(server: string): string {
+  return `mcp server "${server}" changed its prompts: agents already working keep the prompt skills (mcp.${server}.prompts) they were given, so they are not offered a new prompt and loading a removed one fails; agents started from now on get the server's current prompts`;
 }

@@ -1,7 +1,10 @@
 // Public face of the store: open it, the Store interface, its error, the redactor, and row types.
 
-export { openStore } from './open.js';
-export type { OpenStoreOptions } from './open.js';
+export { openStore } from './sqlite/open.js';
+export { openDatabase, isServerDatabase } from './openDatabase.js';
+export type { OpenDatabaseOptions } from './openDatabase.js';
+export { shownPostgresUrl } from './postgres/url.js';
+export type { OpenStoreOptions } from './sqlite/open.js';
 export { makePrivateDirs } from './privateDirs.js';
 export type { Store } from './store.js';
 export { StoreError } from './errors.js';
@@ -11,7 +14,8 @@ export type { Redactor, SecretValue } from './redact.js';
 export { newId } from './ids.js';
 export { readMigrations, migrationChecksum, migrationsFolder } from './migrationFiles.js';
 export type { Backend, MigrationFile } from './migrationFiles.js';
-export { DEFAULT_LEASE_STALE_MS, isProcessAlive } from './repos/leases.js';
+export { DEFAULT_LEASE_STALE_MS } from './repos/leases.js';
+export { isProcessAlive } from './leaseRules.js';
 export type { RunsRepo } from './repos/runs.js';
 export type { TasksRepo } from './repos/tasks.js';
 export type { SessionsRepo, OpenSession } from './repos/sessions.js';
@@ -20,6 +24,7 @@ export type { LedgerRepo, StartedCall } from './repos/ledger.js';
 export type { TurnsRepo, TurnRecord } from './repos/turns.js';
 export type { EventsRepo, NewEvent } from './repos/events.js';
 export type { RoutesRepo } from './repos/routes.js';
+export type { StoredResultsRepo } from './repos/storedResults.js';
 export type { LeasesRepo, LeaseOwner, AcquireResult } from './repos/leases.js';
 export { RUN_STATUSES, TASK_STATUSES, SESSION_STATUSES } from '../core/statuses.js';
 export type {
@@ -35,6 +40,7 @@ export type {
   SessionRow,
   SessionRole,
   SessionStatus,
+  MessageHead,
   MessageRow,
   LedgerRow,
   LedgerStatus,

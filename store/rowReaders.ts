@@ -4,7 +4,7 @@
 import type { Part } from '../core/messages.js';
 import type { ColumnCodec } from './columns.js';
 import { messageChecksum } from './rowChecksum.js';
-import type { EventRow, LeaseRow, LedgerRow, MessageRow, RouteRow, RunRow, RunSummary, SessionRow, TaskRow, UsageTotals } from './rows.js';
+import type { EventRow, LeaseRow, LedgerRow, MessageHead, MessageRow, RouteRow, RunRow, RunSummary, SessionRow, TaskRow, UsageTotals } from './rows.js';
 import {
   InputsSchema,
   ConfigChangesSchema,
@@ -106,30 +106,50 @@ export function toSessionRow(codec: ColumnCodec, r: Parsed<typeof RawSession>): 
 
 /**
  * A message row as SQLite returns it. When its checksum proves it is the row this store wrote (and
- * validated as typed parts), its parts are restored and parsed but not validated again; the other
- * columns' types are enforced by SQLite itself (STRICT table, CHECK on role). Any other row (no
- * checksum, written before 0003, or edited since) is validated in full, with the same errors.
+ * validated as typed parts), its parts are neither validated again nor parsed now: they are restored
+ * and parsed the first time something reads them, once (a resume that only looks at the end of a
+ * long conversation, or at its instructions, never pays for the rest). The other columns' types are
+ * enforced by the database itself (STRICT table, CHECK on role). Any other row (no checksum, written
+ * before 0003, or edited since) is validated in full at once, with the same errors.
  */
+/** A message row's head columns as the database returns them (types held by the table's constraints). */
+export function readMessageHead(row: unknown): MessageHead {
+  const r = row as { id: number; seq: number; role: 'user' | 'assistant'; turn: number; kind: string | null; call_id: string | null };
+  const head: MessageHead = { id: r.id, seq: r.seq, role: r.role, turn: r.turn };
+  if (r.kind !== null) head.kind = r.kind;
+  if (r.call_id !== null) head.callId = r.call_id;
+  return head;
+}
+
 export function readMessageRow(codec: ColumnCodec, row: unknown): MessageRow {
   const r = row as Parsed<typeof RawMessage> & { checksum?: number | null };
   if (typeof r.checksum === 'number' && typeof r.parts_json === 'string' && r.checksum === messageChecksum(r.role, r.kind, r.call_id, r.parts_json)) {
-    return messageRow(r, readJsonColumn(codec, partsWhere(r), r.parts_json) as Part[]);
+    const stored = r.parts_json;
+    return messageRow(r, () => readJsonColumn(codec, partsWhere(r), stored) as Part[]);
   }
   const valid = parseRow(RawMessage, 'messages', row);
-  return messageRow(valid, parseJsonColumn(codec, PartsSchema, partsWhere(valid), valid.parts_json));
+  const parts = parseJsonColumn(codec, PartsSchema, partsWhere(valid), valid.parts_json);
+  return messageRow(valid, () => parts);
 }
 
 function partsWhere(r: { id: number }): string {
   return `messages ${r.id} parts_json`;
 }
 
-function messageRow(r: Parsed<typeof RawMessage>, parts: Part[]): MessageRow {
+function messageRow(r: Parsed<typeof RawMessage>, readParts: () => Part[]): MessageRow {
+  let parts: Part[] | undefined;
+  // An accessor in the literal keeps the field's place (and its enumerability) for JSON output.
   return {
     id: r.id,
     sessionId: r.session_id,
     seq: r.seq,
     role: r.role,
-    parts,
+    get parts(): Part[] {
+      return (parts ??= readParts());
+    },
+    set parts(value: Part[]) {
+      parts = value;
+    },
     turn: r.turn,
     kind: opt(r.kind),
     callId: opt(r.call_id),

@@ -92,6 +92,16 @@ export interface SessionRow {
   finishedAt?: string;
 }
 
+/** A message without its parts: where it stands and why it exists (see `MessagesRepo.heads`). */
+export interface MessageHead {
+  id: number;
+  seq: number;
+  role: 'user' | 'assistant';
+  turn: number;
+  kind?: string;
+  callId?: string;
+}
+
 export interface MessageRow {
   id: number;
   sessionId: string;

@@ -1,5 +1,5 @@
-// The Store interface the runtime codes against: one repository per concern, every method
-// synchronous, no SQL outside store/.
+// The Store interface the runtime codes against: one repository per concern, every method async, no
+// SQL outside store/. store/sqlite/ and store/postgres/ implement it.
 
 import type { Redactor } from './redact.js';
 import type { EventsRepo } from './repos/events.js';
@@ -9,23 +9,30 @@ import type { MessagesRepo } from './repos/messages.js';
 import type { RoutesRepo } from './repos/routes.js';
 import type { RunsRepo } from './repos/runs.js';
 import type { SessionsRepo } from './repos/sessions.js';
+import type { StoredResultsRepo } from './repos/storedResults.js';
 import type { TasksRepo } from './repos/tasks.js';
 import type { TurnsRepo } from './repos/turns.js';
 
 export interface Store {
-  /** Absolute path of the database file (or `:memory:`). */
+  /** Where the data lives: the database file's absolute path (or `:memory:`), or a connection URL with its password masked. */
   readonly path: string;
-  close(): void;
-  /** Runs `fn` in one write transaction (BEGIN IMMEDIATE; a savepoint when nested). */
-  transaction<T>(fn: () => T): T;
+  close(): Promise<void>;
   /**
-   * The same connection with another redactor for the columns it reads and writes (the repositories
-   * are prepared again; closing either closes both). Lets one open serve a caller that learns the
-   * secrets only after reading the run, as resume does.
+   * Runs `fn` in one write transaction and commits when its promise resolves (rolls back when it
+   * rejects). `fn` must do its reads and writes through `tx`, the store bound to that transaction;
+   * calls made meanwhile through the outer store are never part of it (SQLite queues them until the
+   * transaction ends; PostgreSQL runs them on another pooled connection), so `fn` must never await
+   * the outer store (on SQLite that waits forever). Nested calls on `tx` run in a savepoint.
+   */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /**
+   * The same connection with another redactor for the columns it reads and writes (closing either
+   * closes both). Lets one open serve a caller that learns the secrets only after reading the run, as
+   * resume does.
    */
   withRedactor(redactor: Redactor): Store;
-  /** Folds the WAL into the main file and truncates it (e.g. before copying the file). */
-  checkpoint(): void;
+  /** SQLite: folds the WAL into the main file and truncates it (e.g. before copying the file). Elsewhere a no-op. */
+  checkpoint(): Promise<void>;
   runs: RunsRepo;
   tasks: TasksRepo;
   sessions: SessionsRepo;
@@ -35,4 +42,5 @@ export interface Store {
   events: EventsRepo;
   routes: RoutesRepo;
   leases: LeasesRepo;
+  storedResults: StoredResultsRepo;
 }

@@ -33,13 +33,13 @@ export function register(program: Command, io: CliIo): void {
       try {
         const opts: { task?: string; transcript?: boolean } = { transcript: Boolean(flags.transcript) };
         if (flags.task) opts.task = flags.task;
-        const inspection = inspectRun(store, runId, opts);
+        const inspection = await inspectRun(store, runId, opts);
         if (!inspection) throw new CliError(`no run ${runId} in this database (see squadron runs)`, 'not_found');
         if (flags.task && inspection.tasks.length === 0) throw new CliError(`run ${runId} has no task "${flags.task}"`, 'not_found');
         if (flags.json) writeJson(io, inspectionJson(inspection));
         else io.stdout.write(renderInspection(inspection));
       } finally {
-        store.close();
+        await store.close();
       }
     });
 }

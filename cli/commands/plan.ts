@@ -2,7 +2,7 @@
 // be given (tools and skills with their provenance, models) and the size of their first request.
 
 import type { Command } from 'commander';
-import type { AgentPlan, IteratorPlan, MissionPlan, RequestBytes } from '../../runtime/plan.js';
+import type { AgentPlan, IteratorPlan, MissionPlan, RequestBytes, ToolResponsePlan } from '../../runtime/plan.js';
 import { describeSelection } from '../../runtime/progress.js';
 import { collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, jsonDocument } from '../json.js';
@@ -62,6 +62,7 @@ function renderPlan(plan: MissionPlan): string {
     const c = task.commander;
     out.push(`  commander  ${c.model}${c.reasoning ? ` (reasoning ${c.reasoning})` : ''} · tools: ${c.tools.join(', ')}`);
     out.push(`             first request ${bytes(c.request_bytes)}`);
+    out.push(`             ${toolResponse(c.tool_response)}`);
     if (c.system_prompt !== undefined) out.push(section('system prompt', c.system_prompt), section('first message', c.first_message ?? ''));
     for (const agent of task.agents) out.push(...renderAgent(task.name, agent));
   }
@@ -90,6 +91,7 @@ function renderAgent(task: string, a: AgentPlan): string[] {
   if (a.preloaded_skills.length > 0) out.push(`             preloaded (mentioned in the objective): ${a.preloaded_skills.join(', ')}`);
   if (a.discovery) out.push(`             first request carries ${a.first_request_tools.length} tools: ${a.first_request_tools.join(', ')}`);
   out.push(`             first request ${bytes(a.request_bytes)} + the commander's instruction`);
+  out.push(`             ${toolResponse(a.tool_response)}`);
   for (const w of a.warnings) out.push(`             warning: ${w}`);
   if (a.system_prompt !== undefined) out.push(section(`${a.name} system prompt`, a.system_prompt));
   return out;
@@ -99,6 +101,11 @@ function bytes(b: RequestBytes): string {
   const parts = [`system ${fmt(b.system)}`, `tools ${fmt(b.tools)}`];
   if (b.messages > 0) parts.push(`objective ${fmt(b.messages)}`);
   return `${fmt(b.total)} bytes (${parts.join(' · ')}) ≈ ${b.estimated_tokens.toLocaleString('en-US')} tokens`;
+}
+
+function toolResponse(t: ToolResponsePlan): string {
+  const via = t.via === 'default' ? 'default' : t.via === 'agent_defaults' ? 'agent_defaults' : `${t.via}'s tool_response`;
+  return `tool results over ${fmt(t.max_tokens)} tokens are stored and previewed (${via})`;
 }
 
 function fmt(n: number): string {

@@ -22,22 +22,25 @@ export function register(program: Command, io: CliIo): void {
       try {
         const opts: { limit: number; mission?: string } = { limit: flags.limit };
         if (flags.mission) opts.mission = flags.mission;
-        const rows = stores
-          .flatMap(({ store, path }) =>
-            store.runs.list(opts).map((r) => ({
+        const listed = [];
+        for (const { store, path } of stores) {
+          for (const r of await store.runs.list(opts)) {
+            listed.push({
               id: r.id,
               mission: r.mission,
               // A 'running' run whose runner is gone was interrupted (killed, crashed): say so.
-              status: r.status === 'running' && !store.leases.isLive(r.id, hostname()) ? 'interrupted' : r.status,
+              status: r.status === 'running' && !(await store.leases.isLive(r.id, hostname())) ? 'interrupted' : r.status,
               started_at: r.startedAt,
               duration_ms: r.finishedAt ? Date.parse(r.finishedAt) - Date.parse(r.startedAt) : null,
-              tasks: taskCounts(store, r),
+              tasks: await taskCounts(store, r),
               tokens: totalTokens(r.totals),
               cost_usd: Number(r.totals.costUsd.toFixed(6)),
               ...(r.error ? { error: r.error } : {}),
               db: shownPath(io, path),
-            })),
-          )
+            });
+          }
+        }
+        const rows = listed
           // Several databases (found below the current folder): newest first across all of them.
           .sort((a, b) => (a.started_at < b.started_at ? 1 : a.started_at > b.started_at ? -1 : 0))
           .slice(0, flags.limit);
@@ -65,7 +68,7 @@ export function register(program: Command, io: CliIo): void {
           ),
         );
       } finally {
-        for (const { store } of stores) store.close();
+        for (const { store } of stores) await store.close();
       }
     });
 }

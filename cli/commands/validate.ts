@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { McpToolLister } from '../../config/mcpCheck.js';
+import type { McpToolLister, McpToolListing } from '../../config/mcpCheck.js';
 import { countSummary, diagnosticToJson, renderDiagnostics, sourceReaderFor } from '../../config/diagnostics.js';
 import { validateProject } from '../../config/validateProject.js';
 import { summarize, summarizeAllButMissions, summarizeMission, type ConfigSummary, type MissionSummary, type WholeServers } from '../../config/summary.js';
@@ -70,12 +70,12 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
     const files = result.loaded && { root: shownPath(io.cwd, result.loaded.root), loaded: result.loaded.files, skipped: result.loaded.skipped };
     writeJson(io, { valid: result.graph !== undefined, diagnostics: snakeKeys(diagnostics.map((d) => diagnosticToJson(d, io.cwd))), summary: snakeKeys(summary), ...(files ? { files } : {}) });
   } else {
-    writeText(diagnostics, result.graph, io, readSource, result.loaded);
+    await writeText(diagnostics, result.graph, io, readSource, result.loaded);
   }
   return result.graph !== undefined ? EXIT.ok : EXIT.failure;
 }
 
-function writeText(diagnostics: readonly Diagnostic[], graph: MissionGraph | undefined, io: CliIo, readSource: (file: string) => string | undefined, loaded: LoadedFiles | undefined): void {
+async function writeText(diagnostics: readonly Diagnostic[], graph: MissionGraph | undefined, io: CliIo, readSource: (file: string) => string | undefined, loaded: LoadedFiles | undefined): Promise<void> {
   if (diagnostics.length > 0) {
     io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource })}\n\n`);
   }
@@ -85,7 +85,7 @@ function writeText(diagnostics: readonly Diagnostic[], graph: MissionGraph | und
     return;
   }
   const warnings = diagnostics.length > 0 ? ` (${countSummary(diagnostics)})` : '';
-  writeSummary(graph, io.stdout, from, `config is valid${warnings}\n`);
+  await writeSummary(graph, io.stdout, from, `config is valid${warnings}\n`);
 }
 
 const SKIPPED_SHOWN = 6;
@@ -149,21 +149,35 @@ const FLUSH_AT = 1 << 15;
  * Writes the success summary, one mission at a time: a large config's summary is tens of
  * megabytes of text, which is never held whole (nor its per-task summary objects).
  */
-function writeSummary(graph: MissionGraph, out: NodeJS.WritableStream, head: string, tail: string): void {
+async function writeSummary(graph: MissionGraph, out: NodeJS.WritableStream, head: string, tail: string): Promise<void> {
   let pending = head;
   let lines = 0;
-  const add = (more: string[]): void => {
+  const add = async (more: string[]): Promise<void> => {
     for (const line of more) pending += `${line}\n`;
     lines += more.length;
     if (pending.length >= FLUSH_AT) {
-      out.write(pending);
+      const ready = out.write(pending);
       pending = '';
+      // A pipe takes only what its reader has read so far: without waiting, the rest of the
+      // summary (tens of megabytes for a large config) would queue in memory, all of it.
+      if (!ready) await drained(out);
     }
   };
-  add(summaryRows(summarizeAllButMissions(graph)));
-  for (const m of graph.missions) add(missionLines(summarizeMission(m)));
+  await add(summaryRows(summarizeAllButMissions(graph)));
+  for (const m of graph.missions) await add(missionLines(summarizeMission(m)));
   // As `lines.join('\n')` printed it: a summary of no lines still leaves its empty line.
   out.write(`${pending}${lines === 0 ? '\n' : ''}${tail}`);
+}
+
+/** When `out` takes more, or never will (closed, failed: the rest of the output is lost anyway). */
+function drained(out: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      for (const event of ['drain', 'close', 'error']) out.off(event, done);
+      resolve();
+    };
+    for (const event of ['drain', 'close', 'error']) out.once(event, done);
+  });
 }
 
 /**
@@ -174,15 +188,17 @@ function writeSummary(graph: MissionGraph, out: NodeJS.WritableStream, head: str
  */
 function cachingMcpLister(path: string, offline: boolean): McpToolLister {
   let root: string | undefined;
-  return async (server: McpServer) => {
+  return async (server: McpServer, want?: { prompts: boolean }) => {
     try {
       // Asked only after the config loaded, so `path` exists; worked out once for all servers.
       root ??= statSync(path).isDirectory() ? path : dirname(path);
       const { listToolsCached } = await import('../../runtime/tools/mcp/mcpToolCache.js');
-      const listed = await listToolsCached(server, mcpToolCacheDir(root), offline ? { offline: true } : { refresh: true, cwd: root });
+      const listed = await listToolsCached(server, mcpToolCacheDir(root), offline ? { offline: true } : { refresh: true, cwd: root, prompts: want?.prompts === true });
       const usable = offline ? listed.fromCache : listed.fresh === true;
       if (!usable) return { error: listed.error ?? 'no tool list' };
-      return { tools: listed.tools.filter((t) => !t.taskRequired).map((t) => t.name), taskOnly: listed.tools.filter((t) => t.taskRequired).map((t) => t.name) };
+      const listing: McpToolListing = { tools: listed.tools.filter((t) => !t.taskRequired).map((t) => t.name), taskOnly: listed.tools.filter((t) => t.taskRequired).map((t) => t.name) };
+      if (listed.prompts) listing.prompts = listed.prompts;
+      return listing;
     } catch (err) {
       return { error: err instanceof Error ? err.message : String(err) };
     }

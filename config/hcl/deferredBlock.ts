@@ -9,7 +9,7 @@ import type { Attribute, Block, Body } from './ast.js';
 import type { Range } from './diagnostic.js';
 import { lex } from './lexer.js';
 import { parseBlockAt, parseHcl, parseTopLevelItems, type ParseResult, type TopLevelBlockHook } from './parser.js';
-import { endOffset, SourceMap, startOffset } from './positions.js';
+import { endOffset, SourceMap, sourceMapOf, startOffset } from './positions.js';
 import { T, TokenBuffer, type TokenType } from './tokens.js';
 
 const CHUNK = 1 << 20;
@@ -52,6 +52,26 @@ export function parseHclDeferred(source: string, fileName: string, chunk = CHUNK
   if (new Set(attributes.map((a) => a.name)).size !== attributes.length) return parseHcl(source, fileName);
   const body: Body = { kind: 'Body', attributes, blocks, range: map.range(0, source.length) };
   return { file: { name: fileName, source, body }, diagnostics: [] };
+}
+
+/**
+ * The block at `range` (a block's whole range, top-level or nested) parsed again from the source on
+ * its own, for what a loaded config keeps instead of a syntax tree (a task's objective, a custom
+ * tool's fields). Only for a file without diagnostics, whose graph is the only one a load returns:
+ * at the start of any block there, the lexer and the parser are in their initial state.
+ */
+export function reparseBlock(range: Range): Block {
+  const map = sourceMapOf(range);
+  if (map === undefined) throw new Error('internal error: only a parsed block can be parsed again');
+  return blockAt(map, startOffset(range), endOffset(range));
+}
+
+function blockAt(map: SourceMap, start: number, end: number): Block {
+  const block = parseBlockAt(map, start, end);
+  if (block === undefined || startOffset(block.range) !== start || endOffset(block.range) !== end) {
+    throw new Error(`internal error: the block at ${map.file}:${map.pos(start).line} does not parse on its own`);
+  }
+  return block;
 }
 
 /** Token kinds that open and close a nesting: brackets, quotes, heredocs, `${`/`%{` sequences. */
@@ -117,11 +137,7 @@ class DeferredBlock implements Block {
   }
 
   get body(): Body {
-    const block = parseBlockAt(this.map, this.start, this.end);
-    if (block === undefined || startOffset(block.range) !== this.start || endOffset(block.range) !== this.end) {
-      throw new Error(`internal error: the block at ${this.map.file}:${this.map.pos(this.start).line} does not parse on its own`);
-    }
-    return block.body;
+    return blockAt(this.map, this.start, this.end).body;
   }
 
   get labels(): string[] {

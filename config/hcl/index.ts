@@ -2,11 +2,11 @@
 // expressions against variables and functions, and project a file to hcl2json's JSON shape.
 
 export { parseHcl } from './parser.js';
-export { parseHclDeferred } from './deferredBlock.js';
+export { parseHclDeferred, reparseBlock } from './deferredBlock.js';
 export type { ParseResult } from './parser.js';
 export { evaluate } from './evaluate.js';
 export { stdlibFunctions } from './stdlib.js';
-export { expressionSource } from './source.js';
+export { expressionSource, rangeSource } from './source.js';
 export { SourceRange } from './positions.js';
 export { toJsonProjection, ProjectionConflictError } from './projection.js';
 export { closest, didYouMean, editDistance } from './suggest.js';

@@ -105,7 +105,8 @@ export class SourceMap {
 const MAP = Symbol('source map');
 
 export class SourceRange implements Range {
-  private readonly [MAP]: SourceMap;
+  // Not private: sourceMapOf reads it; the symbol is this module's own, so nothing else can.
+  readonly [MAP]: SourceMap;
   constructor(
     map: SourceMap,
     readonly startOffset: number,
@@ -134,6 +135,11 @@ export class SourceRange implements Range {
   toJSON(): { file: string; start: Pos; end: Pos } {
     return { file: this.file, start: this.start, end: this.end };
   }
+}
+
+/** The source map a range was made from, when it is a SourceRange (as every parsed range is). */
+export function sourceMapOf(r: Range): SourceMap | undefined {
+  return r instanceof SourceRange ? r[MAP] : undefined;
 }
 
 /** A range's offsets, without computing line and column when it is a SourceRange. */

@@ -1,7 +1,8 @@
 // Source text of AST nodes: what the user wrote, exactly, for messages and the JSON projection,
 // and the text of a plain quoted string.
 
-import { endOffset, startOffset } from './positions.js';
+import { endOffset, sourceMapOf, startOffset } from './positions.js';
+import type { Range } from './diagnostic.js';
 import type { Expression, File } from './ast.js';
 
 /**
@@ -22,4 +23,11 @@ export function literalText(expr: Expression): string | undefined {
 /** The exact source text of an expression. */
 export function expressionSource(file: File, expr: Expression): string {
   return file.source.slice(startOffset(expr.range), endOffset(expr.range));
+}
+
+/** The exact source text of a parsed range (a parsed range knows its source: no File needed). */
+export function rangeSource(range: Range): string {
+  const map = sourceMapOf(range);
+  if (map === undefined) throw new Error('internal error: only a parsed range has source text');
+  return map.source.slice(startOffset(range), endOffset(range));
 }

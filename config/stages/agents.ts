@@ -11,12 +11,14 @@ import { scopeFor, type LoadContext, type Scope } from '../scope.js';
 import { readEnum, readInteger, readText } from '../values.js';
 import type { Attribute } from '../hcl/ast.js';
 import { exactList } from '../exactList.js';
+import { loadToolResponse, TOOL_RESPONSE_BLOCK } from './toolResponse.js';
 
 export const WORKER = 'worker';
 export const REASONING: readonly Reasoning[] = ['low', 'medium', 'high'];
 
 const SCHEMA: BlockSchema = {
   attributes: { model: { required: true }, personality: { required: true }, tools: {}, skills: {}, reasoning: {}, max_turns: {} },
+  blocks: { tool_response: TOOL_RESPONSE_BLOCK },
 };
 
 export function loadGlobalAgents(blocks: readonly Block[], ctx: LoadContext): AgentSpec[] {
@@ -66,6 +68,7 @@ export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, 
   const skills = skillsAttr === undefined ? [] : resolveNameList(skillsAttr, 'skills', scope.symbols.skills, scope, ctx.diags);
   const reasoning = readReasoning(a('reasoning'), model, scope, ctx.diags);
   const maxTurns = readInteger(a('max_turns'), scope, ctx.diags, 1);
+  const toolResponse = loadToolResponse(body.blocks.get('tool_response')?.[0], scope, ctx);
   if (model === undefined || personality === undefined || tools === undefined || skills === undefined) return undefined;
   const agent: AgentSpec = {
     name,
@@ -78,5 +81,6 @@ export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, 
   };
   if (reasoning !== undefined) agent.reasoning = reasoning;
   if (maxTurns !== undefined) agent.maxTurns = maxTurns;
+  if (toolResponse !== undefined) agent.toolResponse = toolResponse;
   return agent;
 }

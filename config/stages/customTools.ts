@@ -4,12 +4,13 @@
 // call time. Anything else in the block is an unknown attribute.
 
 import type { Attribute, Block, Expression } from '../hcl/ast.js';
-import { diagnosticAt } from '../hcl/diagnostic.js';
+import { diagnosticAt, type Range } from '../hcl/diagnostic.js';
+import { reparseBlock } from '../hcl/index.js';
 import { builtinTool, builtinToolsIn, type BuiltinToolInfo } from '../builtinTools.js';
-import type { CustomTool, FieldSchema } from '../graph.js';
+import type { CustomTool, FieldSchema, SourceLocation } from '../graph.js';
 import { readFieldSchema } from '../fieldSchema.js';
 import { asRef } from '../references.js';
-import { blockHeader, decodeBody, locationOf, type BlockSchema } from '../schema.js';
+import { blockHeader, decodeBody, type BlockSchema } from '../schema.js';
 import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, visibleIn, type LoadContext, type Scope } from '../scope.js';
 import { evaluateValue, readBool, readText } from '../values.js';
@@ -54,12 +55,12 @@ function loadCustomTool(block: Block, name: string, ctx: LoadContext): CustomToo
   const inputs = readFieldSchema(body.attrs.get('inputs'), body.blocks.get('inputs'), scope, ctx.diags, `inputs of ${where}`) ?? [];
   if (base === undefined || properties === undefined) return undefined;
 
-  const fields: Record<string, Expression> = {};
+  const fields: string[] = [];
   const fieldScope: Scope = { ...scope, functions: ctx.runtimeFunctions };
   const inputNames = inputs.map((i) => i.name);
   for (const [attrName, attr] of body.attrs) {
     if (attrName in BASE) continue;
-    fields[attrName] = attr.expr;
+    fields.push(attrName);
     const v = evaluateValue(attr.expr, fieldScope, ctx.diags, {
       roots: ['inputs', 'vars'],
       inputs: inputNames,
@@ -73,23 +74,53 @@ function loadCustomTool(block: Block, name: string, ctx: LoadContext): CustomToo
   }
   const required = (base.inputSchema['required'] ?? []) as string[];
   for (const field of required) {
-    if (!(field in fields)) {
+    if (!fields.includes(field)) {
       ctx.diags.push(
         diagnosticAt(blockHeader(block), 'error', 'SCH003', `${where} implements ${base.ref} but does not set its required field "${field}"`, `add ${field} = … (it may use inputs.<name> and vars.<name>)`),
       );
     }
   }
-  const tool: CustomTool = {
+  return new BlockBackedTool(block.range, {
     name,
     ref: `tools.${name}`,
     implements: base.ref,
     description: description ?? base.description,
     inputs: inputs as FieldSchema[],
-    fields,
     idempotent: idempotent ?? base.idempotent,
-    location: locationOf(block),
-  };
-  return tool;
+  });
+}
+
+/**
+ * A custom tool as the MissionGraph holds it: its fields' expressions (a URL template, headers: a
+ * few hundred bytes of syntax tree a tool) are parsed again from its block when a call reads them,
+ * and its location is computed from the block's range, so a config of many tools does not hold them.
+ */
+class BlockBackedTool implements CustomTool {
+  name!: string;
+  ref!: string;
+  implements!: string;
+  description!: string;
+  inputs!: FieldSchema[];
+  idempotent!: boolean;
+  /** The tool block's whole range. Private: for…in (and so deepFreeze) does not reach it. */
+  readonly #block: Range;
+
+  constructor(block: Range, fields: Omit<CustomTool, 'fields' | 'location'>) {
+    this.#block = block;
+    Object.assign(this, fields);
+  }
+
+  /** Every attribute of the block that is not the tool's own (implements, …), in source order; parsed anew on each read. */
+  get fields(): Readonly<Record<string, Expression>> {
+    const fields: Record<string, Expression> = {};
+    for (const attr of reparseBlock(this.#block).body.attributes) if (!(attr.name in BASE)) fields[attr.name] = attr.expr;
+    return fields;
+  }
+
+  get location(): SourceLocation {
+    const start = this.#block.start;
+    return { file: this.#block.file, line: start.line, column: start.column };
+  }
 }
 
 /** A field whose value is already known must fit the builtin's property type. */

@@ -17,6 +17,7 @@ import { checkAgentName, loadAgent, readReasoning } from './agents.js';
 import { loadTask, type MissionContext } from './tasks.js';
 import { loadDatasets } from './datasets.js';
 import { exactList } from '../exactList.js';
+import { loadToolResponse, TOOL_RESPONSE_BLOCK } from './toolResponse.js';
 
 export const DEFAULT_MAX_PARALLEL = 4;
 
@@ -31,9 +32,10 @@ const SCHEMA: BlockSchema = {
     task: { labels: ['name'] },
   },
 };
-const COMMANDER_SCHEMA: BlockSchema = { attributes: { model: { required: true }, reasoning: {}, max_turns: {} } };
+const COMMANDER_SCHEMA: BlockSchema = { attributes: { model: { required: true }, reasoning: {}, max_turns: {} }, blocks: { tool_response: TOOL_RESPONSE_BLOCK } };
 const DEFAULTS_SCHEMA: BlockSchema = {
   attributes: { model: {}, reasoning: {}, tools: {}, skills: {}, discovery: {}, discovery_threshold: {}, max_turns: {} },
+  blocks: { tool_response: TOOL_RESPONSE_BLOCK },
 };
 const INPUT_SCHEMA: BlockSchema = { attributes: { type: { required: true }, description: {}, default: {} } };
 const INPUT_TYPES: readonly InputType[] = ['string', 'number', 'integer', 'bool', 'list', 'map', 'object'];
@@ -131,10 +133,12 @@ function loadCommander(block: Block, scope: Scope, ctx: LoadContext): CommanderS
   const model = modelAttr === undefined ? undefined : resolveModelRef(modelAttr, scope, ctx.diags);
   const reasoning = readReasoning(body.attrs.get('reasoning'), model, scope, ctx.diags);
   const maxTurns = readInteger(body.attrs.get('max_turns'), scope, ctx.diags, 1);
+  const toolResponse = loadToolResponse(body.blocks.get('tool_response')?.[0], scope, ctx);
   if (model === undefined) return undefined;
   const commander: CommanderSpec = { model };
   if (reasoning !== undefined) commander.reasoning = reasoning;
   if (maxTurns !== undefined) commander.maxTurns = maxTurns;
+  if (toolResponse !== undefined) commander.toolResponse = toolResponse;
   return commander;
 }
 
@@ -157,6 +161,8 @@ function loadDefaults(block: Block, scope: Scope, ctx: LoadContext): AgentDefaul
   if (threshold !== undefined) defaults.discoveryThreshold = threshold;
   const maxTurns = readInteger(a('max_turns'), scope, ctx.diags, 1);
   if (maxTurns !== undefined) defaults.maxTurns = maxTurns;
+  const toolResponse = loadToolResponse(body.blocks.get('tool_response')?.[0], scope, ctx);
+  if (toolResponse !== undefined) defaults.toolResponse = toolResponse;
   return defaults;
 }
 

@@ -4,12 +4,11 @@
 
 import type { Attribute, Block } from '../hcl/ast.js';
 import { diagnosticAt } from '../hcl/diagnostic.js';
-import { expressionSource } from '../hcl/source.js';
 import type { AgentDefaults, CommanderSpec, IteratorSpec, Route, TaskSpec, ToolRefWithProvenance } from '../graph.js';
 import { readFieldSchema } from '../fieldSchema.js';
 import type { NamedRef, TaskEdges } from '../graphRules.js';
 import { asRef, lostEntries, refItems, resolveModelRef, resolveNameList, resolveNameRef, resolveToolList, resolveToolRef } from '../references.js';
-import { blockHeader, decodeBody, locationOf, type BlockSchema } from '../schema.js';
+import { blockHeader, decodeBody, type BlockSchema } from '../schema.js';
 import type { LoadContext, Scope } from '../scope.js';
 import { evaluateValue, readBool, readInteger, readString, toStringValue, type ValueRules } from '../values.js';
 import { loadIterator } from './iterator.js';
@@ -17,6 +16,7 @@ import { coversToolRef } from '../toolRefs.js';
 import { readReasoning } from './agents.js';
 import { resolveWorker, type WorkerSettings } from './worker.js';
 import { exactList } from '../exactList.js';
+import { BlockBackedTask } from './taskSpec.js';
 
 const SCHEMA: BlockSchema = {
   attributes: {
@@ -70,10 +70,7 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
   const iteratorBlock = body.blocks.get('iterator')?.[0];
   const iterator = iteratorBlock === undefined ? undefined : loadIterator(iteratorBlock, name, scope, ctx);
   const objectiveAttr = a('objective');
-  const objective = objectiveAttr?.expr ?? { kind: 'Literal' as const, value: '', range: blockHeader(block) };
   if (objectiveAttr !== undefined) checkObjective(objectiveAttr, mission, scope, ctx, itemRule(name, iteratorBlock, iterator));
-  const file = ctx.files.get(block.range.file);
-  const objectiveSource = objectiveAttr !== undefined && file !== undefined ? expressionSource(file, objectiveAttr.expr) : '';
 
   const tasks = scope.tasks ?? new Map();
   const dependsOnAttr = a('depends_on');
@@ -146,21 +143,19 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
     ctx.diags.push(diagnosticAt(attr.nameRange, 'error', 'REF011', `always_load needs tools: task "${name}" declares no tools`, 'list the tools in tools = [...] first'));
   }
 
-  const spec: TaskSpec = {
+  // The objective and the location are read from the block's range when needed (taskSpec.ts).
+  const spec: TaskSpec = new BlockBackedTask(block.range, {
     name,
     mission: mission.name,
-    objective,
-    objectiveSource,
     dependsOn: exactList([]),
     agents: taskAgents?.map((t) => t.name) ?? mission.agents ?? exactList([]),
     agentsVia: taskAgents !== undefined ? 'task' : (mission.agents?.length ?? 0) > 0 ? 'mission' : 'none',
     router: exactList(routes),
     sendTo: exactList([]),
-    location: locationOf(block),
-  };
-  if (worker !== undefined) spec.worker = worker;
-  if (output !== undefined) spec.output = output;
-  if (iterator !== undefined) spec.iterator = iterator;
+    ...(worker !== undefined ? { worker: ctx.workers.intern(worker) } : {}),
+    ...(output !== undefined ? { output } : {}),
+    ...(iterator !== undefined ? { iterator } : {}),
+  });
   if (toolsAttr === undefined && spec.agents.length === 0 && !agentsFailed) {
     const hint =
       agentsAttr !== undefined

@@ -9,15 +9,15 @@ import type { Range } from '../hcl/diagnostic.js';
 import { readDuration } from '../duration.js';
 import { diagnosticAt } from '../hcl/diagnostic.js';
 import type { CustomTool, McpServer, McpTransport, Toolset } from '../graph.js';
-import { resolveToolList } from '../references.js';
+import { resolveModelRef, resolveToolList } from '../references.js';
 import { blockHeader, decodeBody, locationOf, type BlockSchema, type DecodedBody } from '../schema.js';
 import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
-import { checkHttpUrl, readString, readText, readStringList, readStringMap, unsetUseCounts, unsetVariablesSince } from '../values.js';
+import { checkHttpUrl, readBool, readString, readText, readStringList, readStringMap, unsetUseCounts, unsetVariablesSince } from '../values.js';
 import { loadCustomTools } from './customTools.js';
 
 const MCP_SCHEMA: BlockSchema = {
-  attributes: { description: {}, command: {}, args: {}, env: {}, url: {}, headers: {}, roots: {}, timeout: {}, max_timeout: {} },
+  attributes: { description: {}, command: {}, args: {}, env: {}, url: {}, headers: {}, roots: {}, timeout: {}, max_timeout: {}, sampling: {}, sampling_model: {} },
 };
 /** The `timeout` of an mcp block without one (also the MCP SDK's default). */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -64,7 +64,7 @@ function loadMcpServers(blocks: readonly Block[], ctx: LoadContext): McpServer[]
   return servers;
 }
 
-type McpSettings = Pick<McpServer, 'roots' | 'timeoutMs' | 'maxTimeoutMs'>;
+type McpSettings = Pick<McpServer, 'roots' | 'timeoutMs' | 'maxTimeoutMs' | 'sampling' | 'samplingModel'>;
 
 function loadMcp(block: Block, name: string, ctx: LoadContext): { transport?: McpTransport | undefined; description?: string | undefined; settings: McpSettings } {
   const scope = scopeFor(ctx, 'mcp', 'an mcp block');
@@ -89,6 +89,14 @@ function loadMcpSettings(body: DecodedBody, scope: Scope, ctx: LoadContext): Mcp
     if (maxTimeoutMs < (timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS)) {
       ctx.diags.push(diagnosticAt(maxAttr!.expr.range, 'error', 'SCH013', 'max_timeout must not be shorter than timeout'));
     } else settings.maxTimeoutMs = maxTimeoutMs;
+  }
+  if (readBool(body.attrs.get('sampling'), scope, ctx.diags) === true) settings.sampling = true;
+  const modelAttr = body.attrs.get('sampling_model');
+  if (modelAttr !== undefined) {
+    const model = resolveModelRef(modelAttr, scope, ctx.diags);
+    if (settings.sampling !== true) {
+      ctx.diags.push(diagnosticAt(modelAttr.nameRange, 'error', 'SCH012', 'sampling_model is only valid with sampling = true', 'sampling is off unless the block says sampling = true'));
+    } else if (model !== undefined) settings.samplingModel = model;
   }
   return settings;
 }

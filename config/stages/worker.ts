@@ -73,5 +73,6 @@ export function resolveWorker(task: WorkerSettings, mission: MissionContext, ctx
   if (reasoning !== undefined) worker.reasoning = reasoning;
   const maxTurns = task.maxTurns ?? defaults?.maxTurns;
   if (maxTurns !== undefined) worker.maxTurns = maxTurns;
+  if (defaults?.toolResponse !== undefined) worker.toolResponse = defaults.toolResponse;
   return worker;
 }

@@ -12,16 +12,26 @@ import type { AgentDefinition } from './definitions.js';
 import { AgentSession } from './session.js';
 import type { SessionDeps } from './sessionTypes.js';
 import { buildAgentToolbox, loadedEntry } from './agentToolbox.js';
+import { addResultTools } from '../results/index.js';
+import { HANDLE_PATTERN } from '../../core/storedResults.js';
 
 export class AgentPool implements AgentDirectory {
   private readonly sessions = new Map<string, Promise<AgentSession>>();
   private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly closers: (() => void)[] = [];
 
   constructor(
     private readonly ctx: RunContext,
     private readonly task: TaskSpec,
     private readonly definitions: readonly AgentDefinition[],
+    /** The commander these agents answer: handles their answers mention become readable by it. */
+    private readonly commanderSessionId: string,
   ) {}
+
+  /** The task is over: its sessions stop following their MCP servers' tool changes. */
+  close(): void {
+    for (const close of this.closers.splice(0)) close();
+  }
 
   names(): string[] {
     return this.definitions.map((d) => d.name);
@@ -32,12 +42,12 @@ export class AgentPool implements AgentDirectory {
     return this.deliver(name, callId, instruction);
   }
 
-  ask(agentId: string, question: string, callId: string): Promise<AgentReply> {
+  async ask(agentId: string, question: string, callId: string): Promise<AgentReply> {
     if (!this.names().includes(agentId)) {
-      return Promise.resolve({ ok: false, error: `No agent "${agentId}" in this task. Agent ids: ${this.names().join(', ')}.` });
+      return { ok: false, error: `No agent "${agentId}" in this task. Agent ids: ${this.names().join(', ')}.` };
     }
-    if (!this.sessions.has(agentId) && !this.ctx.store.sessions.get(this.ctx.runId, this.task.name, agentId)) {
-      return Promise.resolve({ ok: false, agentId, error: `"${agentId}" has not worked on this task yet: use call_agent first.` });
+    if (!this.sessions.has(agentId) && !(await this.ctx.store.sessions.get(this.ctx.runId, this.task.name, agentId))) {
+      return { ok: false, agentId, error: `"${agentId}" has not worked on this task yet: use call_agent first.` };
     }
     const instruction = renderPrompt('instructions', { question: true, text: question }).trim();
     return this.deliver(agentId, callId, instruction);
@@ -55,28 +65,39 @@ export class AgentPool implements AgentDirectory {
     const { store } = this.ctx;
     const index = session.instructionIndex(callId);
     if (index >= 0) {
-      const ready = session.answerAfter(index);
-      if (ready !== undefined) return { ok: true, agentId: name, answer: ready };
+      const ready = await session.answerAfter(index);
+      if (ready !== undefined) {
+        await this.passUp(session.deps.sessionId, ready);
+        return { ok: true, agentId: name, answer: ready };
+      }
     } else {
-      store.transaction(() => {
-        session.appendInstruction([{ type: 'text', text: instruction }], callId);
-        store.sessions.setStatus(session.deps.sessionId, 'running');
+      await store.transaction(async (tx) => {
+        await session.appendInstruction([{ type: 'text', text: instruction }], callId, tx);
+        await tx.sessions.setStatus(session.deps.sessionId, 'running');
       });
     }
     const outcome = await session.run();
     const sessionId = session.deps.sessionId;
     if (outcome.kind === 'answer') {
-      store.transaction(() => {
-        store.sessions.setAnswer(sessionId, outcome.text);
-        store.sessions.setStatus(sessionId, 'completed');
+      await store.transaction(async (tx) => {
+        await tx.sessions.setAnswer(sessionId, outcome.text);
+        await tx.sessions.setStatus(sessionId, 'completed');
       });
       this.ctx.bus.emit({ type: 'session.finished', task: this.task.name, agent: name, sessionId, status: 'completed' });
+      await this.passUp(sessionId, outcome.text);
       return { ok: true, agentId: name, answer: outcome.text };
     }
     const reason = outcome.kind === 'failed' ? outcome.reason : 'the agent ended without an answer';
-    store.sessions.setStatus(sessionId, 'failed');
+    await store.sessions.setStatus(sessionId, 'failed');
     this.ctx.bus.emit({ type: 'session.finished', task: this.task.name, agent: name, sessionId, status: 'failed' });
     return { ok: false, agentId: name, error: reason };
+  }
+
+  /** A stored result the agent's answer names becomes readable by the commander it answers. */
+  private async passUp(agentSessionId: string, answer: string): Promise<void> {
+    for (const handle of new Set(answer.match(HANDLE_PATTERN) ?? [])) {
+      await this.ctx.store.storedResults.share(handle, agentSessionId, this.commanderSessionId);
+    }
   }
 
   private session(name: string): Promise<AgentSession> {
@@ -92,10 +113,10 @@ export class AgentPool implements AgentDirectory {
     const def = this.definitions.find((d) => d.name === name);
     if (!def) throw new Error(`agent "${name}" is not defined for task "${this.task.name}"`);
     const { ctx } = this;
-    const stored = ctx.store.sessions.get(ctx.runId, this.task.name, name);
+    const stored = await ctx.store.sessions.get(ctx.runId, this.task.name, name);
     const row =
       stored ??
-      ctx.store.sessions.open({
+      (await ctx.store.sessions.open({
         runId: ctx.runId,
         task: this.task.name,
         agent: name,
@@ -104,15 +125,16 @@ export class AgentPool implements AgentDirectory {
         systemPrompt: def.systemPrompt,
         tools: def.given.tools,
         skills: def.given.skills,
-      });
+      }));
     const task = this.task.name;
     const toolbox = await buildAgentToolbox(
       {
         resolver: ctx.tools,
         toolContext: (callId, signal) => ({ workspaceDir: ctx.workspaceDir, signal, runId: ctx.runId, task, agent: name, callId }),
-        stored: ctx.store.sessions.loadedTools(row.id),
-        onLoaded: (entry) => {
-          ctx.store.sessions.addLoadedTool(row.id, entry);
+        stored: await ctx.store.sessions.loadedTools(row.id),
+        onClose: (close) => this.closers.push(close),
+        onLoaded: async (entry) => {
+          await ctx.store.sessions.addLoadedTool(row.id, entry);
           const loaded = loadedEntry(entry);
           ctx.bus.emit(
             loaded.kind === 'tool'
@@ -136,9 +158,11 @@ export class AgentPool implements AgentDirectory {
       systemPrompt: row.systemPrompt,
       toolbox,
       maxTurns: def.maxTurns ?? ctx.limits.agentMaxTurns,
+      resultMaxTokens: def.toolResponse.maxTokens,
       signal: ctx.signal,
       requireToolCall: false,
     };
+    await addResultTools(toolbox, { store: ctx.store, runId: ctx.runId, sessionId: row.id, maxTokens: def.toolResponse.maxTokens });
     ctx.bus.emit({
       type: 'session.started',
       task: this.task.name,

@@ -3,9 +3,10 @@
 // visible; when it has skills, load_skill, whose tools become callable from the next turn. What was
 // loaded is stored with the session, so a resumed session sends the same tool list again.
 
-import type { Skill, ToolRefWithProvenance } from '../../config/graph.js';
+import type { McpPromptSkill, Skill, ToolRefWithProvenance } from '../../config/graph.js';
 import {
   createDiscoveryState,
+  createToolIndex,
   type DiscoveryState,
   type ToolIndex,
   discoveryToolDefinitions,
@@ -32,7 +33,9 @@ export interface ToolboxScope {
   /** Tool refs and `skill:<name>` entries the session loaded before (resume), in load order. */
   stored: readonly string[];
   /** Records a newly loaded tool ref or `skill:<name>` (persist it, tell the user). */
-  onLoaded: (entry: string) => void;
+  onLoaded: (entry: string) => Promise<void>;
+  /** Receives what to call when the session ends (it stops following its servers' tool changes). */
+  onClose?: (close: () => void) => void;
 }
 
 export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinition): Promise<Toolbox> {
@@ -42,25 +45,27 @@ export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinitio
 
   if (def.discovery) {
     const { index } = def.discovery;
-    const state = createDiscoveryState(index);
-    discovery = { index, state };
+    // Replaced whole when a server changes its tools (followToolChanges); the handlers read the current one.
+    const current = { index, state: createDiscoveryState(index) };
+    discovery = current;
     const [searchDef, schemaDef] = discoveryToolDefinitions();
     const search: SessionTool = {
       ref: SEARCH_TOOLS,
       definition: searchDef!,
       onInterrupted: 'rerun',
-      execute: async (call) => searchTools(index, call.input),
+      execute: async (call) => searchTools(current.index, call.input),
     };
     const schema: SessionTool = {
       ref: GET_TOOL_SCHEMA,
       definition: schemaDef!,
       onInterrupted: 'rerun',
       execute: async (call) => {
+        const { index, state } = current;
         const before = new Set(state.loaded());
         const result = getToolSchema(index, state, call.input);
         for (const ref of state.loaded()) {
           if (before.has(ref)) continue;
-          scope.onLoaded(ref);
+          await scope.onLoaded(ref);
           const tool = index.lookup(ref);
           if (tool) toolbox.show(tool.apiName);
         }
@@ -68,11 +73,19 @@ export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinitio
       },
     };
     toolbox = new Toolbox([search, schema, ...world], [SEARCH_TOOLS, GET_TOOL_SCHEMA, ...def.discovery.alwaysLoad]);
-    toolbox.describeUnknown = (name) => textOf(unknownToolResult(index, name).content);
+    toolbox.describeUnknown = (name) => textOf(unknownToolResult(current.index, name).content);
   } else {
     toolbox = new Toolbox(world);
   }
 
+  const reindex = discovery;
+  followToolChanges(scope, toolbox, def, world, (specs) => {
+    if (!reindex) return;
+    // Search covers exactly the tools the agent now holds; what it had loaded and still holds stays loaded.
+    const index = createToolIndex(specs);
+    reindex.state = createDiscoveryState(index, reindex.state.loaded());
+    reindex.index = index;
+  });
   await unlockTools(scope, toolbox, def.preloadedSkills.flatMap((s) => s.tools));
   const skills = def.skills.length > 0 ? addSkills(scope, toolbox, def.skills, def.preloadedSkills) : undefined;
 
@@ -92,21 +105,54 @@ export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinitio
 }
 
 /**
+ * When a server the agent holds tools of changes its tools, the agent's declared refs are resolved
+ * again — authorization re-applied: `mcp.<server>.all` brings the new tools, a named tool only
+ * itself — and the toolbox holds the fresh list from the next turn. `onFresh` gets the fresh specs
+ * first (a worker that discovers its tools searches them from then on).
+ */
+function followToolChanges(
+  scope: ToolboxScope,
+  toolbox: Toolbox,
+  def: AgentDefinition,
+  initial: readonly SessionTool[],
+  onFresh: (specs: readonly ToolSpec[]) => void,
+): void {
+  if (!scope.resolver.onToolsChanged || !def.declaredTools.some((t) => t.ref.startsWith('mcp.'))) return;
+  let held = initial.map((t) => t.definition.name);
+  const stop = scope.resolver.onToolsChanged(async (server) => {
+    if (!def.declaredTools.some((t) => t.ref.startsWith(`mcp.${server}.`))) return;
+    let specs: ToolSpec[];
+    try {
+      specs = (await resolveGivenTools(scope.resolver, def.declaredTools)).tools;
+    } catch {
+      return; // two tools now share an API name: the agent keeps the tools it had
+    }
+    const fresh = specs.map((spec) => worldTool(spec, scope));
+    onFresh(specs);
+    toolbox.replace(held, fresh, def.discovery === undefined);
+    held = fresh.map((t) => t.definition.name);
+  });
+  scope.onClose?.(stop);
+}
+
+/**
  * Adds load_skill (authorized and shown); returns the session's skill state. Preloaded skills count
  * as loaded from the start: loading one again answers with its instructions instead of "unknown".
  */
 function addSkills(scope: ToolboxScope, toolbox: Toolbox, skills: readonly Skill[], preloaded: readonly Skill[]): SkillSession {
   const session = new SkillSession([...skills, ...preloaded]);
   for (const skill of preloaded) session.load(skill.name);
+  const { resolver } = scope;
   const loadSkill: SessionTool = {
     ref: 'load_skill',
-    definition: loadSkillToolDefinition(),
+    definition: loadSkillToolDefinition(skills.some((s) => s.prompt !== undefined)),
     onInterrupted: 'rerun',
     execute: async (call) => {
       const before = new Set(session.loaded());
-      const outcome = executeLoadSkill(session, call.input);
+      const loadPrompt = resolver.loadPrompt ? (prompt: McpPromptSkill, args: Readonly<Record<string, string>>) => resolver.loadPrompt!(prompt, args, call.signal) : undefined;
+      const outcome = await executeLoadSkill(session, call.input, loadPrompt);
       await unlockTools(scope, toolbox, outcome.newTools);
-      for (const name of session.loaded()) if (!before.has(name)) scope.onLoaded(`${SKILL_PREFIX}${name}`);
+      for (const name of session.loaded()) if (!before.has(name)) await scope.onLoaded(`${SKILL_PREFIX}${name}`);
       return outcome.result;
     },
   };

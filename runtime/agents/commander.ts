@@ -10,7 +10,8 @@ import { AgentPool } from './agentPool.js';
 import { commanderTools } from './commanderTools.js';
 import { CommanderState } from './commanderState.js';
 import { normalizeOutput } from './outputValidation.js';
-import type { AgentDefinition } from './definitions.js';
+import { resultLimit, type AgentDefinition } from './definitions.js';
+import { addResultTools } from '../results/index.js';
 import { AgentSession, loadHistory } from './session.js';
 import type { SessionDeps } from './sessionTypes.js';
 import { Toolbox } from './toolbox.js';
@@ -60,10 +61,10 @@ export async function runCommander(
 ): Promise<TaskOutcome> {
   const { store, mission } = ctx;
   const model = mission.commander.model;
-  const stored = store.sessions.get(ctx.runId, task.name, 'commander');
+  const stored = await store.sessions.get(ctx.runId, task.name, 'commander');
   const row =
     stored ??
-    store.sessions.open({
+    (await store.sessions.open({
       runId: ctx.runId,
       task: task.name,
       agent: 'commander',
@@ -72,12 +73,14 @@ export async function runCommander(
       systemPrompt: commanderSystemPrompt({ mission, task, agents, upstream }),
       tools: [],
       skills: [],
-    });
+    }));
 
-  const pool = new AgentPool(ctx, task, agents);
-  const history = loadHistory(store, row.id);
+  const pool = new AgentPool(ctx, task, agents, row.id);
+  const history = await loadHistory(store, row.id);
   const state = CommanderState.fromHistory(history);
   const toolbox = new Toolbox(commanderTools({ agents: pool, state, output: task.output, routes: task.router }));
+  const limit = resultLimit(mission.commander.toolResponse, 'commander');
+  await addResultTools(toolbox, { store, runId: ctx.runId, sessionId: row.id, maxTokens: limit.maxTokens });
   const deps: SessionDeps = {
     store,
     bus: ctx.bus,
@@ -90,12 +93,13 @@ export async function runCommander(
     systemPrompt: row.systemPrompt,
     toolbox,
     maxTurns: mission.commander.maxTurns ?? ctx.limits.commanderMaxTurns,
+    resultMaxTokens: limit.maxTokens,
     signal: ctx.signal,
     requireToolCall: true,
     isDone: () => state.completion !== undefined,
     onToolResult: (call, result) => state.observe(call, result),
   };
-  const session = AgentSession.restore(deps, history);
+  const session = await AgentSession.restore(deps, history);
   ctx.bus.emit({
     type: 'session.started',
     task: task.name,
@@ -107,11 +111,16 @@ export async function runCommander(
     discovery: false,
     resumed: stored !== undefined,
   });
-  if (session.history.length === 0) session.appendInstruction([{ type: 'text', text: objective }]);
+  if (session.length === 0) await session.appendInstruction([{ type: 'text', text: objective }]);
 
-  const outcome = await session.run();
+  let outcome: Awaited<ReturnType<typeof session.run>>;
+  try {
+    outcome = await session.run();
+  } finally {
+    pool.close();
+  }
   const status = outcome.kind === 'failed' ? 'failed' : 'completed';
-  store.sessions.setStatus(row.id, status);
+  await store.sessions.setStatus(row.id, status);
   ctx.bus.emit({ type: 'session.finished', task: task.name, agent: 'commander', sessionId: row.id, status });
 
   if (outcome.kind === 'failed') return { status: 'failed', error: outcome.reason };

@@ -10,8 +10,9 @@ import type { SelectionOverrides, ToolResolver } from '../runContext.js';
 import { findSkillMentions, objectiveMentionText, renderSkillCatalog } from '../skills/index.js';
 import { fillSkillPrompt } from '../skills/template.js';
 import { serverInstructionsSection } from '../tools/mcp/instructions.js';
-import { isToolOfMcpAll } from '../../config/toolRefs.js';
+import { isToolOfMcpAll, mcpPromptRef } from '../../config/toolRefs.js';
 import type { ToolSpec } from '../tools/types.js';
+import { DEFAULT_TOOL_RESPONSE_MAX_TOKENS } from '../../config/stages/toolResponse.js';
 
 /** Bytes of system prompt the skill catalog may take before it is trimmed. */
 export const SKILL_CATALOG_BUDGET = 4096;
@@ -26,6 +27,8 @@ export interface AgentDefinition {
   systemPrompt: string;
   /** Every tool the agent may call, in declared order (`group` set from its toolset when it came from one). */
   tools: ToolSpec[];
+  /** The tool refs it was given, before `mcp.<server>.all` is expanded: re-resolved when a server changes its tools. */
+  declaredTools: GivenTool[];
   /** Skills it may load with load_skill. */
   skills: Skill[];
   /** Skills loaded up front because the objective mentions them (`$name`). */
@@ -36,6 +39,18 @@ export interface AgentDefinition {
   given: { tools: GivenTool[]; skills: GivenSkill[] };
   /** Problems found while building it (an ambiguous `$mention`, an unavailable tool). */
   warnings: string[];
+  /** Above this many tokens a tool result is stored and previewed, and where the figure comes from. */
+  toolResponse: ResultLimit;
+}
+
+export interface ResultLimit {
+  maxTokens: number;
+  via: 'agent' | 'agent_defaults' | 'commander' | 'default';
+}
+
+/** The limit of a session whose own block may set one (`via`), else the default. */
+export function resultLimit(own: { maxTokens: number } | undefined, via: ResultLimit['via']): ResultLimit {
+  return own === undefined ? { maxTokens: DEFAULT_TOOL_RESPONSE_MAX_TOKENS, via: 'default' } : { maxTokens: own.maxTokens, via };
 }
 
 export interface DefinitionContext {
@@ -114,7 +129,8 @@ export class ToolNameCollision extends Error {
 export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDefinition | undefined> {
   const worker = ctx.task.worker;
   if (!worker) return undefined;
-  const { tools, given } = await resolveGivenTools(ctx.tools, workerToolSelection(worker, ctx.overrides));
+  const declaredTools = workerToolSelection(worker, ctx.overrides);
+  const { tools, given } = await resolveGivenTools(ctx.tools, declaredTools);
   const givenSkills = workerSkillSelection(worker, ctx.overrides);
   const warnings: string[] = [];
   const preloaded: Skill[] = [];
@@ -127,7 +143,9 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
       if (!givenSkills.some((s) => s.name === skill.name)) givenSkills.push({ name: skill.name, via: 'task' });
     }
   }
-  const skills = skillsNamed(ctx.graph, givenSkills).filter((s) => !preloaded.includes(s));
+  const named = await resolveGivenSkills(ctx, givenSkills);
+  warnings.push(...named.warnings);
+  const skills = named.skills.filter((s) => !preloaded.includes(s));
   // Nothing to discover (e.g. --no-tools): no search tools and no contract claiming "0 tools".
   const useDiscovery = tools.length > 0 && shouldUseDiscovery(tools.length, { discovery: worker.discovery, threshold: worker.discoveryThreshold });
   // One index serves the prompt's group list and the session's search_tools.
@@ -147,10 +165,12 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
     model: worker.model,
     systemPrompt,
     tools,
+    declaredTools,
     skills,
     preloadedSkills: preloaded,
-    given: { tools: given, skills: givenSkills },
+    given: { tools: given, skills: named.given },
     warnings,
+    toolResponse: resultLimit(worker.toolResponse, 'agent_defaults'),
   };
   if (index) def.discovery = { alwaysLoad: [...worker.alwaysLoad], index };
   if (worker.reasoning) def.reasoning = worker.reasoning;
@@ -160,8 +180,8 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
 
 export async function declaredAgentDefinition(ctx: DefinitionContext, spec: AgentSpec): Promise<AgentDefinition> {
   const { tools, given } = await resolveGivenTools(ctx.tools, spec.tools);
-  const givenSkills = spec.skills.map((s) => ({ name: s.name, via: s.via }));
-  const skills = skillsNamed(ctx.graph, givenSkills);
+  const named = await resolveGivenSkills(ctx, spec.skills);
+  const { skills } = named;
   const systemPrompt = renderPrompt('agent', {
     name: spec.name,
     task: ctx.task.name,
@@ -177,10 +197,12 @@ export async function declaredAgentDefinition(ctx: DefinitionContext, spec: Agen
     model: spec.model,
     systemPrompt,
     tools,
+    declaredTools: spec.tools.map((t) => ({ ref: t.ref, via: t.via })),
     skills,
     preloadedSkills: [],
-    given: { tools: given, skills: givenSkills },
-    warnings: [],
+    given: { tools: given, skills: named.given },
+    warnings: named.warnings,
+    toolResponse: resultLimit(spec.toolResponse, 'agent'),
   };
   if (spec.reasoning) def.reasoning = spec.reasoning;
   if (spec.maxTurns !== undefined) def.maxTurns = spec.maxTurns;
@@ -205,8 +227,39 @@ export async function commanderAgents(
   return defs;
 }
 
-function skillsNamed(graph: MissionGraph, given: readonly { name: string; via: Provenance }[]): Skill[] {
-  return given.map((g) => graph.skills.find((s) => s.name === g.name)).filter((s): s is Skill => s !== undefined);
+/**
+ * The skills given by name, in order: a config skill, or a server's prompts (`mcp.<server>.prompts`
+ * expands in place to one skill per prompt, each keeping the provenance of the name that brought
+ * it). A server that cannot be reached is a warning; its prompts are left out.
+ */
+async function resolveGivenSkills(ctx: DefinitionContext, given: readonly GivenSkill[]): Promise<{ skills: Skill[]; given: GivenSkill[]; warnings: string[] }> {
+  const skills: Skill[] = [];
+  const out: GivenSkill[] = [];
+  const warnings: string[] = [];
+  // Resolved together so servers start in parallel; assembled in declared order.
+  const resolved = await Promise.all(given.map((g) => (mcpPromptRef(g.name) ? promptSkillsOf(ctx.tools, g.name) : undefined)));
+  const add = (skill: Skill, via: Provenance): void => {
+    if (skills.some((s) => s.name === skill.name)) return;
+    skills.push(skill);
+    out.push({ name: skill.name, via });
+  };
+  for (const [i, g] of given.entries()) {
+    const prompts = resolved[i];
+    if (prompts === undefined) {
+      const skill = ctx.graph.skills.find((s) => s.name === g.name);
+      if (skill) add(skill, g.via);
+    } else if (prompts.ok) {
+      for (const skill of prompts.skills) add(skill, g.via);
+    } else {
+      warnings.push(`skill ${g.name} is unavailable: ${prompts.error}`);
+    }
+  }
+  return { skills, given: out, warnings };
+}
+
+async function promptSkillsOf(resolver: ToolResolver, name: string): Promise<{ ok: true; skills: Skill[] } | { ok: false; error: string }> {
+  if (!resolver.promptSkills) return { ok: false, error: 'MCP prompts are not available here' };
+  return resolver.promptSkills(name);
 }
 
 function skillsSection(skills: readonly Skill[], preloaded: readonly Skill[]): string | undefined {

@@ -5,13 +5,18 @@
 // the reply's tool calls are due next, the event is handed back (`announce`) to be stored in the
 // commit that starts them.
 
+import type { Store } from '../../store/index.js';
+import type { RunEvent } from '../events.js';
 import { renderPrompt } from '../promptTemplates.js';
 import { ModelCallError, type ModelRequest, type ModelResponse, type Part, type ToolUsePart } from '../providers/types.js';
 import { costOf } from '../usage.js';
 import { MAX_CORRECTIONS, MAX_TRUNCATIONS, RunInterrupted, type SessionDeps, type SessionMessage } from './sessionTypes.js';
 
+/** Emits the turn's event through `emit` (the bus, or a durable step's transaction). */
+export type Announce = (emit: (event: RunEvent) => void) => void;
+
 export type TurnResult =
-  | { kind: 'continue'; /** Emits the turn's event; left to the caller when the reply's tool calls are due next. */ announce?: () => void }
+  | { kind: 'continue'; /** Emits the turn's event; left to the caller when the reply's tool calls are due next. */ announce?: Announce }
   | { kind: 'failed'; reason: string };
 
 export function buildRequest(deps: SessionDeps, messages: readonly SessionMessage[], turn: number): ModelRequest {
@@ -32,7 +37,7 @@ export async function runModelTurn(
   deps: SessionDeps,
   messages: SessionMessage[],
   turn: number,
-  append: (m: SessionMessage, turn: number) => void,
+  append: (m: SessionMessage, turn: number, store: Store) => Promise<void>,
 ): Promise<TurnResult> {
   const request = buildRequest(deps, messages, turn);
   const started = performance.now();
@@ -73,14 +78,14 @@ export async function runModelTurn(
   }
 
   const facts = { task: deps.task, sessionId: deps.sessionId, turn, model: deps.model.apiModel, usage: response.usage, costUsd, durationMs, stopReason: response.stopReason };
-  deps.store.transaction(() => {
-    append(assistant, turn);
-    deps.store.turns.record({ runId: deps.runId, ...facts });
-    if (followUp) append(followUp, turn);
+  await deps.store.transaction(async (tx) => {
+    await append(assistant, turn, tx);
+    await tx.turns.record({ runId: deps.runId, ...facts });
+    if (followUp) await append(followUp, turn, tx);
   });
-  const announce = (): void => deps.bus.emit({ type: 'model.turn', agent: deps.agent, ...facts });
+  const announce: Announce = (emit) => emit({ type: 'model.turn', agent: deps.agent, ...facts });
   if (failure === undefined && followUp === undefined && toolUses.length > 0) return { kind: 'continue', announce };
-  announce();
+  announce((event) => deps.bus.emit(event));
   return failure === undefined ? { kind: 'continue' } : { kind: 'failed', reason: failure };
 }
 

@@ -3,29 +3,68 @@
 // conversation, so the same code continues a session after a crash: a trailing user message means a
 // model call is due, a trailing assistant message with tool calls means those calls are due.
 
-import type { Store } from '../../store/index.js';
+import type { MessageRow, Store } from '../../store/index.js';
 import type { Part, ToolUsePart } from '../providers/types.js';
-import { runModelTurn } from './modelTurn.js';
-import { RunInterrupted, type SessionDeps, type SessionMessage, type SessionOutcome } from './sessionTypes.js';
+import { runModelTurn, type Announce } from './modelTurn.js';
+import { RunInterrupted, type MessageKind, type SessionDeps, type SessionMessage, type SessionOutcome } from './sessionTypes.js';
 import { executeToolCalls } from './toolExecution.js';
 
+/** The parts of a stored message not read yet (never handed out: see `readParts`). */
+const UNREAD: Part[] = [];
+
 export class AgentSession {
+  /** Assistant messages held, and how many of them came before the latest instruction. */
+  private assistants = 0;
+  private assistantsBeforeInstruction = 0;
+
   private constructor(
     readonly deps: SessionDeps,
     private readonly messages: SessionMessage[],
-  ) {}
-
-  /** Opens the session with its stored conversation (empty for a new session). */
-  static restore(deps: SessionDeps, history: SessionMessage[] = loadHistory(deps.store, deps.sessionId)): AgentSession {
-    return new AgentSession(deps, history);
+    /** Messages before this index hold their role, kind and call id; their parts are still in the store. */
+    private unreadBefore = 0,
+  ) {
+    // Counted once here and kept up by `append`: a turn never re-scans a long conversation.
+    for (const message of messages) this.count(message);
   }
 
-  get history(): readonly SessionMessage[] {
-    return this.messages;
+  /**
+   * Opens the session with its stored conversation (empty for a new session), or with `history`. A
+   * stored conversation is not read whole to find its place: its messages' heads are, and then only
+   * the parts a step needs (the last message's now; everything once a model request is built).
+   */
+  static async restore(deps: SessionDeps, history?: SessionMessage[]): Promise<AgentSession> {
+    if (history) return new AgentSession(deps, history);
+    const messages = (await deps.store.messages.heads(deps.sessionId)).map((head) => {
+      const m: SessionMessage = { role: head.role, parts: UNREAD };
+      if (head.kind) m.kind = head.kind as MessageKind;
+      if (head.callId) m.callId = head.callId;
+      return m;
+    });
+    const session = new AgentSession(deps, messages, messages.length);
+    await session.readParts(messages.length - 1);
+    return session;
+  }
+
+  /** How many messages the conversation holds. */
+  get length(): number {
+    return this.messages.length;
+  }
+
+  /** Reads the parts of messages `from`… that are still in the store (a message's seq is its 1-based position). */
+  private async readParts(from: number): Promise<void> {
+    const start = Math.max(from, 0);
+    if (start >= this.unreadBefore) return;
+    const rows = await this.deps.store.messages.list(this.deps.sessionId, start + 1);
+    for (let i = start; i < this.unreadBefore; i++) {
+      const row = rows[i - start];
+      if (row?.seq !== i + 1) throw new Error(`message ${i + 1} of session ${this.deps.sessionId} was not read back`);
+      this.messages[i] = fromRow(row);
+    }
+    this.unreadBefore = start;
   }
 
   get turnsTaken(): number {
-    return this.messages.filter((m) => m.role === 'assistant').length;
+    return this.assistants;
   }
 
   /**
@@ -33,20 +72,19 @@ export class AgentSession {
    * the commander calls many times is not starved by its earlier work.
    */
   private turnsSinceInstruction(): number {
-    let turns = 0;
-    for (let i = this.messages.length - 1; i >= 0; i--) {
-      const message = this.messages[i]!;
-      if (message.kind === 'instruction') break;
-      if (message.role === 'assistant') turns += 1;
-    }
-    return turns;
+    return this.assistants - this.assistantsBeforeInstruction;
+  }
+
+  private count(message: SessionMessage): void {
+    if (message.kind === 'instruction') this.assistantsBeforeInstruction = this.assistants;
+    if (message.role === 'assistant') this.assistants += 1;
   }
 
   /** Appends (and persists) a new instruction; `callId` ties it to the commander's call. */
-  appendInstruction(parts: Part[], callId?: string): void {
+  appendInstruction(parts: Part[], callId?: string, store: Store = this.deps.store): Promise<void> {
     const message: SessionMessage = { role: 'user', parts, kind: 'instruction' };
     if (callId !== undefined) message.callId = callId;
-    this.append(message, this.turnsTaken + 1);
+    return this.append(message, this.turnsTaken + 1, store);
   }
 
   /** Index of the instruction sent by a given commander call, or -1. */
@@ -55,10 +93,12 @@ export class AgentSession {
   }
 
   /** The answer the session gave after message `index`, if it has finished answering. */
-  answerAfter(index: number): string | undefined {
+  async answerAfter(index: number): Promise<string | undefined> {
     // The answer to this instruction ends its stretch of the conversation (before any later one).
     let end = this.messages.findIndex((m, i) => i > index && m.kind === 'instruction');
     if (end < 0) end = this.messages.length;
+    if (end - 1 <= index) return undefined;
+    await this.readParts(end - 1);
     const last = this.messages[end - 1];
     if (end - 1 <= index || last?.role !== 'assistant' || toolUsesOf(last).length > 0) return undefined;
     return textOf(last);
@@ -67,10 +107,10 @@ export class AgentSession {
   async run(): Promise<SessionOutcome> {
     const { deps } = this;
     // The stored reply's event, when its tool calls are due next: stored with their starts.
-    let announce: (() => void) | undefined;
+    let announce: Announce | undefined;
     for (;;) {
       if (deps.signal.aborted) {
-        announce?.();
+        announce?.((event) => deps.bus.emit(event));
         throw new RunInterrupted();
       }
       const last = this.messages[this.messages.length - 1];
@@ -84,7 +124,8 @@ export class AgentSession {
         if (this.turnsSinceInstruction() >= deps.maxTurns) {
           return { kind: 'failed', reason: `turn limit reached (${deps.maxTurns} model turns on one instruction)` };
         }
-        const result = await runModelTurn(deps, this.messages, turn, (m, t) => this.append(m, t));
+        await this.readParts(0);
+        const result = await runModelTurn(deps, this.messages, turn, (m, t, store) => this.append(m, t, store));
         if (result.kind === 'failed') return result;
         announce = result.announce;
         continue;
@@ -95,8 +136,8 @@ export class AgentSession {
         const opening = announce;
         announce = undefined;
         await executeToolCalls(deps, calls, {
-          opening,
-          persist: (results) => this.append({ role: 'user', parts: results, kind: 'tool_results' }, this.turnsTaken),
+          opening: opening && ((tx) => opening(tx.emit)),
+          persist: (results, tx) => this.append({ role: 'user', parts: results, kind: 'tool_results' }, this.turnsTaken, tx.store),
         });
         if (deps.isDone?.()) return { kind: 'done' };
         continue;
@@ -110,7 +151,8 @@ export class AgentSession {
     }
   }
 
-  private append(message: SessionMessage, turn: number): void {
+  /** Stores the message through `store` (the session's, or the transaction it is part of), then holds it. */
+  private async append(message: SessionMessage, turn: number, store: Store): Promise<void> {
     const row: { role: 'user' | 'assistant'; parts: Part[]; turn: number; kind?: string; callId?: string } = {
       role: message.role,
       parts: message.parts,
@@ -118,18 +160,30 @@ export class AgentSession {
     };
     if (message.kind) row.kind = message.kind;
     if (message.callId) row.callId = message.callId;
-    this.deps.store.messages.append(this.deps.sessionId, row);
+    await store.messages.append(this.deps.sessionId, row);
     this.messages.push(message);
+    this.count(message);
   }
 }
 
-export function loadHistory(store: Store, sessionId: string): SessionMessage[] {
-  return store.messages.list(sessionId).map((row) => {
-    const m: SessionMessage = { role: row.role, parts: row.parts };
-    if (row.kind) m.kind = row.kind as SessionMessage['kind'];
-    if (row.callId) m.callId = row.callId;
-    return m;
-  });
+export async function loadHistory(store: Store, sessionId: string): Promise<SessionMessage[]> {
+  return (await store.messages.list(sessionId)).map(fromRow);
+}
+
+function fromRow(row: MessageRow): SessionMessage {
+  // The row's parts are parsed when first read (a request built, an answer taken), not here.
+  const m: SessionMessage = {
+    role: row.role,
+    get parts() {
+      return row.parts;
+    },
+    set parts(value) {
+      row.parts = value;
+    },
+  };
+  if (row.kind) m.kind = row.kind as MessageKind;
+  if (row.callId) m.callId = row.callId;
+  return m;
 }
 
 export function toolUsesOf(message: SessionMessage): ToolUsePart[] {

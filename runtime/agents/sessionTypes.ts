@@ -41,6 +41,8 @@ export interface SessionDeps {
   systemPrompt: string;
   toolbox: Toolbox;
   maxTurns: number;
+  /** `tool_response.max_tokens`: a tool result above it is stored and the model gets a preview. */
+  resultMaxTokens: number;
   signal: AbortSignal;
   /** Commanders must answer with a tool call; a bare reply is corrected (at most `maxCorrections` times). */
   requireToolCall: boolean;

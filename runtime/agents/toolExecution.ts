@@ -9,8 +9,11 @@
 // would cost more than a re-run (a call that is not safe to repeat, or one that resumes its own work)
 // is committed as soon as it is known while other calls still run.
 
+import { durableStep, type StepTx } from '../durableStep.js';
+import type { EventBus } from '../events.js';
 import type { Store } from '../../store/index.js';
 import type { ToolResultPart, ToolUsePart } from '../providers/types.js';
+import { isResultReader, offloadResult, revealResultTools, type ResultScope } from '../results/index.js';
 import type { ToolResult } from '../tools/types.js';
 import { RunInterrupted, type SessionDeps } from './sessionTypes.js';
 import type { SessionTool } from './toolbox.js';
@@ -22,19 +25,22 @@ export const INTERRUPTED_MESSAGE =
 /** What the caller stores around the calls: in the first commit, and in the last one with the results. */
 export interface ToolStep {
   /** Writes that belong before any tool runs (the reply's `model.turn` event). */
-  opening?: (() => void) | undefined;
+  opening?: Write | undefined;
   /** Stores the results (the tool_results message), in the same commit as the last of them. */
-  persist?: (results: ToolResultPart[]) => void;
+  persist?: (results: ToolResultPart[], tx: StepTx) => Promise<void>;
 }
+
+/** A write of the step, made through the step's transaction (its store and its events). */
+type Write = (tx: StepTx) => void | Promise<void>;
 
 /** How one call is answered, decided from the ledger and the toolbox before anything runs. */
 type Plan =
-  | { kind: 'answered'; result: ToolResult; write?: () => void }
-  | { kind: 'run'; tool: SessionTool; write: () => void };
+  | { kind: 'answered'; result: ToolResult; write?: Write }
+  | { kind: 'run'; tool: SessionTool; write: Write };
 
 export async function executeToolCalls(deps: SessionDeps, calls: readonly ToolUsePart[], step: ToolStep = {}): Promise<ToolResultPart[]> {
   const results = new Array<ToolResultPart>(calls.length);
-  const writes = new StepWrites(deps.store);
+  const writes = new StepWrites(deps.store, deps.bus);
   if (step.opening) writes.add(step.opening);
   const finish = (i: number, result: ToolResult): void => {
     const call = calls[i]!;
@@ -45,10 +51,11 @@ export async function executeToolCalls(deps: SessionDeps, calls: readonly ToolUs
   const last = (call: ToolUsePart) => deps.toolbox.resolve(call.name)?.runsLast === true;
   try {
     // The calls that run together: every write-ahead start is committed before the first of them runs.
-    const wave = calls.flatMap((call, i) => (last(call) ? [] : [{ i, plan: planCall(deps, call) }]));
+    const wave: { i: number; plan: Plan }[] = [];
+    for (const [i, call] of calls.entries()) if (!last(call)) wave.push({ i, plan: await planCall(deps, call) });
     for (const { plan } of wave) if (plan.write) writes.add(plan.write);
     const running = wave.filter((w): w is { i: number; plan: Extract<Plan, { kind: 'run' }> } => w.plan.kind === 'run');
-    if (running.length > 0) writes.commit();
+    if (running.length > 0) await writes.commit();
     for (const { i, plan } of wave) if (plan.kind === 'answered') finish(i, plan.result);
     let outstanding = running.length;
     await Promise.all(
@@ -56,83 +63,88 @@ export async function executeToolCalls(deps: SessionDeps, calls: readonly ToolUs
         const call = calls[i]!;
         const done = await runTool(deps, call, plan.tool);
         outstanding -= 1;
-        writes.add(() => recordResult(deps, call, plan.tool.ref, done));
+        writes.add((tx) => recordResult(deps, tx, call, plan.tool.ref, done));
         // Safe to repeat: a later commit will do. Otherwise durable now, with all finished before it.
-        if (outstanding > 0 && plan.tool.onInterrupted !== 'rerun') writes.commit();
+        if (outstanding > 0 && plan.tool.onInterrupted !== 'rerun') await writes.commit();
         finish(i, done.result);
       }),
     );
     // Bookkeeping tools (submit_output, task_complete) see the effects of the turn's other calls.
     for (const [i, call] of calls.entries()) {
       if (!last(call)) continue;
-      const plan = planCall(deps, call);
+      const plan = await planCall(deps, call);
       if (plan.write) writes.add(plan.write);
       if (plan.kind === 'answered') {
         finish(i, plan.result);
         continue;
       }
-      writes.commit();
+      await writes.commit();
       const done = await runTool(deps, call, plan.tool);
-      writes.add(() => recordResult(deps, call, plan.tool.ref, done));
+      writes.add((tx) => recordResult(deps, tx, call, plan.tool.ref, done));
       finish(i, done.result);
     }
-    writes.commit(step.persist && (() => step.persist!(results)));
+    const persist = step.persist;
+    await writes.commit(persist && ((tx) => persist(results, tx)));
   } catch (error) {
     // Results already known stay durable when the turn is cut short (a stopping run, a sibling's failure).
-    writes.commitQuietly();
+    await writes.commitQuietly();
     throw error;
   }
   return results;
 }
 
 /**
- * Store writes of one step, and the events they emit (the run's event sink stores an event in the
- * transaction open when it is emitted), queued until the step must be durable, then committed at once.
+ * Store writes of one step, and the events they emit (through the step's transaction, see
+ * durableStep.ts), queued until the step must be durable, then committed at once. Commits are taken
+ * in the order they are asked for (the store queues a transaction behind the one still open).
  */
 class StepWrites {
-  private queued: (() => void)[] = [];
+  private queued: Write[] = [];
 
-  constructor(private readonly store: Pick<Store, 'transaction'>) {}
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+  ) {}
 
-  add(write: () => void): void {
+  add(write: Write): void {
     this.queued.push(write);
   }
 
-  commit(last?: () => void): void {
+  async commit(last?: Write): Promise<void> {
     const writes = this.queued;
     this.queued = [];
     if (writes.length === 0 && !last) return;
-    this.store.transaction(() => {
-      for (const write of writes) write();
-      last?.();
+    await durableStep(this.store, this.bus, async (tx) => {
+      for (const write of writes) await write(tx);
+      await last?.(tx);
     });
   }
 
-  commitQuietly(): void {
+  async commitQuietly(): Promise<void> {
     try {
-      this.commit();
+      await this.commit();
     } catch {
       // The error already on its way out says more than this one.
     }
   }
 }
 
-function planCall(deps: SessionDeps, call: ToolUsePart): Plan {
-  const { store, bus, sessionId } = deps;
+async function planCall(deps: SessionDeps, call: ToolUsePart): Promise<Plan> {
+  const { store, sessionId } = deps;
   // The ledger comes first: a call that ran before a restart is answered with what really happened,
   // even if its tool is no longer available (a server that fails to start now, a changed config).
-  const stored = store.ledger.get(sessionId, call.id);
+  const stored = await store.ledger.get(sessionId, call.id);
   if (stored?.status === 'completed' && stored.result) {
     const result = stored.result;
-    return { kind: 'answered', result, write: () => emitFinished(deps, call, stored.toolRef, result.isError, 0, true) };
+    return { kind: 'answered', result, write: (tx) => emitFinished(deps, tx, call, stored.toolRef, result.isError, 0, true) };
   }
   const resuming = stored?.status === 'started';
   const tool = deps.toolbox.resolve(call.name);
   if (resuming && (!tool || tool.onInterrupted === 'report')) {
     const result = refusal(INTERRUPTED_MESSAGE);
-    const write = (): void => {
-      store.ledger.recordCompleted(sessionId, call.id, result);
-      emitFinished(deps, call, stored.toolRef, true, 0, true);
+    const write = async (tx: StepTx): Promise<void> => {
+      await tx.store.ledger.recordCompleted(sessionId, call.id, result);
+      emitFinished(deps, tx, call, stored.toolRef, true, 0, true);
     };
     return { kind: 'answered', result, write };
   }
@@ -143,9 +155,9 @@ function planCall(deps: SessionDeps, call: ToolUsePart): Plan {
       `Send the call again with a JSON object as arguments. Received: ${truncate(call.malformedInput, 300)}`;
     return { kind: 'answered', result: refusal(text) };
   }
-  const write = (): void => {
+  const write = async (tx: StepTx): Promise<void> => {
     if (!stored) {
-      store.ledger.recordStarted({
+      await tx.store.ledger.recordStarted({
         sessionId,
         callId: call.id,
         toolRef: tool.ref,
@@ -154,7 +166,7 @@ function planCall(deps: SessionDeps, call: ToolUsePart): Plan {
         idempotent: tool.onInterrupted !== 'report',
       });
     }
-    bus.emit({ type: 'tool.started', task: deps.task, agent: deps.agent, sessionId, callId: call.id, tool: tool.ref });
+    tx.emit({ type: 'tool.started', task: deps.task, agent: deps.agent, sessionId, callId: call.id, tool: tool.ref });
   };
   return { kind: 'run', tool, write };
 }
@@ -176,16 +188,24 @@ async function runTool(deps: SessionDeps, call: ToolUsePart, tool: SessionTool):
   // A result produced while the run is being stopped may be an abort artefact: leave the call
   // `started` so resume decides (re-run when safe, otherwise report the interruption).
   if (deps.signal.aborted) throw new RunInterrupted();
+  // The interception point: the ledger, and so the model and any resume, see what this returns.
+  const scope = resultScope(deps);
+  if (!isResultReader(tool.ref)) result = await offloadResult(scope, result);
+  await revealResultTools(deps.toolbox, scope);
   return { result, durationMs: performance.now() - started };
 }
 
-function recordResult(deps: SessionDeps, call: ToolUsePart, toolRef: string, done: Done): void {
-  deps.store.ledger.recordCompleted(deps.sessionId, call.id, done.result);
-  emitFinished(deps, call, toolRef, done.result.isError, done.durationMs, false);
+function resultScope(deps: SessionDeps): ResultScope {
+  return { store: deps.store, runId: deps.runId, sessionId: deps.sessionId, maxTokens: deps.resultMaxTokens };
 }
 
-function emitFinished(deps: SessionDeps, call: ToolUsePart, toolRef: string, isError: boolean, durationMs: number, replayed: boolean): void {
-  deps.bus.emit({
+async function recordResult(deps: SessionDeps, tx: StepTx, call: ToolUsePart, toolRef: string, done: Done): Promise<void> {
+  await tx.store.ledger.recordCompleted(deps.sessionId, call.id, done.result);
+  emitFinished(deps, tx, call, toolRef, done.result.isError, done.durationMs, false);
+}
+
+function emitFinished(deps: SessionDeps, tx: StepTx, call: ToolUsePart, toolRef: string, isError: boolean, durationMs: number, replayed: boolean): void {
+  tx.emit({
     type: 'tool.finished',
     task: deps.task,
     agent: deps.agent,

@@ -35,6 +35,8 @@ export interface SessionTool {
 export class Toolbox {
   private readonly authorized = new Map<string, SessionTool>();
   private readonly visible: string[] = [];
+  /** Shown after every other tool, whenever they were shown (the stored-result readers), so a resumed session lists the same order. */
+  private readonly trailing: string[] = [];
   /** How a call to a name outside the authorized set is answered (discovery words it its own way). */
   describeUnknown: (name: string) => string = (name) => {
     const list = this.visible.length > 0 ? this.visible.join(', ') : '(none)';
@@ -59,8 +61,16 @@ export class Toolbox {
   /** Sends an authorized tool's schema from the next turn on. Unknown names are ignored. */
   show(name: string): boolean {
     const tool = this.resolve(name);
-    if (!tool || this.visible.includes(tool.definition.name)) return false;
+    if (!tool || this.visible.includes(tool.definition.name) || this.trailing.includes(tool.definition.name)) return false;
     this.visible.push(tool.definition.name);
+    return true;
+  }
+
+  /** Like show, but the tool stays after all others in the list sent to the model. */
+  showLast(name: string): boolean {
+    const tool = this.resolve(name);
+    if (!tool || this.visible.includes(tool.definition.name) || this.trailing.includes(tool.definition.name)) return false;
+    this.trailing.push(tool.definition.name);
     return true;
   }
 
@@ -72,12 +82,33 @@ export class Toolbox {
     return undefined;
   }
 
+  /**
+   * Swaps one set of tools for another (a server changed its tools): tools of `previous` (API names)
+   * missing from `fresh` can no longer be called or seen, and the fresh ones are authorized. With
+   * `leading`, the fresh tools are the first visible ones, in their order, as a session built with
+   * them from the start would send them; otherwise only the tools that were visible stay visible.
+   */
+  replace(previous: readonly string[], fresh: readonly SessionTool[], leading: boolean): void {
+    const freshNames = new Set(fresh.map((t) => t.definition.name));
+    const gone = new Set(previous.filter((name) => !freshNames.has(name)));
+    const rest = this.visible.filter((name) => !gone.has(name) && !(leading && freshNames.has(name)));
+    for (const name of gone) this.authorized.delete(name);
+    for (const tool of fresh) {
+      const held = this.authorized.get(tool.definition.name);
+      // The same tool with a new schema or description replaces the old one.
+      if (held === undefined || held.ref === tool.ref) this.authorized.set(tool.definition.name, tool);
+    }
+    this.visible.length = 0;
+    if (leading) this.visible.push(...fresh.filter((t) => this.authorized.get(t.definition.name) === t).map((t) => t.definition.name));
+    this.visible.push(...rest);
+  }
+
   /** Tool definitions for the next request, in a stable order (registration of visibility). */
   definitionsForTurn(): ToolDefinition[] {
-    return this.visible.map((name) => this.authorized.get(name)!.definition);
+    return [...this.visible, ...this.trailing].map((name) => this.authorized.get(name)!.definition);
   }
 
   visibleNames(): string[] {
-    return [...this.visible];
+    return [...this.visible, ...this.trailing];
   }
 }

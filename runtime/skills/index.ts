@@ -4,7 +4,7 @@
 export { renderSkillCatalog } from './catalog.js';
 export type { SkillCatalog } from './catalog.js';
 export { executeLoadSkill, loadSkillToolDefinition, LOAD_SKILL_TOOL_NAME } from './loadSkillTool.js';
-export type { LoadSkillOutcome } from './loadSkillTool.js';
+export type { LoadSkillOutcome, PromptLoader } from './loadSkillTool.js';
 export { COMMON_ENV_VARS, findSkillMentions } from './mentions.js';
 export type { SkillMentions } from './mentions.js';
 export { objectiveMentionText } from './mentionSource.js';

@@ -4,7 +4,7 @@
 
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import type { ToolRefWithProvenance } from '../../config/graph.js';
+import type { McpPromptSkill, ToolRefWithProvenance } from '../../config/graph.js';
 import type { ToolDefinition } from '../providers/types.js';
 import { apiNameOf, textResult } from '../tools/types.js';
 import type { ToolResult } from '../tools/types.js';
@@ -14,15 +14,21 @@ import { fillSkillPrompt } from './template.js';
 
 export const LOAD_SKILL_TOOL_NAME = 'load_skill';
 
-const LoadSkillInput = z.object({ name: z.string().min(1) }).strict();
+const LoadSkillInput = z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.string()).optional() }).strict();
 
-export function loadSkillToolDefinition(): ToolDefinition {
+/** Gets an MCP prompt skill's messages with the model's arguments (an error result when it cannot). */
+export type PromptLoader = (prompt: McpPromptSkill, args: Readonly<Record<string, string>>) => Promise<ToolResult>;
+
+/** `withArguments`: some skill is an MCP prompt, which takes arguments; otherwise the input is just the name. */
+export function loadSkillToolDefinition(withArguments = false): ToolDefinition {
+  const name = { type: 'string', description: fillSkillPrompt('tool_name_description') };
+  const args = { type: 'object', additionalProperties: { type: 'string' }, description: fillSkillPrompt('tool_arguments_description') };
   return {
     name: LOAD_SKILL_TOOL_NAME,
     description: fillSkillPrompt('tool_description'),
     inputSchema: {
       type: 'object',
-      properties: { name: { type: 'string', description: fillSkillPrompt('tool_name_description') } },
+      properties: withArguments ? { name, arguments: args } : { name },
       required: ['name'],
       additionalProperties: false,
     },
@@ -40,13 +46,19 @@ export interface LoadSkillOutcome {
 
 /** Runs one `load_skill` call against `session`. The instructions travel in the tool result, so
  * they are persisted with the conversation and need no re-injection on resume. */
-export function executeLoadSkill(session: SkillSession, input: unknown): LoadSkillOutcome {
+export async function executeLoadSkill(session: SkillSession, input: unknown, loadPrompt?: PromptLoader): Promise<LoadSkillOutcome> {
   const parsed = LoadSkillInput.safeParse(input);
   if (!parsed.success) {
     const problem = parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
     return { result: textResult(fillSkillPrompt('invalid_input', { problem }), true), newTools: [] };
   }
-  const outcome = session.load(parsed.data.name);
+  const { name, arguments: args } = parsed.data;
+  const prompt = session.find(name)?.prompt;
+  if (prompt) return { result: await executePrompt(session, name, prompt, args ?? {}, loadPrompt), newTools: [] };
+  if (args !== undefined && Object.keys(args).length > 0) {
+    return { result: textResult(fillSkillPrompt('no_arguments', { name }), true), newTools: [] };
+  }
+  const outcome = session.load(name);
   if (!outcome.ok) return { result: textResult(outcome.error, true), newTools: [] };
   const parts = [fillSkillPrompt('loaded', { name: outcome.skill.name, instructions: outcome.instructions })];
   if (outcome.tools.length > 0) {
@@ -56,6 +68,15 @@ export function executeLoadSkill(session: SkillSession, input: unknown): LoadSki
     parts.push(fillSkillPrompt('loaded_folder', { dir: dirname(outcome.skill.origin.file) }));
   }
   return { result: textResult(parts.join('\n\n')), newTools: outcome.alreadyLoaded ? [] : outcome.tools };
+}
+
+/** An MCP prompt is got anew on every load (its arguments may differ); only a successful get counts as loaded. */
+async function executePrompt(session: SkillSession, name: string, prompt: McpPromptSkill, args: Readonly<Record<string, string>>, loadPrompt: PromptLoader | undefined): Promise<ToolResult> {
+  if (!loadPrompt) return textResult(`skill ${name} cannot be loaded here: its MCP server is not available`, true);
+  const result = await loadPrompt(prompt, args);
+  if (result.isError) return result;
+  session.load(name);
+  return { ...result, content: [{ type: 'text', text: fillSkillPrompt('loaded_prompt', { name, server: prompt.server }) }, ...result.content] };
 }
 
 /**

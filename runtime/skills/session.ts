@@ -48,6 +48,11 @@ export class SkillSession {
     return { session, dropped };
   }
 
+  /** The skill of that exact name, when this session was given it. */
+  find(name: string): Skill | undefined {
+    return this.byName.get(name);
+  }
+
   available(): string[] {
     return [...this.byName.keys()];
   }

@@ -1,9 +1,6 @@
 // Events: the run's typed event stream (redacted), readable incrementally by id for `--follow`.
 
-import { toEventRow } from '../rowReaders.js';
-import { parseRow, RawEvent } from '../rowSchemas.js';
 import type { EventRow } from '../rows.js';
-import type { RepoContext } from './context.js';
 
 export interface NewEvent {
   runId: string;
@@ -15,33 +12,9 @@ export interface NewEvent {
 
 export interface EventsRepo {
   /** One statement, committed on return. */
-  append(e: NewEvent): void;
+  append(e: NewEvent): Promise<void>;
   /** Several events in one transaction: one commit instead of one per event. */
-  appendMany(events: readonly NewEvent[]): void;
+  appendMany(events: readonly NewEvent[]): Promise<void>;
   /** In order of id; `afterId` returns only newer events, `limit` caps the count. */
-  list(runId: string, opts?: { afterId?: number; limit?: number }): EventRow[];
-}
-
-export function createEventsRepo({ db, codec, now }: RepoContext): EventsRepo {
-  const insert = db.prepare(
-    'INSERT INTO events (run_id, type, task_name, session_id, data_json, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  const list = db.prepare('SELECT * FROM events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?');
-
-  const append = (e: NewEvent): void => {
-    insert.run(e.runId, e.type, e.task ?? null, e.sessionId ?? null, codec.json(e.data), now());
-  };
-  const appendMany = db.transaction((events: readonly NewEvent[]) => {
-    for (const e of events) append(e);
-  });
-
-  return {
-    append,
-    appendMany(events) {
-      appendMany.immediate(events);
-    },
-    list(runId, opts = {}) {
-      return list.all(runId, opts.afterId ?? 0, opts.limit ?? -1).map((row) => toEventRow(codec, parseRow(RawEvent, 'events', row)));
-    },
-  };
+  list(runId: string, opts?: { afterId?: number; limit?: number }): Promise<EventRow[]>;
 }

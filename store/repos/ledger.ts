@@ -2,59 +2,20 @@
 // can replay completed results instead of re-running side effects, and knows which calls were cut off.
 
 import type { ToolResult } from '../../core/toolResults.js';
-import { StoreError } from '../errors.js';
-import { toLedgerRow } from '../rowReaders.js';
-import { parseRow, RawLedger } from '../rowSchemas.js';
 import type { LedgerRow } from '../rows.js';
-import type { RepoContext } from './context.js';
 
 /** What is known of a call before it runs: its ledger row without the outcome. */
 export type StartedCall = Pick<LedgerRow, 'sessionId' | 'callId' | 'toolRef' | 'apiName' | 'input' | 'idempotent'>;
 
 export interface LedgerRepo {
   /** Idempotent per (session, call): a second call keeps the first row untouched. */
-  recordStarted(c: StartedCall): void;
+  recordStarted(c: StartedCall): Promise<void>;
   /**
    * Records the result. The first result wins: it is the one the model may already have seen. Throws
    * NOT_FOUND if the call was never started (a bug: results must follow a write-ahead start).
    */
-  recordCompleted(sessionId: string, callId: string, result: ToolResult): void;
-  get(sessionId: string, callId: string): LedgerRow | undefined;
+  recordCompleted(sessionId: string, callId: string, result: ToolResult): Promise<void>;
+  get(sessionId: string, callId: string): Promise<LedgerRow | undefined>;
   /** In start order. */
-  listForSession(sessionId: string): LedgerRow[];
-}
-
-export function createLedgerRepo({ db, codec, now }: RepoContext): LedgerRepo {
-  const insert = db.prepare(
-    `INSERT INTO tool_calls (session_id, call_id, tool_ref, api_name, input_json, idempotent, status, started_at)
-     VALUES (?, ?, ?, ?, ?, ?, 'started', ?) ON CONFLICT (session_id, call_id) DO NOTHING`,
-  );
-  const complete = db.prepare(
-    `UPDATE tool_calls SET status = 'completed', result_json = ?, is_error = ?, finished_at = ?
-     WHERE session_id = ? AND call_id = ? AND status = 'started'`,
-  );
-  const exists = db.prepare<[string, string], number>('SELECT 1 FROM tool_calls WHERE session_id = ? AND call_id = ?').pluck();
-  const byCall = db.prepare('SELECT * FROM tool_calls WHERE session_id = ? AND call_id = ?');
-  const bySession = db.prepare('SELECT * FROM tool_calls WHERE session_id = ? ORDER BY id');
-
-  const read = (row: unknown): LedgerRow => toLedgerRow(codec, parseRow(RawLedger, 'tool_calls', row));
-
-  return {
-    recordStarted(c) {
-      insert.run(c.sessionId, c.callId, c.toolRef, c.apiName, codec.json(c.input), c.idempotent ? 1 : 0, now());
-    },
-    recordCompleted(sessionId, callId, result) {
-      const changes = complete.run(codec.json(result), result.isError ? 1 : 0, now(), sessionId, callId).changes;
-      if (changes === 0 && exists.get(sessionId, callId) === undefined) {
-        throw new StoreError('NOT_FOUND', `tool call ${callId} of session ${sessionId} was completed without being started`);
-      }
-    },
-    get(sessionId, callId) {
-      const row = byCall.get(sessionId, callId);
-      return row === undefined ? undefined : read(row);
-    },
-    listForSession(sessionId) {
-      return bySession.all(sessionId).map(read);
-    },
-  };
+  listForSession(sessionId: string): Promise<LedgerRow[]>;
 }

@@ -3,10 +3,7 @@
 // long conversation is read back without validating every part again (see rowChecksum.ts).
 
 import type { Part } from '../../core/messages.js';
-import { messageChecksum } from '../rowChecksum.js';
-import { readMessageRow } from '../rowReaders.js';
-import type { MessageRow } from '../rows.js';
-import type { RepoContext } from './context.js';
+import type { MessageHead, MessageRow } from '../rows.js';
 
 export interface NewMessage {
   role: 'user' | 'assistant';
@@ -20,54 +17,13 @@ export interface NewMessage {
 
 export interface MessagesRepo {
   /** seq = previous seq + 1 (starting at 1). */
-  append(sessionId: string, m: NewMessage): MessageRow;
-  /** By seq, parts parsed and validated. */
-  list(sessionId: string): MessageRow[];
-  count(sessionId: string): number;
-}
-
-export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRepo {
-  // A database of an older schema opened read-only (read as it is) has no checksum column: its rows
-  // are all validated, and nothing is appended to it.
-  const checksummed = db.prepare("SELECT 1 FROM pragma_table_info('messages') WHERE name = 'checksum'").get() !== undefined;
-  const insert = db.prepare(
-    `INSERT INTO messages (session_id, seq, role, parts_json, turn, kind, call_id, created_at${checksummed ? ', checksum' : ''})
-     SELECT @session, COALESCE(MAX(seq), 0) + 1, @role, @parts, @turn, @kind, @callId, @createdAt${checksummed ? ', @checksum' : ''}
-     FROM messages WHERE session_id = @session
-     RETURNING id, seq, created_at`,
-  );
-  const bySession = db.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY seq');
-  const count = db.prepare<[string], number>('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck();
-
-  const read = (row: unknown): MessageRow => readMessageRow(codec, row);
-
-  return {
-    append(sessionId, m) {
-      const parts = codec.json(m.parts);
-      const kind = m.kind ?? null;
-      const callId = m.callId ?? null;
-      const written = insert.get({
-        session: sessionId,
-        role: m.role,
-        parts,
-        turn: m.turn,
-        kind,
-        callId,
-        createdAt: now(),
-        ...(checksummed ? { checksum: messageChecksum(m.role, kind, callId, parts) } : {}),
-      }) as { id: number; seq: number; created_at: string };
-      // The caller holds the message already: only what the database decided is read back (a full
-      // re-read would parse, restore and validate the parts again on every append).
-      const row: MessageRow = { id: written.id, sessionId, seq: written.seq, role: m.role, parts: m.parts, turn: m.turn, createdAt: written.created_at };
-      if (m.kind !== undefined) row.kind = m.kind;
-      if (m.callId !== undefined) row.callId = m.callId;
-      return row;
-    },
-    list(sessionId) {
-      return bySession.all(sessionId).map(read);
-    },
-    count(sessionId) {
-      return count.get(sessionId) ?? 0;
-    },
-  };
+  append(sessionId: string, m: NewMessage): Promise<MessageRow>;
+  /** By seq, from `fromSeq` (default 1: all), parts parsed and validated. */
+  list(sessionId: string, fromSeq?: number): Promise<MessageRow[]>;
+  /**
+   * By seq, without their parts: what a resume needs to find its place in a long conversation
+   * without reading it (the parts of the few messages it needs are then read with `list`).
+   */
+  heads(sessionId: string): Promise<MessageHead[]>;
+  count(sessionId: string): Promise<number>;
 }

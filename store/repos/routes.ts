@@ -1,31 +1,11 @@
 // Route decisions: which task activated which target, by `route` or `send_to`. The first decision for
 // a target wins, so a target activated twice (two routers, or a retry) runs once.
 
-import { toRouteRow } from '../rowReaders.js';
-import { parseRow, RawRoute } from '../rowSchemas.js';
 import type { RouteKind, RouteRow } from '../rows.js';
-import type { RepoContext } from './context.js';
 
 export interface RoutesRepo {
   /** false if the target was already activated (the earlier decision stays). */
-  record(runId: string, from: string, to: string, kind: RouteKind): boolean;
+  record(runId: string, from: string, to: string, kind: RouteKind): Promise<boolean>;
   /** In decision order. */
-  list(runId: string): RouteRow[];
-}
-
-export function createRoutesRepo({ db, now }: RepoContext): RoutesRepo {
-  const insert = db.prepare(
-    `INSERT INTO route_decisions (run_id, from_task, to_task, kind, created_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (run_id, to_task) DO NOTHING`,
-  );
-  const list = db.prepare('SELECT * FROM route_decisions WHERE run_id = ? ORDER BY created_at, rowid');
-
-  return {
-    record(runId, from, to, kind) {
-      return insert.run(runId, from, to, kind, now()).changes === 1;
-    },
-    list(runId) {
-      return list.all(runId).map((row) => toRouteRow(parseRow(RawRoute, 'route_decisions', row)));
-    },
-  };
+  list(runId: string): Promise<RouteRow[]>;
 }

@@ -1,87 +1,19 @@
 // Tasks: one row per task of a run, created lazily ('pending') and moved through its states.
 
-import { StoreError } from '../errors.js';
-import { newId } from '../ids.js';
-import { toTaskRow } from '../rowReaders.js';
-import { parseRow, RawTask } from '../rowSchemas.js';
-import { TERMINAL_TASK_STATUSES } from '../../core/statuses.js';
 import type { TaskRow, TaskStatus } from '../rows.js';
-import type { RepoContext } from './context.js';
 
 export interface TasksRepo {
   /** Creates the task as 'pending' if it has no row yet; returns the row either way. */
-  ensure(runId: string, name: string): TaskRow;
+  ensure(runId: string, name: string): Promise<TaskRow>;
   /** In creation order. */
-  list(runId: string): TaskRow[];
-  get(runId: string, name: string): TaskRow | undefined;
+  list(runId: string): Promise<TaskRow[]>;
+  get(runId: string, name: string): Promise<TaskRow | undefined>;
   /** Keeps the first started_at across retries; clears finished_at and error. */
-  markRunning(runId: string, name: string): void;
-  complete(runId: string, name: string, r: { summary: string; output?: unknown; route?: string }): void;
-  fail(runId: string, name: string, error: string): void;
+  markRunning(runId: string, name: string): Promise<void>;
+  complete(runId: string, name: string, r: { summary: string; output?: unknown; route?: string }): Promise<void>;
+  fail(runId: string, name: string, error: string): Promise<void>;
   /** A failed task back to 'pending' for another attempt (error and finish cleared); returns the new attempt number. */
-  retry(runId: string, name: string): number;
+  retry(runId: string, name: string): Promise<number>;
   /** Terminal states set finished_at; 'pending' and 'running' clear it. */
-  setStatus(runId: string, name: string, status: TaskStatus): void;
-}
-
-
-export function createTasksRepo({ db, codec, now }: RepoContext): TasksRepo {
-  const insert = db.prepare(
-    `INSERT INTO tasks (id, run_id, name, status) VALUES (?, ?, ?, 'pending') ON CONFLICT (run_id, name) DO NOTHING`,
-  );
-  const byName = db.prepare('SELECT * FROM tasks WHERE run_id = ? AND name = ?');
-  const byRun = db.prepare('SELECT * FROM tasks WHERE run_id = ? ORDER BY rowid');
-  const running = db.prepare(
-    `UPDATE tasks SET status = 'running', started_at = COALESCE(started_at, ?), finished_at = NULL, error = NULL
-     WHERE run_id = ? AND name = ?`,
-  );
-  const complete = db.prepare(
-    `UPDATE tasks SET status = 'completed', summary = ?, output_json = ?, route = ?, error = NULL, finished_at = ?
-     WHERE run_id = ? AND name = ?`,
-  );
-  const fail = db.prepare(`UPDATE tasks SET status = 'failed', error = ?, finished_at = ? WHERE run_id = ? AND name = ?`);
-  const retry = db.prepare<[string, string], number>(
-    `UPDATE tasks SET status = 'pending', error = NULL, finished_at = NULL, attempt = attempt + 1
-     WHERE run_id = ? AND name = ? AND status = 'failed' RETURNING attempt`,
-  ).pluck();
-  const setStatus = db.prepare(
-    `UPDATE tasks SET status = ?, finished_at = CASE WHEN ? THEN ? ELSE NULL END WHERE run_id = ? AND name = ?`,
-  );
-
-  const read = (row: unknown): TaskRow => toTaskRow(codec, parseRow(RawTask, 'tasks', row));
-  const mustChange = (changes: number, runId: string, name: string): void => {
-    if (changes === 0) throw new StoreError('NOT_FOUND', `no task ${name} in run ${runId}`);
-  };
-
-  return {
-    ensure(runId, name) {
-      insert.run(newId('tsk'), runId, name);
-      return read(byName.get(runId, name));
-    },
-    list(runId) {
-      return byRun.all(runId).map(read);
-    },
-    get(runId, name) {
-      const row = byName.get(runId, name);
-      return row === undefined ? undefined : read(row);
-    },
-    markRunning(runId, name) {
-      mustChange(running.run(now(), runId, name).changes, runId, name);
-    },
-    complete(runId, name, r) {
-      const changes = complete.run(codec.text(r.summary), codec.jsonOrNull(r.output), r.route ?? null, now(), runId, name).changes;
-      mustChange(changes, runId, name);
-    },
-    fail(runId, name, error) {
-      mustChange(fail.run(codec.text(error), now(), runId, name).changes, runId, name);
-    },
-    retry(runId, name) {
-      const attempt = retry.get(runId, name);
-      if (attempt === undefined) throw new StoreError('NOT_FOUND', `no failed task ${name} in run ${runId}`);
-      return attempt;
-    },
-    setStatus(runId, name, status) {
-      mustChange(setStatus.run(status, TERMINAL_TASK_STATUSES.has(status) ? 1 : 0, now(), runId, name).changes, runId, name);
-    },
-  };
+  setStatus(runId: string, name: string, status: TaskStatus): Promise<void>;
 }

@@ -51,3 +51,18 @@ test('validateProject runs the MCP pass after loading and drops the graph on an 
   const unchecked = await validateProject(dir, { env: {}, mcpTools: undefined });
   expect([unchecked.graph !== undefined, unchecked.diagnostics]).toEqual([true, []]);
 });
+
+test('unknown prompt names are MCP004 at the skill reference; a server only named for prompts is asked for them', async () => {
+  const promptSrc = `mcp "tips" {\n  command = "tips-server"\n}\n${withMission('  task "a" {\n    objective = "x"\n    tools  = [builtins.utils.current_time]\n    skills = [mcp.tips.prompts.greeting, mcp.tips.prompts.greetng, mcp.tips.prompts]\n  }\n')}`;
+  const graph = loadHcl(promptSrc).graph!;
+  const wants: boolean[] = [];
+  const listed = await checkMcpReferences(graph, async (_server, want) => {
+    wants.push(want?.prompts === true);
+    return { tools: [], taskOnly: [], prompts: ['greeting', 'farewell'] };
+  });
+  expect(wants).toEqual([true]);
+  expect(listed.map((d) => `${d.code}@${d.line}:${d.column}`)).toEqual([`MCP004@${at(promptSrc, 'mcp.tips.prompts.greetng')}`]);
+  expect(listed[0]!.hint).toBe('did you mean mcp.tips.prompts.greeting?');
+  // Prompts not listed (offline, or the listing failed): the names stay unchecked.
+  expect(await checkMcpReferences(graph, async () => ({ tools: [], taskOnly: [] }))).toEqual([]);
+});

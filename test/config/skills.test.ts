@@ -69,3 +69,21 @@ describe('skill folders', () => {
     expect(r.diagnostics[0]!.file).toBe(`${r.dir}/skills/alpha/SKILL.md`);
   });
 });
+
+describe("a server's prompts as skills", () => {
+  const server = `mcp "every" {\n  command = "node"\n}\n`;
+  test('skills = [mcp.<server>.prompts, mcp.<server>.prompts.<name>] keep the reference as the name, with its provenance', () => {
+    const src = `${server}${withMission('  task "a" {\n    objective = "x"\n    tools  = [builtins.http.get]\n    skills = [mcp.every.prompts, mcp.every.prompts.args-prompt]\n  }\n')}`;
+    const r = loadHcl(src);
+    expect(codes(r)).toEqual([]);
+    expect(r.graph!.missions[0]!.tasks[0]!.worker!.skills).toEqual([
+      { name: 'mcp.every.prompts', via: 'task' },
+      { name: 'mcp.every.prompts.args-prompt', via: 'task' },
+    ]);
+  });
+
+  test('an unknown server is REF003, another mcp shape REF005', () => {
+    const src = `${server}${withMission('  task "a" {\n    objective = "x"\n    tools  = [builtins.http.get]\n    skills = [mcp.evry.prompts, mcp.every.echo]\n  }\n')}`;
+    expect(codes(loadHcl(src))).toEqual([`REF003@${at(src, 'mcp.evry.prompts')}`, `REF005@${at(src, 'mcp.every.echo')}`]);
+  });
+});

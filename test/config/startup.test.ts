@@ -4,8 +4,8 @@
 // store (SQLite, zod) outside the commands that read runs, no discovery thesaurus outside `plan`/`run`.
 
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { commandsFor } from '../../cli/program.js';
 import { commands } from '../../cli/commands/index.js';
@@ -43,34 +43,35 @@ describe('modules loaded by the built CLI', () => {
   let preload = '';
   beforeAll(() => {
     if (!existsSync(CLI)) throw new Error(`build the CLI first (npm run build): ${CLI} is missing`);
-    // Records every ES module the process loads (a loader hook, which runs on its own thread, posts
-    // each URL) and every CommonJS module in require's cache, and prints them on exit.
+    // Records every ES module the process loads and every CommonJS module in require's cache. The
+    // loader hook runs on its own thread: it appends each URL to a file named by the environment
+    // (a synchronous write, so nothing is lost when the process exits; a message posted from that
+    // thread may still be in flight at exit, which on a busy machine or Node 24 drops most of them).
     const dir = tempProject({});
     preload = join(dir, 'preload.mjs');
     writeFileSync(
       preload,
       [
         "import { register, createRequire } from 'node:module';",
-        "import { MessageChannel } from 'node:worker_threads';",
-        'const { port1, port2 } = new MessageChannel();',
-        'const seen = [];',
-        'port1.on("message", (url) => seen.push(url));',
-        'port1.unref();',
-        `register(${JSON.stringify(`file://${join(dir, 'hooks.mjs')}`)}, { data: { port: port2 }, transferList: [port2] });`,
-        "process.on('exit', () => { const cjs = Object.keys(createRequire(import.meta.url).cache); process.stderr.write('\\n@@LOADED ' + JSON.stringify([...seen, ...cjs]) + '\\n'); });",
+        `register(${JSON.stringify(`file://${join(dir, 'hooks.mjs')}`)}, { data: { file: process.env.SQUADRON_TEST_MODULE_LOG } });`,
+        "process.on('exit', () => { const cjs = Object.keys(createRequire(import.meta.url).cache); process.stderr.write('\\n@@LOADED ' + JSON.stringify(cjs) + '\\n'); });",
       ].join('\n'),
     );
     writeFileSync(
       join(dir, 'hooks.mjs'),
-      'let port;\nexport function initialize(data) { port = data.port; }\nexport async function load(url, context, next) { port.postMessage(url); return next(url, context); }\n',
+      "import { appendFileSync } from 'node:fs';\nlet file;\nexport function initialize(data) { file = data.file; }\nexport async function load(url, context, next) { appendFileSync(file, url + '\\n'); return next(url, context); }\n",
     );
   });
 
+  let spawned = 0;
   function loaded(args: string[], cwd: string): string[] {
-    const r = spawnSync(process.execPath, ['--import', preload, CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const log = join(dirname(preload), `modules-${++spawned}.txt`);
+    writeFileSync(log, '');
+    const r = spawnSync(process.execPath, ['--import', preload, CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', SQUADRON_TEST_MODULE_LOG: log } });
     const line = r.stderr.split('\n').find((l) => l.startsWith('@@LOADED '));
     if (line === undefined) throw new Error(`no module list (exit ${r.status}):\n${r.stderr}`);
-    return (JSON.parse(line.slice('@@LOADED '.length)) as string[]).map((u) => u.replace(/^file:\/\//, '').replace(REPO_ROOT, ''));
+    const esm = readFileSync(log, 'utf8').split('\n').filter((u) => u !== '');
+    return [...esm, ...(JSON.parse(line.slice('@@LOADED '.length)) as string[])].map((u) => u.replace(/^file:\/\//, '').replace(REPO_ROOT, ''));
   }
 
   const valid = withMission('  task "a" {\n    objective = "x"\n    tools     = [builtins.http.get]\n  }\n');

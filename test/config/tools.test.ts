@@ -169,6 +169,20 @@ describe('mcp servers', () => {
     expect(codes(loadHcl(bad))).toEqual([`SCH010@${at(bad, '"90"')}`, `SCH013@${at(bad, '"0s"')}`, `SCH013@${at(bad, '"2m"')}`]);
   });
 
+  test('sampling is off by default; sampling = true may name the model that answers (sampling_model)', () => {
+    const model = `model "m" {\n  provider = "anthropic"\n  api_key  = "k"\n}\n`;
+    const src = `${model}mcp "a" {\n  command = "x"\n}\nmcp "b" {\n  command  = "x"\n  sampling = true\n}\nmcp "c" {\n  command        = "x"\n  sampling       = true\n  sampling_model = models.m.claude_haiku_4_5\n}\n`;
+    const r = loadHcl(src);
+    expect(codes(r)).toEqual(['w:GRA012@1:1']);
+    expect(r.graph!.mcpServers.map((s) => [s.sampling, s.samplingModel?.apiModel])).toEqual([
+      [undefined, undefined],
+      [true, undefined],
+      [true, 'claude-haiku-4-5-20251001'],
+    ]);
+    const bad = `${model}mcp "a" {\n  command        = "x"\n  sampling_model = models.m.claude_haiku_4_5\n}\nmcp "b" {\n  command        = "x"\n  sampling       = true\n  sampling_model = models.m.nope\n}\n`;
+    expect(codes(loadHcl(bad))).toEqual([`SCH012@${at(bad, 'sampling_model')}`, `REF009@${at(bad, 'models.m.nope')}`]);
+  });
+
   test('an unknown mcp server is REF003', () => {
     const src = withMission('  task "a" {\n    objective = "x"\n    tools = [mcp.fs.read]\n  }\n');
     const r = loadHcl(src);

@@ -43,7 +43,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  held.close();
+  await held.close();
   await server.close();
   removeProjects();
 });

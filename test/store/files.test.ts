@@ -9,34 +9,34 @@ import { tempDir } from './fixtures.js';
 const mode = (file: string): number => statSync(file).mode & 0o777;
 
 describe('database file', () => {
-  it('creates missing parent folders and a database readable only by its owner (WAL and SHM too)', () => {
+  it('creates missing parent folders and a database readable only by its owner (WAL and SHM too)', async () => {
     const path = join(tempDir(), 'project', '.squadron', 'store.db');
     const previous = process.umask(0o022);
     try {
       const store = openStore(path);
-      store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} });
+      await store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} });
       expect(mode(path)).toBe(0o600);
       expect(existsSync(`${path}-wal`)).toBe(true);
       expect(mode(`${path}-wal`)).toBe(0o600);
       expect(mode(`${path}-shm`)).toBe(0o600);
       expect(store.path).toBe(path);
-      store.close();
+      await store.close();
     } finally {
       process.umask(previous);
     }
   });
 
-  it('never changes the mode of an existing database (only a file it creates gets 0600)', () => {
+  it('never changes the mode of an existing database (only a file it creates gets 0600)', async () => {
     const path = join(tempDir(), 'store.db');
     openStore(path).close();
     chmodSync(path, 0o640);
     const store = openStore(path);
-    store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} });
-    store.close();
+    await store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} });
+    await store.close();
     expect(mode(path)).toBe(0o640);
   });
 
-  it('creates the file 0600 and its folders 0700 whatever the umask', () => {
+  it('creates the file 0600 and its folders 0700 whatever the umask', async () => {
     const dir = tempDir();
     const path = join(dir, 'a', 'b', 'store.db');
     for (const umask of [0o000, 0o277]) {
@@ -53,18 +53,18 @@ describe('database file', () => {
     expect(mode(dir)).toBe(0o700); // existed before (mkdtemp): left as it was
   });
 
-  it('opens a database whose path holds URI characters (%, ?, #, spaces)', () => {
+  it('opens a database whose path holds URI characters (%, ?, #, spaces)', async () => {
     const path = join(tempDir(), 'odd 50%20 ?x=1 #frag', 'store.db');
     const store = openStore(path);
-    const run = store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} });
-    store.close();
+    const run = await store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} });
+    await store.close();
     const reader = openStore(path, { access: 'read' });
-    expect(reader.runs.get(run.id)?.mission).toBe('m');
-    reader.close();
-    expect(openStore(path).runs.get(run.id)?.mission).toBe('m');
+    expect((await reader.runs.get(run.id))?.mission).toBe('m');
+    await reader.close();
+    expect((await openStore(path).runs.get(run.id))?.mission).toBe('m');
   });
 
-  it('opens for reading without creating anything, and refuses a missing database', () => {
+  it('opens for reading without creating anything, and refuses a missing database', async () => {
     const dir = tempDir();
     const path = join(dir, 'sub', 'store.db');
     expect(() => openStore(path, { access: 'read' })).toThrow(`no database at ${path}`);
@@ -79,14 +79,14 @@ describe('database file', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
     const store = openStore(path);
-    expect(() => store.tasks.ensure('run_missing', 'x')).toThrow(/FOREIGN KEY/);
-    store.close();
+    await expect(store.tasks.ensure('run_missing', 'x')).rejects.toThrow(/FOREIGN KEY/);
+    await store.close();
   });
 
   it('waits for another process that holds the write lock instead of failing with SQLITE_BUSY', async () => {
     const path = join(tempDir(), 'store.db');
     const store = openStore(path);
-    const run = store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} });
+    const run = await store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} });
     const holder = spawn(
       process.execPath,
       [
@@ -105,12 +105,12 @@ describe('database file', () => {
       holder.once('exit', (code) => reject(new Error(`lock holder exited early (${code})`)));
     });
     const started = performance.now();
-    store.runs.setStatus(run.id, 'completed');
+    await store.runs.setStatus(run.id, 'completed');
     const waited = performance.now() - started;
     await exited;
-    expect(store.runs.get(run.id)?.status).toBe('completed');
+    expect((await store.runs.get(run.id))?.status).toBe('completed');
     expect(waited).toBeGreaterThan(100);
-    store.close();
+    await store.close();
   });
 });
 
@@ -125,7 +125,7 @@ describe('opening something that is not a Squadron database', () => {
     throw new Error('openStore succeeded but should have failed');
   }
 
-  it('refuses a text file with one clear StoreError naming the file, and leaves it as it was', () => {
+  it('refuses a text file with one clear StoreError naming the file, and leaves it as it was', async () => {
     const path = join(tempDir(), 'notes.txt');
     writeFileSync(path, 'these are my notes, not a database '.repeat(200));
     chmodSync(path, 0o644);
@@ -153,14 +153,14 @@ describe('opening something that is not a Squadron database', () => {
     expect(readFileSync(empty).length).toBe(0);
   });
 
-  it('refuses a folder without opening it', () => {
+  it('refuses a folder without opening it', async () => {
     const dir = tempDir();
     expect(refusal(dir, 'write').message).toContain('it is not a regular file (it is a directory)');
   });
 });
 
 describe('reading a database of an older schema', () => {
-  it('upgrades it when writable and says so', () => {
+  it('upgrades it when writable and says so', async () => {
     const migrations = join(tempDir(), 'migrations');
     mkdirSync(migrations);
     for (const f of readdirSync(assetPath('migrations', 'sqlite'))) copyFileSync(join(assetPath('migrations', 'sqlite'), f), join(migrations, f));

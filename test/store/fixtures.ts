@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { openStore, type OpenStoreOptions, type Store } from '../../store/index.js';
 
-const cleanups: (() => void)[] = [];
+const cleanups: (() => void | Promise<void>)[] = [];
 
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 export function tempDir(): string {
@@ -21,9 +21,9 @@ export function tempDir(): string {
 /** Opens a store in a fresh folder; it is closed after the test. */
 export function freshStore(opts: OpenStoreOptions = {}): Store {
   const store = openStore(join(tempDir(), 'store.db'), opts);
-  cleanups.push(() => {
+  cleanups.push(async () => {
     try {
-      store.close();
+      await store.close();
     } catch {
       // already closed by the test
     }
@@ -32,10 +32,10 @@ export function freshStore(opts: OpenStoreOptions = {}): Store {
 }
 
 /** A run with one task and one session, the usual starting point. */
-export function seedSession(store: Store, agent = 'worker'): { runId: string; sessionId: string } {
-  const run = store.runs.create({ mission: 'm', configPath: '/p/m.hcl', inputs: {} });
-  store.tasks.ensure(run.id, 'research');
-  const session = store.sessions.open({
+export async function seedSession(store: Store, agent = 'worker'): Promise<{ runId: string; sessionId: string }> {
+  const run = await store.runs.create({ mission: 'm', configPath: '/p/m.hcl', inputs: {} });
+  await store.tasks.ensure(run.id, 'research');
+  const session = await store.sessions.open({
     runId: run.id,
     task: 'research',
     agent,

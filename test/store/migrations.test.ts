@@ -36,7 +36,7 @@ function openError(path: string, migrationsDir: string): StoreError {
 }
 
 describe('migrations', () => {
-  it('applies every migration on a fresh database and records it with its checksum', () => {
+  it('applies every migration on a fresh database and records it with its checksum', async () => {
     const path = join(tempDir(), 'store.db');
     openStore(path).close();
     const files = readMigrations(assetPath('migrations', 'sqlite'));
@@ -48,24 +48,24 @@ describe('migrations', () => {
     expect(tables).toEqual(expect.arrayContaining(['runs', 'tasks', 'sessions', 'messages', 'tool_calls', 'loaded_tools', 'model_turns', 'events', 'route_decisions', 'leases']));
   });
 
-  it('skips applied migrations on reopen and keeps the data', () => {
+  it('skips applied migrations on reopen and keeps the data', async () => {
     const path = join(tempDir(), 'store.db');
     const first = openStore(path);
-    const run = first.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: { a: 1 } });
+    const run = await first.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: { a: 1 } });
     first.close();
     const db = new Database(path, { readonly: true });
     const appliedAt = db.prepare('SELECT applied_at FROM schema_migrations').pluck().all();
     db.close();
 
     const second = openStore(path);
-    expect(second.runs.get(run.id)?.inputs).toEqual({ a: 1 });
+    expect((await second.runs.get(run.id))?.inputs).toEqual({ a: 1 });
     second.close();
     const again = new Database(path, { readonly: true });
     expect(again.prepare('SELECT applied_at FROM schema_migrations').pluck().all()).toEqual(appliedAt);
     again.close();
   });
 
-  it('applies a migration added after the database was created, and only that one', () => {
+  it('applies a migration added after the database was created, and only that one', async () => {
     const dir = copyMigrations();
     const path = join(tempDir(), 'store.db');
     openStore(path, { migrationsDir: dir }).close();
@@ -75,7 +75,7 @@ describe('migrations', () => {
     expect(appliedVersions(path).at(-1)).toEqual({ version: next, name: 'add_notes' });
   });
 
-  it('refuses a migration that was edited after it was applied', () => {
+  it('refuses a migration that was edited after it was applied', async () => {
     const dir = copyMigrations();
     const path = join(tempDir(), 'store.db');
     openStore(path, { migrationsDir: dir }).close();
@@ -86,7 +86,7 @@ describe('migrations', () => {
     expect(err.message).toMatch(/^migration 0001_initial\.sql was edited after it was applied \(checksum [0-9a-f]{12}… recorded, [0-9a-f]{12}… now\); restore it and add a new migration instead$/);
   });
 
-  it('does not treat CRLF line endings as an edit', () => {
+  it('does not treat CRLF line endings as an edit', async () => {
     const dir = copyMigrations();
     const path = join(tempDir(), 'store.db');
     openStore(path, { migrationsDir: dir }).close();
@@ -95,7 +95,7 @@ describe('migrations', () => {
     expect(() => openStore(path, { migrationsDir: dir }).close()).not.toThrow();
   });
 
-  it('refuses a migration renamed after it was applied', () => {
+  it('refuses a migration renamed after it was applied', async () => {
     const dir = copyMigrations();
     const path = join(tempDir(), 'store.db');
     openStore(path, { migrationsDir: dir }).close();
@@ -105,7 +105,7 @@ describe('migrations', () => {
     expect(err.message).toContain('0001_initial.sql was renamed to 0001_first.sql');
   });
 
-  it('refuses a database written by a newer version (an applied migration it does not know)', () => {
+  it('refuses a database written by a newer version (an applied migration it does not know)', async () => {
     const newer = copyMigrations();
     const path = join(tempDir(), 'store.db');
     const next = readMigrations(newer).length + 1;
@@ -118,7 +118,7 @@ describe('migrations', () => {
     expect(err.message).toContain(`newer squadron (it has migration ${nextName}`);
   });
 
-  it('refuses a gap in the numbering, naming the missing number', () => {
+  it('refuses a gap in the numbering, naming the missing number', async () => {
     const dir = copyMigrations();
     const next = readMigrations(dir).length;
     writeFileSync(join(dir, `${String(next + 2).padStart(4, '0')}_skipped.sql`), 'SELECT 1;\n');
@@ -127,7 +127,7 @@ describe('migrations', () => {
     expect(err.message).toContain(`migration ${String(next + 1).padStart(4, '0')} is missing`);
   });
 
-  it('refuses two migrations with the same number', () => {
+  it('refuses two migrations with the same number', async () => {
     const dir = copyMigrations();
     writeFileSync(join(dir, '0001_again.sql'), 'SELECT 1;\n');
     const err = openError(join(tempDir(), 'store.db'), dir);
@@ -135,7 +135,7 @@ describe('migrations', () => {
     expect(err.message).toMatch(/0001_again\.sql and 0001_initial\.sql share number 0001/);
   });
 
-  it('refuses a misnamed migration file', () => {
+  it('refuses a misnamed migration file', async () => {
     const dir = copyMigrations();
     writeFileSync(join(dir, '2_Extra.sql'), 'SELECT 1;\n');
     const err = openError(join(tempDir(), 'store.db'), dir);
@@ -143,7 +143,7 @@ describe('migrations', () => {
     expect(err.message).toContain('2_Extra.sql is misnamed');
   });
 
-  it('rolls back a failing migration together with its schema_migrations row', () => {
+  it('rolls back a failing migration together with its schema_migrations row', async () => {
     const dir = copyMigrations();
     const path = join(tempDir(), 'store.db');
     openStore(path, { migrationsDir: dir }).close();
@@ -162,7 +162,7 @@ describe('migrations', () => {
 
   // Made by the squadron before migrations moved to migrations/sqlite/ (flat migrations/0001, 0002),
   // holding one run. Checksums are of content, so the move must not look like an edit.
-  it('opens a database created when the migrations were flat in migrations/, and keeps its run', () => {
+  it('opens a database created when the migrations were flat in migrations/, and keeps its run', async () => {
     const fixture = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'flat-layout-0002.db');
     const path = join(tempDir(), 'old.db');
     copyFileSync(fixture, path);
@@ -170,13 +170,13 @@ describe('migrations', () => {
     expect(before.map((r) => r.name)).toEqual(['initial', 'run_config']);
 
     const store = openStore(path);
-    expect(store.runs.get('run_qd5qgetgu2saqsqq3gyt')?.inputs).toEqual({ topic: 'old layout' });
-    store.close();
+    expect((await store.runs.get('run_qd5qgetgu2saqsqq3gyt'))?.inputs).toEqual({ topic: 'old layout' });
+    await store.close();
     expect(appliedVersions(path)).toEqual(readMigrations(migrationsFolder('sqlite')).map((f) => ({ version: f.version, name: f.name })));
     expect(appliedVersions(path).slice(0, before.length)).toEqual(before);
   });
 
-  it('verifies an up-to-date database without a write transaction (one read of schema_migrations)', () => {
+  it('verifies an up-to-date database without a write transaction (one read of schema_migrations)', async () => {
     const path = join(tempDir(), 'store.db');
     openStore(path).close();
     const db = new Database(path);

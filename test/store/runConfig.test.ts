@@ -14,28 +14,28 @@ const CONFIG = { files: { 'main.hcl': 'a'.repeat(64) } };
 const VARIABLES = { values: { port: '8080' }, secrets: ['api_key'] };
 
 describe('runs: config and variables', () => {
-  it('stores the config hashes and variables with the run and reads them back', () => {
+  it('stores the config hashes and variables with the run and reads them back', async () => {
     const store = freshStore();
-    const run = store.runs.create({ mission: 'm', configPath: '/p', inputs: {}, config: CONFIG, variables: VARIABLES });
-    expect(store.runs.get(run.id)).toMatchObject({ config: CONFIG, variables: VARIABLES, configChanges: [] });
+    const run = await store.runs.create({ mission: 'm', configPath: '/p', inputs: {}, config: CONFIG, variables: VARIABLES });
+    expect(await store.runs.get(run.id)).toMatchObject({ config: CONFIG, variables: VARIABLES, configChanges: [] });
   });
 
-  it('replaces them on updateConfig, and appends a change record only when changes are given', () => {
+  it('replaces them on updateConfig, and appends a change record only when changes are given', async () => {
     const store = freshStore();
-    const run = store.runs.create({ mission: 'm', configPath: '/p', inputs: {}, config: CONFIG, variables: VARIABLES });
+    const run = await store.runs.create({ mission: 'm', configPath: '/p', inputs: {}, config: CONFIG, variables: VARIABLES });
     const next = { values: { port: '9' }, secrets: [] };
-    store.runs.updateConfig(run.id, { config: CONFIG, variables: next });
-    expect(store.runs.get(run.id)?.configChanges).toEqual([]);
-    store.runs.updateConfig(run.id, { config: CONFIG, variables: next, changes: ['variable port changed from "8080" to "9"'] });
-    store.runs.updateConfig(run.id, { config: { files: {} }, variables: next, changes: ['file main.hcl removed'] });
-    const row = store.runs.get(run.id)!;
+    await store.runs.updateConfig(run.id, { config: CONFIG, variables: next });
+    expect((await store.runs.get(run.id))?.configChanges).toEqual([]);
+    await store.runs.updateConfig(run.id, { config: CONFIG, variables: next, changes: ['variable port changed from "8080" to "9"'] });
+    await store.runs.updateConfig(run.id, { config: { files: {} }, variables: next, changes: ['file main.hcl removed'] });
+    const row = (await store.runs.get(run.id))!;
     expect(row.variables).toEqual(next);
     expect(row.config).toEqual({ files: {} });
     expect(row.configChanges.map((c) => c.changes)).toEqual([['variable port changed from "8080" to "9"'], ['file main.hcl removed']]);
-    expect(() => store.runs.updateConfig('run_missing', { config: CONFIG, variables: next })).toThrow(/no run run_missing/);
+    await expect(store.runs.updateConfig('run_missing', { config: CONFIG, variables: next })).rejects.toThrow(/no run run_missing/);
   });
 
-  it('reads a run stored before migration 0002 as having no config record', () => {
+  it('reads a run stored before migration 0002 as having no config record', async () => {
     const dir = tempDir();
     const migrations = join(dir, 'migrations');
     mkdirSync(migrations);
@@ -50,29 +50,29 @@ describe('runs: config and variables', () => {
 
     const store = openStore(path);
     try {
-      const row = store.runs.get('run_old')!;
+      const row = (await store.runs.get('run_old'))!;
       expect(row.config).toBeUndefined();
       expect(row.variables).toBeUndefined();
       expect(row.configChanges).toEqual([]);
-      expect(store.tasks.get('run_old', 't')?.attempt).toBe(1);
+      expect((await store.tasks.get('run_old', 't'))?.attempt).toBe(1);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });
 
 describe('tasks and sessions: retrying a failed attempt', () => {
-  it('puts a failed task back to pending with the next attempt number; relabels its sessions', () => {
+  it('puts a failed task back to pending with the next attempt number; relabels its sessions', async () => {
     const store = freshStore();
-    const { runId, sessionId } = seedSession(store, 'commander');
-    store.tasks.markRunning(runId, 'research');
-    store.tasks.fail(runId, 'research', 'boom');
-    expect(store.tasks.retry(runId, 'research')).toBe(2);
-    expect(store.tasks.get(runId, 'research')).toMatchObject({ status: 'pending', attempt: 2, error: undefined, finishedAt: undefined });
-    expect(() => store.tasks.retry(runId, 'research')).toThrow(/no failed task research/);
+    const { runId, sessionId } = await seedSession(store, 'commander');
+    await store.tasks.markRunning(runId, 'research');
+    await store.tasks.fail(runId, 'research', 'boom');
+    expect(await store.tasks.retry(runId, 'research')).toBe(2);
+    expect(await store.tasks.get(runId, 'research')).toMatchObject({ status: 'pending', attempt: 2, error: undefined, finishedAt: undefined });
+    await expect(store.tasks.retry(runId, 'research')).rejects.toThrow(/no failed task research/);
 
-    expect(store.sessions.relabel(runId, 'research', 'research#1')).toBe(1);
-    expect(store.sessions.get(runId, 'research', 'commander')).toBeUndefined();
-    expect(store.sessions.byId(sessionId)?.task).toBe('research#1');
+    expect(await store.sessions.relabel(runId, 'research', 'research#1')).toBe(1);
+    expect(await store.sessions.get(runId, 'research', 'commander')).toBeUndefined();
+    expect((await store.sessions.byId(sessionId))?.task).toBe('research#1');
   });
 });

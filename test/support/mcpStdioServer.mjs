@@ -3,7 +3,9 @@
 // mcpTestTools.mjs; `crash` exits the process with code 3 to simulate a server dying mid-run.
 // With MCP_TEST_PID_FILE set, the process writes its pid there on start (to check for orphans);
 // MCP_TEST_EXTRA_TOOLS (comma-separated names) adds echo tools of those names; MCP_TEST_ASKING=1 adds
-// `ask`, which sends the client an elicitation request.
+// `ask`, which sends the client an elicitation request; MCP_TEST_SAMPLING=1 adds `summarize`, which
+// asks the client for a model completion; MCP_TEST_LIST_CHANGING=1 adds `grow`, which changes the
+// server's tools mid-run.
 
 import { writeFileSync } from 'node:fs';
 
@@ -15,6 +17,8 @@ const server = createTestMcpServer({
   name: process.env.MCP_TEST_SERVER_NAME ?? 'squadron-test-stdio',
   extraTools: (process.env.MCP_TEST_EXTRA_TOOLS ?? '').split(',').filter((t) => t !== ''),
   asking: process.env.MCP_TEST_ASKING === '1',
+  sampling: process.env.MCP_TEST_SAMPLING === '1',
+  listChanging: process.env.MCP_TEST_LIST_CHANGING === '1',
   onCrash: () => {
     process.stderr.write('test server: crashing on purpose\n');
     process.exit(3);

@@ -6,7 +6,7 @@
 import { appendFileSync } from 'node:fs';
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 /** A 1×1 transparent PNG. */
@@ -14,7 +14,7 @@ export const TEST_PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 /**
- * @param {{ name?: string, appendFile?: string, extraTools?: string[], asking?: boolean, onCrash: () => void }} options
+ * @param {{ name?: string, appendFile?: string, extraTools?: string[], asking?: boolean, sampling?: boolean, listChanging?: boolean, onCrash: () => void }} options
  * @returns {McpServer}
  */
 export function createTestMcpServer(options) {
@@ -26,7 +26,7 @@ export function createTestMcpServer(options) {
     async ({ text }) => ({ content: [{ type: 'text', text }] }),
   );
 
-  server.registerTool(
+  const add = server.registerTool(
     'add',
     { description: 'Add two numbers.', inputSchema: { a: z.number(), b: z.number() }, annotations: { idempotentHint: true } },
     async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
@@ -118,6 +118,35 @@ export function createTestMcpServer(options) {
         return { content: [{ type: 'text', text: `the operator said ${JSON.stringify(answer)}` }] };
       } catch (err) {
         return { content: [{ type: 'text', text: `could not ask: ${err instanceof Error ? err.message : String(err)}` }], isError: true };
+      }
+    });
+  }
+
+  // A server whose tools change while it runs: `grow` adds `grown` and removes `add`, and the SDK
+  // announces each change with notifications/tools/list_changed (before the call's result). It also
+  // adds the prompt `farewell` beside `greeting` (notifications/prompts/list_changed).
+  if (options.listChanging) {
+    const promptText = (text) => async () => ({ messages: [{ role: 'user', content: { type: 'text', text } }] });
+    server.registerPrompt('greeting', { description: 'Say hello.' }, promptText('Say hello.'));
+    server.registerTool('grow', { description: 'Add the tool grown and remove add.' }, async () => {
+      add.remove();
+      server.registerTool('grown', { description: 'A tool that appeared mid-run.', inputSchema: { text: z.string() } }, async ({ text }) => ({
+        content: [{ type: 'text', text: `grown: ${text}` }],
+      }));
+      server.registerPrompt('farewell', { description: 'Say goodbye.' }, promptText('Say goodbye.'));
+      return { content: [{ type: 'text', text: 'grew' }] };
+    });
+  }
+
+  // A server that asks the client for a model completion (sampling) whether or not the client declared it can.
+  if (options.sampling) {
+    server.registerTool('summarize', { description: 'Ask the client\'s model for a summary.', inputSchema: { text: z.string() } }, async ({ text }, extra) => {
+      try {
+        const params = { messages: [{ role: 'user', content: { type: 'text', text: `Summarize: ${text}` } }], systemPrompt: 'You summarize for the test server.', maxTokens: 50 };
+        const answer = await server.server.request({ method: 'sampling/createMessage', params }, CreateMessageResultSchema, { relatedRequestId: extra.requestId });
+        return { content: [{ type: 'text', text: `the model said ${JSON.stringify(answer.content)}` }] };
+      } catch (err) {
+        return { content: [{ type: 'text', text: `could not sample: ${err instanceof Error ? err.message : String(err)}` }], isError: true };
       }
     });
   }

@@ -32,7 +32,15 @@ export interface TestPostgres {
 const isRoot = process.getuid?.() === 0;
 const run = promisify(execFile);
 
-export async function startPostgres(): Promise<TestPostgres> {
+export interface StartPostgresOptions {
+  /**
+   * Keep PostgreSQL's durability settings (fsync, synchronous_commit, full_page_writes): for
+   * benchmarks of what a durable commit costs. Tests leave them off: their data is thrown away.
+   */
+  durable?: boolean;
+}
+
+export async function startPostgres(opts: StartPostgresOptions = {}): Promise<TestPostgres> {
   const template = await templateCluster();
   const folder = mkdtempSync(join(tmpdir(), 'squadron-test-pg-'));
   chmodSync(folder, 0o755); // the postgres user must reach the data folder inside
@@ -55,9 +63,7 @@ export async function startPostgres(): Promise<TestPostgres> {
         '-c', 'listen_addresses=127.0.0.1',
         '-c', 'unix_socket_directories=',
         // Throwaway data: durability is not what these tests measure.
-        '-c', 'fsync=off',
-        '-c', 'synchronous_commit=off',
-        '-c', 'full_page_writes=off',
+        ...(opts.durable === true ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
       ],
     });
     try {

@@ -1,13 +1,25 @@
-// The MCP client Squadron presents to a server: its one capability (roots, answered with the given
-// folders) and what it does with what a server sends unasked — log messages are passed on, a
-// question to the operator (elicitation) is refused with a clear reason and charged to the calls
-// in flight, and any other request (sampling…) is refused by name.
+// The MCP client Squadron presents to a server: its capabilities (roots, answered with the given
+// folders; sampling when the block allows it, answered by the run) and what it does with what a
+// server sends unasked — log messages are passed on, a question to the operator (elicitation) or a
+// completion request while sampling is off is refused with a clear reason and charged to the calls
+// in flight, and any other request is refused by name.
 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ErrorCode,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+  type LoggingLevel,
+} from '@modelcontextprotocol/sdk/types.js';
 
 /** Squadron has no human-input path yet: what a server that asks one (elicitation) is told. */
 export const NO_HUMAN_INPUT = 'this server asked the operator a question; Squadron does not support human input yet';
@@ -19,9 +31,36 @@ export interface McpLogMessage {
   data: unknown;
 }
 
-/** A tool call waiting for its result; `asked` is set when the server asks the operator meanwhile. */
+/**
+ * A tool call waiting for its result; `asked` is set when the server asks the operator meanwhile,
+ * `refusedSampling` when it asks for a completion while sampling is off.
+ */
 export interface InFlightCall {
   asked: boolean;
+  refusedSampling?: boolean;
+  /** Who made the call: a sampling request during it is answered with that agent's task's model. */
+  caller?: McpSamplingCaller;
+}
+
+export interface McpSamplingCaller {
+  task: string;
+  agent: string;
+  callId: string;
+}
+
+/** A server's `sampling/createMessage`, with the call it arrived during. */
+export interface McpSamplingRequest {
+  server: string;
+  caller: McpSamplingCaller;
+  params: CreateMessageRequest['params'];
+  signal: AbortSignal;
+}
+
+export type McpSampler = (request: McpSamplingRequest) => Promise<CreateMessageResult>;
+
+/** What a server that asks for a completion without `sampling = true` is told. */
+export function samplingOff(server: string): string {
+  return `sampling is off for MCP server "${server}": set sampling = true on its mcp block to let it ask for model completions`;
 }
 
 export interface ClientSetup {
@@ -30,13 +69,20 @@ export interface ClientSetup {
   /** Absolute folders, answered to `roots/list`. */
   roots: readonly string[];
   onLog?: ((message: McpLogMessage) => void) | undefined;
-  /** The calls in flight on this connection (read when the server asks a question). */
+  /** The calls in flight on this connection (read when the server asks a question or for a completion). */
   inFlight: ReadonlySet<InFlightCall>;
+  /** Called on `notifications/tools/list_changed`. */
+  onToolsChanged?: (() => void) | undefined;
+  /** Called on `notifications/prompts/list_changed`. */
+  onPromptsChanged?: (() => void) | undefined;
+  /** `sampling = true`: declared as a capability; requests go to `sample` (absent: validate, plan, tools, which run no model). */
+  sampling?: { sample?: McpSampler | undefined } | undefined;
 }
 
 export function createMcpClient(setup: ClientSetup): Client {
-  // Roots are the only client capability: no sampling, no elicitation, so a well-behaved server never asks for them.
-  const client = new Client({ name: 'squadron', version: setup.version }, { capabilities: { roots: {} } });
+  // Roots, and sampling when the block allows it; no elicitation, so a well-behaved server never asks for it.
+  const capabilities = setup.sampling ? { roots: {}, sampling: {} } : { roots: {} };
+  const client = new Client({ name: 'squadron', version: setup.version }, { capabilities });
   const roots = setup.roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: path.basename(dir) || dir }));
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
   const { onLog } = setup;
@@ -47,7 +93,30 @@ export function createMcpClient(setup: ClientSetup): Client {
       onLog(message);
     });
   }
+  const { onToolsChanged } = setup;
+  if (onToolsChanged) client.setNotificationHandler(ToolListChangedNotificationSchema, () => onToolsChanged());
+  const { onPromptsChanged } = setup;
+  if (onPromptsChanged) client.setNotificationHandler(PromptListChangedNotificationSchema, () => onPromptsChanged());
+  const { sampling } = setup;
+  if (sampling) {
+    client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+      // Over stdio a request carries no link to the call it serves: it is charged to the oldest call in flight.
+      const call = [...setup.inFlight].find((c) => c.caller !== undefined);
+      if (!call?.caller) throw new McpError(ErrorCode.InvalidRequest, 'Squadron answers sampling requests only during a tool call');
+      if (!sampling.sample) throw new McpError(ErrorCode.InvalidRequest, 'no model runs here (validate, plan and tools do not sample)');
+      try {
+        return await sampling.sample({ server: setup.server, caller: call.caller, params: request.params, signal: extra.signal });
+      } catch (err) {
+        if (err instanceof McpError) throw err;
+        throw new McpError(ErrorCode.InternalError, `Squadron could not answer the sampling request: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+  }
   client.fallbackRequestHandler = async (request) => {
+    if (request.method === 'sampling/createMessage') {
+      for (const call of setup.inFlight) call.refusedSampling = true;
+      throw new McpError(ErrorCode.InvalidRequest, samplingOff(setup.server));
+    }
     if (request.method === 'elicitation/create') {
       for (const call of setup.inFlight) call.asked = true;
       throw new McpError(ErrorCode.InvalidRequest, NO_HUMAN_INPUT);

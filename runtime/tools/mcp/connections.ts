@@ -8,18 +8,21 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 
-import type { McpServer } from '../../../config/graph.js';
+import type { McpPromptSkill, McpServer } from '../../../config/graph.js';
 import { DEFAULT_MCP_MAX_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS } from '../../../config/stages/tools.js';
 import type { ToolResult, ToolSpec } from '../types.js';
 import { textResult } from '../types.js';
-import { createMcpClient, type InFlightCall, type McpLogMessage } from './client.js';
+import { createMcpClient, samplingOff, type InFlightCall, type McpLogMessage, type McpSampler } from './client.js';
 import { appendTail, delay, describeError, seconds, STDERR_TAIL_CHARS } from './connectionText.js';
 import { CredentialStore } from './credentialStore.js';
 import { StoredOAuthProvider, usesOwnAuthorization } from './oauthProvider.js';
+import { loadPromptSkill, promptSkills, type PromptSkillsOutcome } from './prompts.js';
 import { mcpResourcesSpec } from './resources.js';
 import { toToolResult } from './results.js';
 import { mcpToolSpec } from './toolSpec.js';
 import { isCallable, toolInfoFromSdk, type McpToolInfo } from './toolInfo.js';
+
+export type { McpToolInfo } from './toolInfo.js';
 
 export interface McpConnectionOptions {
   /** Bound on starting a server and the MCP handshake (default 10 s). */
@@ -38,6 +41,21 @@ export interface McpConnectionOptions {
   onProgress?: (progress: McpToolProgress) => void;
   /** Receives the servers' log messages (`notifications/message`). */
   onLog?: (message: McpLogMessage) => void;
+  /** Answers the sampling requests of servers with `sampling = true` (a run's model); absent: refused. */
+  sample?: McpSampler;
+  /**
+   * A server's new tool list after `notifications/tools/list_changed` (all its tools, as listed). The
+   * call during which the change arrived returns only once this has settled, so the agent's next
+   * turn already holds the new tools.
+   */
+  onToolsChanged?: (server: string, tools: McpToolInfo[]) => Promise<void> | void;
+  /**
+   * A server said its prompts changed (`notifications/prompts/list_changed`). Prompt skills are not
+   * refreshed (an agent's skill catalog is part of its system prompt), so this is only reported.
+   */
+  onPromptsChanged?: (server: string) => void;
+  /** Tool lists recorded by an earlier process of the run (resume): used instead of listing, until the server reports a change. */
+  knownTools?: ReadonlyMap<string, McpToolInfo[]>;
   clientVersion?: string;
 }
 
@@ -57,7 +75,7 @@ export interface McpToolProgress extends McpCaller {
 }
 
 
-export type { McpLogMessage } from './client.js';
+export type { McpLogMessage, McpSampler, McpSamplingRequest } from './client.js';
 
 export type McpRequestOutcome<T> = { ok: true; value: T } | { ok: false; error: ToolResult };
 
@@ -118,6 +136,8 @@ interface ServerState {
   tools?: Promise<McpToolInfo[]>;
   /** The server's `instructions` from its latest initialize answer. */
   instructions?: string;
+  /** Settles once the latest `tools/list_changed` was handled (new list fetched, listeners told). */
+  refreshing?: Promise<void>;
 }
 
 export class McpConnections {
@@ -175,6 +195,16 @@ export class McpConnections {
     return mcpResourcesSpec(server, this);
   }
 
+  /** The skills `mcp.<server>.prompts[.<prompt>]` stands for (the server is contacted). */
+  promptSkills(server: McpServer, prompt?: string): Promise<PromptSkillsOutcome> {
+    return promptSkills(server, this, prompt);
+  }
+
+  /** Gets a prompt skill's messages with the model's arguments, as a tool result. */
+  loadPrompt(server: McpServer, prompt: McpPromptSkill, args: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<ToolResult> {
+    return loadPromptSkill(server, this, prompt, args, signal);
+  }
+
   /** Calls a tool. Every failure (unreachable server, crash, timeout, cancellation) is an error result. */
   async callTool(server: McpServer, tool: string, args: Record<string, unknown>, call: McpCallOptions = {}): Promise<ToolResult> {
     const { signal } = call;
@@ -190,8 +220,12 @@ export class McpConnections {
     const maxTotalTimeout = Math.max(timeout, server.maxTimeoutMs ?? DEFAULT_MCP_MAX_TIMEOUT_MS);
     const started = Date.now();
     let progressed = false;
-    const inFlight = { asked: false };
-    const asked = () => textResult(`MCP server "${server.name}" asked the operator a question during ${what}; Squadron does not support human input yet, so the call cannot complete`, true);
+    const inFlight: InFlightCall = { asked: false, ...(call.caller ? { caller: call.caller } : {}) };
+    const asked = () =>
+      inFlight.asked
+        ? textResult(`MCP server "${server.name}" asked the operator a question during ${what}; Squadron does not support human input yet, so the call cannot complete`, true)
+        : textResult(`MCP server "${server.name}" asked for a model completion during ${what}, but ${samplingOff(server.name)}`, true);
+    const refused = () => inFlight.asked || inFlight.refusedSampling === true;
     live.inFlight.add(inFlight);
     try {
       // A progress callback makes the SDK send a progress token; each notification restarts the
@@ -202,12 +236,14 @@ export class McpConnections {
       };
       const options = { timeout, resetTimeoutOnProgress: true, maxTotalTimeout, onprogress, ...(signal ? { signal } : {}) };
       const result = await live.client.callTool({ name: tool, arguments: args }, undefined, options);
+      // A change the server announced during the call (it arrives before the result) is in place first.
+      await state.refreshing;
       // Whatever the server made of the refusal, the model is told why the call failed.
-      if (inFlight.asked && result.isError === true) return asked();
+      if (refused() && result.isError === true) return asked();
       return toToolResult(result as CallToolResult);
     } catch (err) {
       if (signal?.aborted) return textResult(`${what} on MCP server "${server.name}" was cancelled`, true);
-      if (inFlight.asked && err instanceof McpError) return asked();
+      if (refused() && err instanceof McpError) return asked();
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
         const total = Date.now() - started >= maxTotalTimeout;
         const why = total
@@ -275,6 +311,8 @@ export class McpConnections {
     let state = this.states.get(server.name);
     if (!state) {
       state = { server, failures: 0 };
+      const known = this.options.knownTools?.get(server.name);
+      if (known) state.tools = Promise.resolve(known);
       this.states.set(server.name, state);
     }
     return state;
@@ -338,6 +376,9 @@ export class McpConnections {
       roots: this.rootsOf(state.server),
       onLog: this.options.onLog,
       inFlight,
+      sampling: state.server.sampling ? { sample: this.options.sample } : undefined,
+      onToolsChanged: () => this.toolsChanged(state),
+      onPromptsChanged: () => this.options.onPromptsChanged?.(state.server.name),
     });
     const live: Live = { client, transport, ready: false, retired: false, stderr: [], inFlight };
     if (transport instanceof StdioTransport) {
@@ -381,6 +422,21 @@ export class McpConnections {
       throw new McpServerError(name, `MCP server "${name}" could not list its tools: ${withStderr(describeError(err), live)}`);
     }
     return infos;
+  }
+
+  /** Lists the server's tools again and hands the new list on; a failed listing keeps the old list. */
+  private toolsChanged(state: ServerState): void {
+    const previous = state.refreshing ?? Promise.resolve();
+    state.refreshing = previous.then(async () => {
+      const fresh = this.fetchTools(state);
+      try {
+        const infos = await fresh;
+        state.tools = fresh;
+        await this.options.onToolsChanged?.(state.server.name, infos);
+      } catch {
+        // The server is unreachable or refused the listing: its calls report that themselves.
+      }
+    });
   }
 
   /** Declares a connection dead (once) and counts it against the server's restarts. */

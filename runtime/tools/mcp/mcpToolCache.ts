@@ -10,7 +10,8 @@ import { z } from 'zod';
 
 import type { McpServer, McpTransport } from '../../../config/graph.js';
 import { McpConnections } from './connections.js';
-import type { McpToolInfo } from './toolInfo.js';
+import { listPromptNames } from './prompts.js';
+import { McpToolInfoSchema, type McpToolInfo } from './toolInfo.js';
 import { canonicalJson } from '../../canonicalJson.js';
 import { makePrivateDirs } from '../../../store/privateDirs.js';
 
@@ -23,6 +24,8 @@ export interface CachedListOptions {
   timeoutMs?: number;
   /** Working directory of stdio servers. */
   cwd?: string;
+  /** Also list the server's prompt names when asking it (never cached: validate checks them online only). */
+  prompts?: boolean;
 }
 
 export interface CachedToolList {
@@ -30,6 +33,8 @@ export interface CachedToolList {
   fromCache: boolean;
   /** Set when the server itself just answered (its list is current), whether or not the cache could be written. */
   fresh?: true;
+  /** With `prompts`, when the server was asked and listed them (`[]`: it offers none). */
+  prompts?: string[];
   /**
    * A problem worth a warning: the server could not be asked (offline miss, start failure; `tools`
    * then come from the cache when there is one) or the cache could not be written.
@@ -41,17 +46,7 @@ const CacheFile = z.object({
   version: z.literal(1),
   server: z.string(),
   listedAt: z.string(),
-  tools: z.array(
-    z.object({
-      name: z.string(),
-      title: z.string().optional(),
-      description: z.string(),
-      inputSchema: z.record(z.string(), z.unknown()),
-      idempotent: z.boolean(),
-      hints: z.array(z.enum(['read-only', 'destructive', 'idempotent', 'open-world'])).optional(),
-      taskRequired: z.literal(true).optional(),
-    }),
-  ),
+  tools: z.array(McpToolInfoSchema),
 });
 
 /** sha256 (hex) of the transport config with keys sorted, so equal configs share a cache entry. */
@@ -75,11 +70,14 @@ export async function listToolsCached(server: McpServer, cacheDir: string, optio
   const connections = new McpConnections({ connectTimeoutMs: timeoutMs, listTimeoutMs: timeoutMs, ...(options.cwd ? { cwd: options.cwd } : {}) });
   try {
     const tools = await connections.listToolInfos(server);
+    const prompts = options.prompts ? await promptNames(server, connections) : undefined;
     const writeError = await writeCache(file, server.name, tools).then(
       () => undefined,
       (err: unknown) => `could not write the MCP tool cache ${file}: ${err instanceof Error ? err.message : String(err)}`,
     );
-    return writeError ? { tools, fromCache: false, fresh: true, error: writeError } : { tools, fromCache: false, fresh: true };
+    const listed: CachedToolList = writeError ? { tools, fromCache: false, fresh: true, error: writeError } : { tools, fromCache: false, fresh: true };
+    if (prompts) listed.prompts = prompts;
+    return listed;
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
     return { tools: cached ?? [], fromCache: cached !== undefined, error };
@@ -118,3 +116,8 @@ function stripUndefined(t: z.infer<typeof CacheFile>['tools'][number]): McpToolI
   return info;
 }
 
+/** A listing that failed leaves the prompt references unchecked rather than failing the tool list. */
+async function promptNames(server: McpServer, connections: McpConnections): Promise<string[] | undefined> {
+  const listed = await listPromptNames(server, connections);
+  return listed.ok ? listed.names : undefined;
+}

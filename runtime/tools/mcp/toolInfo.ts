@@ -3,6 +3,7 @@
 // cache can store it and `squadron validate` can check refs without starting the server.
 
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 
 import type { JsonSchema } from '../../providers/types.js';
 
@@ -20,6 +21,17 @@ export interface McpToolInfo {
 }
 
 export type McpToolHint = 'read-only' | 'destructive' | 'idempotent' | 'open-world';
+
+/** A kept McpToolInfo read back (the validate cache, a run's recorded tool lists). */
+export const McpToolInfoSchema = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string(),
+  inputSchema: z.record(z.string(), z.unknown()),
+  idempotent: z.boolean(),
+  hints: z.array(z.enum(['read-only', 'destructive', 'idempotent', 'open-world'])).optional(),
+  taskRequired: z.literal(true).optional(),
+});
 
 export function toolInfoFromSdk(tool: Tool): McpToolInfo {
   const annotations = tool.annotations ?? {};

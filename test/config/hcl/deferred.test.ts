@@ -1,12 +1,14 @@
 // The loader's parse (parseHclDeferred: the file read in pieces, each top-level block's body parsed
 // again when read) must give exactly what parseHcl gives: the same diagnostics and the same tree,
 // ranges included. Checked on every corpus snippet and on all valid snippets in one file, cut at
-// every top-level item.
+// every top-level item. And any block of a file without diagnostics, nested or not, parses again on
+// its own to the tree it has in its file (what a loaded task's objective and a custom tool's fields
+// are read from).
 
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseHcl, parseHclDeferred, SourceRange } from '../../../config/hcl/index.js';
+import { parseHcl, parseHclDeferred, reparseBlock, SourceRange, type Block } from '../../../config/hcl/index.js';
 import { corpusDir, requireCorpus } from './support/paths.js';
 
 requireCorpus();
@@ -63,5 +65,23 @@ describe('parseHclDeferred', () => {
     expectSameParse(text, 'x.hcl', 1);
     expect(parseHclDeferred(text, 'x.hcl', 1).diagnostics.map((d) => d.code)).toEqual(parseHcl(text, 'x.hcl').diagnostics.map((d) => d.code));
     expect(parseHcl(text, 'x.hcl').diagnostics.length).toBe(1);
+  });
+
+  it('parses any block of a valid file again on its own, nested ones included, to the same tree', () => {
+    let blocks = 0;
+    for (const f of files) {
+      const parsed = parseHcl(readFileSync(path.join(corpusDir, f), 'utf8'), f);
+      if (parsed.diagnostics.length > 0) continue;
+      const walk = (bs: readonly Block[]): void => {
+        for (const b of bs) {
+          expect(plain(reparseBlock(b.range))).toEqual(plain(b));
+          blocks++;
+          walk(b.body.blocks);
+        }
+      };
+      walk(parsed.file.body.blocks);
+    }
+    // Nested blocks (tasks in missions, routes in routers) are most of them.
+    expect(blocks).toBeGreaterThan(300);
   });
 });

@@ -9,22 +9,22 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { executeToolCalls, INTERRUPTED_MESSAGE } from '../../../runtime/agents/toolExecution.js';
 import type { SessionDeps } from '../../../runtime/agents/sessionTypes.js';
 import { Toolbox, type InterruptionPolicy, type SessionTool } from '../../../runtime/agents/toolbox.js';
-import { EventBus, type RunEvent } from '../../../runtime/events.js';
+import { EventBus, type EventScope, type RunEvent } from '../../../runtime/events.js';
 import type { ToolResult } from '../../../runtime/tools/types.js';
 import { openStore, type Store } from '../../../store/index.js';
 
 let store: Store | undefined;
 let observer: Database.Database | undefined;
-afterEach(() => {
+afterEach(async () => {
   observer?.close();
   observer = undefined;
-  store?.close();
+  await store?.close();
 });
 
-function setup(toolbox: Toolbox): { deps: SessionDeps; sessionId: string } {
+async function setup(toolbox: Toolbox): Promise<{ deps: SessionDeps; sessionId: string }> {
   store = openStore(join(mkdtempSync(join(tmpdir(), 'sq-ledger-')), 'db.sqlite'));
-  const run = store.runs.create({ mission: 'm', configPath: '/p', inputs: {} });
-  const session = store.sessions.open({ runId: run.id, task: 't', agent: 'worker', role: 'agent', model: 'x', systemPrompt: 's', tools: [], skills: [] });
+  const run = await store.runs.create({ mission: 'm', configPath: '/p', inputs: {} });
+  const session = await store.sessions.open({ runId: run.id, task: 't', agent: 'worker', role: 'agent', model: 'x', systemPrompt: 's', tools: [], skills: [] });
   const deps = {
     store,
     bus: new EventBus(),
@@ -33,6 +33,7 @@ function setup(toolbox: Toolbox): { deps: SessionDeps; sessionId: string } {
     agent: 'worker',
     sessionId: session.id,
     toolbox,
+    resultMaxTokens: 16_000,
     signal: new AbortController().signal,
   } as unknown as SessionDeps;
   return { deps, sessionId: session.id };
@@ -42,28 +43,28 @@ const call = { type: 'tool_use' as const, id: 'toolu_1', name: 'mcp_crm_create_t
 
 describe('executeToolCalls and the ledger', () => {
   it('replays a completed call from the ledger even though its tool is gone', async () => {
-    const { deps, sessionId } = setup(new Toolbox([]));
-    store!.ledger.recordStarted({ sessionId, callId: 'toolu_1', toolRef: 'mcp.crm.create_ticket', apiName: call.name, input: call.input, idempotent: false });
-    store!.ledger.recordCompleted(sessionId, 'toolu_1', { content: [{ type: 'text', text: 'ticket #7 created' }], isError: false });
+    const { deps, sessionId } = await setup(new Toolbox([]));
+    await store!.ledger.recordStarted({ sessionId, callId: 'toolu_1', toolRef: 'mcp.crm.create_ticket', apiName: call.name, input: call.input, idempotent: false });
+    await store!.ledger.recordCompleted(sessionId, 'toolu_1', { content: [{ type: 'text', text: 'ticket #7 created' }], isError: false });
     const [result] = await executeToolCalls(deps, [call]);
     expect(result).toEqual({ type: 'tool_result', toolUseId: 'toolu_1', isError: false, content: [{ type: 'text', text: 'ticket #7 created' }] });
   });
 
   it('reports a started call of a vanished tool as interrupted, not as never executed', async () => {
-    const { deps, sessionId } = setup(new Toolbox([]));
-    store!.ledger.recordStarted({ sessionId, callId: 'toolu_1', toolRef: 'mcp.crm.create_ticket', apiName: call.name, input: call.input, idempotent: false });
+    const { deps, sessionId } = await setup(new Toolbox([]));
+    await store!.ledger.recordStarted({ sessionId, callId: 'toolu_1', toolRef: 'mcp.crm.create_ticket', apiName: call.name, input: call.input, idempotent: false });
     const [result] = await executeToolCalls(deps, [call]);
     expect(result!.isError).toBe(true);
     expect(result!.content).toEqual([{ type: 'text', text: INTERRUPTED_MESSAGE }]);
-    expect(store!.ledger.get(sessionId, 'toolu_1')?.status).toBe('completed');
+    expect((await store!.ledger.get(sessionId, 'toolu_1'))?.status).toBe('completed');
   });
 
   it('refuses an unknown tool with no ledger entry and records nothing', async () => {
-    const { deps, sessionId } = setup(new Toolbox([]));
+    const { deps, sessionId } = await setup(new Toolbox([]));
     const [result] = await executeToolCalls(deps, [call]);
     expect(result!.isError).toBe(true);
     expect(result!.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('Unknown tool "mcp_crm_create_ticket"') });
-    expect(store!.ledger.get(sessionId, 'toolu_1')).toBeUndefined();
+    expect(await store!.ledger.get(sessionId, 'toolu_1')).toBeUndefined();
   });
 });
 
@@ -99,8 +100,10 @@ describe('executeToolCalls commits', () => {
 
   function wire(deps: SessionDeps): void {
     observer = new Database(store!.path, { readonly: true });
-    deps.bus.subscribe('store', (event: RunEvent) => {
-      store!.events.append({ runId: deps.runId, type: event.type, sessionId: deps.sessionId, data: event });
+    // As the run's store sink does: an event emitted in a durable step is written in its transaction.
+    deps.bus.subscribe('store', (event: RunEvent, scope?: EventScope) => {
+      const written = (scope?.store ?? store!).events.append({ runId: deps.runId, type: event.type, sessionId: deps.sessionId, data: event });
+      scope?.writes.push(written);
     });
   }
 
@@ -112,10 +115,10 @@ describe('executeToolCalls commits', () => {
       events.push(committedEvents());
     });
     const read = heldTool('read', 'rerun');
-    const { deps, sessionId } = setup(new Toolbox([write.tool, read.tool]));
+    const { deps, sessionId } = await setup(new Toolbox([write.tool, read.tool]));
     wire(deps);
     const done = executeToolCalls(deps, [use('c1', 'write'), use('c2', 'read'), use('c3', 'write')], {
-      opening: () => deps.bus.emit({ type: 'warning', message: 'opening' }),
+      opening: (tx) => tx.emit({ type: 'warning', message: 'opening' }),
     });
     await write.finish('c1');
     await read.finish('c2');
@@ -128,12 +131,12 @@ describe('executeToolCalls commits', () => {
   it('makes a result that cannot be re-run durable at once, and a re-runnable one with the step', async () => {
     const write = heldTool('write', 'report');
     const read = heldTool('read', 'rerun');
-    const { deps, sessionId } = setup(new Toolbox([write.tool, read.tool]));
+    const { deps, sessionId } = await setup(new Toolbox([write.tool, read.tool]));
     wire(deps);
     const persisted: string[] = [];
     const done = executeToolCalls(deps, [use('c1', 'read'), use('c2', 'write'), use('c3', 'read')], {
-      persist: (results) => {
-        store!.messages.append(sessionId, { role: 'user', parts: results, turn: 1, kind: 'tool_results' });
+      persist: async (results, tx) => {
+        await tx.store.messages.append(sessionId, { role: 'user', parts: results, turn: 1, kind: 'tool_results' });
         persisted.push('message');
       },
     });

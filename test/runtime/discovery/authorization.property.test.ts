@@ -77,18 +77,20 @@ async function workerToolbox(authorized: ToolSpec[], alwaysLoad: string[], store
     model: { block: 'm', key: 'k', provider: 'replay', apiModel: 'k' },
     systemPrompt: '',
     tools: authorized,
+    declaredTools: authorized.map((t) => ({ ref: t.ref, via: 'task' as const })),
     skills: [],
     preloadedSkills: [],
     discovery: { alwaysLoad, index: createToolIndex(authorized) },
     given: { tools: authorized.map((t) => ({ ref: t.ref, via: 'task' as const })), skills: [] },
     warnings: [],
+    toolResponse: { maxTokens: 16_000, via: 'default' as const },
   } satisfies AgentDefinition;
   return buildAgentToolbox(
     {
       resolver: { resolve: async () => [] },
       toolContext: (callId, signal) => ({ workspaceDir: '/nowhere', signal, runId: 'run', task: 't', agent: 'worker', callId }),
       stored,
-      onLoaded: () => {},
+      onLoaded: async () => {},
     },
     def,
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Skill } from '../../../config/graph.js';
 import { executeLoadSkill, loadSkillToolDefinition } from '../../../runtime/skills/loadSkillTool.js';
 import { mcpApiName } from '../../../runtime/tools/mcp/toolInfo.js';
 import { SkillSession } from '../../../runtime/skills/session.js';
@@ -17,7 +18,7 @@ const review = folderSkill('code-review', {
 });
 const report = hclSkill('report', { tools: [{ ref: 'builtins.http.get', via: 'skill:report' }, { ref: 'tools.pdf', via: 'skill:report' }] });
 
-function textOf(outcome: ReturnType<typeof executeLoadSkill>): string {
+function textOf(outcome: Awaited<ReturnType<typeof executeLoadSkill>>): string {
   const part = outcome.result.content[0];
   return part?.type === 'text' ? part.text : '';
 }
@@ -102,7 +103,7 @@ describe('SkillSession.restore', () => {
 });
 
 describe('load_skill tool', () => {
-  it('is defined as load_skill with a required string name', () => {
+  it('is defined as load_skill with a required string name', async () => {
     const def = loadSkillToolDefinition();
     expect(def.name).toBe('load_skill');
     expect(def.description.length).toBeGreaterThan(20);
@@ -114,9 +115,9 @@ describe('load_skill tool', () => {
     });
   });
 
-  it('returns the instructions and names the new tools by their API names', () => {
+  it('returns the instructions and names the new tools by their API names', async () => {
     const session = new SkillSession([scraping]);
-    const outcome = executeLoadSkill(session, { name: 'scraping' });
+    const outcome = await executeLoadSkill(session, { name: 'scraping' });
     expect(outcome.result.isError).toBe(false);
     const text = textOf(outcome);
     expect(text).toContain('Fetch with GET first. Use {{braces}} literally.');
@@ -124,37 +125,37 @@ describe('load_skill tool', () => {
     expect(outcome.newTools).toEqual(scraping.tools);
   });
 
-  it('adds no tools when the skill was already loaded', () => {
+  it('adds no tools when the skill was already loaded', async () => {
     const session = new SkillSession([scraping]);
-    executeLoadSkill(session, { name: 'scraping' });
-    const again = executeLoadSkill(session, { name: 'scraping' });
+    await executeLoadSkill(session, { name: 'scraping' });
+    const again = await executeLoadSkill(session, { name: 'scraping' });
     expect(again.result.isError).toBe(false);
     expect(again.newTools).toEqual([]);
   });
 
-  it('tells the model where a folder skill lives so its relative paths make sense', () => {
-    const text = textOf(executeLoadSkill(new SkillSession([review]), { name: 'code-review' }));
+  it('tells the model where a folder skill lives so its relative paths make sense', async () => {
+    const text = textOf(await executeLoadSkill(new SkillSession([review]), { name: 'code-review' }));
     expect(text).toContain('/project/skills/code-review');
     expect(text).not.toContain('Tools added');
   });
 
-  it('answers an unknown skill with an error result listing the available ones', () => {
-    const outcome = executeLoadSkill(new SkillSession([scraping, review]), { name: 'nope' });
+  it('answers an unknown skill with an error result listing the available ones', async () => {
+    const outcome = await executeLoadSkill(new SkillSession([scraping, review]), { name: 'nope' });
     expect(outcome.result.isError).toBe(true);
     expect(textOf(outcome)).toContain('scraping, code-review');
     expect(outcome.newTools).toEqual([]);
   });
 
-  it('answers an agent without skills with "none"', () => {
-    const outcome = executeLoadSkill(new SkillSession([]), { name: 'x' });
+  it('answers an agent without skills with "none"', async () => {
+    const outcome = await executeLoadSkill(new SkillSession([]), { name: 'x' });
     expect(textOf(outcome)).toContain('Skills you can load: none');
   });
 
   it.each([[undefined], [{}], [{ name: 3 }], [{ name: '' }], [{ name: 'scraping', extra: 1 }], ['scraping']])(
     'rejects malformed input %j as an error result, not a throw',
-    (input) => {
+    async (input) => {
       const session = new SkillSession([scraping]);
-      const outcome = executeLoadSkill(session, input);
+      const outcome = await executeLoadSkill(session, input);
       expect(outcome.result.isError).toBe(true);
       expect(textOf(outcome)).toContain('load_skill takes {"name": "<skill name>"}');
       expect(session.loaded()).toEqual([]);
@@ -163,11 +164,52 @@ describe('load_skill tool', () => {
 });
 
 describe('load_skill names the tools it unlocks as the model will call them', () => {
-  it('uses the registry naming for MCP tools, shortening over-long names the same way', () => {
+  it('uses the registry naming for MCP tools, shortening over-long names the same way', async () => {
     const long = `deploy_${'service_'.repeat(10)}now`;
     const mcp = hclSkill('ops', { tools: [{ ref: `mcp.ops.${long}`, via: 'skill:ops' }, { ref: 'mcp.logs.all', via: 'skill:ops' }] });
-    const text = textOf(executeLoadSkill(new SkillSession([mcp]), { name: 'ops' }));
+    const text = textOf(await executeLoadSkill(new SkillSession([mcp]), { name: 'ops' }));
     expect(text).toContain(`${mcpApiName('ops', long)}, mcp_logs_*`);
     expect(mcpApiName('ops', long).length).toBeLessThan(`mcp_ops_${long}`.length);
+  });
+});
+
+describe('load_skill on an MCP prompt', () => {
+  const prompt = { server: 'every', name: 'args-prompt', arguments: [{ name: 'city', required: true }] };
+  const promptSkill: Skill = {
+    name: 'mcp.every.prompts.args-prompt',
+    description: 'weather (arguments: city, required)',
+    instructions: '',
+    tools: [],
+    origin: { kind: 'mcp', file: '/project/main.hcl', line: 1 },
+    prompt,
+  };
+
+  it('gets the prompt with the arguments and counts it loaded only when the get succeeds', async () => {
+    const session = new SkillSession([promptSkill]);
+    const calls: unknown[] = [];
+    const failing = async (_p: typeof prompt, args: Readonly<Record<string, string>>) => {
+      calls.push(args);
+      return { content: [{ type: 'text' as const, text: 'server said no' }], isError: true };
+    };
+    const failed = await executeLoadSkill(session, { name: promptSkill.name, arguments: { city: 'Oslo' } }, failing);
+    expect(failed.result.isError).toBe(true);
+    expect(session.loaded()).toEqual([]);
+    const ok = async (_p: typeof prompt, args: Readonly<Record<string, string>>) => ({ content: [{ type: 'text' as const, text: `weather in ${args.city}` }], isError: false });
+    const loaded = await executeLoadSkill(session, { name: promptSkill.name, arguments: { city: 'Oslo' } }, ok);
+    expect(loaded.result.isError).toBe(false);
+    expect(loaded.result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')).toMatch(/loaded: a prompt of the tool server mcp\.every[\s\S]*weather in Oslo/);
+    expect(session.loaded()).toEqual([promptSkill.name]);
+    expect(calls).toEqual([{ city: 'Oslo' }]);
+  });
+
+  it('refuses arguments for a skill that is not a prompt', async () => {
+    const outcome = await executeLoadSkill(new SkillSession([scraping]), { name: 'scraping', arguments: { a: 'b' } });
+    expect(outcome.result.isError).toBe(true);
+    expect(textOf(outcome)).toContain('takes no arguments');
+  });
+
+  it('offers arguments in the tool definition only when asked', () => {
+    expect(Object.keys(loadSkillToolDefinition().inputSchema.properties as object)).toEqual(['name']);
+    expect(Object.keys(loadSkillToolDefinition(true).inputSchema.properties as object)).toEqual(['name', 'arguments']);
   });
 });

@@ -8,24 +8,14 @@
 import Database from 'better-sqlite3';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createColumnCodec } from './columns.js';
-import { createDbFile, examineDbFile, notSquadronDb } from './dbFile.js';
-import { StoreError } from './errors.js';
-import { isoTime } from './ids.js';
-import { hasSquadronSchema, migrate, pendingMigrations } from './migrate.js';
-import { migrationsFolder, readMigrations, type MigrationFile } from './migrationFiles.js';
-import type { Redactor } from './redact.js';
-import type { RepoContext } from './repos/context.js';
-import { createEventsRepo } from './repos/events.js';
-import { createLedgerRepo } from './repos/ledger.js';
-import { createLeasesRepo } from './repos/leases.js';
-import { createMessagesRepo } from './repos/messages.js';
-import { createRoutesRepo } from './repos/routes.js';
-import { createRunsRepo } from './repos/runs.js';
-import { createSessionsRepo } from './repos/sessions.js';
-import { createTasksRepo } from './repos/tasks.js';
-import { createTurnsRepo } from './repos/turns.js';
-import type { Store } from './store.js';
+import { createDbFile, examineDbFile, notSquadronDb } from '../dbFile.js';
+import { StoreError } from '../errors.js';
+import { isoTime } from '../ids.js';
+import { hasSquadronSchema, migrate, pendingMigrations } from '../migrate.js';
+import { migrationsFolder, readMigrations, type MigrationFile } from '../migrationFiles.js';
+import type { Redactor } from '../redact.js';
+import { sqliteStore, type SqliteStoreOptions } from './store.js';
+import type { Store } from '../store.js';
 
 export interface OpenStoreOptions {
   /**
@@ -206,31 +196,10 @@ function prepareWritable(db: Database.Database, file: string, files: MigrationFi
 
 function storeOn(db: Database.Database, file: string, opts: OpenStoreOptions): Store {
   db.pragma('foreign_keys = ON');
-  return reposOn(db, file, opts);
-}
-
-function reposOn(db: Database.Database, file: string, opts: OpenStoreOptions): Store {
-  const clock = opts.clock ?? Date.now;
-  const now = (): string => isoTime(clock());
-  const ctx: RepoContext = { db, codec: createColumnCodec(opts.redactor), clock, now };
-  return {
-    path: file,
-    withRedactor: (redactor) => reposOn(db, file, { ...opts, redactor }),
-    close: () => db.close(),
-    transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
-    checkpoint: () => {
-      db.pragma('wal_checkpoint(TRUNCATE)');
-    },
-    runs: createRunsRepo(ctx),
-    tasks: createTasksRepo(ctx),
-    sessions: createSessionsRepo(ctx),
-    messages: createMessagesRepo(ctx),
-    ledger: createLedgerRepo(ctx),
-    turns: createTurnsRepo(ctx),
-    events: createEventsRepo(ctx),
-    routes: createRoutesRepo(ctx),
-    leases: createLeasesRepo(ctx),
-  };
+  const storeOpts: SqliteStoreOptions = {};
+  if (opts.redactor !== undefined) storeOpts.redactor = opts.redactor;
+  if (opts.clock !== undefined) storeOpts.clock = opts.clock;
+  return sqliteStore(db, file, storeOpts);
 }
 
 /** Whether an older schema may be upgraded in place: SQLite needs the file and its folder (for -wal/-shm). */

@@ -1,0 +1,115 @@
+// Context cost of large tool results: how many bytes a 1 MB JSON result and a 1 MB text result add
+// to the worker's next model request (goal ≤ 2 KB), with results stored by handle at the default
+// limit (tool_response max_tokens = 16,000) and, for contrast, with a limit so high that they pass
+// whole. Runs the real CLI (`node dist/cli/main.js run`) against the fake model server (real wire
+// format over 127.0.0.1) and the stdio MCP server of test/support/mcpBigServer.mjs; the figures are
+// read from the request bodies the fake server received.
+//
+//   "added"        = bytes of the next request body − bytes of the request before it, less the
+//                    assistant turn that made the call (what the result itself costs on the wire);
+//   "tool_result"  = bytes of the tool_result block alone, as JSON in the request body;
+//   "read tools"   = bytes of the result_read and result_search definitions, sent from the first
+//                    stored result of a session on (once per session, not per result).
+//
+// Prints figures only; nothing is asserted. Run after building:
+//   npm run build --silent && node bench/context.mjs [--api anthropic|openai]
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startFakeModelServer } from '../dist/test/support/fakeModelServer.js';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(repo, 'dist', 'cli', 'main.js');
+const mcpServer = join(repo, 'test', 'support', 'mcpBigServer.mjs');
+const args = process.argv.slice(2);
+const API = args.includes('--api') ? args[args.indexOf('--api') + 1] : 'anthropic';
+const MODEL = API === 'anthropic' ? 'models.fake.claude_sonnet_4_6' : 'models.fake.gpt_4_1';
+
+const TOOLS = [
+  ['1 MB JSON (MCP structured content)', 'mcp_big_big_json'],
+  ['1 MB text (MCP text)', 'mcp_big_big_text'],
+];
+
+function hcl(server, limit) {
+  const baseUrl = API === 'anthropic' ? server.anthropicBaseURL : server.openaiBaseURL;
+  const toolResponse = limit === undefined ? '' : `    tool_response {\n      max_tokens = ${limit}\n    }\n`;
+  return `model "fake" {
+  provider = "${API}"
+  base_url = "${baseUrl}"
+  api_key  = "k"
+}
+variable "tok" {
+  default = ""
+}
+mcp "big" {
+  command = "${process.execPath}"
+  args    = ["${mcpServer}"]
+}
+mission "m" {
+  commander { model = ${MODEL} }
+  agent_defaults {
+${toolResponse}  }
+  task "t" {
+    objective = "Fetch."
+    tools     = [mcp.big.big_json, mcp.big.big_text]
+    discovery = false
+  }
+}
+`;
+}
+
+function reply(request, tool) {
+  const system = request.canonical.system;
+  const turn = request.canonical.messages.filter((m) => m.role === 'assistant').length;
+  if (system.includes('commander of task')) {
+    return turn === 0 ? { toolCalls: [{ name: 'call_agent', input: { name: 'worker', task: 'Fetch it.' } }] } : { toolCalls: [{ name: 'task_complete', input: { summary: 'done' } }] };
+  }
+  return turn === 0 ? { toolCalls: [{ name: tool, input: {} }] } : { text: 'Fetched.' };
+}
+
+function run(dir) {
+  return new Promise((ok, fail) => {
+    const child = spawn(process.execPath, [cli, 'run', dir], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => (code === 0 ? ok() : fail(new Error(`run exited ${code}: ${stderr}`))));
+  });
+}
+
+const bytes = (value) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+
+/** The worker's two requests: before the tool call, and with its result. */
+async function measure(tool, limit) {
+  let current;
+  const server = await startFakeModelServer({ respond: (req) => reply(req, current) });
+  const dir = mkdtempSync(join(tmpdir(), 'squadron-bench-context-'));
+  try {
+    current = tool;
+    writeFileSync(join(dir, 'main.hcl'), hcl(server, limit));
+    await run(dir);
+    const worker = server.requests.filter((r) => r.canonical.system.includes('worker agent of task'));
+    const [before, after] = worker;
+    const messages = API === 'anthropic' ? after.body.messages : after.body.messages ?? after.body.input;
+    const assistant = messages[messages.length - 2];
+    const last = messages[messages.length - 1];
+    const added = bytes(after.body) - bytes(before.body) - bytes(assistant);
+    const tools = (body) => (body.tools ?? []).filter((t) => /^result_/.test(t.name ?? t.function?.name ?? ''));
+    return { added, toolResult: bytes(last), readTools: tools(after.body).length > 0 ? bytes(tools(after.body)) : 0, total: bytes(after.body) };
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const fmt = (n) => n.toLocaleString('en-US').padStart(12);
+console.log(`context cost of one large tool result (${API} wire format; bytes of JSON in the request body)`);
+console.log(`${'result'.padEnd(38)} ${'limit'.padEnd(26)} ${'added'.padStart(12)} ${'tool_result'.padStart(12)} ${'read tools'.padStart(12)} ${'request'.padStart(12)}`);
+for (const [label, tool] of TOOLS) {
+  for (const [name, limit] of [['16,000 (default)', undefined], ['1,000,000 (passes whole)', 1_000_000]]) {
+    const m = await measure(tool, limit);
+    console.log(`${label.padEnd(38)} ${name.padEnd(26)} ${fmt(m.added)} ${fmt(m.toolResult)} ${fmt(m.readTools)} ${fmt(m.total)}`);
+  }
+}

@@ -1,0 +1,29 @@
+// The one place that decides which store a database location names: a `postgres://` or
+// `postgresql://` connection string opens the PostgreSQL store (its driver loaded only then), anything
+// else is a SQLite file path. The CLI, the API and the runtime all open their store through here.
+
+import type { Redactor } from './redact.js';
+import { openStore } from './sqlite/open.js';
+import type { Store } from './store.js';
+import { isPostgresUrl } from './postgres/url.js';
+
+export interface OpenDatabaseOptions {
+  /** 'read' opens SQLite read-only; on PostgreSQL the same pool is used, and the caller only reads. */
+  access?: 'write' | 'read';
+  /** Told what a read-only SQLite open did or could not do (an upgrade applied, an old schema). */
+  onNote?: (message: string) => void;
+  redactor?: Redactor;
+}
+
+/** Whether `db` names a PostgreSQL database (a connection string) rather than a SQLite file. */
+export function isServerDatabase(db: string): boolean {
+  return isPostgresUrl(db);
+}
+
+export async function openDatabase(db: string, opts: OpenDatabaseOptions = {}): Promise<Store> {
+  if (isPostgresUrl(db)) {
+    const { openPostgresStore } = await import('./postgres/store.js');
+    return openPostgresStore(db, opts.redactor ? { redactor: opts.redactor } : {});
+  }
+  return openStore(db, opts);
+}

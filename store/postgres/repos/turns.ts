@@ -1,0 +1,33 @@
+// Model turns on PostgreSQL: one row per model call; totals are summed from these rows, so budgets
+// survive a resume. Sums of integer columns are bigint, read back as numbers (connect.ts).
+
+import { toTotals } from '../../rowReaders.js';
+import { parseRow, RawSessionTotals, RawTotals } from '../../rowSchemas.js';
+import type { UsageTotals } from '../../rows.js';
+import type { TurnsRepo } from '../../repos/turns.js';
+import { TURN_COLUMNS, TURN_SUMS, turnValues } from '../../sharedSql.js';
+import type { PgRepoContext } from '../context.js';
+
+export function createTurnsRepo({ sql, now }: PgRepoContext): TurnsRepo {
+  return {
+    async record(t) {
+      await sql.query(
+        `INSERT INTO model_turns (${TURN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        turnValues(t, now()),
+      );
+    },
+    async totalsForRun(runId) {
+      const { rows } = await sql.query(`SELECT ${TURN_SUMS} FROM model_turns WHERE run_id = $1`, [runId]);
+      return toTotals(parseRow(RawTotals, 'model_turns', rows[0]));
+    },
+    async totalsBySession(runId) {
+      const { rows } = await sql.query(`SELECT session_id, ${TURN_SUMS} FROM model_turns WHERE run_id = $1 GROUP BY session_id`, [runId]);
+      const out = new Map<string, UsageTotals>();
+      for (const row of rows) {
+        const r = parseRow(RawSessionTotals, 'model_turns', row);
+        out.set(r.session_id, toTotals(r));
+      }
+      return out;
+    },
+  };
+}

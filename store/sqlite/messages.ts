@@ -1,0 +1,61 @@
+// Messages: a session's conversation in order. Each append takes the next sequence number in the
+// same statement, so two writers can never produce the same seq, and stores the row's checksum so a
+// long conversation is read back without validating every part again (see rowChecksum.ts).
+
+import type { Part } from '../../core/messages.js';
+import { messageChecksum } from '../rowChecksum.js';
+import { readMessageHead, readMessageRow } from '../rowReaders.js';
+import type { MessageRow } from '../rows.js';
+import type { RepoContext } from './context.js';
+import type { MessagesRepo } from '../repos/messages.js';
+
+export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRepo {
+  // A database of an older schema opened read-only (read as it is) has no checksum column: its rows
+  // are all validated, and nothing is appended to it.
+  const checksummed = db.prepare("SELECT 1 FROM pragma_table_info('messages') WHERE name = 'checksum'").get() !== undefined;
+  const insert = db.prepare(
+    `INSERT INTO messages (session_id, seq, role, parts_json, turn, kind, call_id, created_at${checksummed ? ', checksum' : ''})
+     SELECT @session, COALESCE(MAX(seq), 0) + 1, @role, @parts, @turn, @kind, @callId, @createdAt${checksummed ? ', @checksum' : ''}
+     FROM messages WHERE session_id = @session
+     RETURNING id, seq, created_at`,
+  );
+  const bySession = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq');
+  const headsBySession = db.prepare('SELECT id, seq, role, turn, kind, call_id FROM messages WHERE session_id = ? ORDER BY seq');
+  const count = db.prepare<[string], number>('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck();
+
+  const read = (row: unknown): MessageRow => readMessageRow(codec, row);
+
+  return {
+    async append(sessionId, m) {
+      const parts = codec.json(m.parts);
+      const kind = m.kind ?? null;
+      const callId = m.callId ?? null;
+      const written = insert.get({
+        session: sessionId,
+        role: m.role,
+        parts,
+        turn: m.turn,
+        kind,
+        callId,
+        createdAt: now(),
+        ...(checksummed ? { checksum: messageChecksum(m.role, kind, callId, parts) } : {}),
+      }) as { id: number; seq: number; created_at: string };
+      // The caller holds the message already: only what the database decided is read back (a full
+      // re-read would parse, restore and validate the parts again on every append).
+      const row: MessageRow = { id: written.id, sessionId, seq: written.seq, role: m.role, parts: m.parts, turn: m.turn, createdAt: written.created_at };
+      if (m.kind !== undefined) row.kind = m.kind;
+      if (m.callId !== undefined) row.callId = m.callId;
+      return row;
+    },
+    async list(sessionId, fromSeq = 1) {
+      return bySession.all(sessionId, fromSeq).map(read);
+    },
+    async heads(sessionId) {
+      return headsBySession.all(sessionId).map(readMessageHead);
+    },
+    async count(sessionId) {
+      return count.get(sessionId) ?? 0;
+    },
+  };
+}
+

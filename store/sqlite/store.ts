@@ -1,0 +1,132 @@
+// The Store on one SQLite connection. Statements run synchronously (better-sqlite3) and resolve at
+// once; what needs care is a transaction whose body awaits: it holds the connection's gate from
+// BEGIN IMMEDIATE to COMMIT (or ROLLBACK when the body rejects), so calls made meanwhile through the
+// outer store queue (FIFO) instead of joining it. The body's own store (`tx`) bypasses that queue;
+// a transaction on `tx` is a savepoint.
+
+import type Database from 'better-sqlite3';
+import { createColumnCodec } from '../columns.js';
+import { isoTime } from '../ids.js';
+import type { Redactor } from '../redact.js';
+import type { Store } from '../store.js';
+import type { RepoContext } from './context.js';
+import { createEventsRepo } from './events.js';
+import { Gate } from './gate.js';
+import { createLedgerRepo } from './ledger.js';
+import { createLeasesRepo } from './leases.js';
+import { createMessagesRepo } from './messages.js';
+import { createRoutesRepo } from './routes.js';
+import { createRunsRepo } from './runs.js';
+import { createSessionsRepo } from './sessions.js';
+import { createTasksRepo } from './tasks.js';
+import { createTurnsRepo } from './turns.js';
+import { createStoredResultsRepo } from './storedResults.js';
+
+type RepoName = 'runs' | 'tasks' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults';
+type Repos = Pick<Store, RepoName>;
+
+export interface SqliteStoreOptions {
+  redactor?: Redactor;
+  clock?: () => number;
+}
+
+/** A transaction's store: its nesting depth, and whether its transaction is still open. */
+interface Scope {
+  depth: number;
+  open: boolean;
+}
+
+export function sqliteStore(db: Database.Database, path: string, opts: SqliteStoreOptions): Store {
+  return view({ db, path, opts, repos: createRepos(db, opts), gate: new Gate(), scope: null });
+}
+
+function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
+  const clock = opts.clock ?? Date.now;
+  const ctx: RepoContext = { db, codec: createColumnCodec(opts.redactor), clock, now: () => isoTime(clock()) };
+  return {
+    runs: createRunsRepo(ctx),
+    tasks: createTasksRepo(ctx),
+    sessions: createSessionsRepo(ctx),
+    messages: createMessagesRepo(ctx),
+    ledger: createLedgerRepo(ctx),
+    turns: createTurnsRepo(ctx),
+    events: createEventsRepo(ctx),
+    routes: createRoutesRepo(ctx),
+    leases: createLeasesRepo(ctx),
+    storedResults: createStoredResultsRepo(ctx),
+  };
+}
+
+interface View {
+  db: Database.Database;
+  path: string;
+  opts: SqliteStoreOptions;
+  repos: Repos;
+  /** Who may use the connection now: the outer store's gate, or a transaction's own. */
+  gate: Gate;
+  scope: Scope | null;
+}
+
+function view(v: View): Store {
+  const { db, scope, gate } = v;
+  const ended = (): Error => new Error('a store call was made through a transaction that had already ended (a missing await inside store.transaction)');
+  const guard = <T>(fn: () => Promise<T>): Promise<T> =>
+    gate.run(() => (scope !== null && !scope.open ? Promise.reject(ended()) : fn()));
+  const g = <R extends object>(repo: R): R => gated(repo, guard);
+  return {
+    path: v.path,
+    withRedactor: (redactor) => {
+      const opts = { ...v.opts, redactor };
+      return view({ ...v, opts, repos: createRepos(db, opts) });
+    },
+    close: () =>
+      scope !== null ? Promise.reject(new Error('close() was called inside a transaction')) : gate.run(async () => void db.close()),
+    checkpoint: () =>
+      guard(async () => {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      }),
+    transaction: async <T>(fn: (tx: Store) => Promise<T>): Promise<T> => {
+      await gate.acquire();
+      try {
+        if (scope !== null && !scope.open) throw ended();
+        const depth = scope === null ? 0 : scope.depth + 1;
+        const savepoint = `squadron_${depth}`;
+        db.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
+        const inner: Scope = { depth, open: true };
+        try {
+          const result = await fn(view({ ...v, gate: new Gate(), scope: inner }));
+          inner.open = false;
+          db.exec(depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
+          return result;
+        } catch (err) {
+          inner.open = false;
+          // SQLite may already have rolled back on its own (e.g. a full disk); then there is nothing to undo.
+          if (db.inTransaction) db.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+          throw err;
+        }
+      } finally {
+        gate.release();
+      }
+    },
+    runs: g(v.repos.runs),
+    tasks: g(v.repos.tasks),
+    sessions: g(v.repos.sessions),
+    messages: g(v.repos.messages),
+    ledger: g(v.repos.ledger),
+    turns: g(v.repos.turns),
+    events: g(v.repos.events),
+    routes: g(v.repos.routes),
+    leases: g(v.repos.leases),
+    storedResults: g(v.repos.storedResults),
+  };
+}
+
+/** The repository with every method behind `guard`. */
+function gated<R extends object>(repo: R, guard: <T>(fn: () => Promise<T>) => Promise<T>): R {
+  const out: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(repo)) {
+    if (typeof method !== 'function') continue;
+    out[name] = (...args: unknown[]): Promise<unknown> => guard(() => (method as (...a: unknown[]) => Promise<unknown>).apply(repo, args));
+  }
+  return out as R;
+}
