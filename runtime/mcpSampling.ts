@@ -35,7 +35,7 @@ export function createSampler(ctx: SamplingContext): (request: McpSamplingReques
     const messages = params.messages.map(toMessage);
     const agent = samplingAgent(server.name);
     const session = await openSession(ctx, request.caller.task, agent, model.apiModel, params.systemPrompt ?? '');
-    const turn = (await ctx.store.messages.list(session)).filter((m) => m.role === 'assistant').length + 1;
+    const turn = (await ctx.store.messages.heads(session)).filter((m) => m.role === 'assistant').length + 1;
     const modelRequest: ModelRequest = {
       model: model.apiModel,
       system: params.systemPrompt ?? '',
