@@ -16,7 +16,7 @@ import type { LoadResult } from '../config/load.js';
 import type { RunEvent } from '../runtime/events.js';
 import type { MissionPlan } from '../runtime/plan.js';
 import type { RunEnvironment, RunOptions, RunReport } from '../runtime/run.js';
-import { isPostgresUrl, shownPostgresUrl } from '../store/postgres/url.js';
+import { isPostgresUrl, shownDatabase } from '../store/postgres/url.js';
 import { SquadronError } from './errors.js';
 import { openProject, selectionOverrides, selectMission, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
 
@@ -160,7 +160,7 @@ export async function resume(req: ResumeRequest): Promise<RunReport> {
   const [{ failedRunRefusal, resumeRun, openStoredRun }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run.js'), import('../runtime/runConfig.js')]);
   const db = databaseLocation(req.db);
   const opened = await openStoredRun(db, req.runId);
-  if (!opened) throw new SquadronError('not_found', `no run ${req.runId} in ${isPostgresUrl(db) ? shownPostgresUrl(db) : db}`);
+  if (!opened) throw new SquadronError('not_found', `no run ${req.runId} in ${shownDatabase(db)}`);
   const stored = opened.facts;
   return refusalsAsErrors(async () => {
     // A failed run is refused first: giving its secrets again would not make a plain resume work.

@@ -11,7 +11,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { databasePath, SQUADRON_DIR } from '../config/projectLayout.js';
-import { isPostgresUrl, shownPostgresUrl } from '../store/postgres/url.js';
+import { isPostgresUrl } from '../store/postgres/url.js';
 import { CliError } from './io.js';
 
 export const DB_ENV = 'SQUADRON_DB';
@@ -78,10 +78,6 @@ function database(cwd: string, value: string): string {
   return isPostgresUrl(value) ? value.trim() : givenDbPath(cwd, value);
 }
 
-/** A database as messages show it: a connection string without its password, a path as it is. */
-export function shownDatabase(db: string): string {
-  return isPostgresUrl(db) ? shownPostgresUrl(db) : db;
-}
 
 /** Which environment variable chose the database, for messages. */
 export function dbEnvName(env: NodeJS.ProcessEnv): string {

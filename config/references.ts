@@ -159,14 +159,8 @@ export function resolveToolRef(p: RefPath, direct: Provenance, scope: Scope, dia
     }
     case 'mcp': {
       if (p.parts.length !== 2) return wrongShape(p, 'mcp.<server>.<tool> or mcp.<server>.all', diags);
-      const server = p.parts[0]!.name;
-      if (!scope.symbols.mcp.has(server)) {
-        if (!scope.symbols.broken.has(`mcp.${server}`)) {
-          const hint = suggestionHint(server, [...scope.symbols.mcp.keys()], (c) => `mcp.${c}`) ?? `declare it: mcp "${server}" { command = "…" }`;
-          diags.push(diagnosticAt(p.range, 'error', 'REF003', `unknown mcp server "${server}"`, hint));
-        }
-        return undefined;
-      }
+      const server = knownMcpServer(p, scope, diags);
+      if (server === undefined) return undefined;
       const tool = p.parts[1]!.name;
       scope.symbols.mcpUses.push({ server, tool, range: p.range });
       return [{ ref: `mcp.${server}.${tool}`, via: direct }];
@@ -295,6 +289,17 @@ export function resolveNameRef(expr: Expression, ns: NameNamespace, known: Reado
   return resolveName(p, KIND_WORD[ns], known, scope, diags);
 }
 
+/** The server a `mcp.<server>…` reference names, or undefined after a REF003 (unless the block itself is broken). */
+function knownMcpServer(p: RefPath, scope: Scope, diags: Diagnostic[]): string | undefined {
+  const server = p.parts[0]!.name;
+  if (scope.symbols.mcp.has(server)) return server;
+  if (!scope.symbols.broken.has(`mcp.${server}`)) {
+    const hint = suggestionHint(server, [...scope.symbols.mcp.keys()], (c) => `mcp.${c}`) ?? `declare it: mcp "${server}" { command = "…" }`;
+    diags.push(diagnosticAt(p.range, 'error', 'REF003', `unknown mcp server "${server}"`, hint));
+  }
+  return undefined;
+}
+
 /**
  * A server's prompts as skills: `mcp.<server>.prompts` (every prompt of the server) or
  * `mcp.<server>.prompts.<name>` (one). The name is the reference as written; the prompts are only
@@ -306,14 +311,8 @@ function resolveMcpPromptRef(p: RefPath, scope: Scope, diags: Diagnostic[]): str
     diags.push(diagnosticAt(p.range, 'error', 'REF005', `expected a skill reference (skills.<name>, or a server's prompts: ${form}), got ${p.text}`));
     return undefined;
   }
-  const server = p.parts[0]!.name;
-  if (!scope.symbols.mcp.has(server)) {
-    if (!scope.symbols.broken.has(`mcp.${server}`)) {
-      const hint = suggestionHint(server, [...scope.symbols.mcp.keys()], (c) => `mcp.${c}`) ?? `declare it: mcp "${server}" { command = "…" }`;
-      diags.push(diagnosticAt(p.range, 'error', 'REF003', `unknown mcp server "${server}"`, hint));
-    }
-    return undefined;
-  }
+  const server = knownMcpServer(p, scope, diags);
+  if (server === undefined) return undefined;
   if (p.parts.length === 3) scope.symbols.mcpPromptUses.push({ server, prompt: p.parts[2]!.name, range: p.range });
   return p.parts.map((part) => part.name).reduce((ref, name) => `${ref}.${name}`, 'mcp');
 }

@@ -8,23 +8,15 @@
 // to the server as the request's error (the client wraps it).
 import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 
-import type { McpServer, Mission, MissionGraph, ModelRef } from '../config/graph.js';
-import type { Store } from '../store/index.js';
-import type { EventBus } from './events.js';
-import type { ModelResolver } from './models.js';
+import type { McpServer, ModelRef } from '../config/graph.js';
 import { ModelCallError, type Message, type ModelRequest, type Part } from './providers/types.js';
 import type { McpSamplingRequest } from './tools/mcp/client.js';
 import { costOf } from './usage.js';
 import { durableStep } from './durableStep.js';
+import type { RunContext } from './runContext.js';
 
-export interface SamplingContext {
-  graph: MissionGraph;
-  mission: Mission;
-  runId: string;
-  store: Store;
-  bus: EventBus;
-  models: ModelResolver;
-}
+/** What sampling needs of the run: the run context before its tools exist (they need the sampler). */
+export type SamplingContext = Pick<RunContext, 'graph' | 'mission' | 'runId' | 'store' | 'bus' | 'models'>;
 
 /** The agent name of the session that holds a server's sampling turns. */
 export function samplingAgent(server: string): string {
@@ -43,7 +35,7 @@ export function createSampler(ctx: SamplingContext): (request: McpSamplingReques
     const messages = params.messages.map(toMessage);
     const agent = samplingAgent(server.name);
     const session = await openSession(ctx, request.caller.task, agent, model.apiModel, params.systemPrompt ?? '');
-    const turn = (await ctx.store.messages.list(session)).filter((m) => m.role === 'assistant').length + 1;
+    const turn = (await ctx.store.messages.heads(session)).filter((m) => m.role === 'assistant').length + 1;
     const modelRequest: ModelRequest = {
       model: model.apiModel,
       system: params.systemPrompt ?? '',

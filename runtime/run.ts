@@ -10,7 +10,7 @@ import type { Mission, MissionGraph, ModelBlock } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
 import { eventRows, type EventRows } from './eventRows.js';
 import { startHeartbeat } from './leaseHeartbeat.js';
-import { DEFAULT_LEASE_STALE_MS, isServerDatabase, makePrivateDirs, newId, openDatabase, shownPostgresUrl, type Redactor, type Store } from '../store/index.js';
+import { DEFAULT_LEASE_STALE_MS, makePrivateDirs, newId, openDatabase, shownDatabase, type Redactor, type Store } from '../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
 import { EventBus, type RunEvent } from './events.js';
 import { createSampler } from './mcpSampling.js';
@@ -373,7 +373,3 @@ async function storedSkipReasons(store: Store, runId: string): Promise<Map<strin
   return reasons;
 }
 
-/** A database as a message shows it: a connection string without its password. */
-function shownDatabase(db: string): string {
-  return isServerDatabase(db) ? shownPostgresUrl(db) : db;
-}

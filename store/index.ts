@@ -1,9 +1,9 @@
 // Public face of the store: open it, the Store interface, its error, the redactor, and row types.
 
 export { openStore } from './sqlite/open.js';
-export { openDatabase, isServerDatabase } from './openDatabase.js';
+export { openDatabase } from './openDatabase.js';
 export type { OpenDatabaseOptions } from './openDatabase.js';
-export { shownPostgresUrl } from './postgres/url.js';
+export { shownDatabase, shownPostgresUrl } from './postgres/url.js';
 export type { OpenStoreOptions } from './sqlite/open.js';
 export { makePrivateDirs } from './privateDirs.js';
 export type { Store } from './store.js';

@@ -15,11 +15,6 @@ export interface OpenDatabaseOptions {
   redactor?: Redactor;
 }
 
-/** Whether `db` names a PostgreSQL database (a connection string) rather than a SQLite file. */
-export function isServerDatabase(db: string): boolean {
-  return isPostgresUrl(db);
-}
-
 export async function openDatabase(db: string, opts: OpenDatabaseOptions = {}): Promise<Store> {
   if (isPostgresUrl(db)) {
     const { openPostgresStore } = await import('./postgres/store.js');

@@ -109,3 +109,8 @@ function osUser(): string {
     return 'postgres';
   }
 }
+
+/** Any database location as messages show it: a connection string without its password, a SQLite path as it is. */
+export function shownDatabase(db: string): string {
+  return isPostgresUrl(db) ? shownPostgresUrl(db) : db;
+}

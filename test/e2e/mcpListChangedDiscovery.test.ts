@@ -7,8 +7,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_STDIO_SERVER_PATH } from '../support/mcpStdioServer.js';
-import { runCli, type CliResult } from '../support/cli.js';
-import { ANTHROPIC_MODEL, fakeModelBlock, openRunDb, removeProjects, requestsOf, storedEvents, workerOf, writeProject } from '../support/e2eProject.js';
+import type { CliResult } from '../support/cli.js';
+import { ANTHROPIC_MODEL, fakeModelBlock, removeProjects, runThenResume, requestsOf, storedEvents, workerOf, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer, type FakeRequest } from '../support/fakeModelServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
@@ -63,11 +63,7 @@ mission "discovering" {
 }
 `,
     });
-    first = await runCli(['run', dir], { cwd: dir, timeoutMs: 120_000, onSpawn: (c) => (child = c) });
-    const db = openRunDb(dir);
-    const runId = db.prepare('SELECT id FROM runs').pluck().get() as string;
-    db.close();
-    resumed = await runCli(['resume', runId, '--db', dir], { cwd: dir, timeoutMs: 120_000 });
+    ({ first, resumed } = await runThenResume(dir, (c) => (child = c)));
     problems.push(...turns.problems);
   }, 300_000);
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { openStore, type OpenStoreOptions, type Store } from '../../store/index.js';
+import { openStore, StoreError, type OpenStoreOptions, type Store } from '../../store/index.js';
 
 const cleanups: (() => void | Promise<void>)[] = [];
 
@@ -46,4 +46,15 @@ export async function seedSession(store: Store, agent = 'worker'): Promise<{ run
     skills: [],
   });
   return { runId: run.id, sessionId: session.id };
+}
+
+/** The StoreError a read fails with (any other failure, or none, fails the test). */
+export async function readError(read: () => Promise<unknown>): Promise<StoreError> {
+  try {
+    await read();
+  } catch (err) {
+    if (err instanceof StoreError) return err;
+    throw err;
+  }
+  throw new Error('the read did not fail');
 }

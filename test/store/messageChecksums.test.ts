@@ -6,7 +6,7 @@ import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { StoreError, type Store } from '../../store/index.js';
 import { messageChecksum, portableCrc32 } from '../../store/rowChecksum.js';
-import { freshStore, seedSession } from './fixtures.js';
+import { freshStore, readError, seedSession } from './fixtures.js';
 
 /** Runs SQL on the database file through a second connection, as a person with sqlite3 would. */
 function edit(store: Store, sql: string, ...params: unknown[]): void {
@@ -16,16 +16,6 @@ function edit(store: Store, sql: string, ...params: unknown[]): void {
   } finally {
     raw.close();
   }
-}
-
-async function readError(read: () => Promise<unknown>): Promise<StoreError> {
-  try {
-    await read();
-  } catch (err) {
-    if (err instanceof StoreError) return err;
-    throw err;
-  }
-  throw new Error('the read did not fail');
 }
 
 describe('message checksums', () => {

@@ -6,7 +6,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ToolResultPart } from '../../runtime/providers/types.js';
-import { tempDir } from './cli.js';
+import { runCli, tempDir, type CliResult } from './cli.js';
+import type { ChildProcess } from 'node:child_process';
 import type { FakeModelServer, FakeRequest } from './fakeModelServer.js';
 
 /** The model every test mission uses: `models.fake.<key>` on the fake server. */
@@ -44,6 +45,19 @@ export function fakeModelBlock(server: FakeModelServer, provider: 'anthropic' | 
 /** The run database a project's `squadron run` wrote (default location), opened read-only. */
 export function openRunDb(dir: string): Database.Database {
   return new Database(join(dir, '.squadron', 'squadron.db'), { readonly: true });
+}
+
+/**
+ * `squadron run` of the project, which the test's fake model kills mid-way through `onSpawn`'s
+ * child, then `squadron resume` of the run it left: both results.
+ */
+export async function runThenResume(dir: string, onSpawn: (child: ChildProcess) => void): Promise<{ first: CliResult; resumed: CliResult }> {
+  const first = await runCli(['run', dir], { cwd: dir, timeoutMs: 120_000, onSpawn });
+  const db = openRunDb(dir);
+  const runId = db.prepare('SELECT id FROM runs').pluck().get() as string;
+  db.close();
+  const resumed = await runCli(['resume', runId, '--db', dir], { cwd: dir, timeoutMs: 120_000 });
+  return { first, resumed };
 }
 
 /** Stored events of one type, their JSON data parsed, in order. */

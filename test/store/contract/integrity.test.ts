@@ -3,19 +3,10 @@
 // concurrent writers never produce two messages with one seq.
 
 import { describe, expect, it } from 'vitest';
-import { createSecretRedactor, StoreError, type Store } from '../../../store/index.js';
+import { createSecretRedactor, type Store } from '../../../store/index.js';
 import { messageChecksum } from '../../../store/rowChecksum.js';
+import { readError } from '../fixtures.js';
 import { seedSession, useBackends } from './backends.js';
-
-async function readError(read: () => Promise<unknown>): Promise<StoreError> {
-  try {
-    await read();
-  } catch (err) {
-    if (err instanceof StoreError) return err;
-    throw err;
-  }
-  throw new Error('the read did not fail');
-}
 
 /** Not valid parts (a text part without its text), as stored JSON. */
 const INVALID_PARTS = '[{"type":"text"}]';
