@@ -183,6 +183,23 @@ describe('parallel iterated tasks through the CLI', () => {
       expect(doc.tasks['triage']!.summary).toContain('3 of 4 items succeeded, 1 failed. Failed items: 2.');
       expect(doc.tasks['triage']!.items).toMatchObject({ total: 4, completed: 3, failed: 1 });
       expect(itemRows(dir)[2]).toMatchObject({ status: 'failed', error: 'spam ticket' });
+
+      const runId = JSON.parse(r.stdout).run_id as string;
+      const human = await runCli(['inspect', runId, '--db', dir], { cwd: dir });
+      expect(human.stdout).toContain('items: 3/4 ✓ 1 ✗');
+      expect(human.stdout).toContain('[2] failed: spam ticket');
+      const one = await runCli(['inspect', runId, '--db', dir, '--task', 'triage', '--item', '3', '--json', '--transcript'], { cwd: dir });
+      expect(one.code, one.stderr).toBe(0);
+      const doc1 = JSON.parse(one.stdout) as { tasks: { items: { total: number; list: Record<string, unknown>[] }; sessions: { label: string }[] }[] };
+      expect(doc1.tasks[0]!.items.total).toBe(4);
+      expect(doc1.tasks[0]!.items.list).toEqual([expect.objectContaining({ index: 3, status: 'completed', summary: 'triaged as high', output: { priority: 'high' } })]);
+      expect(doc1.tasks[0]!.sessions.map((s) => s.label)).toEqual(['triage[3]']);
+      const text = await runCli(['inspect', runId, '--db', dir, '--task', 'triage', '--item', '1'], { cwd: dir });
+      expect(text.stdout).toContain('[1] completed');
+      expect(text.stdout).toContain('"priority": "normal"');
+      const missing = await runCli(['inspect', runId, '--db', dir, '--task', 'triage', '--item', '9'], { cwd: dir });
+      expect(missing.code).not.toBe(0);
+      expect(missing.stderr).toContain('task "triage" has 4 items (0–3); there is no item 9');
     } finally {
       await server.close();
     }
