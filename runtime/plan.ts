@@ -8,7 +8,7 @@ import { renderObjective, type ObjectiveItem } from '../config/objective.js';
 import { datasetItems } from '../config/datasetItems.js';
 import { taskEdges, type TaskEdge } from '../config/taskEdges.js';
 import { buildAgentToolbox } from './agents/agentToolbox.js';
-import { commanderSystemPrompt, type UpstreamResult } from './agents/commander.js';
+import { commanderSystemPrompt, commanderToolset, type UpstreamResult } from './agents/commander.js';
 import { CommanderState } from './agents/commanderState.js';
 import { commanderTools, type AgentDirectory } from './agents/commanderTools.js';
 import { commanderAgents, resultLimit, workerDefinition, type AgentDefinition, type ResultLimit } from './agents/definitions.js';
@@ -144,7 +144,9 @@ async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
     call: () => Promise.reject(new Error('plan never calls agents')),
     ask: () => Promise.reject(new Error('plan never calls agents')),
   };
-  const toolDefs = commanderTools({ agents: directory, state: new CommanderState(), output: task.output, routes: task.router }).map((t) => t.definition);
+  // The query tool reads nothing while planning: it is listed only (no store behind it).
+  const orchestration = commanderTools({ agents: directory, state: new CommanderState(), output: task.output, routes: task.router });
+  const toolDefs = commanderToolset(orchestration, { store: undefined as never, runId: '', upstream }).map((t) => t.definition);
   const model = req.mission.commander.model;
   const commander: CommanderPlan = {
     model: `${model.block}.${model.key}`,

@@ -14,7 +14,7 @@ import { renderObjective } from '../config/objective.js';
 import { ancestorsOf } from './taskGraph.js';
 import { tasksToSkip } from './skipping.js';
 import type { RunContext } from './runContext.js';
-import { runIteratedTask, UnitSlots } from './iteration/index.js';
+import { runIteratedTask, UnitSlots, withItemDigests } from './iteration/index.js';
 
 export type MissionStatus = FinishedRunStatus;
 
@@ -146,8 +146,9 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
   return { status: 'completed' };
 }
 
-async function executeTask(ctx: RunContext, task: TaskSpec, upstream: UpstreamResult[], slots: UnitSlots): Promise<TaskOutcome | 'interrupted'> {
+async function executeTask(ctx: RunContext, task: TaskSpec, completedUpstream: UpstreamResult[], slots: UnitSlots): Promise<TaskOutcome | 'interrupted'> {
   const { store, runId, bus } = ctx;
+  const upstream = await withItemDigests(store, runId, ctx.mission.tasks, completedUpstream);
   await store.tasks.ensure(runId, task.name);
   await store.tasks.markRunning(runId, task.name);
   bus.emit({ type: 'task.started', task: task.name });

@@ -12,6 +12,7 @@ import { runSequentialItems } from './sequential.js';
 export { UnitSlots } from './slots.js';
 export { itemLabel, parseItemLabel } from './labels.js';
 export type { IterationDeps } from './parallel.js';
+export { withItemDigests } from './digest.js';
 
 /** The items of the dataset a task iterates over, as this run sees them. */
 export function taskItems(mission: Mission, task: TaskSpec, inputs: Readonly<Record<string, Value>>): Value[] {

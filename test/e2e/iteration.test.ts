@@ -281,3 +281,60 @@ describe('kill -9 mid fan-out, then resume', () => {
     }
   });
 });
+
+describe('query_task_output downstream of an iterated task', () => {
+  function withReport(model: string): string {
+    return mission(model, 'concurrency_limit = 10').replace(
+      /\n}\n$/,
+      `
+  task "report" {
+    objective  = "How many tickets are high priority?"
+    tools      = [builtins.http.get]
+    depends_on = [tasks.triage]
+  }
+}
+`,
+    );
+  }
+
+  async function runWith(n: number): Promise<{ first: FakeRequest; answer: string; tools: string[] }> {
+    const script = turnScript({
+      [ITEM_COMMANDER]: [finishItem],
+      'commander of task "report"': [
+        { toolCalls: [{ name: 'query_task_output', input: { task: 'triage', group_by: 'priority' } }] },
+        { toolCalls: [{ name: 'query_task_output', input: { task: 'triage', where: [{ field: 'priority', value: 'high' }], fields: ['priority'], limit: 2, offset: 1 } }] },
+        (req) => taskComplete(JSON.stringify(req.canonical.messages.slice(-3).map((m) => m.parts))),
+      ],
+    });
+    const server = await startFakeModelServer({ respond: script.respond });
+    try {
+      const dir = writeProject({ 'main.hcl': withReport(fakeModelBlock(server)) });
+      writeTickets(dir, n);
+      const r = await runCli(['run', dir, '--json', '-i', 'tickets=@tickets.json'], { cwd: dir, timeoutMs: 170_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(script.problems).toEqual([]);
+      const report = server.requests.filter((q) => q.canonical.system.includes('commander of task "report"'));
+      const doc = JSON.parse(r.stdout) as { tasks: Record<string, { summary: string }> };
+      return { first: report[0]!, answer: doc.tasks['report']!.summary, tools: report[0]!.canonical.tools.map((t) => t.name) };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('shows a digest of fixed size, and answers filters, picks, pages and group counts through the tool', async () => {
+    const small = await runWith(10);
+    const large = await runWith(100);
+    expect(small.tools).toContain('query_task_output');
+    expect(small.first.canonical.system).toContain('Iterated over 10 items: 10 completed, 0 failed.');
+    expect(small.first.canonical.system).toContain('priority (string, required)');
+    expect(large.first.canonical.system).toContain('Iterated over 100 items: 100 completed, 0 failed.');
+    // Items 0 and 3 are the 'high' ones in both runs: counts per value, then page 2 of the high ones.
+    expect(small.answer).toContain('{\\"matching\\":10,\\"group_by\\":\\"priority\\",\\"counts\\":{\\"normal\\":6,\\"high\\":4}}');
+    expect(large.answer).toContain('\\"counts\\":{\\"normal\\":66,\\"high\\":34}');
+    expect(small.answer).toContain('{\\"matching\\":4,\\"offset\\":1,\\"items\\":[{\\"index\\":3,\\"status\\":\\"completed\\",\\"output\\":{\\"priority\\":\\"high\\"}},{\\"index\\":6');
+    expect(small.answer).toContain('\\"next_offset\\":3');
+    const bytes = (q: FakeRequest): number => JSON.stringify(q.body).length;
+    // Ten times the items: the downstream commander's first request grows by a digit or two, not by items.
+    expect(Math.abs(bytes(large.first) - bytes(small.first))).toBeLessThan(16);
+  });
+});
