@@ -35,6 +35,14 @@ export interface CommanderPromptInput {
   task: TaskSpec;
   agents: readonly AgentDefinition[];
   upstream: readonly UpstreamResult[];
+  /** A sequential iterator: the dataset the commander walks with dataset_next. */
+  dataset?: { name: string; total: number };
+}
+
+/** What a sequential iterator adds to its one commander: the dataset_next tool over the commander's own state. */
+export interface CommanderExtension {
+  dataset: { name: string; total: number };
+  tools(state: CommanderState): SessionTool[];
 }
 
 export function commanderSystemPrompt(input: CommanderPromptInput): string {
@@ -62,6 +70,7 @@ export function commanderSystemPrompt(input: CommanderPromptInput): string {
         : undefined,
     // The fields themselves are in submit_output's schema; the prompt only says that output is due.
     output: task.output !== undefined,
+    dataset: input.dataset,
     routes: task.router.length > 0 ? { options: task.router.map((r) => ({ target: r.target, condition: r.condition })) } : undefined,
   });
 }
@@ -83,7 +92,8 @@ export async function runCommander(
   agents: readonly AgentDefinition[],
   upstream: readonly UpstreamResult[],
   objective: string,
-): Promise<TaskOutcome> {
+  extension?: CommanderExtension,
+): Promise<TaskOutcome & { state?: CommanderState }> {
   const { store, mission } = ctx;
   const model = mission.commander.model;
   const stored = await store.sessions.get(ctx.runId, task.name, 'commander');
@@ -95,7 +105,7 @@ export async function runCommander(
       agent: 'commander',
       role: 'commander',
       model: model.apiModel,
-      systemPrompt: commanderSystemPrompt({ mission, task, agents, upstream }),
+      systemPrompt: commanderSystemPrompt({ mission, task, agents, upstream, ...(extension ? { dataset: extension.dataset } : {}) }),
       tools: [],
       skills: [],
     }));
@@ -103,7 +113,9 @@ export async function runCommander(
   const pool = new AgentPool(ctx, task, agents, row.id);
   const history = await loadHistory(store, row.id);
   const state = CommanderState.fromHistory(history);
-  const toolbox = new Toolbox(commanderToolset(commanderTools({ agents: pool, state, output: task.output, routes: task.router }), { store, runId: ctx.runId, upstream }));
+  const orchestration = commanderTools({ agents: pool, state, output: task.output, routes: task.router });
+  if (extension) orchestration.unshift(...extension.tools(state));
+  const toolbox = new Toolbox(commanderToolset(orchestration, { store, runId: ctx.runId, upstream }));
   const limit = resultLimit(mission.commander.toolResponse, 'commander');
   await addResultTools(toolbox, { store, runId: ctx.runId, sessionId: row.id, maxTokens: limit.maxTokens });
   const deps: SessionDeps = {
@@ -155,5 +167,5 @@ export async function runCommander(
   const result: TaskOutcome = { status: 'completed', summary: completion.summary };
   if (state.hasOutput) result.output = task.output ? normalizeOutput(task.output, state.output) : state.output;
   if (completion.route !== undefined && completion.route !== 'none') result.route = completion.route;
-  return result;
+  return extension ? { ...result, state } : result;
 }

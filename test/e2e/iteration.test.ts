@@ -338,3 +338,52 @@ describe('query_task_output downstream of an iterated task', () => {
     expect(Math.abs(bytes(large.first) - bytes(small.first))).toBeLessThan(16);
   });
 });
+
+describe('sequential iterated tasks through the CLI', () => {
+  it('one commander walks the items with dataset_next, must submit each output before moving on, and each item is stored', async () => {
+    const seen: string[] = [];
+    const respond = (req: FakeRequest): FakeReply => {
+      const last = lastToolResultText(req);
+      seen.push(last);
+      if (last === '' || last === '{"status":"ok"}') return { toolCalls: [{ name: 'dataset_next', input: {} }] };
+      if (last.startsWith('{"status":"ok"')) {
+        const taken = JSON.parse(last) as { index: number; item: { subject: string } };
+        // Item 1: try to move on without submitting first (refused), then submit.
+        if (taken.index === 1 && !seen.some((s) => s.startsWith('Call submit_output'))) return { toolCalls: [{ name: 'dataset_next', input: {} }] };
+        return { toolCalls: [{ name: 'submit_output', input: { output: { priority: /down/i.test(taken.item.subject) ? 'high' : 'normal' } } }] };
+      }
+      if (last.startsWith('Call submit_output')) return { toolCalls: [{ name: 'submit_output', input: { output: { priority: 'normal' } } }] };
+      if (last.startsWith('{"status":"exhausted"')) return { toolCalls: [{ name: 'task_complete', input: { summary: 'all tickets triaged' } }] };
+      return { status: 400, errorMessage: `unexpected ${last}` };
+    };
+    const server = await startFakeModelServer({ respond });
+    try {
+      const hcl = mission(fakeModelBlock(server), '')
+        .replace(/objective = "[^"]*"/, 'objective = "Triage every ticket"')
+        .replace('parallel = true', 'parallel = false');
+      const dir = writeProject({ 'main.hcl': hcl });
+      writeTickets(dir, 3);
+      const r = await runCli(['run', dir, '--json', '-i', 'tickets=@tickets.json'], { cwd: dir, timeoutMs: 120_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(seen.some((s) => s === 'Call submit_output with the output of item 1 before taking the next item.')).toBe(true);
+      expect(server.requests.every((q) => q.canonical.system.includes('commander of task "triage"'))).toBe(true);
+      expect(server.requests[0]!.canonical.system).toContain('This task runs over the 3 items of dataset "tickets"');
+      expect(itemRows(dir).map((row) => [row.idx, row.status, JSON.parse(row.output_json ?? 'null')])).toEqual([
+        [0, 'completed', { priority: 'high' }],
+        [1, 'completed', { priority: 'normal' }],
+        [2, 'completed', { priority: 'normal' }],
+      ]);
+      expect(sessionLabels(dir)).toEqual(['triage']);
+      const doc = JSON.parse(r.stdout) as { tasks: Record<string, { summary: string }> };
+      expect(doc.tasks['triage']!.summary).toContain('all tickets triaged\n(3 of 3 items processed');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+function lastToolResultText(request: FakeRequest): string {
+  const last = request.canonical.messages.at(-1);
+  const part = last?.parts.find((p) => p.type === 'tool_result');
+  return part && part.type === 'tool_result' ? part.content.map((c) => (c.type === 'text' ? c.text : '')).join('') : '';
+}
