@@ -221,6 +221,42 @@ describe('parallel iterated tasks through the CLI', () => {
     }
   });
 
+  it('on_failure = "stop" starts no item after a failure and fails the task with the counts', async () => {
+    const script = turnScript({
+      [ITEM_COMMANDER]: [(req) => (itemOf(req) === 1 ? taskComplete('no', { succeed: false, reason: 'ticket system offline' }) : finishItem(req))],
+    });
+    const server = await startFakeModelServer({ respond: script.respond });
+    try {
+      const dir = writeProject({ 'main.hcl': mission(fakeModelBlock(server), 'concurrency_limit = 1\n      on_failure = "stop"') });
+      writeTickets(dir, 6);
+      const r = await runCli(['run', dir, '-i', 'tickets=@tickets.json'], { cwd: dir, timeoutMs: 120_000 });
+      expect(r.code).toBe(1);
+      expect(r.stdout + r.stderr).toContain('1 of 6 items succeeded, 1 failed, 4 not started (on_failure = "stop"): item 1 failed: ticket system offline');
+      expect(server.requests.map(itemOf)).toEqual([0, 1]);
+      expect(itemRows(dir).map((row) => row.status)).toEqual(['completed', 'failed', 'pending', 'pending', 'pending', 'pending']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('validate refuses a router on a parallel iterator, at its position', async () => {
+    const dir = writeProject({
+      'main.hcl': mission('model "fake" {\n  provider = "anthropic"\n  api_key  = "k"\n}\n', '').replace(
+        /\n}\n$/,
+        `
+  task "escalate" {
+    objective = "Escalate"
+    tools     = [builtins.http.get]
+  }
+}
+`,
+      ).replace('    iterator {', '    router {\n      route {\n        target    = tasks.escalate\n        condition = "urgent"\n      }\n    }\n    iterator {'),
+    });
+    const r = await runCli(['validate', dir], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toMatch(/main\.hcl:\d+:\d+: error\[ITR006\]/);
+  });
+
   it('refuses to start when items do not match the schema, naming every bad item by index (nothing runs)', async () => {
     const server = await startFakeModelServer({ respond: () => ({ text: 'unused' }) });
     try {
