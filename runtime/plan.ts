@@ -9,6 +9,7 @@ import { datasetItems } from '../config/datasetItems.js';
 import { taskEdges, type TaskEdge } from '../config/taskEdges.js';
 import { buildAgentToolbox } from './agents/agentToolbox.js';
 import { commanderSystemPrompt, commanderToolset, type UpstreamResult } from './agents/commander.js';
+import { datasetNextDefinition } from './iteration/sequential.js';
 import { CommanderState } from './agents/commanderState.js';
 import { commanderTools, type AgentDirectory } from './agents/commanderTools.js';
 import { commanderAgents, resultLimit, workerDefinition, type AgentDefinition, type ResultLimit } from './agents/definitions.js';
@@ -138,7 +139,9 @@ async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
   const objective = rendered.text ?? `(objective cannot be rendered: ${rendered.diagnostics.map((d) => d.message).join('; ')})`;
   const agents = await commanderAgents({ graph: req.graph, mission: req.mission, tools: req.tools, overrides: req.overrides }, task, objective);
   const upstream = placeholderUpstream(req.mission, task);
-  const system = commanderSystemPrompt({ mission: req.mission, task, agents, upstream });
+  // A sequential iterator's one commander walks the items with dataset_next, as the run gives it.
+  const walk = task.iterator !== undefined && !task.iterator.parallel ? { name: task.iterator.dataset, total: iteration?.plan.items ?? '(as many as given)' } : undefined;
+  const system = commanderSystemPrompt({ mission: req.mission, task, agents, upstream, ...(walk ? { dataset: walk } : {}) });
   const directory: AgentDirectory = {
     names: () => agents.map((a) => a.name),
     call: () => Promise.reject(new Error('plan never calls agents')),
@@ -147,6 +150,7 @@ async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
   // The query tool reads nothing while planning: it is listed only (no store behind it).
   const orchestration = commanderTools({ agents: directory, state: new CommanderState(), output: task.output, routes: task.router });
   const toolDefs = commanderToolset(orchestration, { store: undefined as never, runId: '', upstream }).map((t) => t.definition);
+  if (walk) toolDefs.unshift(datasetNextDefinition(walk.name, walk.total));
   const model = req.mission.commander.model;
   const commander: CommanderPlan = {
     model: `${model.block}.${model.key}`,

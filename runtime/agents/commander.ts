@@ -35,8 +35,8 @@ export interface CommanderPromptInput {
   task: TaskSpec;
   agents: readonly AgentDefinition[];
   upstream: readonly UpstreamResult[];
-  /** A sequential iterator: the dataset the commander walks with dataset_next. */
-  dataset?: { name: string; total: number };
+  /** A sequential iterator: the dataset the commander walks with dataset_next (plan may not know the count). */
+  dataset?: { name: string; total: number | string };
 }
 
 /** What a sequential iterator adds to its one commander: the dataset_next tool over the commander's own state. */

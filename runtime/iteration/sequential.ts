@@ -12,6 +12,7 @@ import { runCommander, type TaskOutcome, type UpstreamResult } from '../agents/c
 import type { CommanderState } from '../agents/commanderState.js';
 import { normalizeOutput } from '../agents/outputValidation.js';
 import type { SessionTool } from '../agents/toolbox.js';
+import type { ToolDefinition } from '../providers/types.js';
 import type { RunContext } from '../runContext.js';
 import type { IterationDeps } from './parallel.js';
 
@@ -59,15 +60,20 @@ async function completeItem(ctx: RunContext, task: TaskSpec, index: number, stat
   });
 }
 
+/** dataset_next as the model sees it (plan shows the same). */
+export function datasetNextDefinition(dataset: string, total: number | string): ToolDefinition {
+  return {
+    name: 'dataset_next',
+    description: `Take the next item of dataset "${dataset}" (${total} items), after finishing the current one.`,
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+  };
+}
+
 function datasetNextTool(ctx: RunContext, task: TaskSpec, items: readonly Value[], state: CommanderState): SessionTool {
   const total = items.length;
   return {
     ref: 'dataset_next',
-    definition: {
-      name: 'dataset_next',
-      description: `Take the next item of dataset "${task.iterator!.dataset}" (${total} items), after finishing the current one.`,
-      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-    },
+    definition: datasetNextDefinition(task.iterator!.dataset, total),
     // Every write it makes is keyed by the item index its conversation implies: running it again is safe.
     onInterrupted: 'rerun',
     async execute() {

@@ -412,6 +412,13 @@ describe('sequential iterated tasks through the CLI', () => {
       expect(sessionLabels(dir)).toEqual(['triage']);
       const doc = JSON.parse(r.stdout) as { tasks: Record<string, { summary: string }> };
       expect(doc.tasks['triage']!.summary).toContain('all tickets triaged\n(3 of 3 items processed');
+
+      // plan shows the same commander: dataset_next among its tools, the walk in its prompt.
+      const plan = await runCli(['plan', dir, '--json', '--show-prompt', '-i', 'tickets=@tickets.json'], { cwd: dir });
+      const planned = JSON.parse(plan.stdout) as { tasks: { commander: { tools: string[]; system_prompt: string } }[] };
+      expect(planned.tasks[0]!.commander.tools).toEqual(['dataset_next', 'call_agent', 'ask_agent', 'submit_output', 'task_complete']);
+      expect(planned.tasks[0]!.commander.system_prompt).toContain('This task runs over the 3 items of dataset "tickets"');
+      expect(planned.tasks[0]!.commander.system_prompt).toBe(server.requests[0]!.canonical.system);
     } finally {
       await server.close();
     }
