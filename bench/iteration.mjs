@@ -14,7 +14,7 @@
 //   npx tsc -p tsconfig.json && node bench/iteration.mjs [--items 1000] [--latency-ms 100] [--only fanout|digest|resume]
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startFakeModelServer } from '../dist/test/support/fakeModelServer.js';
@@ -109,6 +109,18 @@ function project(server, n, opts) {
   return dir;
 }
 
+/** Items by status, and the first errors of those that failed. */
+function itemStates(dir) {
+  const db = new Database(join(dir, '.squadron', 'squadron.db'), { readonly: true });
+  try {
+    const counts = db.prepare("SELECT status, count(*) AS n FROM task_items WHERE task = 'triage' GROUP BY status").all().map((r) => `${r.status} ${r.n}`).join(', ');
+    const errors = db.prepare("SELECT idx, error FROM task_items WHERE status = 'failed' LIMIT 3").all().map((r) => `[${r.idx}] ${r.error}`);
+    return `${counts}${errors.length > 0 ? ` · ${errors.join(' · ')}` : ''}`;
+  } finally {
+    db.close();
+  }
+}
+
 function runWall(dir) {
   const db = new Database(join(dir, '.squadron', 'squadron.db'), { readonly: true });
   try {
@@ -132,6 +144,7 @@ async function fanout() {
     const ideal = Math.ceil(ITEMS / CONCURRENCY) * LATENCY;
     console.log(`fan-out: ${ITEMS} items, concurrency ${CONCURRENCY}, ${LATENCY} ms latency`);
     console.log(`  run wall ${wall} ms · ideal ${ideal} ms · ratio ${(wall / ideal).toFixed(2)} · overhead per item ${(((wall - ideal) * CONCURRENCY) / ITEMS).toFixed(1)} ms · ${server.requests.length} model requests`);
+    console.log(`  items: ${itemStates(dir)} · load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
     rmSync(dir, { recursive: true, force: true });
   } finally {
     await server.close();
