@@ -93,6 +93,21 @@ function itemRows(dir: string): ItemDbRow[] {
   }
 }
 
+/** The most items whose stored [started_at, finished_at] spans overlap at one moment. */
+function maxOverlap(dir: string): number {
+  const db = openRunDb(dir);
+  try {
+    const spans = db.prepare("SELECT started_at AS s, finished_at AS f FROM task_items WHERE task = 'triage'").all() as { s: string; f: string }[];
+    const points = spans.flatMap((x) => [{ t: Date.parse(x.s), d: 1 }, { t: Date.parse(x.f), d: -1 }]).sort((a, b) => a.t - b.t || a.d - b.d);
+    let now = 0;
+    let max = 0;
+    for (const p of points) max = Math.max(max, (now += p.d));
+    return max;
+  } finally {
+    db.close();
+  }
+}
+
 function sessionLabels(dir: string): string[] {
   const db = openRunDb(dir);
   try {
@@ -104,7 +119,8 @@ function sessionLabels(dir: string): string[] {
 
 describe('parallel iterated tasks through the CLI', () => {
   it('runs one commander per item with its rendered objective, stores each item and reports the counts', async () => {
-    const script = turnScript({ [ITEM_COMMANDER]: [finishItem] });
+    // Each reply takes a while, so items would overlap if concurrency_limit did not hold them back.
+    const script = turnScript({ [ITEM_COMMANDER]: [(req) => ({ ...finishItem(req), delayMs: 400 })] });
     const server = await startFakeModelServer({ respond: script.respond });
     try {
       const dir = writeProject({ 'main.hcl': mission(fakeModelBlock(server), 'concurrency_limit = 2') });
@@ -123,6 +139,7 @@ describe('parallel iterated tasks through the CLI', () => {
         [4, 'completed', 1, { priority: 'normal' }],
       ]);
       expect(sessionLabels(dir)).toEqual(['triage[0]', 'triage[1]', 'triage[2]', 'triage[3]', 'triage[4]']);
+      expect(maxOverlap(dir)).toBeLessThanOrEqual(2);
       const doc = JSON.parse(r.stdout) as { status: string; tasks: Record<string, { status: string; summary: string; items?: Record<string, unknown> }> };
       expect(doc.tasks['triage']).toMatchObject({ status: 'completed', items: { total: 5, completed: 5, failed: 0 } });
       expect(doc.tasks['triage']!.summary).toContain('5 of 5 items succeeded, 0 failed');
