@@ -53,6 +53,25 @@ function taskJson(t: TaskInspection): Record<string, unknown> {
     ...(t.startedAt !== undefined ? { started_at: t.startedAt } : {}),
     ...(t.finishedAt !== undefined ? { finished_at: t.finishedAt } : {}),
     usage: usageJson(t.usage),
+    ...(t.items !== undefined
+      ? {
+          items: {
+            total: t.items.total,
+            completed: t.items.completed,
+            failed: t.items.failed,
+            list: t.items.list.map((i) => ({
+              index: i.index,
+              status: i.status,
+              attempt: i.attempt,
+              summary: i.summary ?? null,
+              output: i.output ?? null,
+              ...(i.error !== undefined ? { error: i.error } : {}),
+              ...(i.startedAt !== undefined ? { started_at: i.startedAt } : {}),
+              ...(i.finishedAt !== undefined ? { finished_at: i.finishedAt } : {}),
+            })),
+          },
+        }
+      : {}),
     ...(t.sessions !== undefined ? { sessions: t.sessions.map(sessionJson) } : {}),
   };
 }
@@ -60,6 +79,8 @@ function taskJson(t: TaskInspection): Record<string, unknown> {
 function sessionJson(s: SessionTranscript): Record<string, unknown> {
   return {
     id: s.id,
+    // The task, "task#n" for a failed attempt n, "task[i]" for item i of an iterated task.
+    label: s.task,
     agent: s.agent,
     role: s.role,
     model: s.model,

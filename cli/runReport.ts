@@ -16,6 +16,16 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
       output: task.output ?? null,
       ...(task.error ? { error: task.error } : {}),
       ...(task.skipReason ? { skip_reason: task.skipReason } : {}),
+      ...(task.items
+        ? {
+            items: {
+              total: task.items.total,
+              completed: task.items.completed,
+              failed: task.items.failed,
+              list: task.items.list.map((i) => ({ index: i.index, status: i.status, attempt: i.attempt, summary: i.summary ?? null, output: i.output ?? null, ...(i.error ? { error: i.error } : {}) })),
+            },
+          }
+        : {}),
     };
   }
   return {
@@ -54,6 +64,7 @@ export function printRunReport(io: CliIo, report: RunReport, json: boolean, resu
     if (report.error && report.status === 'failed') out.push(`error: ${report.error}`);
     for (const [name, task] of Object.entries(report.tasks)) {
       out.push(`\n${MARK[task.status] ?? '·'} ${name} (${task.status}${task.status === 'skipped' && task.skipReason ? `: ${task.skipReason}` : ''})`);
+      if (task.items) out.push(`    items: ${task.items.completed}/${task.items.total} ✓ ${task.items.failed} ✗`);
       if (task.summary) out.push(indent(task.summary, '    '));
       if (task.output !== undefined) out.push(indent(`output: ${JSON.stringify(task.output, null, 2)}`, '    '));
       if (task.error && task.status === 'failed') out.push(indent(`error: ${task.error}`, '    '));

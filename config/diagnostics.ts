@@ -64,6 +64,15 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   GRA010: 'A task depends on a task that only runs when a router or send_to activates it.',
   GRA011: 'An agent declared inside a mission is never used (warning).',
   GRA012: 'No mission is declared (warning).',
+  // Datasets and iterated tasks.
+  ITR001: 'A dataset has no items: neither items nor bind_to is set.',
+  ITR002: 'A dataset\'s bind_to names an input that is not of type list.',
+  ITR003: 'A dataset item does not match the dataset\'s schema (each bad item is reported with its index).',
+  ITR004: 'An iterator setting that only a parallel iterator has (concurrency_limit, start_delay, smoketest, on_failure) is set on a sequential one.',
+  ITR005: 'An objective uses item or item_index where there is no item: a task without an iterator, or a sequential iterator.',
+  ITR006: 'A task that iterates in parallel has a router.',
+  ITR007: 'A dataset is declared but no task iterates over it (warning).',
+  ITR008: 'max_retries on a sequential iterator has no effect (warning).',
   // Models: what the provider says about a referenced model.
   MOD001: 'A referenced model is deprecated: the warning gives its end-of-life date and a replacement (warning).',
   MOD002: 'A referenced model is past its end-of-life date (a warning when the block has a base_url).',

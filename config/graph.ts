@@ -257,7 +257,40 @@ export interface TaskSpec {
   sendTo: string[];
   /** Task output schema; undefined when the task declares none. */
   output?: FieldSchema[];
+  /** Present when the task runs once per item of a dataset. */
+  iterator?: IteratorSpec;
   location: SourceLocation;
+}
+
+/** Where a dataset's items come from: written in the config, or a list input given at run time. */
+export type DatasetSource = { kind: 'items'; items: Value[] } | { kind: 'input'; input: string };
+
+export interface DatasetSpec {
+  name: string;
+  description?: string;
+  source: DatasetSource;
+  /** Each item must be an object matching these fields; undefined: any items. */
+  schema?: FieldSchema[];
+  location: SourceLocation;
+}
+
+export type IteratorFailurePolicy = 'stop' | 'continue';
+
+/** A task's `iterator` block, defaults applied. */
+export interface IteratorSpec {
+  dataset: string;
+  /** One commander per item (true), or one commander walking the items with dataset_next (false). */
+  parallel: boolean;
+  /** Parallel: items of this task running at once (within the mission's max_parallel). */
+  concurrencyLimit: number;
+  /** Parallel: how often a failed item is re-run, each time from a fresh session. */
+  maxRetries: number;
+  /** Parallel: milliseconds between the first launches. */
+  startDelayMs: number;
+  /** Parallel: run item 0 first and stop the task if it fails. */
+  smoketest: boolean;
+  /** Parallel: after a failed item, start no more items ('stop') or go on ('continue'). */
+  onFailure: IteratorFailurePolicy;
 }
 
 export interface CommanderSpec {
@@ -289,6 +322,8 @@ export interface Mission {
   localAgents: AgentSpec[];
   maxParallel: number;
   inputs: MissionInput[];
+  /** In declaration order. */
+  datasets: DatasetSpec[];
   /** In declaration order. */
   tasks: TaskSpec[];
   location: SourceLocation;

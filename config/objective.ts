@@ -1,5 +1,6 @@
 // Rendering a task objective at run time: the template checked at load is evaluated with the
-// mission's input values and the variables, nothing else (no file access, no other namespaces).
+// mission's input values and the variables (and, for a parallel iterator, one item), nothing else
+// (no file access, no other namespaces).
 
 import type { Diagnostic } from './hcl/diagnostic.js';
 import { evaluate } from './hcl/evaluate.js';
@@ -13,11 +14,19 @@ export interface RenderedObjective {
   diagnostics: Diagnostic[];
 }
 
-export function renderObjective(task: TaskSpec, variables: readonly VariableValue[], inputs: Readonly<Record<string, Value>>): RenderedObjective {
+/** One item of a parallel iterator: what `item` and `item_index` read in the objective. */
+export interface ObjectiveItem {
+  value: Value;
+  index: number;
+}
+
+export function renderObjective(task: TaskSpec, variables: readonly VariableValue[], inputs: Readonly<Record<string, Value>>, item?: ObjectiveItem): RenderedObjective {
   const vars: ObjectValue = {};
   for (const v of variables) if (v.value !== undefined) vars[v.name] = v.value;
+  const scope: Record<string, Value> = { vars, inputs: { ...inputs } };
+  if (item !== undefined) Object.assign(scope, { item: item.value, item_index: item.index });
   const result = evaluate(task.objective, {
-    variables: { vars, inputs: { ...inputs } },
+    variables: scope,
     functions: stdlibFunctions as Readonly<Record<string, HclFunction>> as Record<string, HclFunction>,
   });
   if (result.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: result.diagnostics };

@@ -275,10 +275,11 @@ export function resolveNameList(
   return out;
 }
 
-const KIND_WORD: Record<'skills' | 'agents' | 'tasks', string> = { skills: 'skill', agents: 'agent', tasks: 'task' };
+type NameNamespace = 'skills' | 'agents' | 'tasks' | 'datasets' | 'inputs';
+const KIND_WORD: Record<NameNamespace, string> = { skills: 'skill', agents: 'agent', tasks: 'task', datasets: 'dataset', inputs: 'input' };
 
 /** One `<ns>.<name>` reference. */
-export function resolveNameRef(expr: Expression, ns: 'skills' | 'agents' | 'tasks', known: ReadonlyMap<string, unknown>, scope: Scope, diags: Diagnostic[]): string | undefined {
+export function resolveNameRef(expr: Expression, ns: NameNamespace, known: ReadonlyMap<string, unknown>, scope: Scope, diags: Diagnostic[]): string | undefined {
   const p = asRef(expr, `${ns}.<name>`, diags);
   if (p === undefined) return undefined;
   const root = checkRoot(p, scope, diags);

@@ -7,7 +7,7 @@ import type { Diagnostic, Range } from './hcl/diagnostic.js';
 import type { AgentSpec, CustomTool, McpPromptReference, McpServer, McpToolReference, MissionInput, ModelBlock, ModelRef, Skill, ToolRefWithProvenance, Toolset, VariableValue, WorkerSpec } from './graph.js';
 import type { ListInterner, SameFieldsInterner } from './exactList.js';
 
-export const NAMESPACES = ['vars', 'models', 'builtins', 'mcp', 'tools', 'toolsets', 'skills', 'agents', 'tasks', 'inputs'] as const;
+export const NAMESPACES = ['vars', 'models', 'builtins', 'mcp', 'tools', 'toolsets', 'skills', 'agents', 'tasks', 'inputs', 'datasets'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 export type Stage = 'variable' | 'model' | 'tool' | 'mcp' | 'toolset' | 'skill' | 'agent' | 'mission';
@@ -24,13 +24,13 @@ export const STAGE_NAMESPACES: Readonly<Record<Stage, readonly Namespace[]>> = {
   toolset: TOOL_STAGE,
   skill: [...TOOL_STAGE, 'toolsets'],
   agent: AGENT_STAGE,
-  mission: [...AGENT_STAGE, 'agents', 'tasks', 'inputs'],
+  mission: [...AGENT_STAGE, 'agents', 'tasks', 'inputs', 'datasets'],
 };
 
 /** Where a namespace can be referenced, for the "not available here" message. */
 export function whereVisible(ns: Namespace): string {
   const stages = (Object.keys(STAGE_NAMESPACES) as Stage[]).filter((s) => STAGE_NAMESPACES[s].includes(ns));
-  if (ns === 'tasks' || ns === 'inputs') return 'inside mission blocks';
+  if (ns === 'tasks' || ns === 'inputs' || ns === 'datasets') return 'inside mission blocks';
   if (stages.length === 0) return 'nowhere';
   return `in ${stages.join(', ').replace(/, ([^,]*)$/, ' and $1')} blocks`;
 }
@@ -104,6 +104,8 @@ export interface Scope {
   tasks?: ReadonlyMap<string, Range>;
   /** Inputs of the current mission. */
   inputs?: ReadonlyMap<string, MissionInput>;
+  /** Datasets of the current mission (with their label ranges). */
+  datasets?: ReadonlyMap<string, Range>;
   /** Agents visible to the current mission: global plus its own. */
   agents?: ReadonlyMap<string, AgentSpec>;
   /** The current toolset, while resolving its own list (a toolset may not name a toolset). */
@@ -112,7 +114,7 @@ export interface Scope {
 }
 
 export function visibleIn(scope: Scope, ns: Namespace): boolean {
-  if ((ns === 'tasks' && scope.tasks === undefined) || (ns === 'inputs' && scope.inputs === undefined)) return false;
+  if ((ns === 'tasks' && scope.tasks === undefined) || (ns === 'inputs' && scope.inputs === undefined) || (ns === 'datasets' && scope.datasets === undefined)) return false;
   return STAGE_NAMESPACES[scope.stage].includes(ns);
 }
 

@@ -15,6 +15,15 @@ export interface TaskSummary {
   /** The router's routes (target and condition), in declared order. */
   routes: Route[];
   sendTo: string[];
+  /** Present when the task runs once per item of a dataset. */
+  iterator?: { dataset: string; parallel: boolean };
+}
+
+/** A dataset: its item count when written in the config, or the list input it is bound to. */
+export interface DatasetSummary {
+  name: string;
+  items?: number;
+  boundTo?: string;
 }
 
 /**
@@ -34,7 +43,7 @@ export interface ConfigSummary {
   toolsets: ({ name: string; tools: number } & WholeServers)[];
   skills: { name: string; origin: 'hcl' | 'folder' | 'mcp' }[];
   agents: ({ name: string; model: string; tools: number; skills: number } & WholeServers)[];
-  missions: { name: string; commander: string; maxParallel: number; inputs: string[]; tasks: TaskSummary[]; edges: TaskEdge[] }[];
+  missions: { name: string; commander: string; maxParallel: number; inputs: string[]; datasets: DatasetSummary[]; tasks: TaskSummary[]; edges: TaskEdge[] }[];
 }
 
 /** `block.key`, the way a model reference is shown. */
@@ -68,6 +77,7 @@ export function summarizeMission(m: Mission): MissionSummary {
     commander: modelLabel(m.commander.model),
     maxParallel: m.maxParallel,
     inputs: m.inputs.map((i) => i.name),
+    datasets: m.datasets.map((d) => (d.source.kind === 'items' ? { name: d.name, items: d.source.items.length } : { name: d.name, boundTo: d.source.input })),
     tasks: m.tasks.map((t) => ({
       name: t.name,
       worker:
@@ -79,6 +89,7 @@ export function summarizeMission(m: Mission): MissionSummary {
       dependsOn: [...t.dependsOn],
       routes: t.router.map((r) => ({ target: r.target, condition: r.condition })),
       sendTo: [...t.sendTo],
+      ...(t.iterator !== undefined ? { iterator: { dataset: t.iterator.dataset, parallel: t.iterator.parallel } } : {}),
     })),
     edges: taskEdges(m),
   };

@@ -21,7 +21,15 @@ export interface ValueRules {
   inputs?: readonly string[];
   /** Code and wording for references to other namespaces. */
   otherRef?: { code: string; message: (ref: string) => string; hint?: string };
+  /**
+   * `item` and `item_index`: readable (a parallel iterator's objective; unknown at load time), or the
+   * code and wording for reading them where there is no item. Elsewhere they are unknown names.
+   */
+  item?: 'readable' | { code: string; message: (name: string) => string; hint: string };
 }
+
+/** The names an iterated task's objective reads its item by. */
+export const ITEM_ROOTS: readonly string[] = ['item', 'item_index'];
 
 const LOAD_TIME: ValueRules = { roots: ['vars'] };
 
@@ -47,6 +55,11 @@ export function checkValueRefs(expr: Expression, scope: Scope, diags: Diagnostic
   };
   for (const t of freeTraversals(expr)) {
     const root = t.root;
+    if (ITEM_ROOTS.includes(root) && rules.item !== undefined) {
+      if (rules.item !== 'readable') fail(diagnosticAt(t.range, 'error', rules.item.code, rules.item.message(root), rules.item.hint));
+      else if (root === 'item_index' && t.steps.length > 0) fail(diagnosticAt(t.range, 'error', 'EVAL002', 'item_index is a number: it has no attributes or elements'));
+      continue;
+    }
     if (!isNamespace(root)) {
       const hint =
         root === 'plugins'
@@ -158,6 +171,7 @@ export function evaluateValue(expr: Expression, scope: Scope, diags: Diagnostic[
     for (const name of rules.inputs ?? []) inputs[name] = unknown;
     variables['inputs'] = inputs;
   }
+  if (rules.item === 'readable') for (const name of ITEM_ROOTS) variables[name] = unknown;
   const result = evaluate(expr, { variables, functions: scope.functions });
   diags.push(...result.diagnostics);
   if (result.diagnostics.some((d) => d.severity === 'error')) return undefined;

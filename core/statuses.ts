@@ -5,11 +5,14 @@ export const RUN_STATUSES = ['running', 'completed', 'failed', 'interrupted'] as
 export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled', 'skipped'] as const;
 export const SESSION_STATUSES = ['running', 'completed', 'failed'] as const;
 export const LEDGER_STATUSES = ['started', 'completed'] as const;
+/** One item of an iterated task. */
+export const ITEM_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
 
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 export type LedgerStatus = (typeof LEDGER_STATUSES)[number];
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
 /** How a run ended (or stopped): every run status but 'running'. */
 export type FinishedRunStatus = Exclude<RunStatus, 'running'>;

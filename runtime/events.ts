@@ -28,6 +28,10 @@ export type RunEvent =
   | { type: 'task.cancelled'; task: string }
   | { type: 'task.skipped'; task: string; reason: string }
   | { type: 'task.retried'; task: string; attempt: number }
+  /** An item of an iterated task started (`attempt` 2+ is a re-run from a fresh session). */
+  | { type: 'item.started'; task: string; index: number; attempt: number; total: number }
+  /** An item ended; `completed`/`failed` count the task's items so far, out of `total`. */
+  | { type: 'item.finished'; task: string; index: number; status: 'completed' | 'failed'; error?: string; completed: number; failed: number; total: number }
   | {
       type: 'session.started';
       task: string;

@@ -4,6 +4,8 @@
 
 import type { Mission, MissionGraph, MissionInput } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
+import { resolve } from 'node:path';
+import { readTextFile } from '../config/textFile.js';
 import { firstInexactJsonNumber, isDecimalText, isExactNumber } from './exactNumber.js';
 
 export type InputResult = { ok: true; inputs: Record<string, Value> } | { ok: false; errors: string[] };
@@ -71,16 +73,24 @@ function convert(input: MissionInput, raw: string): { value: Value } | { error: 
     case 'list':
     case 'map':
     case 'object': {
+      // `@path`: the JSON (or, for a list, JSON Lines) is read from a file; no JSON text starts with @.
+      const fromFile = raw.startsWith('@') ? readInputFile(input, raw.slice(1)) : undefined;
+      if (fromFile !== undefined && 'error' in fromFile) return fromFile;
+      const text = fromFile?.text ?? raw;
       let parsed: unknown;
       try {
-        parsed = JSON.parse(raw);
-      } catch {
+        parsed = fromFile?.lines === true ? parseJsonLines(text) : JSON.parse(text);
+      } catch (err) {
+        if (fromFile !== undefined) return { error: `input "${input.name}": ${raw.slice(1)} is not ${fromFile.lines ? 'JSON Lines' : 'JSON'}: ${(err as Error).message}` };
         return fail(input.type === 'list' ? 'a JSON array' : 'a JSON object');
+      }
+      if (fromFile !== undefined && (input.type === 'list' ? !Array.isArray(parsed) : typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) {
+        return { error: `input "${input.name}" expects ${input.type === 'list' ? 'a JSON array (or JSON Lines)' : 'a JSON object'}, but ${raw.slice(1)} holds ${describeJson(parsed)}` };
       }
       if (input.type === 'list' ? !Array.isArray(parsed) : typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         return fail(input.type === 'list' ? 'a JSON array' : 'a JSON object');
       }
-      const lossy = firstInexactJsonNumber(raw);
+      const lossy = firstInexactJsonNumber(text);
       if (lossy !== undefined) return inexact(input, lossy, Number(lossy));
       return { value: parsed as Value };
     }
@@ -94,4 +104,35 @@ function inexact(input: MissionInput, given: string, n: number): { error: string
   return {
     error: `input "${input.name}": the number ${given.trim()} cannot be held exactly (it would become ${becomes}); numbers keep about 15 significant digits; declare the input with type = "string" to keep every digit`,
   };
+}
+
+/** Files given as `-i name=@path` are read whole; beyond this they are refused, not half-read. */
+export const MAX_INPUT_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Reads `-i name=@path` (relative to the working directory). A list input takes JSON Lines from a
+ * `.jsonl` / `.ndjson` file (one item a line, blank lines skipped), JSON otherwise.
+ */
+function readInputFile(input: MissionInput, path: string): { text: string; lines: boolean } | { error: string } {
+  if (path === '') return { error: `input "${input.name}": "@" must be followed by a file path, e.g. -i ${input.name}=@${input.name}.json` };
+  const file = readTextFile(resolve(path), MAX_INPUT_FILE_BYTES);
+  if (!file.ok) return { error: `input "${input.name}": the file ${path} ${file.message}` };
+  return { text: file.text.replace(/^\uFEFF/, ''), lines: input.type === 'list' && /\.(jsonl|ndjson)$/i.test(path) };
+}
+
+function parseJsonLines(text: string): unknown[] {
+  const items: unknown[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() === '') return;
+    try {
+      items.push(JSON.parse(line));
+    } catch (err) {
+      throw new Error(`line ${i + 1}: ${(err as Error).message}`);
+    }
+  });
+  return items;
+}
+
+function describeJson(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }

@@ -2,7 +2,8 @@
 // task, and optionally every session's conversation with its tool calls in order. Works from the
 // database alone (the run stores its task graph), so a run can be inspected without its config.
 
-import type { LedgerRow, MessageRow, RunRow, SessionRow, Store, TaskRow } from '../store/index.js';
+import type { ItemRow, LedgerRow, MessageRow, RunRow, SessionRow, Store, TaskRow } from '../store/index.js';
+import { itemLabel } from './iteration/labels.js';
 import { RunOptionsSchema, type TaskGraphEntry } from './runOptions.js';
 import { isSessionOfTask } from './taskAttempts.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
@@ -39,6 +40,8 @@ export interface TaskInspection {
   startedAt?: string;
   finishedAt?: string;
   usage: UsageTotals;
+  /** An iterated task's items (all of them, or the one asked for with `item`). */
+  items?: { total: number; completed: number; failed: number; list: ItemRow[]; only?: number };
   sessions?: SessionTranscript[];
 }
 
@@ -48,7 +51,7 @@ export interface RunInspection {
   tasks: TaskInspection[];
 }
 
-export async function inspectRun(store: Store, runId: string, opts: { task?: string; transcript?: boolean } = {}): Promise<RunInspection | undefined> {
+export async function inspectRun(store: Store, runId: string, opts: { task?: string; item?: number; transcript?: boolean } = {}): Promise<RunInspection | undefined> {
   const run = await store.runs.get(runId);
   if (!run) return undefined;
   const graph = storedTaskGraph(run);
@@ -64,7 +67,9 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
     const row = rows.get(name);
     const node = graph.find((t) => t.name === name);
     // Sessions of earlier attempts (retried failures) count too: their turns were paid for.
-    const own = sessions.filter((s) => isSessionOfTask(s.task, name));
+    const itemRows = await store.items.list(runId, name);
+    const one = opts.item === undefined ? undefined : itemLabel(name, opts.item);
+    const own = sessions.filter((s) => (one === undefined ? isSessionOfTask(s.task, name) : s.task === one || s.task.startsWith(`${one}#`)));
     const entry: TaskInspection = {
       name,
       status: taskStatus(run, row),
@@ -82,6 +87,11 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
     if (row?.error !== undefined) entry.error = row.error;
     if (row?.startedAt !== undefined) entry.startedAt = row.startedAt;
     if (row?.finishedAt !== undefined) entry.finishedAt = row.finishedAt;
+    if (itemRows.length > 0) {
+      const count = (status: string): number => itemRows.filter((r) => r.status === status).length;
+      const list = opts.item === undefined ? itemRows : itemRows.filter((r) => r.index === opts.item);
+      entry.items = { total: itemRows.length, completed: count('completed'), failed: count('failed'), list, ...(opts.item !== undefined ? { only: opts.item } : {}) };
+    }
     if (opts.transcript) {
       entry.sessions = await Promise.all(orderSessions(own, name).map((s) => transcriptOf(store, s, bySession.get(s.id))));
     }
@@ -126,9 +136,12 @@ function taskStatus(run: RunRow, row: TaskRow | undefined): string {
 
 /** Earlier attempts first; within an attempt the commander first, then agents as they started. */
 function orderSessions(sessions: SessionRow[], task: string): SessionRow[] {
-  const attempt = (s: SessionRow) => (s.task === task ? Number.POSITIVE_INFINITY : Number(s.task.slice(task.length + 1)));
+  const attempt = (s: SessionRow) => {
+    const hash = s.task.lastIndexOf('#');
+    return hash < 0 ? Number.POSITIVE_INFINITY : Number(s.task.slice(hash + 1));
+  };
   return [...sessions].sort(
-    (a, b) => attempt(a) - attempt(b) || (a.role === b.role ? a.startedAt.localeCompare(b.startedAt) : a.role === 'commander' ? -1 : 1),
+    (a, b) => attempt(a) - attempt(b) || a.task.replace(/#.*/, '').localeCompare(b.task.replace(/#.*/, ''), 'en', { numeric: true }) || (a.role === b.role ? a.startedAt.localeCompare(b.startedAt) : a.role === 'commander' ? -1 : 1),
   );
 }
 

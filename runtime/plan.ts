@@ -4,10 +4,12 @@
 
 import type { Mission, MissionGraph, TaskSpec } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
-import { renderObjective } from '../config/objective.js';
+import { renderObjective, type ObjectiveItem } from '../config/objective.js';
+import { datasetItems } from '../config/datasetItems.js';
 import { taskEdges, type TaskEdge } from '../config/taskEdges.js';
 import { buildAgentToolbox } from './agents/agentToolbox.js';
-import { commanderSystemPrompt, type UpstreamResult } from './agents/commander.js';
+import { commanderSystemPrompt, commanderToolset, type UpstreamResult } from './agents/commander.js';
+import { datasetNextDefinition } from './iteration/sequential.js';
 import { CommanderState } from './agents/commanderState.js';
 import { commanderTools, type AgentDirectory } from './agents/commanderTools.js';
 import { commanderAgents, resultLimit, workerDefinition, type AgentDefinition, type ResultLimit } from './agents/definitions.js';
@@ -75,8 +77,26 @@ export interface CommanderPlan {
   tool_definitions?: ToolDefinitionJson[];
 }
 
+/** An iterated task: its dataset, how it runs, and how many items a run with these inputs has. */
+export interface IteratorPlan {
+  dataset: string;
+  mode: 'parallel' | 'sequential';
+  /** Null when the items come from an input not given to plan. */
+  items: number | null;
+  /** Bad items (index and problems), as a run would refuse them. */
+  item_problems: string[];
+  concurrency_limit?: number;
+  max_retries?: number;
+  start_delay_ms?: number;
+  smoketest?: boolean;
+  on_failure?: string;
+  /** Parallel: the objective, commander request and agents below are those of item 0. */
+  shown_item?: 0;
+}
+
 export interface TaskPlan {
   name: string;
+  iterator?: IteratorPlan;
   depends_on: string[];
   /** The router's routes: the task started when the commander picks it, and the condition it is told. */
   routes: { target: string; condition: string }[];
@@ -114,17 +134,23 @@ export async function planMission(req: PlanRequest): Promise<MissionPlan> {
 }
 
 async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
-  const rendered = renderObjective(task, req.graph.variables, req.inputs);
+  const iteration = planIteration(req, task);
+  const rendered = renderObjective(task, req.graph.variables, req.inputs, iteration?.item);
   const objective = rendered.text ?? `(objective cannot be rendered: ${rendered.diagnostics.map((d) => d.message).join('; ')})`;
   const agents = await commanderAgents({ graph: req.graph, mission: req.mission, tools: req.tools, overrides: req.overrides }, task, objective);
   const upstream = placeholderUpstream(req.mission, task);
-  const system = commanderSystemPrompt({ mission: req.mission, task, agents, upstream });
+  // A sequential iterator's one commander walks the items with dataset_next, as the run gives it.
+  const walk = task.iterator !== undefined && !task.iterator.parallel ? { name: task.iterator.dataset, total: iteration?.plan.items ?? '(as many as given)' } : undefined;
+  const system = commanderSystemPrompt({ mission: req.mission, task, agents, upstream, ...(walk ? { dataset: walk } : {}) });
   const directory: AgentDirectory = {
     names: () => agents.map((a) => a.name),
     call: () => Promise.reject(new Error('plan never calls agents')),
     ask: () => Promise.reject(new Error('plan never calls agents')),
   };
-  const toolDefs = commanderTools({ agents: directory, state: new CommanderState(), output: task.output, routes: task.router }).map((t) => t.definition);
+  // The query tool reads nothing while planning: it is listed only (no store behind it).
+  const orchestration = commanderTools({ agents: directory, state: new CommanderState(), output: task.output, routes: task.router });
+  const toolDefs = commanderToolset(orchestration, { store: undefined as never, runId: '', upstream }).map((t) => t.definition);
+  if (walk) toolDefs.unshift(datasetNextDefinition(walk.name, walk.total));
   const model = req.mission.commander.model;
   const commander: CommanderPlan = {
     model: `${model.block}.${model.key}`,
@@ -143,6 +169,7 @@ async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
   for (const def of agents) agentPlans.push(await planAgent(req, def));
   return {
     name: task.name,
+    ...(iteration !== undefined ? { iterator: iteration.plan } : {}),
     depends_on: [...task.dependsOn],
     routes: task.router.map((r) => ({ target: r.target, condition: r.condition })),
     send_to: [...task.sendTo],
@@ -195,6 +222,31 @@ function toolDefinitionJson(d: ToolDefinition): ToolDefinitionJson {
   return { name: d.name, description: d.description, input_schema: d.inputSchema, ...(d.strict ? { strict: true as const } : {}) };
 }
 
+/**
+ * A task's iterator as plan shows it, and the item its objective is rendered with: item 0 when the
+ * items are known, else (parallel) a placeholder object that reads `<item.field>` for each schema field.
+ */
+function planIteration(req: Pick<PlanRequest, 'mission' | 'inputs'>, task: TaskSpec): { plan: IteratorPlan; item?: ObjectiveItem } | undefined {
+  const it = task.iterator;
+  if (it === undefined) return undefined;
+  const dataset = req.mission.datasets.find((d) => d.name === it.dataset);
+  const given = dataset === undefined ? undefined : datasetItems(dataset, req.inputs);
+  // plan's placeholder for a list input not given is the text "<inputs.x>": the count is unknown then.
+  const unknownCount = dataset?.source.kind === 'input' && !Array.isArray(req.inputs[dataset.source.input]);
+  const plan: IteratorPlan = {
+    dataset: it.dataset,
+    mode: it.parallel ? 'parallel' : 'sequential',
+    items: unknownCount || given === undefined ? null : given.items.length,
+    item_problems: unknownCount ? [] : (given?.problems ?? []),
+  };
+  if (!it.parallel) return { plan };
+  Object.assign(plan, { concurrency_limit: it.concurrencyLimit, max_retries: it.maxRetries, start_delay_ms: it.startDelayMs, smoketest: it.smoketest, on_failure: it.onFailure });
+  const first = unknownCount ? undefined : given?.items[0];
+  if (first !== undefined) return { plan: { ...plan, shown_item: 0 }, item: { value: first, index: 0 } };
+  const placeholder = Object.fromEntries((dataset?.schema ?? []).map((f) => [f.name, `<item.${f.name}>`]));
+  return { plan, item: { value: placeholder, index: 0 } };
+}
+
 export function requestBytes(system: string, tools: readonly ToolDefinition[], firstMessage: string): RequestBytes {
   const systemBytes = Buffer.byteLength(system, 'utf8');
   const toolBytes = tools.length > 0 ? Buffer.byteLength(JSON.stringify(tools.map(toolDefinitionJson)), 'utf8') : 0;
@@ -229,7 +281,7 @@ export interface RankedListedTool extends Omit<ListedTool, 'via'> {
 
 /** The worker's authorized tools for one task, exactly as a run would build them. */
 export async function workerTools(req: Omit<PlanRequest, 'showPrompts' | 'task'>, task: TaskSpec): Promise<{ tools: ListedTool[]; search(query: string, group?: string, page?: number): { results: RankedListedTool[]; total: number; next_page?: number } }> {
-  const rendered = renderObjective(task, req.graph.variables, req.inputs);
+  const rendered = renderObjective(task, req.graph.variables, req.inputs, planIteration(req, task)?.item);
   const def = await workerDefinition({ graph: req.graph, mission: req.mission, task, objective: rendered.text ?? '', tools: req.tools, overrides: req.overrides });
   const specs = def?.tools ?? [];
   const via = new Map((def?.given.tools ?? []).map((t) => [t.ref, t.via]));

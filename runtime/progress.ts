@@ -5,6 +5,7 @@
 import type { TaskStatus } from '../core/statuses.js';
 import type { GivenSkill, GivenTool, RunEvent } from './events.js';
 import { totalTokens } from './usage.js';
+import { parseItemLabel } from './iteration/labels.js';
 
 /** `worker[gather]: 5 tools (task 2, toolset:browsing 3) · skills: web_scraping (task)` */
 export function describeSelection(agent: string, task: string, tools: readonly GivenTool[], skills: readonly GivenSkill[], discovery = false): string {
@@ -19,6 +20,8 @@ export function describeSelection(agent: string, task: string, tools: readonly G
 interface TaskView {
   state: TaskStatus;
   activity: string;
+  /** An iterated task's items: `412/1000 ✓ 3 ✗ ETA 2m10s` instead of a line per item. */
+  items?: { total: number; completed: number; failed: number; since: number; doneHere: number };
 }
 
 export class ProgressView {
@@ -60,8 +63,19 @@ export class ProgressView {
   }
 
   private apply(event: RunEvent): void {
-    const view = 'task' in event && typeof event.task === 'string' ? this.tasks.get(event.task) : undefined;
+    // An item's sessions report under `task[i]`: they belong to the task's one line.
+    const label = 'task' in event && typeof event.task === 'string' ? event.task : undefined;
+    const view = label === undefined ? undefined : (this.tasks.get(label) ?? this.tasks.get(parseItemLabel(label)?.task ?? ''));
     switch (event.type) {
+      case 'item.started':
+        if (view) view.items ??= { total: event.total, completed: 0, failed: 0, since: Date.now(), doneHere: 0 };
+        break;
+      case 'item.finished':
+        if (view) {
+          const items = (view.items ??= { total: event.total, completed: 0, failed: 0, since: Date.now(), doneHere: 0 });
+          Object.assign(items, { total: event.total, completed: event.completed, failed: event.failed, doneHere: items.doneHere + 1 });
+        }
+        break;
       case 'task.started':
         if (view) Object.assign(view, { state: 'running', activity: 'starting' });
         break;
@@ -109,7 +123,10 @@ export class ProgressView {
 
   private draw(): void {
     const lines = [`squadron · ${formatDuration(Date.now() - this.started)} · ${formatTokens(this.tokens)} tokens · $${this.cost.toFixed(4)}`];
-    for (const [name, view] of this.tasks) lines.push(`  ${SYMBOL[view.state]} ${name.padEnd(20)} ${view.state.padEnd(9)} ${view.activity}`);
+    for (const [name, view] of this.tasks) {
+      const activity = view.items && view.state === 'running' ? itemsText(view.items, Date.now()) : view.activity;
+      lines.push(`  ${SYMBOL[view.state]} ${name.padEnd(20)} ${view.state.padEnd(9)} ${activity}`);
+    }
     let text = this.drawnLines > 0 ? `\x1b[${this.drawnLines}F\x1b[J` : '';
     text += lines.join('\n') + '\n';
     this.out.write(text);
@@ -125,6 +142,14 @@ const SYMBOL: Record<TaskView['state'], string> = {
   cancelled: '■',
   skipped: '–',
 };
+
+/** `412/1000 ✓ 3 ✗ · ETA 2m10s`: items succeeded out of all, items failed, and the time left at this process's pace. */
+export function itemsText(items: { total: number; completed: number; failed: number; since: number; doneHere: number }, now: number): string {
+  const done = items.completed + items.failed;
+  const left = items.total - done;
+  const eta = items.doneHere > 0 && left > 0 ? ` · ETA ${formatDuration(((now - items.since) / items.doneHere) * left)}` : '';
+  return `${items.completed}/${items.total} ✓ ${items.failed} ✗${eta}`;
+}
 
 function plainLine(event: RunEvent): string | undefined {
   switch (event.type) {
@@ -142,6 +167,8 @@ function plainLine(event: RunEvent): string | undefined {
       return `task ${event.task}: skipped (${event.reason})`;
     case 'task.retried':
       return `task ${event.task}: failed before; attempt ${event.attempt} starts from a fresh session`;
+    case 'item.finished':
+      return event.status === 'failed' ? `task ${event.task}: item ${event.index} failed: ${oneLine(event.error ?? '', 200)}` : undefined;
     case 'session.started':
       if (event.agent === 'commander') return undefined;
       return `  ${describeSelection(event.agent, event.task, event.tools, event.skills, event.discovery)}${event.resumed ? ' (resumed)' : ''}`;

@@ -32,6 +32,7 @@ import { runVariables, type RunConfig, type RunVariables } from './runConfig.js'
 import { checkConfig, failedRunRefusal } from './resumeChecks.js';
 import { RunBusy, RunRefused } from './runRefused.js';
 import { retryFailedTasks } from './taskAttempts.js';
+import { datasetProblems } from './iteration/index.js';
 
 export type { RunOptions } from './runOptions.js';
 export { RunBusy, RunRefused, type RefusalKind } from './runRefused.js';
@@ -62,6 +63,15 @@ export interface TaskReport {
   error?: string;
   /** Why a skipped task did not run (a route not taken, a skipped dependency). */
   skipReason?: string;
+  /** An iterated task's items: counts and each item's status, summary, output or error. */
+  items?: ItemsReport;
+}
+
+export interface ItemsReport {
+  total: number;
+  completed: number;
+  failed: number;
+  list: { index: number; status: string; attempt: number; summary?: string; output?: unknown; error?: string }[];
 }
 
 export interface RunReport {
@@ -98,6 +108,10 @@ export async function startRun(env: RunEnvironment, request: StartRequest): Prom
       request.onPreviousInterrupted?.(previous.id);
     }
     checkModelCredentials(env.graph, request.mission, request.options.replay);
+    const problems = datasetProblems(request.mission, request.inputs);
+    if (problems.length > 0) {
+      throw new RunRefused(`${problems.length} dataset item${problems.length === 1 ? '' : 's'} do${problems.length === 1 ? 'es' : ''} not match the schema; nothing ran:\n  ${problems.join('\n  ')}`, 'usage');
+    }
     const runId = newId('run');
     const workspaceDir = request.workspaceFor(runId);
     checkRunFiles(workspaceDir, request.options.record);
@@ -353,6 +367,7 @@ async function report(store: Store, graph: MissionGraph, req: ExecuteRequest, re
     if (row?.error !== undefined) entry.error = row.error;
     const reason = row?.status === 'skipped' ? skipReasons.get(task.name) : undefined;
     if (reason !== undefined) entry.skipReason = reason;
+    if (task.iterator !== undefined) entry.items = await itemsReport(store, req.runId, task.name);
     tasks[task.name] = entry;
   }
   const usage = { ...emptyTotals(), ...(await store.turns.totalsForRun(req.runId)) };
@@ -360,6 +375,18 @@ async function report(store: Store, graph: MissionGraph, req: ExecuteRequest, re
   if (result.error) out.error = result.error;
   if (replaysEveryModel(graph, req.mission, req.options.replay)) out.replayed = true;
   return out;
+}
+
+async function itemsReport(store: Store, runId: string, task: string): Promise<ItemsReport> {
+  const rows = await store.items.list(runId, task);
+  const list = rows.map((r) => {
+    const item: ItemsReport['list'][number] = { index: r.index, status: r.status, attempt: r.attempt };
+    if (r.summary !== undefined) item.summary = r.summary;
+    if (r.output !== undefined) item.output = r.output;
+    if (r.error !== undefined) item.error = r.error;
+    return item;
+  });
+  return { total: rows.length, completed: rows.filter((r) => r.status === 'completed').length, failed: rows.filter((r) => r.status === 'failed').length, list };
 }
 
 /** The reason of each task's first `task.skipped` event (the tasks table has no column for it). */

@@ -14,6 +14,7 @@ import { renderObjective } from '../config/objective.js';
 import { ancestorsOf } from './taskGraph.js';
 import { tasksToSkip } from './skipping.js';
 import type { RunContext } from './runContext.js';
+import { runIteratedTask, UnitSlots, withItemDigests } from './iteration/index.js';
 
 export type MissionStatus = FinishedRunStatus;
 
@@ -53,6 +54,9 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
   }
 
   const running = new Map<string, Promise<string>>();
+  // max_parallel counts units of work: a task is one, each running item of an iterated task is one
+  // (the iterated task itself takes a slot per item, not one for itself).
+  const slots = new UnitSlots(mission.maxParallel);
   let failure: string | undefined;
   // Settling a task (store, then mark completed, activate, skip) is one step at a time, as it was
   // when it was synchronous: two tasks finishing together never interleave their bookkeeping.
@@ -80,10 +84,13 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
     for (;;) {
       if (failure === undefined && !interrupt.aborted) {
         for (const task of tasks) {
-          if (running.size >= mission.maxParallel) break;
+          if (slots.free === 0) break;
           if (!startable(task)) continue;
           const upstream = upstreamOf(task, tasks, activatedBy, completed);
-          running.set(task.name, executeTask(ctx, task, upstream).then((outcome) => settleInTurn(task, outcome)));
+          const unit = task.iterator === undefined;
+          if (unit) slots.tryTake();
+          const run = executeTask(ctx, task, upstream, slots).finally(() => unit && slots.release());
+          running.set(task.name, run.then((outcome) => settleInTurn(task, outcome)));
         }
       }
       if (running.size === 0) break;
@@ -139,12 +146,22 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
   return { status: 'completed' };
 }
 
-async function executeTask(ctx: RunContext, task: TaskSpec, upstream: UpstreamResult[]): Promise<TaskOutcome | 'interrupted'> {
+async function executeTask(ctx: RunContext, task: TaskSpec, completedUpstream: UpstreamResult[], slots: UnitSlots): Promise<TaskOutcome | 'interrupted'> {
   const { store, runId, bus } = ctx;
+  const upstream = await withItemDigests(store, runId, ctx.mission.tasks, completedUpstream);
   await store.tasks.ensure(runId, task.name);
   await store.tasks.markRunning(runId, task.name);
   bus.emit({ type: 'task.started', task: task.name });
   try {
+    if (task.iterator !== undefined) {
+      const outcome = await runIteratedTask(ctx, task, upstream, { slots });
+      if (outcome === 'interrupted') throw new RunInterrupted();
+      if (outcome.status === 'failed') {
+        await store.tasks.fail(runId, task.name, outcome.error);
+        bus.emit({ type: 'task.failed', task: task.name, error: outcome.error });
+      }
+      return outcome;
+    }
     const rendered = renderObjective(task, ctx.graph.variables, ctx.inputs);
     if (rendered.text === undefined) throw new Error(rendered.diagnostics.map((d) => d.message).join('; '));
     const objective = rendered.text;

@@ -8,9 +8,9 @@ export function attemptLabel(task: string, attempt: number): string {
   return `${task}#${attempt}`;
 }
 
-/** Whether a session's task label belongs to `task` (its current attempt or an earlier one). */
+/** Whether a session's task label belongs to `task` (its current attempt or an earlier one, or one of its items: `task[3]`). */
 export function isSessionOfTask(label: string, task: string): boolean {
-  return label === task || label.startsWith(`${task}#`);
+  return label === task || label.startsWith(`${task}#`) || label.startsWith(`${task}[`);
 }
 
 /** Puts every failed task of the run back to pending for a new attempt; returns their names. */

@@ -18,6 +18,7 @@ export { DEFAULT_LEASE_STALE_MS } from './repos/leases.js';
 export { isProcessAlive } from './leaseRules.js';
 export type { RunsRepo } from './repos/runs.js';
 export type { TasksRepo } from './repos/tasks.js';
+export type { ItemsRepo } from './repos/items.js';
 export type { SessionsRepo, OpenSession } from './repos/sessions.js';
 export type { MessagesRepo, NewMessage } from './repos/messages.js';
 export type { LedgerRepo, StartedCall } from './repos/ledger.js';
@@ -36,6 +37,8 @@ export type {
   RunStatus,
   UsageTotals,
   TaskRow,
+  ItemRow,
+  ItemStatus,
   TaskStatus,
   SessionRow,
   SessionRole,

@@ -4,7 +4,7 @@
 import type { Part } from '../core/messages.js';
 import type { ColumnCodec } from './columns.js';
 import { messageChecksum } from './rowChecksum.js';
-import type { EventRow, LeaseRow, LedgerRow, MessageHead, MessageRow, RouteRow, RunRow, RunSummary, SessionRow, TaskRow, UsageTotals } from './rows.js';
+import type { EventRow, ItemRow, LeaseRow, LedgerRow, MessageHead, MessageRow, RouteRow, RunRow, RunSummary, SessionRow, TaskRow, UsageTotals } from './rows.js';
 import {
   InputsSchema,
   ConfigChangesSchema,
@@ -19,6 +19,7 @@ import {
   UnknownSchema,
   type Parsed,
   type RawEvent,
+  type RawItem,
   type RawLease,
   type RawLedger,
   type RawRoute,
@@ -82,6 +83,21 @@ export function toTaskRow(codec: ColumnCodec, r: Parsed<typeof RawTask>): TaskRo
     route: opt(r.route),
     error: codec.readTextOrUndefined(r.error),
     attempt: r.attempt,
+  };
+}
+
+export function toItemRow(codec: ColumnCodec, r: Parsed<typeof RawItem>): ItemRow {
+  return {
+    runId: r.run_id,
+    task: r.task,
+    index: r.idx,
+    status: r.status,
+    attempt: r.attempt,
+    startedAt: opt(r.started_at),
+    finishedAt: opt(r.finished_at),
+    summary: codec.readTextOrUndefined(r.summary),
+    output: r.output_json === null ? undefined : parseJsonColumn(codec, UnknownSchema, `task_items ${r.run_id}/${r.task}[${r.idx}] output_json`, r.output_json),
+    error: codec.readTextOrUndefined(r.error),
   };
 }
 

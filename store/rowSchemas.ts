@@ -9,7 +9,7 @@ import type { Part, ToolResultContent } from '../core/messages.js';
 import type { ToolResult } from '../core/toolResults.js';
 import type { ColumnCodec } from './columns.js';
 import { StoreError } from './errors.js';
-import { LEDGER_STATUSES, RUN_STATUSES, SESSION_STATUSES, TASK_STATUSES } from '../core/statuses.js';
+import { ITEM_STATUSES, LEDGER_STATUSES, RUN_STATUSES, SESSION_STATUSES, TASK_STATUSES } from '../core/statuses.js';
 
 /** A schema built when first asked for, then kept. */
 export type LazySchema<S extends z.ZodType> = () => S;
@@ -124,6 +124,19 @@ export const RawTask = lazySchema(() => z.object({
   route: nullableText,
   error: nullableText,
   attempt: int,
+}));
+
+export const RawItem = lazySchema(() => z.object({
+  run_id: text,
+  task: text,
+  idx: int,
+  status: z.enum(ITEM_STATUSES),
+  attempt: int,
+  started_at: nullableText,
+  finished_at: nullableText,
+  summary: nullableText,
+  output_json: nullableText,
+  error: nullableText,
 }));
 
 export const RawSession = lazySchema(() => z.object({

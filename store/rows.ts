@@ -2,10 +2,10 @@
 // the raw SQLite rows and JSON payloads with zod, rowReaders.ts turns them into these types.
 
 import type { Part } from '../core/messages.js';
-import type { LedgerStatus, RunStatus, SessionStatus, TaskStatus } from '../core/statuses.js';
+import type { ItemStatus, LedgerStatus, RunStatus, SessionStatus, TaskStatus } from '../core/statuses.js';
 import type { ToolResult } from '../core/toolResults.js';
 
-export type { LedgerStatus, RunStatus, SessionStatus, TaskStatus } from '../core/statuses.js';
+export type { ItemStatus, LedgerStatus, RunStatus, SessionStatus, TaskStatus } from '../core/statuses.js';
 export type SessionRole = 'commander' | 'agent';
 export type RouteKind = 'route' | 'send_to';
 
@@ -73,6 +73,22 @@ export interface TaskRow {
   error?: string;
   /** 1, plus one per retry of a failed attempt. */
   attempt: number;
+}
+
+/** One item of an iterated task in a run. */
+export interface ItemRow {
+  runId: string;
+  task: string;
+  index: number;
+  status: ItemStatus;
+  /** 1, plus one per re-run from a fresh session. */
+  attempt: number;
+  startedAt?: string;
+  finishedAt?: string;
+  summary?: string;
+  /** undefined when the item's commander submitted no output. */
+  output?: unknown;
+  error?: string;
 }
 
 export interface SessionRow {

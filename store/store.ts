@@ -3,6 +3,7 @@
 
 import type { Redactor } from './redact.js';
 import type { EventsRepo } from './repos/events.js';
+import type { ItemsRepo } from './repos/items.js';
 import type { LedgerRepo } from './repos/ledger.js';
 import type { LeasesRepo } from './repos/leases.js';
 import type { MessagesRepo } from './repos/messages.js';
@@ -35,6 +36,7 @@ export interface Store {
   checkpoint(): Promise<void>;
   runs: RunsRepo;
   tasks: TasksRepo;
+  items: ItemsRepo;
   sessions: SessionsRepo;
   messages: MessagesRepo;
   ledger: LedgerRepo;

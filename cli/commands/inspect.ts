@@ -14,6 +14,7 @@ import { indent } from '../table.js';
 interface InspectFlags {
   db?: string;
   task?: string;
+  item?: string;
   transcript?: boolean;
   json?: boolean;
 }
@@ -25,17 +26,27 @@ export function register(program: Command, io: CliIo): void {
     .argument('<run-id>', 'the run (see `squadron runs`)')
     .option('--db <path>', DB_OPTION_HELP)
     .option('--task <name>', 'only this task')
+    .option('--item <index>', "with --task of an iterated task: only this item (its status, output and, with --transcript, its sessions)")
     .option('--transcript', "include every session's messages and tool calls")
     .option('--json', JSON_FLAG_HELP)
     .action(async (runId: string, flags: InspectFlags) => {
       const { inspectRun } = await import('../../runtime/inspect.js');
       const { store } = await openStoreWithRun(io, flags.db, runId);
       try {
-        const opts: { task?: string; transcript?: boolean } = { transcript: Boolean(flags.transcript) };
+        const opts: { task?: string; item?: number; transcript?: boolean } = { transcript: Boolean(flags.transcript) };
         if (flags.task) opts.task = flags.task;
+        if (flags.item !== undefined) {
+          if (!flags.task) throw new CliError('--item needs --task: the item of which task?', 'usage');
+          if (!/^\d+$/.test(flags.item)) throw new CliError(`--item expects an item index (0, 1, …), not "${flags.item}"`, 'usage');
+          opts.item = Number(flags.item);
+        }
         const inspection = await inspectRun(store, runId, opts);
         if (!inspection) throw new CliError(`no run ${runId} in this database (see squadron runs)`, 'not_found');
         if (flags.task && inspection.tasks.length === 0) throw new CliError(`run ${runId} has no task "${flags.task}"`, 'not_found');
+        const items = inspection.tasks[0]?.items;
+        if (opts.item !== undefined && (items === undefined || items.list.length === 0)) {
+          throw new CliError(items === undefined ? `task "${flags.task}" of run ${runId} has no items (it is not an iterated task, or has not started)` : `task "${flags.task}" has ${items.total} items (0–${items.total - 1}); there is no item ${opts.item}`, 'not_found');
+        }
         if (flags.json) writeJson(io, inspectionJson(inspection));
         else io.stdout.write(renderInspection(inspection));
       } finally {
@@ -58,6 +69,7 @@ function renderInspection(ins: RunInspection): string {
     const attempt = task.attempt > 1 ? ` (attempt ${task.attempt})` : '';
     out.push(`${MARK[task.status] ?? '■'} ${task.name} · ${task.status}${attempt}${deps}${via}${task.status === 'skipped' ? ' · not started (no route or send_to led to it)' : ''} · ${usageText(task.usage)}`);
     if (task.summary) out.push(indent(task.summary, '  '));
+    if (task.items) out.push(...itemLines(task.items));
     if (task.output !== undefined) out.push(indent(`output: ${JSON.stringify(task.output, null, 2)}`, '  '));
     if (task.route) out.push(`  route: ${task.route}`);
     if (task.error) out.push(`  error: ${task.error}`);
@@ -67,6 +79,19 @@ function renderInspection(ins: RunInspection): string {
 }
 
 const MARK: Readonly<Record<string, string>> = { skipped: '–' };
+
+/** Counts, then each listed item: all of one asked for with --item, only the unfinished and failed ones otherwise. */
+function itemLines(items: NonNullable<RunInspection['tasks'][number]['items']>): string[] {
+  const out = [`  items: ${items.completed}/${items.total} ✓ ${items.failed} ✗`];
+  const one = items.only !== undefined ? items.list[0] : undefined;
+  const shown = one ? [one] : items.list.filter((i) => i.status !== 'completed').slice(0, 50);
+  for (const item of shown) {
+    out.push(`  [${item.index}] ${item.status}${item.attempt > 1 ? ` (attempt ${item.attempt})` : ''}${item.error ? `: ${item.error}` : ''}`);
+    if (one && item.summary) out.push(indent(item.summary, '      '));
+    if (one && item.output !== undefined) out.push(indent(`output: ${JSON.stringify(item.output, null, 2)}`, '      '));
+  }
+  return out;
+}
 
 function renderSession(s: SessionTranscript): string {
   const attempt = s.task.includes('#') ? ` · failed attempt ${s.task.slice(s.task.indexOf('#') + 1)}` : '';

@@ -2,7 +2,7 @@
 // be given (tools and skills with their provenance, models) and the size of their first request.
 
 import type { Command } from 'commander';
-import type { AgentPlan, MissionPlan, RequestBytes, ToolResponsePlan } from '../../runtime/plan.js';
+import type { AgentPlan, IteratorPlan, MissionPlan, RequestBytes, ToolResponsePlan } from '../../runtime/plan.js';
 import { describeSelection } from '../../runtime/progress.js';
 import { collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, jsonDocument } from '../json.js';
@@ -56,6 +56,7 @@ function renderPlan(plan: MissionPlan): string {
   const out: string[] = [`mission ${plan.mission} · ${plan.tasks.length} task${plan.tasks.length === 1 ? '' : 's'}`];
   for (const task of plan.tasks) {
     out.push('', `task ${task.name}${task.depends_on.length > 0 ? ` (after ${task.depends_on.join(', ')})` : ''} · agents: ${task.work_sources.join(', ') || 'none'}`);
+    if (task.iterator !== undefined) out.push(...iteratorLines(task.iterator));
     const routing = routingLines(task, '             ');
     if (routing.length > 0) out.push(`  next${routing[0]!.slice(6)}`, ...routing.slice(1));
     const c = task.commander;
@@ -66,6 +67,18 @@ function renderPlan(plan: MissionPlan): string {
     for (const agent of task.agents) out.push(...renderAgent(task.name, agent));
   }
   return `${out.join('\n')}\n`;
+}
+
+function iteratorLines(it: IteratorPlan): string[] {
+  const count = it.items === null ? 'items given at run time' : `${fmt(it.items)} item${it.items === 1 ? '' : 's'}`;
+  const how =
+    it.mode === 'parallel'
+      ? `in parallel, ${it.concurrency_limit} at a time${it.smoketest ? ', item 0 first (smoketest)' : ''}${it.max_retries ? `, ${it.max_retries} retr${it.max_retries === 1 ? 'y' : 'ies'} per item` : ''}, on failure ${it.on_failure}`
+      : 'one commander walks them with dataset_next';
+  const out = [`  iterates  datasets.${it.dataset} · ${count} · ${how}`];
+  if (it.shown_item === 0) out.push('             the commander and agents below are shown for item 0');
+  for (const problem of it.item_problems) out.push(`             bad item: ${problem}`);
+  return out;
 }
 
 function renderAgent(task: string, a: AgentPlan): string[] {

@@ -131,7 +131,8 @@ function missionLines(m: MissionSummary): string[] {
     if (t.worker !== null) sources.push(`worker (${toolCount(t.worker)}, ${t.worker.model})`);
     if (t.agents.length > 0) sources.push(`agents ${t.agents.join(', ')}${t.agentsVia === 'mission' ? ' (from the mission)' : ''}`);
     const deps = t.dependsOn.length > 0 ? `  after ${t.dependsOn.join(', ')}` : '';
-    lines.push(`  ${t.name.padEnd(width)}  ${sources.join(' + ')}${deps}`);
+    const each = t.iterator ? `  for each item of datasets.${t.iterator.dataset} (${t.iterator.parallel ? 'parallel' : 'sequential'})` : '';
+    lines.push(`  ${t.name.padEnd(width)}  ${sources.join(' + ')}${deps}${each}`);
     lines.push(...routingLines({ routes: t.routes, send_to: t.sendTo }, `  ${' '.repeat(width)}  `));
   }
   return lines;

@@ -4,7 +4,7 @@
 import type { Block } from '../hcl/ast.js';
 import { diagnosticAt, type Range } from '../hcl/diagnostic.js';
 import { isObjectValue, isUnknown, type Value } from '../hcl/value.js';
-import type { AgentDefaults, AgentSpec, CommanderSpec, InputType, Mission, MissionInput } from '../graph.js';
+import type { AgentDefaults, AgentSpec, CommanderSpec, DatasetSpec, InputType, Mission, MissionInput, TaskSpec } from '../graph.js';
 import { checkMissionGraph } from '../graphRules.js';
 import { lostEntries, resolveModelRef, resolveNameList, resolveToolList } from '../references.js';
 import { blockHeader, checkBlockName, decodeBody, locationOf, NameRegistry, type BlockSchema } from '../schema.js';
@@ -15,6 +15,7 @@ import { evaluateValue, readBool, readEnum, readInteger, readText } from '../val
 import { toBoolValue, toNumberValue, toStringValue, typeName } from '../hcl/convert.js';
 import { checkAgentName, loadAgent, readReasoning } from './agents.js';
 import { loadTask, type MissionContext } from './tasks.js';
+import { loadDatasets } from './datasets.js';
 import { exactList } from '../exactList.js';
 import { loadToolResponse, TOOL_RESPONSE_BLOCK } from './toolResponse.js';
 
@@ -26,6 +27,7 @@ const SCHEMA: BlockSchema = {
     commander: { labels: [], min: 1, max: 1 },
     agent_defaults: { labels: [], max: 1 },
     input: { labels: ['name'] },
+    dataset: { labels: ['name'] },
     agent: { labels: ['name'] },
     task: { labels: ['name'] },
   },
@@ -62,7 +64,10 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
     tasks.set(t.labels[0]!, t.labelRanges[0]!);
     uniqueTasks.push(t);
   }
-  const scope: Scope = { ...base, tasks, inputs: new Map(inputs.map((i) => [i.name, i])), agents };
+  const datasetBlocks = body.blocks.get('dataset') ?? [];
+  const datasetNames = new Map(datasetBlocks.map((d) => [d.labels[0]!, d.labelRanges[0]!]));
+  const scope: Scope = { ...base, tasks, inputs: new Map(inputs.map((i) => [i.name, i])), agents, datasets: datasetNames };
+  const datasets = loadDatasets(datasetBlocks, scope, ctx);
 
   const commanderBlock = body.blocks.get('commander')?.[0];
   const commander = commanderBlock === undefined ? undefined : loadCommander(commanderBlock, { ...scope, where: `${where} commander` }, ctx);
@@ -94,6 +99,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
     l.spec.sendTo = exactList(e.sendTo.map((s) => named(s.name)));
   });
 
+  warnUnusedDatasets(datasets, loaded.map((l) => l.spec), datasetBlocks, ctx);
   warnUnusedLocalAgents(localAgents, missionAgents, loaded.map((l) => l.spec.agents), body.blocks.get('agent') ?? [], ctx);
   if (commander === undefined) return undefined;
   const mission: Mission = {
@@ -103,6 +109,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
     localAgents,
     maxParallel,
     inputs,
+    datasets,
     tasks: loaded.map((l) => l.spec),
     location: locationOf(block),
   };
@@ -226,6 +233,18 @@ function warnUnusedLocalAgents(local: readonly AgentSpec[], missionAgents: reado
     if (block === undefined) continue;
     ctx.diags.push(
       diagnosticAt(block.labelRanges[0]!, 'warning', 'GRA011', `agent "${agent.name}" is declared in this mission but no task can use it`, `add agents.${agent.name} to the mission's agents or to a task's agents`),
+    );
+  }
+}
+
+function warnUnusedDatasets(datasets: readonly DatasetSpec[], tasks: readonly TaskSpec[], blocks: readonly Block[], ctx: LoadContext): void {
+  const used = new Set(tasks.flatMap((t) => (t.iterator === undefined ? [] : [t.iterator.dataset])));
+  for (const dataset of datasets) {
+    if (used.has(dataset.name)) continue;
+    const block = blocks.find((b) => b.labels[0] === dataset.name);
+    if (block === undefined) continue;
+    ctx.diags.push(
+      diagnosticAt(block.labelRanges[0]!, 'warning', 'ITR007', `dataset "${dataset.name}" is declared but no task iterates over it`, `add iterator { dataset = datasets.${dataset.name} } to a task, or remove the dataset`),
     );
   }
 }

@@ -4,13 +4,14 @@
 
 import type { Attribute, Block } from '../hcl/ast.js';
 import { diagnosticAt } from '../hcl/diagnostic.js';
-import type { AgentDefaults, CommanderSpec, Route, TaskSpec, ToolRefWithProvenance } from '../graph.js';
+import type { AgentDefaults, CommanderSpec, IteratorSpec, Route, TaskSpec, ToolRefWithProvenance } from '../graph.js';
 import { readFieldSchema } from '../fieldSchema.js';
 import type { NamedRef, TaskEdges } from '../graphRules.js';
 import { asRef, lostEntries, refItems, resolveModelRef, resolveNameList, resolveNameRef, resolveToolList, resolveToolRef } from '../references.js';
 import { blockHeader, decodeBody, type BlockSchema } from '../schema.js';
 import type { LoadContext, Scope } from '../scope.js';
-import { evaluateValue, readBool, readInteger, readString, toStringValue } from '../values.js';
+import { evaluateValue, readBool, readInteger, readString, toStringValue, type ValueRules } from '../values.js';
+import { loadIterator } from './iterator.js';
 import { coversToolRef } from '../toolRefs.js';
 import { readReasoning } from './agents.js';
 import { resolveWorker, type WorkerSettings } from './worker.js';
@@ -33,7 +34,7 @@ const SCHEMA: BlockSchema = {
     always_load: {},
     max_turns: {},
   },
-  blocks: { router: { labels: [], max: 1 }, output: { labels: [], max: 1 } },
+  blocks: { router: { labels: [], max: 1 }, output: { labels: [], max: 1 }, iterator: { labels: [], max: 1 } },
 };
 const ROUTER_SCHEMA: BlockSchema = { attributes: {}, blocks: { route: { labels: [], min: 1 } } };
 const ROUTE_SCHEMA: BlockSchema = { attributes: { target: { required: true }, condition: { required: true } } };
@@ -66,8 +67,10 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
   const body = decodeBody(block.body, SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);
   const a = (n: string) => body.attrs.get(n);
 
+  const iteratorBlock = body.blocks.get('iterator')?.[0];
+  const iterator = iteratorBlock === undefined ? undefined : loadIterator(iteratorBlock, name, scope, ctx);
   const objectiveAttr = a('objective');
-  if (objectiveAttr !== undefined) checkObjective(objectiveAttr, mission, scope, ctx);
+  if (objectiveAttr !== undefined) checkObjective(objectiveAttr, mission, scope, ctx, itemRule(name, iteratorBlock, iterator));
 
   const tasks = scope.tasks ?? new Map();
   const dependsOnAttr = a('depends_on');
@@ -85,6 +88,11 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
   const routerBlock = body.blocks.get('router')?.[0];
   if (routerBlock !== undefined) {
     edges.routerRange = routerBlock.typeRange;
+    if (iterator?.parallel) {
+      ctx.diags.push(
+        diagnosticAt(routerBlock.typeRange, 'error', 'ITR006', `task "${name}" iterates in parallel, so it cannot have a router: each item would choose its own route`, 'use send_to, or iterate sequentially (parallel = false) so one commander chooses the route after all items'),
+      );
+    }
     const router = decodeBody(routerBlock.body, ROUTER_SCHEMA, { what: `router of task "${name}"`, header: routerBlock.typeRange }, ctx.diags);
     for (const route of router.blocks.get('route') ?? []) {
       const r = decodeBody(route.body, ROUTE_SCHEMA, { what: `route of task "${name}"`, header: route.typeRange }, ctx.diags);
@@ -146,6 +154,7 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
     sendTo: exactList([]),
     ...(worker !== undefined ? { worker: ctx.workers.intern(worker) } : {}),
     ...(output !== undefined ? { output } : {}),
+    ...(iterator !== undefined ? { iterator } : {}),
   });
   if (toolsAttr === undefined && spec.agents.length === 0 && !agentsFailed) {
     const hint =
@@ -168,11 +177,33 @@ function taskRefs(attr: Attribute, tasks: ReadonlyMap<string, unknown>, scope: S
   return out;
 }
 
-/** Objectives are rendered at run time with only inputs and vars: check that now, inputs unknown. */
-function checkObjective(attr: Attribute, mission: MissionContext, scope: Scope, ctx: LoadContext): void {
+/**
+ * How an objective may read `item` / `item_index`: in a parallel iterator's objective (one rendering
+ * per item), and nowhere else — a sequential iterator's commander gets the items through dataset_next.
+ */
+function itemRule(task: string, block: Block | undefined, iterator: IteratorSpec | undefined): ValueRules['item'] {
+  // An iterator that failed to load was reported already: let the objective read the item quietly.
+  if (iterator?.parallel || (block !== undefined && iterator === undefined)) return 'readable';
+  if (block !== undefined) {
+    return {
+      code: 'ITR005',
+      message: (n) => `task "${task}" iterates sequentially, so its objective cannot use ${n}: the commander receives each item through the dataset_next tool`,
+      hint: 'set parallel = true in the iterator to render one objective per item, or leave the item out of the objective',
+    };
+  }
+  return {
+    code: 'ITR005',
+    message: (n) => `${n} can only be used in the objective of a task that iterates over a dataset in parallel; task "${task}" has no iterator`,
+    hint: 'add iterator { dataset = datasets.<name>, parallel = true } to the task',
+  };
+}
+
+/** Objectives are rendered at run time with only inputs, vars (and a parallel item): check that now, all unknown. */
+function checkObjective(attr: Attribute, mission: MissionContext, scope: Scope, ctx: LoadContext, item: ValueRules['item']): void {
   const v = evaluateValue(attr.expr, { ...scope, functions: ctx.runtimeFunctions }, ctx.diags, {
     roots: ['vars', 'inputs'],
     inputs: mission.inputNames,
+    item,
     otherRef: {
       code: 'REF012',
       message: (ref) => `an objective can only use inputs.<name> and vars.<name>; it references ${ref}`,

@@ -14,12 +14,16 @@ import { resultLimit, type AgentDefinition } from './definitions.js';
 import { addResultTools } from '../results/index.js';
 import { AgentSession, loadHistory } from './session.js';
 import type { SessionDeps } from './sessionTypes.js';
-import { Toolbox } from './toolbox.js';
+import { Toolbox, type SessionTool } from './toolbox.js';
+import { digestText, type ItemsDigest } from '../iteration/digest.js';
+import { queryTaskOutputTool, type QuerySource } from '../iteration/queryTaskOutput.js';
 
 export interface UpstreamResult {
   name: string;
   summary: string;
   output?: unknown;
+  /** An iterated task: a digest of its items in place of their outputs (read with query_task_output). */
+  items?: ItemsDigest;
 }
 
 export type TaskOutcome =
@@ -31,6 +35,14 @@ export interface CommanderPromptInput {
   task: TaskSpec;
   agents: readonly AgentDefinition[];
   upstream: readonly UpstreamResult[];
+  /** A sequential iterator: the dataset the commander walks with dataset_next (plan may not know the count). */
+  dataset?: { name: string; total: number | string };
+}
+
+/** What a sequential iterator adds to its one commander: the dataset_next tool over the commander's own state. */
+export interface CommanderExtension {
+  dataset: { name: string; total: number };
+  tools(state: CommanderState): SessionTool[];
 }
 
 export function commanderSystemPrompt(input: CommanderPromptInput): string {
@@ -45,11 +57,33 @@ export function commanderSystemPrompt(input: CommanderPromptInput): string {
       toolNames: a.name === 'worker' ? a.tools.map((t) => t.apiName).join(', ') || '(none)' : undefined,
     })),
     hasWorker: input.agents.some((a) => a.name === 'worker'),
-    upstream: input.upstream.length > 0 ? { tasks: input.upstream.map((u) => ({ name: u.name, summary: u.summary, output: u.output === undefined ? undefined : JSON.stringify(u.output) })) } : undefined,
+    upstream:
+      input.upstream.length > 0
+        ? {
+            tasks: input.upstream.map((u) => ({
+              name: u.name,
+              summary: u.summary,
+              output: u.output === undefined ? undefined : JSON.stringify(u.output),
+              digest: u.items === undefined ? undefined : digestText(u.name, u.items),
+            })),
+          }
+        : undefined,
     // The fields themselves are in submit_output's schema; the prompt only says that output is due.
     output: task.output !== undefined,
+    dataset: input.dataset,
     routes: task.router.length > 0 ? { options: task.router.map((r) => ({ target: r.target, condition: r.condition })) } : undefined,
   });
+}
+
+/**
+ * The commander's tools: the orchestration ones, with query_task_output before submit_output and
+ * task_complete when there are upstream results to read (an iterated upstream's items are not all in
+ * the prompt). `plan` lists the same.
+ */
+export function commanderToolset(tools: SessionTool[], source: QuerySource): SessionTool[] {
+  if (source.upstream.length === 0) return tools;
+  const at = tools.findIndex((t) => t.ref === 'submit_output' || t.ref === 'task_complete');
+  return [...tools.slice(0, at), queryTaskOutputTool(source), ...tools.slice(at)];
 }
 
 export async function runCommander(
@@ -58,7 +92,8 @@ export async function runCommander(
   agents: readonly AgentDefinition[],
   upstream: readonly UpstreamResult[],
   objective: string,
-): Promise<TaskOutcome> {
+  extension?: CommanderExtension,
+): Promise<TaskOutcome & { state?: CommanderState }> {
   const { store, mission } = ctx;
   const model = mission.commander.model;
   const stored = await store.sessions.get(ctx.runId, task.name, 'commander');
@@ -70,7 +105,7 @@ export async function runCommander(
       agent: 'commander',
       role: 'commander',
       model: model.apiModel,
-      systemPrompt: commanderSystemPrompt({ mission, task, agents, upstream }),
+      systemPrompt: commanderSystemPrompt({ mission, task, agents, upstream, ...(extension ? { dataset: extension.dataset } : {}) }),
       tools: [],
       skills: [],
     }));
@@ -78,7 +113,9 @@ export async function runCommander(
   const pool = new AgentPool(ctx, task, agents, row.id);
   const history = await loadHistory(store, row.id);
   const state = CommanderState.fromHistory(history);
-  const toolbox = new Toolbox(commanderTools({ agents: pool, state, output: task.output, routes: task.router }));
+  const orchestration = commanderTools({ agents: pool, state, output: task.output, routes: task.router });
+  if (extension) orchestration.unshift(...extension.tools(state));
+  const toolbox = new Toolbox(commanderToolset(orchestration, { store, runId: ctx.runId, upstream }));
   const limit = resultLimit(mission.commander.toolResponse, 'commander');
   await addResultTools(toolbox, { store, runId: ctx.runId, sessionId: row.id, maxTokens: limit.maxTokens });
   const deps: SessionDeps = {
@@ -130,5 +167,5 @@ export async function runCommander(
   const result: TaskOutcome = { status: 'completed', summary: completion.summary };
   if (state.hasOutput) result.output = task.output ? normalizeOutput(task.output, state.output) : state.output;
   if (completion.route !== undefined && completion.route !== 'none') result.route = completion.route;
-  return result;
+  return extension ? { ...result, state } : result;
 }

@@ -16,6 +16,9 @@ export class CommanderState {
   output: unknown = undefined;
   hasOutput = false;
   completion: Completion | undefined = undefined;
+  /** A sequential iterator: how many items dataset_next has handed out, and whether the current one's output was submitted. */
+  itemsTaken = 0;
+  itemOutputSubmitted = false;
 
   observe(call: ToolUsePart, result: ToolResultPart): void {
     if (result.isError) return;
@@ -23,6 +26,13 @@ export class CommanderState {
     if (call.name === 'submit_output') {
       this.output = input['output'];
       this.hasOutput = true;
+      this.itemOutputSubmitted = true;
+    } else if (call.name === 'dataset_next') {
+      const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+      if (text.startsWith('{"status":"ok"')) {
+        this.itemsTaken++;
+        this.itemOutputSubmitted = false;
+      }
     } else if (call.name === 'task_complete' && this.completion === undefined) {
       const completion: Completion = {
         summary: typeof input['summary'] === 'string' ? input['summary'] : '',

@@ -16,6 +16,7 @@ import { createLedgerRepo } from './repos/ledger.js';
 import { createLeasesRepo } from './repos/leases.js';
 import { createMessagesRepo } from './repos/messages.js';
 import { createRoutesRepo } from './repos/routes.js';
+import { createItemsRepo } from './repos/items.js';
 import { createRunsRepo } from './repos/runs.js';
 import { createSessionsRepo } from './repos/sessions.js';
 import { createTasksRepo } from './repos/tasks.js';
@@ -84,6 +85,7 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
     },
     runs: createRunsRepo(ctx),
     tasks: createTasksRepo(ctx),
+    items: createItemsRepo(ctx),
     sessions: createSessionsRepo(ctx),
     messages: createMessagesRepo(ctx),
     ledger: createLedgerRepo(ctx),

@@ -11,6 +11,7 @@ import type { Redactor } from '../redact.js';
 import type { Store } from '../store.js';
 import type { RepoContext } from './context.js';
 import { createEventsRepo } from './events.js';
+import { createItemsRepo } from './items.js';
 import { Gate } from './gate.js';
 import { createLedgerRepo } from './ledger.js';
 import { createLeasesRepo } from './leases.js';
@@ -22,7 +23,7 @@ import { createTasksRepo } from './tasks.js';
 import { createTurnsRepo } from './turns.js';
 import { createStoredResultsRepo } from './storedResults.js';
 
-type RepoName = 'runs' | 'tasks' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults';
+type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults';
 type Repos = Pick<Store, RepoName>;
 
 export interface SqliteStoreOptions {
@@ -46,6 +47,7 @@ function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
   return {
     runs: createRunsRepo(ctx),
     tasks: createTasksRepo(ctx),
+    items: createItemsRepo(ctx),
     sessions: createSessionsRepo(ctx),
     messages: createMessagesRepo(ctx),
     ledger: createLedgerRepo(ctx),
@@ -110,6 +112,7 @@ function view(v: View): Store {
     },
     runs: g(v.repos.runs),
     tasks: g(v.repos.tasks),
+    items: g(v.repos.items),
     sessions: g(v.repos.sessions),
     messages: g(v.repos.messages),
     ledger: g(v.repos.ledger),

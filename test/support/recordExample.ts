@@ -2,7 +2,7 @@
 // (scripted by its script module) with `--record`, its model block pointed at that server. Run it
 // after a deliberate prompt or ranking change and review the cassette diff like code:
 //
-//   npx tsc -p tsconfig.json && node dist/test/support/recordExample.js quickstart|tool-discovery
+//   npx tsc -p tsconfig.json && node dist/test/support/recordExample.js quickstart|tool-discovery|ticket-triage
 
 import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -12,9 +12,10 @@ import { assetPath } from '../../core/assets.js';
 import { startFakeModelServer } from './fakeModelServer.js';
 import { quickstartScript } from './quickstartScript.js';
 import { toolDiscoveryScript } from './toolDiscoveryScript.js';
+import { ticketTriageScript } from './ticketTriageScript.js';
 import type { TurnScript } from './turnScript.js';
 
-const SCRIPTS: Record<string, () => TurnScript> = { quickstart: quickstartScript, 'tool-discovery': toolDiscoveryScript };
+const SCRIPTS: Record<string, () => TurnScript> = { quickstart: quickstartScript, 'tool-discovery': toolDiscoveryScript, 'ticket-triage': ticketTriageScript };
 
 const name = process.argv[2] ?? '';
 const makeScript = SCRIPTS[name];

@@ -404,6 +404,49 @@ describe.each(useBackends())('$name store', (backend) => {
     });
   });
 
+  describe('items', () => {
+    it('creates an iterated task\'s items once, moves each through its states and re-runs a failed one as a new attempt', async () => {
+      let t = Date.parse('2025-01-01T00:00:00.000Z');
+      const store = await backend.fresh({ clock: () => (t += 1000) });
+      const run = await store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} });
+      await store.items.ensure(run.id, 'triage', 3);
+      await store.items.ensure(run.id, 'triage', 3);
+      await store.items.ensure(run.id, 'other', 0);
+      expect((await store.items.list(run.id, 'triage')).map((i) => [i.index, i.status, i.attempt])).toEqual([
+        [0, 'pending', 1],
+        [1, 'pending', 1],
+        [2, 'pending', 1],
+      ]);
+      expect(await store.items.list(run.id, 'other')).toEqual([]);
+      await store.items.markRunning(run.id, 'triage', 1);
+      await store.items.complete(run.id, 'triage', 1, { summary: 'filed', output: { priority: 'high', n: 2 } });
+      await store.items.markRunning(run.id, 'triage', 2);
+      await store.items.fail(run.id, 'triage', 2, 'boom');
+      expect(await store.items.get(run.id, 'triage', 1)).toMatchObject({ status: 'completed', summary: 'filed', output: { priority: 'high', n: 2 }, attempt: 1 });
+      expect((await store.items.get(run.id, 'triage', 1))?.finishedAt).toMatch(ISO);
+      expect(await store.items.get(run.id, 'triage', 2)).toMatchObject({ status: 'failed', error: 'boom' });
+      expect(await store.items.retry(run.id, 'triage', 2)).toBe(2);
+      const retried = await store.items.get(run.id, 'triage', 2);
+      expect(retried).toMatchObject({ status: 'pending', attempt: 2 });
+      expect(retried?.error).toBeUndefined();
+      expect(retried?.finishedAt).toBeUndefined();
+      await expect(store.items.retry(run.id, 'triage', 1)).rejects.toThrow(StoreError);
+      await store.items.setStatus(run.id, 'triage', 0, 'cancelled');
+      expect((await store.items.get(run.id, 'triage', 0))?.status).toBe('cancelled');
+      await expect(store.items.markRunning(run.id, 'triage', 9)).rejects.toThrow(StoreError);
+      expect(await store.items.get(run.id, 'triage', 9)).toBeUndefined();
+    });
+
+    it('creates 1,000 items in one call', async () => {
+      const store = await backend.fresh();
+      const run = await store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} });
+      await store.transaction((tx) => tx.items.ensure(run.id, 'big', 1000));
+      const items = await store.items.list(run.id, 'big');
+      expect(items).toHaveLength(1000);
+      expect(items[999]?.index).toBe(999);
+    });
+  });
+
   describe('transactions', () => {
     it('rolls back every write of a failed transaction', async () => {
       const store = await backend.fresh();

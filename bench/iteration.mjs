@@ -1,0 +1,215 @@
+// Iterated tasks at scale, through the real CLI against the fake model server (real Anthropic wire
+// format over 127.0.0.1). Each item's commander takes one model turn (submit_output + task_complete).
+//
+// 1. Fan-out: N items (default 1,000), concurrency_limit = max_parallel = 50, fixed model latency
+//    (default 100 ms). Ideal wall = ceil(N / 50) × latency (each item's critical path is one turn);
+//    prints the run wall (runs.started_at → finished_at), its ratio to the ideal, and the scheduler +
+//    store overhead per item: (wall − ideal) × 50 / N, the slot time each item costs beyond its turn.
+// 2. Downstream digest: a report task after the iterated one; the bytes of its commander's first
+//    request (the JSON body sent) at 10 / 100 / 1,000 items, zero latency. It should stay flat.
+// 3. Resume: kill -9 once half the items have been asked for, then `squadron resume`: how many items
+//    that had completed before the kill were asked again (must be 0), and the resume's wall time.
+//
+// Prints figures only; nothing is asserted. Run after building:
+//   npx tsc -p tsconfig.json && node bench/iteration.mjs [--items 1000] [--latency-ms 100] [--only fanout|digest|resume]
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { startFakeModelServer } from '../dist/test/support/fakeModelServer.js';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+
+/** The CLI as a child process: its exit code and output; `onSpawn` gets the child (to kill it). */
+function runCli(args, { cwd, onSpawn } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    onSpawn?.(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+const arg = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1] : fallback;
+};
+const ITEMS = Number(arg('items', '1000'));
+const LATENCY = Number(arg('latency-ms', '100'));
+const ONLY = arg('only', '');
+const CONCURRENCY = 50;
+
+function missionHcl(server, { report = false } = {}) {
+  return `model "fake" {
+  provider = "anthropic"
+  base_url = "${server.anthropicBaseURL}"
+  api_key  = "bench-key-not-secret"
+}
+mission "bench" {
+  max_parallel = ${CONCURRENCY}
+  commander { model = models.fake.claude_haiku_4_5 }
+  input "tickets" {
+    type = "list"
+  }
+  dataset "tickets" {
+    bind_to = inputs.tickets
+    schema = {
+      id      = integer("id", true)
+      subject = string("subject", true)
+    }
+  }
+  task "triage" {
+    objective = "Triage ticket \${item.id}: \${item.subject}"
+    tools     = [builtins.files.read]
+    output = {
+      priority = string("high, normal or low", true)
+      team     = string("owning team", true)
+    }
+    iterator {
+      dataset           = datasets.tickets
+      parallel          = true
+      concurrency_limit = ${CONCURRENCY}
+    }
+  }
+${report ? `  task "report" {
+    depends_on = [tasks.triage]
+    objective  = "How many tickets are high priority?"
+    tools      = [builtins.files.read]
+  }
+` : ''}}
+`;
+}
+
+const itemReply = (latency) => (req) => {
+  const text = req.canonical.messages[0]?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
+  const id = Number(/ticket (\d+)/.exec(text)?.[1] ?? 0);
+  return {
+    delayMs: latency,
+    toolCalls: [
+      { name: 'submit_output', input: { output: { priority: id % 3 === 0 ? 'high' : 'normal', team: ['billing', 'accounts', 'platform'][id % 3] } } },
+      { name: 'task_complete', input: { summary: `ticket ${id} triaged` } },
+    ],
+  };
+};
+const reportReply = (req) =>
+  req.canonical.messages.length === 1
+    ? { toolCalls: [{ name: 'query_task_output', input: { task: 'triage', count: true, where: [{ field: 'priority', value: 'high' }] } }] }
+    : { toolCalls: [{ name: 'task_complete', input: { summary: 'counted' } }] };
+
+function project(server, n, opts) {
+  const dir = mkdtempSync(join(tmpdir(), 'squadron-bench-iter-'));
+  writeFileSync(join(dir, 'main.hcl'), missionHcl(server, opts));
+  writeFileSync(join(dir, 'tickets.json'), JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: i, subject: `Ticket number ${i} about something` }))));
+  return dir;
+}
+
+/** Items by status, and the first errors of those that failed. */
+function itemStates(dir) {
+  const db = new Database(join(dir, '.squadron', 'squadron.db'), { readonly: true });
+  try {
+    const counts = db.prepare("SELECT status, count(*) AS n FROM task_items WHERE task = 'triage' GROUP BY status").all().map((r) => `${r.status} ${r.n}`).join(', ');
+    const errors = db.prepare("SELECT idx, error FROM task_items WHERE status = 'failed' LIMIT 3").all().map((r) => `[${r.idx}] ${r.error}`);
+    return `${counts}${errors.length > 0 ? ` · ${errors.join(' · ')}` : ''}`;
+  } finally {
+    db.close();
+  }
+}
+
+function runWall(dir) {
+  const db = new Database(join(dir, '.squadron', 'squadron.db'), { readonly: true });
+  try {
+    const row = db.prepare('SELECT started_at, finished_at FROM runs').get();
+    return Date.parse(row.finished_at) - Date.parse(row.started_at);
+  } finally {
+    db.close();
+  }
+}
+
+const isItem = (req) => req.canonical.system.includes('commander of task "triage[');
+const itemOf = (req) => Number(/commander of task "triage\[(\d+)\]"/.exec(req.canonical.system)?.[1] ?? -1);
+
+async function fanout() {
+  const server = await startFakeModelServer({ respond: itemReply(LATENCY) });
+  try {
+    const dir = project(server, ITEMS);
+    const r = await runCli(['run', dir, '-i', 'tickets=@tickets.json'], { cwd: dir, timeoutMs: 3_600_000 });
+    if (r.code !== 0) throw new Error(`run failed: ${r.stderr}`);
+    const wall = runWall(dir);
+    const ideal = Math.ceil(ITEMS / CONCURRENCY) * LATENCY;
+    console.log(`fan-out: ${ITEMS} items, concurrency ${CONCURRENCY}, ${LATENCY} ms latency`);
+    console.log(`  run wall ${wall} ms · ideal ${ideal} ms · ratio ${(wall / ideal).toFixed(2)} · overhead per item ${(((wall - ideal) * CONCURRENCY) / ITEMS).toFixed(1)} ms · ${server.requests.length} model requests`);
+    console.log(`  items: ${itemStates(dir)} · load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+    rmSync(dir, { recursive: true, force: true });
+  } finally {
+    await server.close();
+  }
+}
+
+async function digest() {
+  console.log('downstream first request (bytes of the JSON body):');
+  for (const n of [10, 100, 1000]) {
+    const server = await startFakeModelServer({ respond: (req) => (isItem(req) ? itemReply(0)(req) : reportReply(req)) });
+    try {
+      const dir = project(server, n, { report: true });
+      const r = await runCli(['run', dir, '-i', 'tickets=@tickets.json'], { cwd: dir, timeoutMs: 3_600_000 });
+      if (r.code !== 0) throw new Error(`run failed: ${r.stderr}`);
+      const first = server.requests.find((q) => q.canonical.system.includes('commander of task "report"'));
+      const bytes = Buffer.byteLength(JSON.stringify(first.body));
+      const system = Buffer.byteLength(first.canonical.system);
+      console.log(`  ${String(n).padStart(5)} items: ${bytes} bytes (system prompt ${system})`);
+      rmSync(dir, { recursive: true, force: true });
+    } finally {
+      await server.close();
+    }
+  }
+}
+
+async function resume() {
+  let child;
+  let asked = 0;
+  let killed = false;
+  let completedAtKill = new Set();
+  let dir = '';
+  const afterKill = [];
+  const server = await startFakeModelServer({
+    respond: (req) => {
+      if (!isItem(req)) return { status: 400 };
+      if (killed) afterKill.push(itemOf(req));
+      else if (++asked >= ITEMS / 2) {
+        killed = true;
+        const db = new Database(join(dir, '.squadron', 'squadron.db'), { readonly: true });
+        completedAtKill = new Set(db.prepare("SELECT idx FROM task_items WHERE status = 'completed'").pluck().all());
+        db.close();
+        child.kill('SIGKILL');
+        return { text: 'never read', delayMs: 10_000 };
+      }
+      return itemReply(0)(req);
+    },
+  });
+  try {
+    dir = project(server, ITEMS);
+    await runCli(['run', dir, '-i', 'tickets=@tickets.json'], { cwd: dir, timeoutMs: 3_600_000, onSpawn: (c) => (child = c) });
+    const db = new Database(join(dir, '.squadron', 'squadron.db'), { readonly: true });
+    const runId = db.prepare('SELECT id FROM runs').pluck().get();
+    db.close();
+    const started = performance.now();
+    const r = await runCli(['resume', runId, '--db', dir], { cwd: dir, timeoutMs: 3_600_000 });
+    const took = performance.now() - started;
+    const rerun = afterKill.filter((i) => completedAtKill.has(i)).length;
+    console.log(`resume after kill -9 at ${ITEMS / 2} of ${ITEMS} items asked: ${completedAtKill.size} completed at the kill`);
+    console.log(`  exit ${r.code} · completed items asked again: ${rerun} · items asked on resume: ${afterKill.length} · resume wall ${took.toFixed(0)} ms (process, incl. start-up)`);
+    rmSync(dir, { recursive: true, force: true });
+  } finally {
+    await server.close();
+  }
+}
+
+if (!ONLY || ONLY === 'fanout') await fanout();
+if (!ONLY || ONLY === 'digest') await digest();
+if (!ONLY || ONLY === 'resume') await resume();

@@ -1,0 +1,66 @@
+// What a downstream commander is shown of an iterated upstream task: a digest of fixed size (counts,
+// the output's fields, two example outputs) instead of every item's output. The rest is read with
+// query_task_output, so the commander's first request does not grow with the number of items.
+
+import type { FieldSchema, TaskSpec } from '../../config/graph.js';
+import type { ItemRow, Store } from '../../store/index.js';
+import type { UpstreamResult } from '../agents/commander.js';
+
+export interface ItemsDigest {
+  total: number;
+  completed: number;
+  failed: number;
+  /** `priority (string, required)`, from the output schema; else the keys of the example outputs. */
+  fields: string[];
+  examples: { index: number; output: string }[];
+}
+
+const EXAMPLES = 2;
+const EXAMPLE_CHARS = 400;
+
+/** Upstream results with a digest for each iterated task among them (read from the store). */
+export async function withItemDigests(store: Store, runId: string, tasks: readonly TaskSpec[], upstream: UpstreamResult[]): Promise<UpstreamResult[]> {
+  const out: UpstreamResult[] = [];
+  for (const result of upstream) {
+    const spec = tasks.find((t) => t.name === result.name);
+    if (spec?.iterator === undefined) {
+      out.push(result);
+      continue;
+    }
+    out.push({ ...result, items: itemsDigest(await store.items.list(runId, result.name), spec.output) });
+  }
+  return out;
+}
+
+export function itemsDigest(rows: readonly ItemRow[], schema: readonly FieldSchema[] | undefined): ItemsDigest {
+  const done = rows.filter((r) => r.status === 'completed');
+  const examples = done.filter((r) => r.output !== undefined).slice(0, EXAMPLES);
+  const fields =
+    schema !== undefined
+      ? schema.map((f) => `${f.name} (${f.type}${f.required ? ', required' : ''})`)
+      : [...new Set(examples.flatMap((r) => (isRecord(r.output) ? Object.keys(r.output) : [])))];
+  return {
+    total: rows.length,
+    completed: done.length,
+    failed: rows.filter((r) => r.status === 'failed').length,
+    fields,
+    examples: examples.map((r) => ({ index: r.index, output: clip(JSON.stringify(r.output), EXAMPLE_CHARS) })),
+  };
+}
+
+/** The digest as the prompt shows it. */
+export function digestText(name: string, d: ItemsDigest): string {
+  const lines = [`Iterated over ${d.total} item${d.total === 1 ? '' : 's'}: ${d.completed} completed, ${d.failed} failed.`];
+  if (d.fields.length > 0) lines.push(`Each item's output has the fields: ${d.fields.join(', ')}.`);
+  for (const e of d.examples) lines.push(`Example, item ${e.index}: ${e.output}`);
+  lines.push(`The items' outputs are not listed here: read them with query_task_output {task: "${name}", …} (filter with where, pick fields, page with limit/offset, count, group_by).`);
+  return lines.join('\n');
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

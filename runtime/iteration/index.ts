@@ -1,0 +1,32 @@
+// Iterated tasks: the scheduler hands a task with an `iterator` here (runIteratedTask), and the run
+// entry point checks every dataset's items before anything runs (datasetProblems).
+
+import { datasetItems } from '../../config/datasetItems.js';
+import type { Mission, TaskSpec } from '../../config/graph.js';
+import type { Value } from '../../config/hcl/value.js';
+import type { TaskOutcome, UpstreamResult } from '../agents/commander.js';
+import type { RunContext } from '../runContext.js';
+import { runParallelItems, type IterationDeps } from './parallel.js';
+import { runSequentialItems } from './sequential.js';
+
+export { UnitSlots } from './slots.js';
+export { itemLabel, parseItemLabel } from './labels.js';
+export type { IterationDeps } from './parallel.js';
+export { withItemDigests } from './digest.js';
+
+/** The items of the dataset a task iterates over, as this run sees them. */
+export function taskItems(mission: Mission, task: TaskSpec, inputs: Readonly<Record<string, Value>>): Value[] {
+  const dataset = mission.datasets.find((d) => d.name === task.iterator?.dataset);
+  return dataset === undefined ? [] : datasetItems(dataset, inputs).items;
+}
+
+/** One line per bad item of every dataset an iterated task of the mission uses (empty when all are good). */
+export function datasetProblems(mission: Mission, inputs: Readonly<Record<string, Value>>): string[] {
+  const used = new Set(mission.tasks.flatMap((t) => (t.iterator ? [t.iterator.dataset] : [])));
+  return mission.datasets.filter((d) => used.has(d.name)).flatMap((d) => datasetItems(d, inputs).problems);
+}
+
+export function runIteratedTask(ctx: RunContext, task: TaskSpec, upstream: readonly UpstreamResult[], deps: IterationDeps): Promise<TaskOutcome | 'interrupted'> {
+  const items = taskItems(ctx.mission, task, ctx.inputs);
+  return task.iterator?.parallel ? runParallelItems(ctx, task, items, upstream, deps) : runSequentialItems(ctx, task, items, upstream, deps);
+}

@@ -1,0 +1,200 @@
+// A parallel iterated task: one commander (and its worker) per item, each item a unit of work in the
+// store. Items that completed in an earlier process are never run again; an interrupted item's
+// sessions are found again by their label and continued; a failed item is re-run from fresh sessions
+// (its old ones keep their transcripts under `task[i]#attempt`). The run's `max_parallel` slots bound
+// all units at once, `concurrency_limit` this task's items.
+
+import type { TaskSpec } from '../../config/graph.js';
+import type { Value } from '../../config/hcl/value.js';
+import { renderObjective } from '../../config/objective.js';
+import type { ItemRow } from '../../store/index.js';
+import { commanderAgents } from '../agents/definitions.js';
+import { runCommander, type TaskOutcome, type UpstreamResult } from '../agents/commander.js';
+import { RunInterrupted } from '../agents/sessionTypes.js';
+import type { RunContext } from '../runContext.js';
+import { attemptLabel } from '../taskAttempts.js';
+import { itemLabel } from './labels.js';
+import type { UnitSlots } from './slots.js';
+
+export interface IterationDeps {
+  slots: UnitSlots;
+  /** Waits `ms` (start_delay); injectable so tests need no real time. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+type ItemResult = 'completed' | 'failed' | 'interrupted';
+
+export async function runParallelItems(
+  ctx: RunContext,
+  task: TaskSpec,
+  items: readonly Value[],
+  upstream: readonly UpstreamResult[],
+  deps: IterationDeps,
+): Promise<TaskOutcome | 'interrupted'> {
+  const iterator = task.iterator!;
+  const { store, runId, bus } = ctx;
+  const total = items.length;
+  await store.items.ensure(runId, task.name, total);
+  const rows = await store.items.list(runId, task.name);
+  let completed = rows.filter((r) => r.status === 'completed').length;
+  const failedItems: number[] = [];
+  const firstError = new Map<number, string>();
+  const sleep = deps.sleep ?? abortableSleep;
+  const stopStarting = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, stopStarting.signal]);
+  let interrupted = false;
+
+  const runOne = async (row: ItemRow): Promise<ItemResult> => {
+    let current = row;
+    for (;;) {
+      const result = await runAttempt(ctx, task, items[current.index]!, current, upstream, total);
+      if (result.kind === 'interrupted') return 'interrupted';
+      if (result.kind === 'completed') {
+        completed++;
+        bus.emit({ type: 'item.finished', task: task.name, index: current.index, status: 'completed', completed, failed: failedItems.length, total });
+        return 'completed';
+      }
+      if (current.attempt <= iterator.maxRetries && !ctx.signal.aborted) {
+        current = await freshAttempt(ctx, task.name, current.index, current.attempt);
+        continue;
+      }
+      failedItems.push(current.index);
+      firstError.set(current.index, result.error);
+      bus.emit({ type: 'item.finished', task: task.name, index: current.index, status: 'failed', error: result.error, completed, failed: failedItems.length, total });
+      if (iterator.onFailure === 'stop') stopStarting.abort();
+      return 'failed';
+    }
+  };
+
+  // An item that failed in an earlier attempt of the task (resume --retry-failed) starts afresh; an
+  // interrupted one (running, cancelled) continues its sessions.
+  const todo: ItemRow[] = [];
+  for (const row of rows) {
+    if (row.status === 'completed') continue;
+    todo.push(row.status === 'failed' ? await freshAttempt(ctx, task.name, row.index, row.attempt) : row);
+  }
+
+  const runInSlot = async (row: ItemRow): Promise<ItemResult | 'not started'> => {
+    try {
+      await deps.slots.take(signal);
+    } catch {
+      return 'not started';
+    }
+    try {
+      return await runOne(row);
+    } finally {
+      deps.slots.release();
+    }
+  };
+
+  let queue = todo;
+  if (iterator.smoketest && queue[0]?.index === 0) {
+    const first = await runInSlot(queue[0]);
+    if (first === 'interrupted' || first === 'not started') interrupted = true;
+    else if (first === 'failed') {
+      return { status: 'failed', error: `the smoke test failed: item 0 failed (${firstError.get(0)}); no other item was started` };
+    }
+    queue = queue.slice(1);
+  }
+
+  if (!interrupted && queue.length > 0) {
+    let next = 0;
+    const lanes = Math.min(iterator.concurrencyLimit, queue.length);
+    const lane = async (k: number): Promise<void> => {
+      if (k > 0 && iterator.startDelayMs > 0) {
+        try {
+          await sleep(k * iterator.startDelayMs, signal);
+        } catch {
+          return;
+        }
+      }
+      while (!signal.aborted && next < queue.length) {
+        const row = queue[next++]!;
+        const result = await runInSlot(row);
+        if (result === 'interrupted') interrupted = true;
+      }
+    };
+    await Promise.all(Array.from({ length: lanes }, (_, k) => lane(k)));
+  }
+
+  if (interrupted || ctx.signal.aborted) return 'interrupted';
+  const failed = failedItems.length;
+  const notRun = total - completed - failed;
+  const counts = `${completed} of ${total} item${total === 1 ? '' : 's'} succeeded, ${failed} failed${notRun > 0 ? `, ${notRun} not started` : ''}`;
+  const failedList = [...failedItems].sort((a, b) => a - b);
+  if (failed > 0 && iterator.onFailure === 'stop') {
+    const index = failedList[0]!;
+    return { status: 'failed', error: `${counts} (on_failure = "stop"): item ${index} failed: ${firstError.get(index)}` };
+  }
+  if (total > 0 && completed === 0) {
+    return { status: 'failed', error: `${counts}: every item failed (item ${failedList[0]}: ${firstError.get(failedList[0]!)})` };
+  }
+  const failedText = failed > 0 ? ` Failed items: ${failedList.slice(0, 20).join(', ')}${failed > 20 ? ', …' : ''}.` : '';
+  return { status: 'completed', summary: `Iterated task "${task.name}": ${counts}.${failedText} Read the items' outputs with query_task_output.` };
+}
+
+type AttemptResult = { kind: 'completed' } | { kind: 'failed'; error: string } | { kind: 'interrupted' };
+
+async function runAttempt(
+  ctx: RunContext,
+  task: TaskSpec,
+  item: Value,
+  row: ItemRow,
+  upstream: readonly UpstreamResult[],
+  total: number,
+): Promise<AttemptResult> {
+  const { store, runId, bus } = ctx;
+  const index = row.index;
+  await store.items.markRunning(runId, task.name, index);
+  bus.emit({ type: 'item.started', task: task.name, index, attempt: row.attempt, total });
+  try {
+    const rendered = renderObjective(task, ctx.graph.variables, ctx.inputs, { value: item, index });
+    if (rendered.text === undefined) throw new Error(rendered.diagnostics.map((d) => d.message).join('; '));
+    // The item's sessions are labelled task[i]: found again on resume, apart from the other items'.
+    // (The task's objective and location are getters: read them, a spread would drop them.)
+    const itemTask: TaskSpec = { ...task, name: itemLabel(task.name, index), objective: task.objective, objectiveSource: task.objectiveSource, location: task.location };
+    const agents = await commanderAgents(ctx, itemTask, rendered.text);
+    const outcome = await runCommander(ctx, itemTask, agents, upstream, rendered.text);
+    if (outcome.status === 'failed') {
+      await store.items.fail(runId, task.name, index, outcome.error);
+      return { kind: 'failed', error: outcome.error };
+    }
+    const done: { summary: string; output?: unknown } = { summary: outcome.summary };
+    if (outcome.output !== undefined) done.output = outcome.output;
+    await store.items.complete(runId, task.name, index, done);
+    return { kind: 'completed' };
+  } catch (error) {
+    if (error instanceof RunInterrupted || ctx.signal.aborted) {
+      await store.items.setStatus(runId, task.name, index, 'cancelled');
+      return { kind: 'interrupted' };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    await store.items.fail(runId, task.name, index, message);
+    return { kind: 'failed', error: message };
+  }
+}
+
+/** A failed item's next attempt: its sessions move aside (kept, readable) so the attempt opens fresh ones. */
+async function freshAttempt(ctx: RunContext, task: string, index: number, failedAttempt: number): Promise<ItemRow> {
+  const label = itemLabel(task, index);
+  return ctx.store.transaction(async (tx) => {
+    await tx.sessions.relabel(ctx.runId, label, attemptLabel(label, failedAttempt));
+    await tx.items.retry(ctx.runId, task, index);
+    return (await tx.items.get(ctx.runId, task, index))!;
+  });
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    const abort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', abort, { once: true });
+  });
+}
