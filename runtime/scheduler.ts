@@ -27,7 +27,13 @@ interface TaskRecord {
   output?: unknown;
 }
 
-export async function runMission(base: RunContext, interrupt: AbortSignal): Promise<MissionResult> {
+/**
+ * Executes one task to its outcome: here, in this process (executeTaskHere), or by queueing it for
+ * whichever runner claims it (runtime/queuedTasks.ts). 'interrupted' when it stopped unfinished.
+ */
+export type TaskExecutor = (ctx: RunContext, task: TaskSpec, upstream: UpstreamResult[]) => Promise<TaskOutcome | 'interrupted'>;
+
+export async function runMission(base: RunContext, interrupt: AbortSignal, execute: TaskExecutor = executeTaskHere): Promise<MissionResult> {
   const { mission, store, runId, bus } = base;
   const failing = new AbortController();
   const ctx: RunContext = { ...base, signal: AbortSignal.any([interrupt, failing.signal]) };
@@ -83,7 +89,7 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
           if (running.size >= mission.maxParallel) break;
           if (!startable(task)) continue;
           const upstream = upstreamOf(task, tasks, activatedBy, completed);
-          running.set(task.name, executeTask(ctx, task, upstream).then((outcome) => settleInTurn(task, outcome)));
+          running.set(task.name, execute(ctx, task, upstream).then((outcome) => settleInTurn(task, outcome)));
         }
       }
       if (running.size === 0) break;
@@ -139,7 +145,8 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
   return { status: 'completed' };
 }
 
-async function executeTask(ctx: RunContext, task: TaskSpec, upstream: UpstreamResult[]): Promise<TaskOutcome | 'interrupted'> {
+/** Runs a task's commander in this process; a stored session is continued from where it stopped. */
+export async function executeTaskHere(ctx: RunContext, task: TaskSpec, upstream: UpstreamResult[]): Promise<TaskOutcome | 'interrupted'> {
   const { store, runId, bus } = ctx;
   await store.tasks.ensure(runId, task.name);
   await store.tasks.markRunning(runId, task.name);
