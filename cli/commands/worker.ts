@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { readDbLocation } from '../dbLocation.js';
 import { CliError, type CliIo } from '../io.js';
 import { isPostgresUrl } from '../../store/postgres/url.js';
-import { DB_OPTION_HELP, shownPath } from '../storeAccess.js';
+import { shownPath } from '../storeAccess.js';
 
 interface WorkerFlags {
   db?: string;
@@ -17,7 +17,7 @@ export function register(program: Command, io: CliIo): void {
   program
     .command('worker')
     .description('Take tasks of runs from a PostgreSQL database until stopped (see `squadron docs scale-out`)')
-    .option('--db <url>', DB_OPTION_HELP)
+    .option('--db <url>', 'the PostgreSQL connection string (postgres://…) whose queue to take work from (default: $SQUADRON_DATABASE_URL, else $SQUADRON_DB)')
     .option('--concurrency <n>', 'how many tasks this process executes at once', '4')
     .action(async (flags: WorkerFlags) => {
       io.exitCode = await workerCommand(io, flags);
