@@ -8,7 +8,7 @@
 import type { TaskOutcome } from './agents/commander.js';
 import type { RunContext } from './runContext.js';
 import type { TaskExecutor } from './scheduler.js';
-import type { UnitsRepo } from '../store/index.js';
+import type { UnitRow, UnitsRepo } from '../store/index.js';
 import { holderIsGone } from './runStatus.js';
 
 export interface QueueTiming {
@@ -18,12 +18,20 @@ export interface QueueTiming {
 }
 
 export function queuedTaskExecutor(units: UnitsRepo, timing: QueueTiming, handOff: AbortSignal): TaskExecutor {
+  // One read of the run's units per poll interval, shared by every task in flight.
+  let snapshot: { at: number; rows: Promise<Map<string, UnitRow>> } | undefined;
+  const current = (runId: string, id: string): Promise<UnitRow | undefined> => {
+    if (snapshot === undefined || Date.now() - snapshot.at >= timing.pollMs) {
+      snapshot = { at: Date.now(), rows: units.list(runId).then((rows) => new Map(rows.map((r) => [r.id, r]))) };
+    }
+    return snapshot.rows.then((rows) => rows.get(id));
+  };
   return async (ctx: RunContext, task) => {
     const attempt = (await ctx.store.tasks.get(ctx.runId, task.name))?.attempt ?? 1;
     const unit = await units.enqueue({ runId: ctx.runId, kind: 'task', task: task.name, attempt });
     let cancelled = false;
     for (;;) {
-      const row = (await units.get(unit.id)) ?? unit;
+      const row = (cancelled ? await units.get(unit.id) : await current(ctx.runId, unit.id)) ?? unit;
       if (row.state === 'done') return row.outcome as TaskOutcome;
       if (row.state === 'cancelled') return 'interrupted';
       if (ctx.signal.aborted) {
