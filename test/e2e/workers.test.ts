@@ -121,6 +121,9 @@ describe('squadron worker', () => {
       const listed = await runCli(['runs', '--json', '--db', url], { cwd: dir });
       expect(JSON.parse(listed.stdout).runs[0]).toMatchObject({ id: runId, status: 'queued' });
       expect(models.requests).toHaveLength(0);
+      const inspected = await runCli(['inspect', runId!, '--db', url], { cwd: dir });
+      expect(inspected.code, inspected.stderr).toBe(0);
+      expect(inspected.stdout).toContain(runId);
 
       for (let i = 0; i < 3; i++) workers.push(startWorker(dir, url, 2));
       // The first worker seen holding a task is killed while that task's model call is in flight.
