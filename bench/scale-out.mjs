@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { startFakeModelServer } from '../dist/test/support/fakeModelServer.js';
@@ -50,6 +50,13 @@ for (const t of taskNames) {
 const script = turnScript(rules);
 const models = await startFakeModelServer({ respond: (req) => ({ ...script.respond(req), delayMs: LATENCY }) });
 const server = await startPostgres({ durable: args.includes('--durable') });
+// Stopped early (Ctrl-C, a timeout): take the workers and the server down with the bench.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of live) child.kill('SIGKILL');
+    void Promise.allSettled([models.close(), closeServer(counter), server.stop()]).then(() => process.exit(130));
+  });
+}
 
 function project(index) {
   const dir = mkdtempSync(join(tmpdir(), 'squadron-bench-scale-'));
@@ -71,9 +78,12 @@ function cli(argv, cwd) {
   });
 }
 
+const live = new Set();
 function startWorkers(n, url, cwd) {
   return Array.from({ length: n }, () => {
     const child = spawn(process.execPath, [CLI, 'worker', '--db', url, '--concurrency', String(CONCURRENCY)], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    live.add(child);
+    child.on('close', () => live.delete(child));
     child.stdout.resume();
     child.stderr.resume();
     return { child, exited: new Promise((done) => child.on('close', done)) };
@@ -138,6 +148,7 @@ async function scenario(n, kill) {
 }
 
 try {
+  console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
   console.log(`scale-out: ${MISSIONS} missions × ${TASKS} tasks, ${LATENCY} ms per model reply (4 replies per task), --concurrency ${CONCURRENCY} per worker`);
   console.log('runners  wall s  tasks/s  enqueue→claim p50 ms  p99 ms');
   for (const n of RUNNERS) {
