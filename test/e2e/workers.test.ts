@@ -86,7 +86,7 @@ function startWorker(dir: string, url: string, concurrency: number): Worker {
   return { child, out: () => out, exited };
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 120_000): Promise<T> {
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 300_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -166,7 +166,7 @@ describe('squadron worker', () => {
       await models.close();
       await counter.close();
     }
-  }, 240_000);
+  }, 480_000);
 
   it('executes at most --concurrency tasks at once in one worker, whatever the run allows', async () => {
     const url = await server.createDatabase();
@@ -197,7 +197,7 @@ describe('squadron worker', () => {
       await models.close();
       await counter.close();
     }
-  }, 240_000);
+  }, 480_000);
 
   it('refuses to work on, or queue a run in, a SQLite database with one line', async () => {
     const dir = writeProject({ 'main.hcl': 'model "fake" {\n  provider = "anthropic"\n  api_key  = "k"\n}\nmission "m" {\n  commander { model = ' + ANTHROPIC_MODEL + ' }\n  task "a" {\n    objective = "A."\n    tools     = [builtins.utils.current_time]\n  }\n}\n' });
