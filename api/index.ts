@@ -15,7 +15,7 @@ import { validateProject, type ValidateOptions } from '../config/validateProject
 import type { LoadResult } from '../config/load.js';
 import type { RunEvent } from '../runtime/events.js';
 import type { MissionPlan } from '../runtime/plan.js';
-import type { RunEnvironment, RunOptions, RunReport } from '../runtime/run.js';
+import type { RunEnvironment, RunOptions, RunReport, StartRequest } from '../runtime/run.js';
 import { isPostgresUrl, shownDatabase } from '../store/postgres/url.js';
 import { SquadronError } from './errors.js';
 import { openProject, selectionOverrides, selectMission, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
@@ -111,9 +111,25 @@ export interface RunRequest extends MissionRequest, RunHooks {
 
 /** Runs a mission to its end (or until `signal` aborts) and returns its report. */
 export async function run(req: RunRequest): Promise<RunReport> {
+  const { startRun } = await import('../runtime/run.js');
+  const prepared = await prepareRun(req);
+  return refusalsAsErrors(async () => startRun(await environment(prepared.project, prepared.db, req), prepared.request));
+}
+
+/**
+ * Stores the run and queues it for the workers of its PostgreSQL database (`squadron worker`), and
+ * returns its id at once; nothing runs in this process. Refused (`usage`) on SQLite.
+ */
+export async function enqueue(req: RunRequest): Promise<string> {
+  const { enqueueRun } = await import('../runtime/run.js');
+  const prepared = await prepareRun(req);
+  return refusalsAsErrors(async () => enqueueRun(await environment(prepared.project, prepared.db, req), prepared.request));
+}
+
+async function prepareRun(req: RunRequest): Promise<{ project: LoadedProject; db: string; request: StartRequest }> {
   if (req.replay !== undefined && req.record !== undefined) throw new SquadronError('usage', '--replay and --record cannot be used together');
   const project = typeof req.config === 'string' ? openProject(req.config, req) : req.config;
-  const [{ resolveInputs }, { startRun }] = await Promise.all([import('../runtime/inputs.js'), import('../runtime/run.js')]);
+  const { resolveInputs } = await import('../runtime/inputs.js');
   const mission = selectMission(project.graph, req.mission);
   const inputs = resolveInputs(mission, req.inputs ?? {});
   if (!inputs.ok) throw new SquadronError('usage', inputs.errors.join('\n'));
@@ -121,14 +137,53 @@ export async function run(req: RunRequest): Promise<RunReport> {
   if (req.replay !== undefined) options.replay = resolve(req.replay);
   if (req.record !== undefined) options.record = resolve(req.record);
   const root = project.graph.projectRoot;
-  return refusalsAsErrors(async () =>
-    startRun(await environment(project, req.db === undefined ? databasePath(root) : req.db, req), {
+  return {
+    project,
+    db: req.db === undefined ? databasePath(root) : req.db,
+    request: {
       mission,
       inputs: inputs.inputs as Record<string, Value>,
       options,
       workspaceFor: (id) => (req.workspace !== undefined ? resolve(req.workspace) : workspacePath(root, id)),
       ...(req.onRunId ? { onRunId: req.onRunId } : {}),
       ...(req.onPreviousInterrupted ? { onPreviousInterrupted: req.onPreviousInterrupted } : {}),
+    },
+  };
+}
+
+export interface WorkRequest {
+  /** The PostgreSQL database whose queue to take work from. */
+  db: string;
+  /** How many tasks this process executes at once (default 4). */
+  concurrency?: number;
+  /** Where SQUADRON_VAR_<name> (the runs' secrets) is read (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Aborting it stops the worker: it gives back what it holds unfinished and returns. */
+  signal: AbortSignal;
+  /** One line per unit of work taken and finished. */
+  onNote?: (line: string) => void;
+}
+
+/**
+ * Runs as a worker until `signal` aborts: takes tasks of any run of the database, and runs queued
+ * with `enqueue` (or left by a runner that died), from the queue. Each run's config is loaded from
+ * the path it was started with; its secrets come from `env`.
+ */
+export async function work(req: WorkRequest): Promise<void> {
+  const [{ runWorker }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/worker.js'), import('../runtime/runConfig.js')]);
+  const env = req.env ?? process.env;
+  return refusalsAsErrors(() =>
+    runWorker({
+      dbPath: databaseLocation(req.db),
+      concurrency: req.concurrency ?? 4,
+      stop: req.signal,
+      onNote: req.onNote ?? (() => undefined),
+      environmentFor: async (run, stop) => {
+        const missing = run.variables ? missingSecrets(run.variables, {}, env) : [];
+        if (missing.length > 0) throw new SquadronError('usage', `run ${run.id} needs secret variables this worker was not given: ${missing.map((n) => `SQUADRON_VAR_${n}`).join(', ')}`);
+        const project = openProject(run.configPath, { env: resumeEnv(run.variables, env) });
+        return environment(project, req.db, { signal: stop, env });
+      },
     }),
   );
 }

@@ -33,6 +33,11 @@ import { checkConfig, failedRunRefusal } from './resumeChecks.js';
 import { RunBusy, RunRefused } from './runRefused.js';
 import { retryFailedTasks } from './taskAttempts.js';
 import { datasetProblems } from './iteration/index.js';
+import { queuedTaskExecutor } from './queuedTasks.js';
+import { executeTaskUnit, runUnitLoop } from './unitRunner.js';
+import { executeTaskHere } from './scheduler.js';
+import { QUEUE_TIMING, runUnitKey } from './queueTiming.js';
+import { shownRunStatus } from './runStatus.js';
 
 export type { RunOptions } from './runOptions.js';
 export { RunBusy, RunRefused, type RefusalKind } from './runRefused.js';
@@ -54,6 +59,14 @@ export interface RunEnvironment {
   retryBaseDelayMs?: number;
   /** Receives every event of the run as it happens (the programmatic API's event stream). */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * On PostgreSQL, aborted when this process hands the run over instead of interrupting it (a worker
+   * that stops): its units of work go back to the queue for another runner, and tasks running on
+   * other runners go on.
+   */
+  handOff?: AbortSignal;
+  /** On PostgreSQL, whether this process also executes its run's tasks (default true; a worker runs them from its own loop). */
+  executeOwnTasks?: boolean;
 }
 
 export interface TaskReport {
@@ -103,34 +116,57 @@ export async function startRun(env: RunEnvironment, request: StartRequest): Prom
   const redactor = secretRedactor(env.graph);
   const store = await openDatabase(env.dbPath, { redactor });
   try {
-    const previous = await store.runs.latestForMission(request.mission.name, env.configPath);
-    if (previous && (previous.status === 'interrupted' || (previous.status === 'running' && !(await leaseIsLive(store, previous.id))))) {
-      request.onPreviousInterrupted?.(previous.id);
-    }
-    checkModelCredentials(env.graph, request.mission, request.options.replay);
-    const problems = datasetProblems(request.mission, request.inputs);
-    if (problems.length > 0) {
-      throw new RunRefused(`${problems.length} dataset item${problems.length === 1 ? '' : 's'} do${problems.length === 1 ? 'es' : ''} not match the schema; nothing ran:\n  ${problems.join('\n  ')}`, 'usage');
-    }
-    const runId = newId('run');
-    const workspaceDir = request.workspaceFor(runId);
-    checkRunFiles(workspaceDir, request.options.record);
-    const taskGraph = request.mission.tasks.map((t) => ({ name: t.name, dependsOn: [...t.dependsOn], routes: t.router.map((r) => r.target), sendTo: [...t.sendTo] }));
-    const options: RunOptions = { ...request.options, workspaceDir, taskGraph };
-    await store.runs.create({
-      id: runId,
-      mission: request.mission.name,
-      configPath: env.configPath,
-      inputs: request.inputs as Record<string, unknown>,
-      options: { ...options },
-      ...(env.config ? { config: env.config } : {}),
-      variables: runVariables(env.graph.variables),
-    });
+    const { runId, options } = await createRun(env, store, request);
     request.onRunId?.(runId);
     return await execute(env, store, redactor, { runId, mission: request.mission, inputs: request.inputs, options, resumed: false });
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Stores the run and queues its coordination for whichever runner (`squadron worker`) claims it, and
+ * returns its id without running anything: PostgreSQL only.
+ */
+export async function enqueueRun(env: RunEnvironment, request: StartRequest): Promise<string> {
+  const store = await openDatabase(env.dbPath, { redactor: secretRedactor(env.graph) });
+  try {
+    const units = store.units;
+    if (!units) throw new RunRefused(`--detach needs a PostgreSQL database (--db postgres://… or SQUADRON_DATABASE_URL): runs queued on ${shownDatabase(env.dbPath)} would have no worker to take them`, 'usage');
+    const { runId } = await createRun(env, store, request);
+    await units.enqueue(runUnitKey(runId));
+    request.onRunId?.(runId);
+    return runId;
+  } finally {
+    await store.close();
+  }
+}
+
+async function createRun(env: RunEnvironment, store: Store, request: StartRequest): Promise<{ runId: string; options: RunOptions }> {
+  const previous = await store.runs.latestForMission(request.mission.name, env.configPath);
+  if (previous && (previous.status === 'interrupted' || (previous.status === 'running' && !(await runIsActive(store, previous.id))))) {
+    request.onPreviousInterrupted?.(previous.id);
+  }
+  checkModelCredentials(env.graph, request.mission, request.options.replay);
+  const problems = datasetProblems(request.mission, request.inputs);
+  if (problems.length > 0) {
+    throw new RunRefused(`${problems.length} dataset item${problems.length === 1 ? '' : 's'} do${problems.length === 1 ? 'es' : ''} not match the schema; nothing ran:\n  ${problems.join('\n  ')}`, 'usage');
+  }
+  const runId = newId('run');
+  const workspaceDir = request.workspaceFor(runId);
+  checkRunFiles(workspaceDir, request.options.record);
+  const taskGraph = request.mission.tasks.map((t) => ({ name: t.name, dependsOn: [...t.dependsOn], routes: t.router.map((r) => r.target), sendTo: [...t.sendTo] }));
+  const options: RunOptions = { ...request.options, workspaceDir, taskGraph };
+  await store.runs.create({
+    id: runId,
+    mission: request.mission.name,
+    configPath: env.configPath,
+    inputs: request.inputs as Record<string, unknown>,
+    options: { ...options },
+    ...(env.config ? { config: env.config } : {}),
+    variables: runVariables(env.graph.variables),
+  });
+  return { runId, options };
 }
 
 /** The stored facts `resume` needs before it can load the config: which mission, from where, with what. */
@@ -230,11 +266,14 @@ interface ExecuteRequest {
   onStart?: ((runId: string) => void) | undefined;
 }
 
-const LEASE_HEARTBEAT_MS = 2_000;
+export const LEASE_HEARTBEAT_MS = 2_000;
 
-function leaseIsLive(store: Store, runId: string): Promise<boolean> {
-  return store.leases.isLive(runId, hostname());
+/** A live process holds the run's lease, or (PostgreSQL) its coordination waits in the queue or is held by a live runner. */
+export async function runIsActive(store: Store, runId: string): Promise<boolean> {
+  return (await shownRunStatus(store, runId, 'running')) !== 'interrupted';
 }
+
+
 
 async function execute(env: RunEnvironment, store: Store, redactor: Redactor, req: ExecuteRequest): Promise<RunReport> {
   const { graph } = env;
@@ -244,10 +283,20 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     const h = lease.holder;
     throw new RunBusy(`run ${req.runId} is being executed by another process (pid ${h.pid} on ${h.host}, heartbeat ${h.heartbeatAt}); wait for it to finish or stop it first`);
   }
+  // On PostgreSQL the run's coordination is itself a unit of work, held beside the lease: if this
+  // process dies, a worker claims it once it goes stale and continues the run.
+  const units = store.units;
+  const runKey = runUnitKey(req.runId);
+  let runUnitId = (await units?.claimOwn(runKey, owner))?.id;
   req.onStart?.(req.runId);
   // Losing the lease (another process took it over) stops this runner: two must never drive one run.
   const leaseLost = new AbortController();
-  const heartbeat = startHeartbeat(() => store.leases.heartbeat(req.runId, owner.id), () => leaseLost.abort(), LEASE_HEARTBEAT_MS);
+  const beat = async (): Promise<boolean> => {
+    if (!(await store.leases.heartbeat(req.runId, owner.id))) return false;
+    if (units && runUnitId !== undefined && !(await units.heartbeat(runUnitId, owner.id))) runUnitId = (await units.claimOwn(runKey, owner)).id;
+    return true;
+  };
+  const heartbeat = startHeartbeat(beat, () => leaseLost.abort(), LEASE_HEARTBEAT_MS);
   const interrupt = AbortSignal.any([env.interrupt, leaseLost.signal]);
   const logPath = runLogPath(graph.projectRoot, req.runId);
 
@@ -302,7 +351,30 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     if (req.options.replay) started.replayFrom = req.options.replay;
     bus.emit(started);
     await req.onLeased?.(bus);
-    result = await runMission(ctx, interrupt);
+    if (units) {
+      // This process is a runner of its own run's tasks too; workers that are up may take some.
+      const runCtx = ctx;
+      const stopLocal = new AbortController();
+      const local = env.executeOwnTasks === false ? Promise.resolve() : runUnitLoop({
+        units,
+        owner,
+        filter: { runId: req.runId, kinds: ['task'] },
+        concurrency: req.mission.maxParallel,
+        ...QUEUE_TIMING,
+        stop: AbortSignal.any([stopLocal.signal, interrupt]),
+        handle: async (unit) => {
+          await executeTaskUnit(runCtx, unit, units, owner.id, LEASE_HEARTBEAT_MS);
+        },
+      });
+      try {
+        result = await runMission(ctx, interrupt, queuedTaskExecutor(units, QUEUE_TIMING, env.handOff ?? new AbortController().signal));
+      } finally {
+        stopLocal.abort();
+        await local;
+      }
+    } else {
+      result = await runMission(ctx, interrupt, executeTaskHere);
+    }
   } catch (error) {
     result = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
   } finally {
@@ -314,6 +386,10 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   progress?.close();
   await heartbeat.stop();
   await rows?.settled();
+  if (units && runUnitId !== undefined) {
+    if (env.handOff?.aborted) await units.release(runUnitId, owner.id);
+    else await units.finish(runUnitId, owner.id, { status: result.status });
+  }
   await store.leases.release(req.runId, owner.id);
   // Closing the run is its last write: nothing is stored for it after this.
   await store.runs.setStatus(req.runId, result.status, result.error);
@@ -322,7 +398,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
 }
 
 /** The client of each model block: from the block, or one shared cassette player under --replay. */
-function modelClients(options: RunOptions, redactor: Redactor, env: RunEnvironment): (block: ModelBlock) => ModelClient {
+export function modelClients(options: RunOptions, redactor: Redactor, env: RunEnvironment): (block: ModelBlock) => ModelClient {
   let replay: ModelClient | undefined;
   return (block) => {
     if (options.replay) return (replay ??= createReplayClient({ cassette: options.replay, redactor }));

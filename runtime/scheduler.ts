@@ -28,7 +28,13 @@ interface TaskRecord {
   output?: unknown;
 }
 
-export async function runMission(base: RunContext, interrupt: AbortSignal): Promise<MissionResult> {
+/**
+ * Executes one task to its outcome: here, in this process (executeTaskHere), or by queueing it for
+ * whichever runner claims it (runtime/queuedTasks.ts). 'interrupted' when it stopped unfinished.
+ */
+export type TaskExecutor = (ctx: RunContext, task: TaskSpec, upstream: UpstreamResult[]) => Promise<TaskOutcome | 'interrupted'>;
+
+export async function runMission(base: RunContext, interrupt: AbortSignal, execute: TaskExecutor = executeTaskHere): Promise<MissionResult> {
   const { mission, store, runId, bus } = base;
   const failing = new AbortController();
   const ctx: RunContext = { ...base, signal: AbortSignal.any([interrupt, failing.signal]) };
@@ -87,9 +93,11 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
           if (slots.free === 0) break;
           if (!startable(task)) continue;
           const upstream = upstreamOf(task, tasks, activatedBy, completed);
+          // An iterated task runs here, in the run's coordinator: its items take this run's slots.
+          // (On PostgreSQL its items are not spread over other runners yet; plain tasks are.)
           const unit = task.iterator === undefined;
           if (unit) slots.tryTake();
-          const run = executeTask(ctx, task, upstream, slots).finally(() => unit && slots.release());
+          const run = (unit ? execute(ctx, task, upstream) : executeTaskHere(ctx, task, upstream, slots)).finally(() => unit && slots.release());
           running.set(task.name, run.then((outcome) => settleInTurn(task, outcome)));
         }
       }
@@ -146,7 +154,16 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
   return { status: 'completed' };
 }
 
-async function executeTask(ctx: RunContext, task: TaskSpec, completedUpstream: UpstreamResult[], slots: UnitSlots): Promise<TaskOutcome | 'interrupted'> {
+/**
+ * Runs a task's commander in this process; a stored session is continued from where it stopped. An
+ * iterated task's items take `slots` (the run's units of work) when given, else slots of their own.
+ */
+export async function executeTaskHere(
+  ctx: RunContext,
+  task: TaskSpec,
+  completedUpstream: UpstreamResult[],
+  slots: UnitSlots = new UnitSlots(ctx.mission.maxParallel),
+): Promise<TaskOutcome | 'interrupted'> {
   const { store, runId, bus } = ctx;
   const upstream = await withItemDigests(store, runId, ctx.mission.tasks, completedUpstream);
   await store.tasks.ensure(runId, task.name);

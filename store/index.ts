@@ -15,7 +15,7 @@ export { newId } from './ids.js';
 export { readMigrations, migrationChecksum, migrationsFolder } from './migrationFiles.js';
 export type { Backend, MigrationFile } from './migrationFiles.js';
 export { DEFAULT_LEASE_STALE_MS } from './repos/leases.js';
-export { isProcessAlive } from './leaseRules.js';
+export { isProcessAlive, isStale } from './leaseRules.js';
 export type { RunsRepo } from './repos/runs.js';
 export type { TasksRepo } from './repos/tasks.js';
 export type { ItemsRepo } from './repos/items.js';
@@ -27,6 +27,7 @@ export type { EventsRepo, NewEvent } from './repos/events.js';
 export type { RoutesRepo } from './repos/routes.js';
 export type { StoredResultsRepo } from './repos/storedResults.js';
 export type { LeasesRepo, LeaseOwner, AcquireResult } from './repos/leases.js';
+export type { UnitsRepo, UnitRow, UnitKey, UnitKind, UnitState, ClaimFilter } from './repos/units.js';
 export { RUN_STATUSES, TASK_STATUSES, SESSION_STATUSES } from '../core/statuses.js';
 export type {
   RunRow,

@@ -13,6 +13,7 @@ import type { SessionsRepo } from './repos/sessions.js';
 import type { StoredResultsRepo } from './repos/storedResults.js';
 import type { TasksRepo } from './repos/tasks.js';
 import type { TurnsRepo } from './repos/turns.js';
+import type { UnitsRepo } from './repos/units.js';
 
 export interface Store {
   /** Where the data lives: the database file's absolute path (or `:memory:`), or a connection URL with its password masked. */
@@ -45,4 +46,6 @@ export interface Store {
   routes: RoutesRepo;
   leases: LeasesRepo;
   storedResults: StoredResultsRepo;
+  /** The queue of units of work many runners share: PostgreSQL only (a SQLite run has one runner). */
+  units?: UnitsRepo;
 }

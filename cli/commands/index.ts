@@ -20,6 +20,7 @@ export const commands: readonly CommandEntry[] = [
   { name: 'resume', load: () => import('./resume.js') },
   { name: 'runs', load: () => import('./runs.js') },
   { name: 'inspect', load: () => import('./inspect.js') },
+  { name: 'worker', load: () => import('./worker.js') },
   { name: 'mcp', load: () => import('./mcp.js') },
   { name: 'docs', load: () => import('./docs.js') },
 ];

@@ -3,12 +3,14 @@
 import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Mission, MissionGraph } from '../../config/graph.js';
-import { collect, parseKeyValues, type CliIo } from '../io.js';
+import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
+import { isPostgresUrl } from '../../store/postgres/url.js';
 import { JSON_FLAG_HELP } from '../json.js';
 import { loadProject, selectMission } from '../project.js';
 import { interruptOnSigint, printRunReport, progressFor } from '../runReport.js';
 import { addSelectionFlags, selectionOf, type SelectionFlags } from '../selectionFlags.js';
-import { DB_OPTION_HELP, runDbPath, storeCommand } from '../storeAccess.js';
+import { DB_OPTION_HELP, runDbPath, shownPath, storeCommand } from '../storeAccess.js';
+import type { LoadedProject } from '../../api/project.js';
 
 interface RunFlags extends SelectionFlags {
   mission?: string;
@@ -19,6 +21,7 @@ interface RunFlags extends SelectionFlags {
   replay?: string;
   record?: string;
   workspace?: string;
+  detach?: boolean;
 }
 
 export function register(program: Command, io: CliIo): void {
@@ -33,7 +36,8 @@ export function register(program: Command, io: CliIo): void {
     .option('--json', JSON_FLAG_HELP)
     .option('--replay <cassette>', 'play model responses back from a cassette instead of calling models')
     .option('--record <cassette>', 'record model traffic to a cassette (secrets redacted)')
-    .option('--workspace <dir>', "directory for the file tools (default: .squadron/workspaces/<run-id>)");
+    .option('--workspace <dir>', "directory for the file tools (default: .squadron/workspaces/<run-id>)")
+    .option('--detach', 'PostgreSQL only: store and queue the run for `squadron worker` processes, print its id and return');
   addSelectionFlags(command).action(async (path: string, flags: RunFlags) => {
       io.exitCode = await runCommand(io, path, flags);
     });
@@ -48,6 +52,7 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
   const replay = flags.replay === undefined ? undefined : resolve(io.cwd, flags.replay);
   announceReplay(io, project.graph, mission, replay);
 
+  if (flags.detach) return detachCommand(io, project, mission.name, flags, dbPath, replay);
   let runId = '';
   const interrupt = interruptOnSigint(io);
   try {
@@ -75,6 +80,28 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
   } finally {
     interrupt.dispose();
   }
+}
+
+/** `run --detach`: stores and queues the run, prints its id (or its JSON document) and returns. */
+async function detachCommand(io: CliIo, project: LoadedProject, mission: string, flags: RunFlags, dbPath: string, replay: string | undefined): Promise<number> {
+  if (!isPostgresUrl(dbPath)) {
+    throw new CliError(`--detach needs a PostgreSQL database (--db postgres://… or SQUADRON_DATABASE_URL): a run queued in the SQLite file ${shownPath(io, dbPath)} would have no worker to take it; run it without --detach`, 'usage');
+  }
+  const { enqueue } = await import('../../api/index.js');
+  const runId = await enqueue({
+    config: project,
+    mission,
+    inputs: parseKeyValues(flags.input, '--input'),
+    selection: selectionOf(flags),
+    db: dbPath,
+    ...(flags.workspace ? { workspace: resolve(io.cwd, flags.workspace) } : {}),
+    ...(replay ? { replay } : {}),
+    ...(flags.record ? { record: resolve(io.cwd, flags.record) } : {}),
+    env: io.env,
+  });
+  if (flags.json) io.stdout.write(`${JSON.stringify({ run_id: runId, status: 'queued' }, null, 2)}\n`);
+  else io.stdout.write(`run ${runId}\nqueued for the workers of ${shownPath(io, dbPath)} (squadron worker); follow it with: ${storeCommand(io, 'inspect', runId, dbPath)}\n`);
+  return 0;
 }
 
 function announceReplay(io: CliIo, graph: MissionGraph, mission: Mission, replay: string | undefined): void {

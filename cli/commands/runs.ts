@@ -2,6 +2,7 @@
 
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
+import { shownRunStatus } from '../../runtime/runStatus.js';
 import { taskCounts } from '../../runtime/inspect.js';
 import { totalTokens } from '../../runtime/usage.js';
 import { positiveInt, type CliIo } from '../io.js';
@@ -29,7 +30,7 @@ export function register(program: Command, io: CliIo): void {
               id: r.id,
               mission: r.mission,
               // A 'running' run whose runner is gone was interrupted (killed, crashed): say so.
-              status: r.status === 'running' && !(await store.leases.isLive(r.id, hostname())) ? 'interrupted' : r.status,
+              status: await shownRunStatus(store, r.id, r.status),
               started_at: r.startedAt,
               duration_ms: r.finishedAt ? Date.parse(r.finishedAt) - Date.parse(r.startedAt) : null,
               tasks: await taskCounts(store, r),

@@ -22,6 +22,7 @@ import { createSessionsRepo } from './repos/sessions.js';
 import { createTasksRepo } from './repos/tasks.js';
 import { createTurnsRepo } from './repos/turns.js';
 import { createStoredResultsRepo } from './repos/storedResults.js';
+import { createUnitsRepo } from './repos/units.js';
 
 export interface PostgresStoreOptions extends PostgresConnectOptions {
   /** Applied to every stored text that may carry user or model content; restored on read. */
@@ -94,6 +95,7 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
     routes: createRoutesRepo(ctx),
     leases: createLeasesRepo(ctx),
     storedResults: createStoredResultsRepo(ctx),
+    units: createUnitsRepo(ctx),
   };
 }
 

@@ -1,0 +1,91 @@
+// Takes units of work from the shared queue and runs them, at most `concurrency` at a time: the loop
+// of `squadron worker`, and of a `run` on PostgreSQL for its own run's tasks. Claims while a slot is
+// free, polls when the queue is empty, and on stop waits for the units in flight (their handlers see
+// the stop signal and give their units back).
+
+import type { TaskSpec } from '../config/graph.js';
+import type { ClaimFilter, LeaseOwner, UnitRow, UnitsRepo } from '../store/index.js';
+import { startHeartbeat } from './leaseHeartbeat.js';
+import { pause } from './queuedTasks.js';
+import type { RunContext } from './runContext.js';
+import { executeTaskHere } from './scheduler.js';
+import { storedUpstream } from './storedUpstream.js';
+
+export interface UnitLoopOptions {
+  units: UnitsRepo;
+  owner: LeaseOwner;
+  filter: ClaimFilter;
+  concurrency: number;
+  pollMs: number;
+  staleAfterMs: number;
+  /** Aborted to stop claiming; the handlers get it too. */
+  stop: AbortSignal;
+  handle: (unit: UnitRow) => Promise<void>;
+  /** A claim failed (the database): the loop waits a poll interval and tries again. */
+  onClaimError?: (error: unknown) => void;
+}
+
+/** Resolves once `stop` is aborted and every unit taken has been handled. */
+export async function runUnitLoop(opts: UnitLoopOptions): Promise<void> {
+  const active = new Set<Promise<void>>();
+  let freed: () => void = () => undefined;
+  while (!opts.stop.aborted) {
+    if (active.size >= opts.concurrency) {
+      await new Promise<void>((resolve) => {
+        freed = resolve;
+        opts.stop.addEventListener('abort', () => resolve(), { once: true });
+      });
+      continue;
+    }
+    let unit: UnitRow | undefined;
+    try {
+      unit = await opts.units.claim(opts.owner, opts.staleAfterMs, opts.filter);
+    } catch (error) {
+      opts.onClaimError?.(error);
+    }
+    if (unit === undefined) {
+      await pause(opts.pollMs, opts.stop);
+      continue;
+    }
+    const running: Promise<void> = opts
+      .handle(unit)
+      .catch(() => undefined)
+      .finally(() => {
+        active.delete(running);
+        freed();
+      });
+    active.add(running);
+  }
+  await Promise.allSettled([...active]);
+}
+
+/** How a task unit ended here: finished with the task's outcome, or given back unfinished. */
+export type TaskUnitEnd = 'completed' | 'failed' | 'released';
+
+/**
+ * Runs a claimed task unit with the run's context: renews the claim while the task runs (a lost or
+ * cancelled claim stops it), continues the task's stored session if it has one, and finishes the
+ * unit with the outcome — or gives it back when the task stopped unfinished.
+ */
+export async function executeTaskUnit(ctx: RunContext, unit: UnitRow, units: UnitsRepo, ownerId: string, heartbeatMs: number): Promise<TaskUnitEnd> {
+  const task: TaskSpec | undefined = ctx.mission.tasks.find((t) => t.name === unit.task);
+  if (task === undefined) {
+    await units.finish(unit.id, ownerId, { status: 'failed', error: `task "${unit.task}" is not in the loaded config of mission "${ctx.mission.name}"` });
+    return 'failed';
+  }
+  const lost = new AbortController();
+  const heartbeat = startHeartbeat(() => units.heartbeat(unit.id, ownerId), () => lost.abort(), heartbeatMs);
+  try {
+    const upstream = await storedUpstream(ctx.store, ctx.runId, ctx.mission.tasks, task);
+    const outcome = await executeTaskHere({ ...ctx, signal: AbortSignal.any([ctx.signal, lost.signal]) }, task, upstream);
+    await heartbeat.stop();
+    if (outcome === 'interrupted') {
+      await units.release(unit.id, ownerId);
+      return 'released';
+    }
+    await units.finish(unit.id, ownerId, outcome);
+    return outcome.status;
+  } finally {
+    await heartbeat.stop();
+  }
+}

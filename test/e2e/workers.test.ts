@@ -1,0 +1,215 @@
+// Many runners on one PostgreSQL database: a run queued with `run --detach` is executed by three
+// `squadron worker` processes, one of which is killed with SIGKILL while it holds work; every task
+// completes, each task's side effect (a POST to a counting server) happens exactly once, no model
+// reply is stored twice, and the work was spread over more than one worker. Also: `worker` and
+// `--detach` against SQLite are one clear line, and `--concurrency` bounds a worker's tasks in flight.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, runCli } from '../support/cli.js';
+import { ANTHROPIC_MODEL, removeProjects, writeProject } from '../support/e2eProject.js';
+import { type FakeModelServer, type FakeRequest, startFakeModelServer } from '../support/fakeModelServer.js';
+import { closeServer, listenLocal, readBody } from '../support/localServer.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
+
+let server: TestPostgres;
+
+beforeAll(async () => {
+  server = await startPostgres();
+}, 120_000);
+
+afterAll(async () => {
+  removeProjects();
+  await server?.stop();
+});
+
+const TASKS = ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'];
+const MODEL_DELAY_MS = 300;
+
+/** Counts the POSTs each task's worker makes: the side effect that must happen once per task. */
+async function startCounter(): Promise<{ url: string; marks: string[]; close: () => Promise<void> }> {
+  const marks: string[] = [];
+  const http: Server = createServer((req, res) => {
+    void readBody(req).then((body) => {
+      marks.push(body);
+      res.end('marked');
+    });
+  });
+  const url = await listenLocal(http);
+  return { url, marks, close: () => closeServer(http) };
+}
+
+function project(models: FakeModelServer, maxParallel: number): string {
+  const tasks = TASKS.map((t) => `  task "${t}" {\n    objective = "Mark ${t}."\n    tools     = [builtins.http.post]\n  }\n`).join('');
+  return writeProject({
+    'main.hcl': `
+model "fake" {
+  provider = "anthropic"
+  base_url = "${models.anthropicBaseURL}"
+  api_key  = "k"
+}
+mission "fan" {
+  max_parallel = ${maxParallel}
+  commander { model = ${ANTHROPIC_MODEL} }
+${tasks}}
+`,
+  });
+}
+
+/** Each task: the commander calls the worker, which POSTs the task's name once; every reply takes a while. */
+function script(counterUrl: string): (request: FakeRequest) => ReturnType<ReturnType<typeof turnScript>['respond']> {
+  const rules: Parameters<typeof turnScript>[0] = {};
+  for (const t of TASKS) {
+    rules[`commander of task "${t}"`] = [callAgent('worker', `Mark ${t}`), (req) => taskComplete(`${t}: ${lastToolResult(req).slice(0, 40)}`)];
+    rules[`worker agent of task "${t}"`] = [toolCall('builtins_http_post', { url: `${counterUrl}/mark`, body: t, content_type: 'text' }), { text: 'marked' }];
+  }
+  const turns = turnScript(rules);
+  return (request) => ({ ...turns.respond(request), delayMs: MODEL_DELAY_MS });
+}
+
+interface Worker {
+  child: ChildProcess;
+  out: () => string;
+  exited: Promise<number | null>;
+}
+
+function startWorker(dir: string, url: string, concurrency: number): Worker {
+  const child = spawn(process.execPath, [CLI, 'worker', '--db', url, '--concurrency', String(concurrency)], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, out: () => out, exited };
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 300_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function query<T extends Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('squadron worker', () => {
+  it('runs a detached run across three workers, one killed with SIGKILL mid-way: nothing lost, nothing done twice', async () => {
+    const url = await server.createDatabase();
+    const counter = await startCounter();
+    const models = await startFakeModelServer({ respond: script(counter.url) });
+    const workers: Worker[] = [];
+    try {
+      const dir = project(models, TASKS.length);
+      const queued = await runCli(['run', dir, '--db', url, '--detach'], { cwd: dir });
+      expect(queued.code, queued.stderr).toBe(0);
+      const runId = /^run (run_\w+)$/m.exec(queued.stdout)?.[1];
+      expect(runId, queued.stdout).toBeDefined();
+      const listed = await runCli(['runs', '--json', '--db', url], { cwd: dir });
+      expect(JSON.parse(listed.stdout).runs[0]).toMatchObject({ id: runId, status: 'queued' });
+      expect(models.requests).toHaveLength(0);
+      const inspected = await runCli(['inspect', runId!, '--db', url], { cwd: dir });
+      expect(inspected.code, inspected.stderr).toBe(0);
+      expect(inspected.stdout).toContain(runId);
+
+      for (let i = 0; i < 3; i++) workers.push(startWorker(dir, url, 2));
+      // The first worker seen holding a task is killed while that task's model call is in flight.
+      const victim = await waitFor('a worker to take a task', () => workers.find((w) => /^took task /m.test(w.out())));
+      victim.child.kill('SIGKILL');
+      await victim.exited;
+      const survivors = workers.filter((w) => w !== victim);
+
+      await waitFor('the run to complete', async () => {
+        const rows = await query<{ status: string }>(url, 'SELECT status FROM runs WHERE id = $1', [runId]);
+        return rows[0]?.status === 'completed' || rows[0]?.status === 'failed' ? rows[0].status : undefined;
+      });
+      for (const w of survivors) w.child.kill('SIGTERM');
+      for (const w of survivors) expect(await w.exited, w.out()).toBe(0);
+
+      const tasks = await query<{ name: string; status: string }>(url, 'SELECT name, status FROM tasks WHERE run_id = $1 ORDER BY name', [runId]);
+      expect(tasks.map((t) => `${t.name}:${t.status}`)).toEqual(TASKS.map((t) => `${t}:completed`));
+      expect((await query<{ status: string }>(url, 'SELECT status FROM runs WHERE id = $1', [runId]))[0]?.status).toBe('completed');
+      // Each side effect exactly once, whichever runner did it.
+      expect([...counter.marks].sort()).toEqual(TASKS);
+      // One commander and one worker session per task, each with its two replies: none stored twice,
+      // and the killed worker's tasks were continued in their sessions, not started again.
+      const sessions = await query<{ role: string; replies: string }>(
+        url,
+        `SELECT s.role, (SELECT count(*) FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant')::text AS replies FROM sessions s WHERE s.run_id = $1`,
+        [runId],
+      );
+      expect(sessions).toHaveLength(TASKS.length * 2);
+      expect(sessions.every((s) => s.replies === '2')).toBe(true);
+      // Model calls: the stored replies, plus at most the ones the killed worker had in flight.
+      expect(models.requests.length).toBeLessThanOrEqual(TASKS.length * 4 + 2);
+      // The killed worker's work was taken over, and the survivors both did work.
+      const claims = await query<{ kind: string; claims: string }>(url, 'SELECT kind, claims::text FROM work_units WHERE run_id = $1', [runId]);
+      expect(claims.some((u) => Number(u.claims) > 1)).toBe(true);
+      for (const w of survivors) expect(w.out()).toMatch(/^finished (task|run) /m);
+      expect(survivors.filter((w) => /^finished task /m.test(w.out())).length + 1).toBeGreaterThan(1);
+      expect(victim.out()).toMatch(/^took task /m);
+    } finally {
+      for (const w of workers) w.child.kill('SIGKILL');
+      await models.close();
+      await counter.close();
+    }
+  }, 480_000);
+
+  it('executes at most --concurrency tasks at once in one worker, whatever the run allows', async () => {
+    const url = await server.createDatabase();
+    const counter = await startCounter();
+    const models = await startFakeModelServer({ respond: script(counter.url) });
+    let worker: Worker | undefined;
+    try {
+      const dir = project(models, TASKS.length);
+      const queued = await runCli(['run', dir, '--db', url, '--detach'], { cwd: dir });
+      expect(queued.code, queued.stderr).toBe(0);
+      const runId = /^run (run_\w+)$/m.exec(queued.stdout)?.[1];
+      worker = startWorker(dir, url, 2);
+      let most = 0;
+      await waitFor('the run to complete', async () => {
+        const held = await query<{ n: string }>(url, "SELECT count(*)::text AS n FROM work_units WHERE kind = 'task' AND state = 'claimed'");
+        most = Math.max(most, Number(held[0]?.n));
+        const rows = await query<{ status: string }>(url, 'SELECT status FROM runs WHERE id = $1', [runId]);
+        return rows[0]?.status === 'completed' || rows[0]?.status === 'failed' ? rows[0].status : undefined;
+      });
+      expect((await query<{ status: string }>(url, 'SELECT status FROM runs WHERE id = $1', [runId]))[0]?.status).toBe('completed');
+      expect(most).toBe(2);
+      worker.child.kill('SIGINT');
+      expect(await worker.exited, worker.out()).toBe(0);
+      expect(worker.out()).toMatch(/^worker stopped$/m);
+      expect(worker.out().match(/^finished task /gm)).toHaveLength(TASKS.length);
+    } finally {
+      worker?.child.kill('SIGKILL');
+      await models.close();
+      await counter.close();
+    }
+  }, 480_000);
+
+  it('refuses to work on, or queue a run in, a SQLite database with one line', async () => {
+    const dir = writeProject({ 'main.hcl': 'model "fake" {\n  provider = "anthropic"\n  api_key  = "k"\n}\nmission "m" {\n  commander { model = ' + ANTHROPIC_MODEL + ' }\n  task "a" {\n    objective = "A."\n    tools     = [builtins.utils.current_time]\n  }\n}\n' });
+    const worker = await runCli(['worker', '--db', `${dir}/.squadron/squadron.db`], { cwd: dir, env: { SQUADRON_DATABASE_URL: undefined } });
+    expect(worker.code).toBe(2);
+    expect(worker.stderr.trim().split('\n')).toHaveLength(1);
+    expect(worker.stderr).toContain('squadron worker needs a PostgreSQL database');
+    const detached = await runCli(['run', dir, '--detach'], { cwd: dir, env: { SQUADRON_DATABASE_URL: undefined, SQUADRON_DB: undefined } });
+    expect(detached.code).toBe(2);
+    expect(detached.stderr.trim().split('\n')).toHaveLength(1);
+    expect(detached.stderr).toContain('--detach needs a PostgreSQL database');
+    // Nothing was stored: no database was made for a run that could not be queued.
+    expect(existsSync(`${dir}/.squadron/squadron.db`)).toBe(false);
+  });
+});

@@ -1,0 +1,107 @@
+// The queue of units of work on PostgreSQL (store/postgres/repos/units.ts): concurrent claimers never
+// get the same unit; a unit whose holder's heartbeat is too old (an injected clock, no sleeping) or
+// whose holder's process is gone is claimed again; a holder taken over can no longer renew or finish
+// it; cancelling reaches a holder at its next heartbeat; resume's enqueue queues a cancelled unit again.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store, UnitsRepo } from '../../../store/index.js';
+import { openPostgresStore } from '../../../store/postgres/index.js';
+import { startPostgres, type TestPostgres } from '../../support/postgres.js';
+
+let server: TestPostgres;
+
+beforeAll(async () => {
+  server = await startPostgres();
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const STALE_MS = 15_000;
+const here = (id: string) => ({ id, pid: process.pid, host: 'host-a' });
+const elsewhere = (id: string) => ({ id, pid: process.pid, host: 'host-b' });
+
+async function withStores(n: number, clock: () => number, body: (stores: Store[], units: UnitsRepo[], runId: string) => Promise<void>): Promise<void> {
+  const url = await server.createDatabase();
+  const stores: Store[] = [];
+  for (let i = 0; i < n; i++) stores.push(await openPostgresStore(url, { env: {}, clock }));
+  try {
+    const runId = (await stores[0]!.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} })).id;
+    await body(stores, stores.map((s) => s.units!), runId);
+  } finally {
+    for (const s of stores) await s.close();
+  }
+}
+
+describe('units of work on PostgreSQL', () => {
+  it('gives each queued unit to exactly one of many concurrent claimers, oldest first', async () => {
+    await withStores(4, Date.now, async (_stores, units, runId) => {
+      const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+      for (const task of names) await units[0]!.enqueue({ runId, kind: 'task', task, attempt: 1 });
+      const claimed = await Promise.all(names.map((_, i) => units[i % 4]!.claim(here(`own_${i}`), STALE_MS)));
+      expect(claimed.map((u) => u?.task).sort()).toEqual(names);
+      expect(await units[0]!.claim(here('own_late'), STALE_MS)).toBeUndefined();
+    });
+  });
+
+  it('claims a unit again once its holder on another host stops beating, and fences the old holder out', async () => {
+    let now = Date.parse('2026-12-01T10:00:00Z');
+    await withStores(1, () => now, async (_stores, [units], runId) => {
+      const unit = await units!.enqueue({ runId, kind: 'task', task: 'a', attempt: 1 });
+      expect((await units!.claim(elsewhere('own_old'), STALE_MS))?.id).toBe(unit.id);
+      now += STALE_MS - 1;
+      expect(await units!.claim(here('own_new'), STALE_MS)).toBeUndefined();
+      now += 2;
+      const taken = await units!.claim(here('own_new'), STALE_MS);
+      expect(taken).toMatchObject({ id: unit.id, owner: 'own_new', claims: 2 });
+      expect(await units!.heartbeat(unit.id, 'own_old')).toBe(false);
+      expect(await units!.finish(unit.id, 'own_old', { status: 'completed', summary: 'old' })).toBe(false);
+      expect(await units!.finish(unit.id, 'own_new', { status: 'completed', summary: 'new' })).toBe(true);
+      expect((await units!.get(unit.id))?.outcome).toEqual({ status: 'completed', summary: 'new' });
+    });
+  });
+
+  it('claims at once a unit held on this host by a process that is gone', async () => {
+    await withStores(1, Date.now, async (_stores, [units], runId) => {
+      const unit = await units!.enqueue({ runId, kind: 'task', task: 'a', attempt: 1 });
+      await units!.claim({ id: 'own_dead', pid: 2 ** 22 + 12345, host: 'host-a' }, STALE_MS);
+      expect((await units!.claim(here('own_new'), STALE_MS))?.id).toBe(unit.id);
+    });
+  });
+
+  it('cancels a queued unit at once and a claimed one at its holder’s next heartbeat; enqueue queues a cancelled unit again', async () => {
+    await withStores(1, Date.now, async (_stores, [units], runId) => {
+      const queued = await units!.enqueue({ runId, kind: 'task', task: 'a', attempt: 1 });
+      const held = await units!.enqueue({ runId, kind: 'task', task: 'b', attempt: 1 });
+      await units!.claim(here('own_1'), STALE_MS, { runId, kinds: ['task'] });
+      expect((await units!.get(queued.id))?.state).toBe('claimed');
+      // 'a' is claimed now (oldest first); 'b' still queued.
+      await units!.cancel(held.id);
+      expect((await units!.get(held.id))?.state).toBe('cancelled');
+      await units!.cancel(queued.id);
+      expect((await units!.get(queued.id))?.state).toBe('cancelling');
+      expect(await units!.heartbeat(queued.id, 'own_1')).toBe(false);
+      await units!.release(queued.id, 'own_1');
+      expect((await units!.get(queued.id))?.state).toBe('cancelled');
+      expect((await units!.enqueue({ runId, kind: 'task', task: 'a', attempt: 1 })).state).toBe('queued');
+      // A done unit is left as it is.
+      const again = await units!.claim(here('own_2'), STALE_MS);
+      await units!.finish(again!.id, 'own_2', { status: 'completed', summary: 's' });
+      expect((await units!.enqueue({ runId, kind: 'task', task: again!.task, attempt: 1 })).state).toBe('done');
+    });
+  });
+
+  it('gives a unit released by a stopping runner to the next claimer, with only its own kind and run', async () => {
+    await withStores(1, Date.now, async (stores, [units], runId) => {
+      const other = (await stores[0]!.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} })).id;
+      await units!.enqueue({ runId: other, kind: 'task', task: 'x', attempt: 1 });
+      const run = await units!.enqueue({ runId, kind: 'run', task: '', attempt: 0 });
+      expect(await units!.claim(here('own_1'), STALE_MS, { runId, kinds: ['task'] })).toBeUndefined();
+      expect((await units!.claim(here('own_1'), STALE_MS, { kinds: ['run'] }))?.id).toBe(run.id);
+      await units!.release(run.id, 'own_1');
+      expect((await units!.get(run.id))?.state).toBe('queued');
+      expect((await units!.claim(here('own_2'), STALE_MS, { kinds: ['run'] }))?.owner).toBe('own_2');
+    });
+  });
+});
