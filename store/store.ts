@@ -2,6 +2,7 @@
 // SQL outside store/. store/sqlite/ and store/postgres/ implement it.
 
 import type { Redactor } from './redact.js';
+import type { ContextViewsRepo } from './repos/contextViews.js';
 import type { EventsRepo } from './repos/events.js';
 import type { LedgerRepo } from './repos/ledger.js';
 import type { LeasesRepo } from './repos/leases.js';
@@ -43,4 +44,5 @@ export interface Store {
   routes: RoutesRepo;
   leases: LeasesRepo;
   storedResults: StoredResultsRepo;
+  contextViews: ContextViewsRepo;
 }

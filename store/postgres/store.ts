@@ -21,6 +21,7 @@ import { createSessionsRepo } from './repos/sessions.js';
 import { createTasksRepo } from './repos/tasks.js';
 import { createTurnsRepo } from './repos/turns.js';
 import { createStoredResultsRepo } from './repos/storedResults.js';
+import { createContextViewsRepo } from './repos/contextViews.js';
 
 export interface PostgresStoreOptions extends PostgresConnectOptions {
   /** Applied to every stored text that may carry user or model content; restored on read. */
@@ -92,6 +93,7 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
     routes: createRoutesRepo(ctx),
     leases: createLeasesRepo(ctx),
     storedResults: createStoredResultsRepo(ctx),
+    contextViews: createContextViewsRepo(ctx),
   };
 }
 

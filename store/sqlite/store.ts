@@ -21,8 +21,9 @@ import { createSessionsRepo } from './sessions.js';
 import { createTasksRepo } from './tasks.js';
 import { createTurnsRepo } from './turns.js';
 import { createStoredResultsRepo } from './storedResults.js';
+import { createContextViewsRepo } from './contextViews.js';
 
-type RepoName = 'runs' | 'tasks' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults';
+type RepoName = 'runs' | 'tasks' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews';
 type Repos = Pick<Store, RepoName>;
 
 export interface SqliteStoreOptions {
@@ -54,6 +55,7 @@ function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
     routes: createRoutesRepo(ctx),
     leases: createLeasesRepo(ctx),
     storedResults: createStoredResultsRepo(ctx),
+    contextViews: createContextViewsRepo(ctx),
   };
 }
 
@@ -118,6 +120,7 @@ function view(v: View): Store {
     routes: g(v.repos.routes),
     leases: g(v.repos.leases),
     storedResults: g(v.repos.storedResults),
+    contextViews: g(v.repos.contextViews),
   };
 }
 
