@@ -2,7 +2,7 @@
 // task, and optionally every session's conversation with its tool calls in order. Works from the
 // database alone (the run stores its task graph), so a run can be inspected without its config.
 
-import type { LedgerRow, MessageRow, RunRow, SessionRow, Store, TaskRow } from '../store/index.js';
+import type { ContextViewRow, LedgerRow, MessageRow, RunRow, SessionRow, Store, TaskRow } from '../store/index.js';
 import { RunOptionsSchema, type TaskGraphEntry } from './runOptions.js';
 import { isSessionOfTask } from './taskAttempts.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
@@ -20,6 +20,8 @@ export interface SessionTranscript {
   usage: UsageTotals;
   messages: MessageRow[];
   toolCalls: LedgerRow[];
+  /** Where the session's requests were cut down (compaction, pruning), oldest first. */
+  contextViews: ContextViewRow[];
 }
 
 export interface TaskInspection {
@@ -144,6 +146,7 @@ async function transcriptOf(store: Store, session: SessionRow, usage: UsageTotal
     usage: usage ?? emptyTotals(),
     messages: await store.messages.list(session.id),
     toolCalls: await store.ledger.listForSession(session.id),
+    contextViews: await store.contextViews.list(session.id),
   };
 }
 

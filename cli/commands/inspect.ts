@@ -75,6 +75,7 @@ function renderSession(s: SessionTranscript): string {
   const calls = new Map(s.toolCalls.map((c) => [c.callId, c]));
   for (const message of s.messages) {
     for (const part of message.parts) out.push(indent(renderPart(message.role, part, calls), '    '));
+    for (const view of s.contextViews) if (view.afterSeq === message.seq) out.push(indent(renderCut(view), '    '));
   }
   return out.join('\n');
 }
@@ -95,6 +96,15 @@ function renderPart(role: string, part: Part, calls: Map<string, { status: strin
     case 'image':
       return `[image ${part.mediaType}]`;
   }
+}
+
+/** Where a request was cut: what the next requests sent instead of messages 1…keepFrom-1. */
+function renderCut(v: SessionTranscript['contextViews'][number]): string {
+  const what = v.kind === 'compaction' ? 'compacted' : 'pruned';
+  const why = v.kind === 'compaction' ? ` (the request before held ${v.inputTokens.toLocaleString('en-US')} input tokens)` : '';
+  const line = `── ${what} after message ${v.afterSeq}: messages 1–${v.keepFrom - 1} replaced by the head below${why}`;
+  const head = v.head.map((p) => (p.type === 'text' ? p.text : `(${p.type})`)).join('\n');
+  return `${line}\n${indent(`[head] ${firstLines(head, 12)}`, '  ')}`;
 }
 
 function usageText(u: UsageTotals): string {
