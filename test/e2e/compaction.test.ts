@@ -238,3 +238,40 @@ describe('compaction across kill -9 and resume', () => {
     }
   }, 300_000);
 });
+
+describe('compaction with summarize = true', () => {
+  it("asks the session's model for a summary, puts it in the head and records the call as a turn", async () => {
+    const turns = script();
+    const summaries: FakeRequest[] = [];
+    const server = await startFakeModelServer({
+      respond: (req) => {
+        if (!req.canonical.system.startsWith("You summarize part of an agent's conversation")) return turns.respond(req);
+        summaries.push(req);
+        return { text: `Summary ${summaries.length}: pages read so far, nothing open.`, usage: { inputTokens: 1000, outputTokens: 20 } };
+      },
+    });
+    try {
+      const dir = writeProject({ 'mission.hcl': projectHcl(server, COMPACTION.replace('turn_retention', 'summarize      = true\n      turn_retention')) });
+      const run = await runCli(['run', dir], { cwd: dir, timeoutMs: 180_000 });
+      expect(run.code, run.stderr).toBe(0);
+      expect(turns.problems).toEqual([]);
+      const worker = requestsOf(server, workerOf('read'));
+      const heads = worker.filter(compacted).map(headText);
+      expect(summaries.length).toBeGreaterThan(2);
+      // The summarizer reads what is dropped: tool results included, no tools offered.
+      expect(summaries[0]!.canonical.tools).toEqual([]);
+      expect(JSON.stringify(summaries[0]!.canonical.messages)).toContain('page 1|');
+      expect(heads[0]).toContain('## Summary of the compacted messages\nSummary 1: pages read so far, nothing open.');
+      expect(heads.at(-1)).toContain(`Summary ${summaries.length}:`);
+      const db = openRunDb(dir);
+      try {
+        const rows = db.prepare("SELECT COUNT(*) FROM model_turns t JOIN sessions s ON s.id = t.session_id WHERE s.agent = 'worker'").pluck().get() as number;
+        expect(rows).toBe(worker.length + summaries.length);
+      } finally {
+        db.close();
+      }
+    } finally {
+      await server.close();
+    }
+  }, 240_000);
+});
