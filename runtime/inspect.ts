@@ -3,6 +3,7 @@
 // database alone (the run stores its task graph), so a run can be inspected without its config.
 
 import type { ContextViewRow, LedgerRow, MessageRow, RunRow, SessionRow, Store, TaskRow } from '../store/index.js';
+import type { StoredPayload } from '../core/storedResults.js';
 import { RunOptionsSchema, type TaskGraphEntry } from './runOptions.js';
 import { isSessionOfTask } from './taskAttempts.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
@@ -90,6 +91,28 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
     tasks.push(entry);
   }
   return { run, usage: await store.turns.totalsForRun(runId), tasks };
+}
+
+/** A stored result of the run, as kept (text, JSON text, images, structured content, resources). */
+export interface StoredResultInspection {
+  handle: string;
+  bytes: number;
+  /** The sessions of the run that may read it (the one that received it, and a commander it was passed to). */
+  sessions: { id: string; task: string; agent: string }[];
+  payload: StoredPayload;
+}
+
+/** The payload behind a handle a run's conversation names (inspect --result), or undefined. */
+export async function inspectStoredResult(store: Store, runId: string, handle: string): Promise<StoredResultInspection | undefined> {
+  let found: { payload: StoredPayload; bytes: number } | undefined;
+  const readers: StoredResultInspection['sessions'] = [];
+  for (const session of await store.sessions.listForRun(runId)) {
+    const read = await store.storedResults.read(session.id, handle);
+    if (read === undefined) continue;
+    found ??= read;
+    readers.push({ id: session.id, task: session.task, agent: session.agent });
+  }
+  return found === undefined ? undefined : { handle, bytes: found.bytes, sessions: readers, payload: found.payload };
 }
 
 export interface TaskCounts {

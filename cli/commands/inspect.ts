@@ -2,7 +2,7 @@
 // with --transcript, every session's messages and tool calls in order.
 
 import type { Command } from 'commander';
-import type { RunInspection, SessionTranscript } from '../../runtime/inspect.js';
+import type { RunInspection, SessionTranscript, StoredResultInspection } from '../../runtime/inspect.js';
 import type { Part } from '../../runtime/providers/types.js';
 import { totalTokens, type UsageTotals } from '../../runtime/usage.js';
 import { CliError, type CliIo } from '../io.js';
@@ -15,6 +15,7 @@ interface InspectFlags {
   db?: string;
   task?: string;
   transcript?: boolean;
+  result?: string;
   json?: boolean;
 }
 
@@ -26,11 +27,19 @@ export function register(program: Command, io: CliIo): void {
     .option('--db <path>', DB_OPTION_HELP)
     .option('--task <name>', 'only this task')
     .option('--transcript', "include every session's messages and tool calls")
+    .option('--result <handle>', 'show a stored tool result whole (a res_… handle from a transcript)')
     .option('--json', JSON_FLAG_HELP)
     .action(async (runId: string, flags: InspectFlags) => {
-      const { inspectRun } = await import('../../runtime/inspect.js');
+      const { inspectRun, inspectStoredResult } = await import('../../runtime/inspect.js');
       const { store } = await openStoreWithRun(io, flags.db, runId);
       try {
+        if (flags.result !== undefined) {
+          const stored = await inspectStoredResult(store, runId, flags.result);
+          if (!stored) throw new CliError(`run ${runId} has no stored result ${flags.result} (handles look like res_ and 16 hex digits; see inspect --transcript)`, 'not_found');
+          if (flags.json) writeJson(io, { handle: stored.handle, bytes: stored.bytes, sessions: stored.sessions, payload: stored.payload });
+          else io.stdout.write(renderStoredResult(stored));
+          return;
+        }
         const opts: { task?: string; transcript?: boolean } = { transcript: Boolean(flags.transcript) };
         if (flags.task) opts.task = flags.task;
         const inspection = await inspectRun(store, runId, opts);
@@ -95,6 +104,25 @@ function renderPart(role: string, part: Part, calls: Map<string, { status: strin
       return `[result ${part.toolUseId}${part.isError ? ', error' : ''}] ${part.content.map((c) => (c.type === 'text' ? c.text : `(image ${c.mediaType})`)).join('\n')}`;
     case 'image':
       return `[image ${part.mediaType}]`;
+  }
+}
+
+function renderStoredResult(r: StoredResultInspection): string {
+  const { payload } = r;
+  const readers = r.sessions.map((s) => `${s.task}/${s.agent}`).join(', ');
+  const out = [`stored result ${r.handle} · ${payload.format} · ${r.bytes.toLocaleString('en-US')} bytes · readable by ${readers}`, ''];
+  out.push(payload.format === 'json' ? prettyJson(payload.text) : payload.text);
+  for (const [i, image] of payload.images.entries()) out.push(`[image ${i + 1}: ${image.mediaType}, ${image.data.length.toLocaleString('en-US')} base64 characters]`);
+  if (payload.structured !== undefined) out.push('', `structured content: ${JSON.stringify(payload.structured, null, 2)}`);
+  for (const resource of payload.resources ?? []) out.push(`[${resource.kind}${resource.uri ? ` ${resource.uri}` : ''}]`);
+  return `${out.join('\n')}\n`;
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
   }
 }
 
