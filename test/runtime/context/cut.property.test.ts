@@ -1,9 +1,9 @@
-// Property test of compaction and pruning over thousands of generated sessions (tool calls, parallel
-// calls, thinking blocks, images, corrections, several instructions): whatever the limits, every
-// request a session sends starts with a user message, alternates roles, never holds a tool_result
-// without its tool_use in the message before it nor a tool_use without its result in the message
-// after it, still carries the latest instruction, and keeps the last turn_retention (or prune_to)
-// model turns verbatim.
+// Property test of compaction and pruning over 500 generated sessions, each checked at every turn
+// (about 10,000 requests; tool calls, parallel calls, thinking blocks, images, corrections, several
+// instructions): whatever the limits, every request a session sends starts with a user message,
+// alternates roles, never holds a tool_result without its tool_use in the message before it nor a
+// tool_use without its result in the message after it, still carries the latest instruction, and
+// keeps the last turn_retention (or prune_to) model turns verbatim.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -141,9 +141,9 @@ describe('compaction and pruning over generated sessions', () => {
       fc.asyncProperty(fc.array(turnArb, { minLength: 1, maxLength: 40 }), policyArb, async (turns, policy) => {
         if ((await simulate(turns, policy)) > 0) cutSessions += 1;
       }),
-      { numRuns: 1_000 },
+      { numRuns: 500 },
     );
     // The generator must exercise cuts, or the property says nothing.
-    expect(cutSessions).toBeGreaterThan(250);
+    expect(cutSessions).toBeGreaterThan(100);
   });
 });
