@@ -11,10 +11,17 @@
 //   "read tools"   = bytes of the result_read and result_search definitions, sent from the first
 //                    stored result of a session on (once per session, not per result).
 //
+// Then a long session: a worker that reads 300 pages of 20 KB each (builtins.http.get against a
+// local server), once without compaction (token_limit at its maximum), once with the default
+// compaction of its model (200,000-token window) and once with token_limit = 30,000. Per run: the
+// request bytes at some turns, the largest request, and the resend cost — the input tokens of all
+// the worker's requests summed (bytes / 4, as the fake model reports them: mostly cache reads).
+//
 // Prints figures only; nothing is asserted. Run after building:
-//   npm run build --silent && node bench/context.mjs [--api anthropic|openai]
+//   npm run build --silent && node bench/context.mjs [--api anthropic|openai] [--only results|long] [--turns N]
 
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -26,6 +33,8 @@ const cli = join(repo, 'dist', 'cli', 'main.js');
 const mcpServer = join(repo, 'test', 'support', 'mcpBigServer.mjs');
 const args = process.argv.slice(2);
 const API = args.includes('--api') ? args[args.indexOf('--api') + 1] : 'anthropic';
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const TURNS = args.includes('--turns') ? Number(args[args.indexOf('--turns') + 1]) : 300;
 const MODEL = API === 'anthropic' ? 'models.fake.claude_sonnet_4_6' : 'models.fake.gpt_4_1';
 
 const TOOLS = [
@@ -105,11 +114,111 @@ async function measure(tool, limit) {
 }
 
 const fmt = (n) => n.toLocaleString('en-US').padStart(12);
+if (ONLY !== 'long') {
 console.log(`context cost of one large tool result (${API} wire format; bytes of JSON in the request body)`);
 console.log(`${'result'.padEnd(38)} ${'limit'.padEnd(26)} ${'added'.padStart(12)} ${'tool_result'.padStart(12)} ${'read tools'.padStart(12)} ${'request'.padStart(12)}`);
 for (const [label, tool] of TOOLS) {
   for (const [name, limit] of [['16,000 (default)', undefined], ['1,000,000 (passes whole)', 1_000_000]]) {
     const m = await measure(tool, limit);
     console.log(`${label.padEnd(38)} ${name.padEnd(26)} ${fmt(m.added)} ${fmt(m.toolResult)} ${fmt(m.readTools)} ${fmt(m.total)}`);
+  }
+}
+}
+
+// ---- A long session: request size per turn with and without compaction.
+
+const PAGE_BYTES = 20_000;
+
+function longHcl(server, compaction) {
+  const baseUrl = API === 'anthropic' ? server.anthropicBaseURL : server.openaiBaseURL;
+  return `model "fake" {
+  provider = "${API}"
+  base_url = "${baseUrl}"
+  api_key  = "k"
+}
+mission "m" {
+  commander { model = ${MODEL} }
+  agent_defaults {
+    max_turns = ${TURNS + 5}
+${compaction}
+  }
+  task "t" {
+    objective = "Read."
+    tools     = [builtins.http.get]
+    discovery = false
+  }
+}
+`;
+}
+
+function lastPage(request) {
+  for (let i = request.canonical.messages.length - 1; i >= 0; i--) {
+    for (const part of request.canonical.messages[i].parts) {
+      if (part.type !== 'tool_result') continue;
+      const text = part.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+      const m = /^page (\d+)\|/m.exec(text);
+      if (m) return Number(m[1]);
+    }
+  }
+  return 0;
+}
+
+function longReply(request, pagesUrl) {
+  const system = request.canonical.system;
+  const tokens = Math.ceil(bytes(request.body) / 4);
+  const usage = { inputTokens: 200, cacheReadTokens: Math.max(tokens - 200, 0), cacheWriteTokens: 0, outputTokens: 30 };
+  if (system.includes('commander of task')) {
+    const turn = request.canonical.messages.filter((m) => m.role === 'assistant').length;
+    return turn === 0 ? { toolCalls: [{ name: 'call_agent', input: { name: 'worker', task: `Read pages 1 to ${TURNS}.` } }] } : { toolCalls: [{ name: 'task_complete', input: { summary: 'done' } }] };
+  }
+  const page = lastPage(request);
+  if (page >= TURNS) return { text: `Read ${page} pages.`, usage };
+  return { toolCalls: [{ name: 'builtins_http_get', input: { url: `${pagesUrl}/page/${page + 1}` } }], usage };
+}
+
+async function measureLong(compaction) {
+  const pages = createServer((req, res) => {
+    const n = Number(/\/page\/(\d+)/.exec(req.url ?? '')?.[1]);
+    const head = `page ${n}|`;
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(head + `line of page ${n}. `.repeat(Math.ceil(PAGE_BYTES / 16)).slice(0, PAGE_BYTES - head.length));
+  });
+  await new Promise((ok) => pages.listen(0, '127.0.0.1', ok));
+  const pagesUrl = `http://127.0.0.1:${pages.address().port}`;
+  const sizes = [];
+  const server = await startFakeModelServer({
+    respond: (req) => {
+      if (req.canonical.system.includes('worker agent of task')) sizes.push(bytes(req.body));
+      return longReply(req, pagesUrl);
+    },
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'squadron-bench-long-'));
+  try {
+    writeFileSync(join(dir, 'main.hcl'), longHcl(server, compaction));
+    await run(dir);
+    return sizes;
+  } finally {
+    await server.close();
+    pages.close();
+    pages.closeAllConnections();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (ONLY !== 'results') {
+  const runs = [
+    ['no compaction', '    compaction {\n      token_limit = 10000000\n    }'],
+    ['default (window 200,000)', ''],
+    ['token_limit = 30,000', '    compaction {\n      token_limit = 30000\n    }'],
+  ];
+  const marks = [...new Set([1, 10, 50, 100, 150, 200, 250, 300, TURNS])].filter((t) => t <= TURNS).sort((a, b) => a - b);
+  console.log(`\na ${TURNS}-turn worker, 20 KB per tool result (${API} wire format; request body bytes at turn N)`);
+  console.log(`${'compaction'.padEnd(26)} ${marks.map((t) => `turn ${t}`.padStart(11)).join(' ')} ${'largest'.padStart(12)} ${'input tokens'.padStart(14)}`);
+  for (const [label, block] of runs) {
+    const started = performance.now();
+    const sizes = await measureLong(block);
+    const total = sizes.reduce((a, b) => a + Math.ceil(b / 4), 0);
+    const at = marks.map((t) => (sizes[t - 1] === undefined ? '—' : sizes[t - 1].toLocaleString('en-US')).padStart(11)).join(' ');
+    console.log(`${label.padEnd(26)} ${at} ${fmt(Math.max(...sizes))} ${total.toLocaleString('en-US').padStart(14)}   (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   }
 }

@@ -90,5 +90,6 @@ function sessionJson(s: SessionTranscript): Record<string, unknown> {
     // Message parts and ledger rows are squadron's shapes; the tool inputs and results inside stay verbatim.
     messages: s.messages.map(({ id: _id, sessionId: _session, ...m }) => snakeKeys(m)),
     tool_calls: s.toolCalls.map(({ id: _id, sessionId: _session, ...c }) => snakeKeys(c)),
+    context_views: s.contextViews.map(({ sessionId: _session, ...v }) => snakeKeys(v)),
   };
 }

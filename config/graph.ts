@@ -51,6 +51,8 @@ export interface ModelBlock {
   baseUrl?: string;
   aliases: Readonly<Record<string, string>>;
   maxOutputTokens?: number;
+  /** `context_window`: overrides the catalog's window for every model of the block. */
+  contextWindow?: number;
   /** Keyed by model key (catalog key or alias). */
   pricing: Readonly<Record<string, Pricing>>;
   /** `provider = "replay"`: absolute path of the JSONL cassette. */
@@ -186,6 +188,25 @@ export interface ToolResponse {
   maxTokens: number;
 }
 
+/** `compaction { token_limit, turn_retention, summarize }`; unset figures take the runtime's defaults. */
+export interface Compaction {
+  tokenLimit?: number;
+  turnRetention?: number;
+  summarize?: boolean;
+}
+
+/** `pruning { prune_on, prune_to }`, in model turns. */
+export interface Pruning {
+  pruneOn: number;
+  pruneTo: number;
+}
+
+/** The context management a block sets (docs/concepts/context.md). */
+export interface ContextSettings {
+  compaction?: Compaction;
+  pruning?: Pruning;
+}
+
 export interface McpPromptSkill {
   server: string;
   /** The prompt's name on the server. */
@@ -203,6 +224,7 @@ export interface AgentSpec {
   reasoning?: Reasoning;
   maxTurns?: number;
   toolResponse?: ToolResponse;
+  context?: ContextSettings;
   location: SourceLocation;
 }
 
@@ -223,6 +245,8 @@ export interface WorkerSpec {
   maxTurns?: number;
   /** From agent_defaults (a task has no tool_response of its own). */
   toolResponse?: ToolResponse;
+  /** From agent_defaults, as toolResponse. */
+  context?: ContextSettings;
 }
 
 export interface Route {
@@ -298,6 +322,7 @@ export interface CommanderSpec {
   reasoning?: Reasoning;
   maxTurns?: number;
   toolResponse?: ToolResponse;
+  context?: ContextSettings;
 }
 
 export interface AgentDefaults {
@@ -309,6 +334,7 @@ export interface AgentDefaults {
   discoveryThreshold?: number;
   maxTurns?: number;
   toolResponse?: ToolResponse;
+  context?: ContextSettings;
 }
 
 export interface Mission {

@@ -4,7 +4,7 @@
 // the provider's end-of-life date for deprecated models. The key list follows the installed SDKs'
 // model types (@anthropic-ai/sdk `Model`, openai `ChatModel`) and Anthropic's deprecation table.
 
-import type { Pricing, ProviderName } from './graph.js';
+import type { ModelBlock, ModelRef, Pricing, ProviderName } from './graph.js';
 
 export interface CatalogEndOfLife {
   /** `YYYY-MM-DD`: from this day on, requests to the model fail. */
@@ -30,6 +30,33 @@ export interface CatalogModel {
   pricing?: Pricing;
   /** Set once the provider has deprecated the model. */
   endOfLife?: CatalogEndOfLife;
+  /** Input tokens one request may hold; absent: the provider's default for the family (see contextWindowOf). */
+  contextWindow?: number;
+}
+
+/** Claude models' standard window (the 1M-token beta is opt-in per request). */
+const CLAUDE_WINDOW = 200_000;
+/** A model the catalog does not know (an alias to another id, a local server): small, so a session stays safe. */
+export const UNKNOWN_CONTEXT_WINDOW = 32_000;
+
+/** OpenAI windows by family, from the model pages of platform.openai.com. */
+function openaiWindow(apiModel: string): number {
+  if (apiModel.startsWith('gpt-5')) return 400_000;
+  if (apiModel.startsWith('gpt-4.1')) return 1_047_576;
+  if (apiModel.startsWith('gpt-4o')) return 128_000;
+  return 200_000; // o3, o4-mini
+}
+
+/**
+ * The context window of a resolved model, and where it comes from: the block's `context_window`,
+ * else the catalog (a key, or an alias to a known wire id), else a conservative default.
+ */
+export function contextWindowOf(block: Pick<ModelBlock, 'contextWindow'> | undefined, ref: ModelRef): { window: number; via: 'catalog' | 'model block' | 'default' } {
+  if (block?.contextWindow !== undefined) return { window: block.contextWindow, via: 'model block' };
+  const known = catalogModel(ref.provider, ref.key) ?? catalogModelByApiId(ref.provider, ref.apiModel);
+  if (known === undefined) return { window: UNKNOWN_CONTEXT_WINDOW, via: 'default' };
+  if (known.contextWindow !== undefined) return { window: known.contextWindow, via: 'catalog' };
+  return { window: known.apiModel.startsWith('claude') ? CLAUDE_WINDOW : openaiWindow(known.apiModel), via: 'catalog' };
 }
 
 /**

@@ -81,6 +81,20 @@ export type RunEvent =
   | { type: 'mcp.tools.changed'; server: string; tools: McpToolInfo[] }
   | { type: 'tool.loaded'; task: string; agent: string; sessionId: string; ref: string; via: 'get_tool_schema' | Provenance }
   | { type: 'skill.loaded'; task: string; agent: string; sessionId: string; skill: string; how: 'load_skill' | 'mention' }
+  | {
+      /** A long session's request was cut down (docs/concepts/context.md); the full history stays stored. */
+      type: 'context.cut';
+      task: string;
+      agent: string;
+      sessionId: string;
+      kind: 'compaction' | 'pruning';
+      /** The first message seq the next request sends verbatim (after the head). */
+      keepFrom: number;
+      dropped: number;
+      /** Input tokens the provider reported for the request that triggered it, cached ones included. */
+      inputTokens: number;
+      tokenLimit: number;
+    }
   | { type: 'route.chosen'; from: string; to: string; kind: 'route' | 'send_to' }
   | { type: 'warning'; task?: string; message: string };
 

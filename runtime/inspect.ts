@@ -2,8 +2,9 @@
 // task, and optionally every session's conversation with its tool calls in order. Works from the
 // database alone (the run stores its task graph), so a run can be inspected without its config.
 
-import type { ItemRow, LedgerRow, MessageRow, RunRow, SessionRow, Store, TaskRow } from '../store/index.js';
+import type { ContextViewRow, ItemRow, LedgerRow, MessageRow, RunRow, SessionRow, Store, TaskRow } from '../store/index.js';
 import { itemLabel } from './iteration/labels.js';
+import type { StoredPayload } from '../core/storedResults.js';
 import { RunOptionsSchema, type TaskGraphEntry } from './runOptions.js';
 import { isSessionOfTask } from './taskAttempts.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
@@ -21,6 +22,8 @@ export interface SessionTranscript {
   usage: UsageTotals;
   messages: MessageRow[];
   toolCalls: LedgerRow[];
+  /** Where the session's requests were cut down (compaction, pruning), oldest first. */
+  contextViews: ContextViewRow[];
 }
 
 export interface TaskInspection {
@@ -100,6 +103,28 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
   return { run, usage: await store.turns.totalsForRun(runId), tasks };
 }
 
+/** A stored result of the run, as kept (text, JSON text, images, structured content, resources). */
+export interface StoredResultInspection {
+  handle: string;
+  bytes: number;
+  /** The sessions of the run that may read it (the one that received it, and a commander it was passed to). */
+  sessions: { id: string; task: string; agent: string }[];
+  payload: StoredPayload;
+}
+
+/** The payload behind a handle a run's conversation names (inspect --result), or undefined. */
+export async function inspectStoredResult(store: Store, runId: string, handle: string): Promise<StoredResultInspection | undefined> {
+  let found: { payload: StoredPayload; bytes: number } | undefined;
+  const readers: StoredResultInspection['sessions'] = [];
+  for (const session of await store.sessions.listForRun(runId)) {
+    const read = await store.storedResults.read(session.id, handle);
+    if (read === undefined) continue;
+    found ??= read;
+    readers.push({ id: session.id, task: session.task, agent: session.agent });
+  }
+  return found === undefined ? undefined : { handle, bytes: found.bytes, sessions: readers, payload: found.payload };
+}
+
 export interface TaskCounts {
   /** Every task of the mission (from the task graph stored with the run), started or not. */
   total: number;
@@ -157,6 +182,7 @@ async function transcriptOf(store: Store, session: SessionRow, usage: UsageTotal
     usage: usage ?? emptyTotals(),
     messages: await store.messages.list(session.id),
     toolCalls: await store.ledger.listForSession(session.id),
+    contextViews: await store.contextViews.list(session.id),
   };
 }
 

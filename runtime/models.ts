@@ -3,7 +3,7 @@
 // player; `--record FILE` wraps every client in the recorder.
 
 import type { Mission, MissionGraph, ModelBlock, ModelRef, Reasoning } from '../config/graph.js';
-import { catalogModel, catalogModelByApiId } from '../config/modelCatalog.js';
+import { catalogModel, catalogModelByApiId, contextWindowOf } from '../config/modelCatalog.js';
 import type { ModelClient } from './providers/types.js';
 import type { SessionModel } from './agents/sessionTypes.js';
 
@@ -42,10 +42,13 @@ export class ModelResolver {
   sessionModel(ref: ModelRef, reasoning: Reasoning | undefined): SessionModel {
     const block = this.block(ref);
     const catalog = catalogModel(ref.provider, ref.key) ?? catalogModelByApiId(ref.provider, ref.apiModel);
+    const window = contextWindowOf(block, ref);
     const model: SessionModel = {
       apiModel: ref.apiModel,
       label: `${ref.block}.${ref.key}`,
       maxOutputTokens: block.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+      contextWindow: window.window,
+      contextWindowVia: window.via,
     };
     const pricing = block.pricing[ref.key] ?? catalog?.pricing;
     if (pricing) model.pricing = pricing;

@@ -2,7 +2,9 @@
 // builds the same commander and agent definitions, prompts and first-turn tool lists that `run` uses
 // (the very same functions), and measures the first request each would send.
 
-import type { Mission, MissionGraph, TaskSpec } from '../config/graph.js';
+import type { Mission, MissionGraph, ModelRef, TaskSpec } from '../config/graph.js';
+import { contextPolicy, policyModel, type ContextPolicy, type PolicySettings, type PolicyVia } from './context/policy.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS } from './models.js';
 import type { Value } from '../config/hcl/value.js';
 import { renderObjective, type ObjectiveItem } from '../config/objective.js';
 import { datasetItems } from '../config/datasetItems.js';
@@ -44,6 +46,7 @@ export interface AgentPlan {
   request_bytes: RequestBytes;
   /** Above `max_tokens` a tool result is stored and previewed; `via` says where the figure comes from. */
   tool_response: ToolResponsePlan;
+  context: ContextPlan;
   warnings: string[];
   /** What the tools' sources say of them, by ref (MCP annotations: read-only, destructive, idempotent, open-world); only tools with hints. */
   tool_hints: Record<string, string[]>;
@@ -60,6 +63,14 @@ export interface ToolDefinitionJson {
   strict?: true;
 }
 
+/** When the session's requests are cut down (docs/concepts/context.md), and where each figure comes from. */
+export interface ContextPlan {
+  window: number;
+  window_via: ContextPolicy['windowVia'];
+  compaction: { token_limit: number; turn_retention: number; summarize: boolean; via: PolicyVia };
+  pruning?: { prune_on: number; prune_to: number; via: PolicyVia };
+}
+
 export interface ToolResponsePlan {
   max_tokens: number;
   via: ResultLimit['via'];
@@ -72,6 +83,7 @@ export interface CommanderPlan {
   tools: string[];
   request_bytes: RequestBytes;
   tool_response: ToolResponsePlan;
+  context: ContextPlan;
   system_prompt?: string;
   first_message?: string;
   tool_definitions?: ToolDefinitionJson[];
@@ -158,6 +170,7 @@ async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
     tools: toolDefs.map((d) => d.name),
     request_bytes: requestBytes(system, toolDefs, objective),
     tool_response: toolResponsePlan(resultLimit(req.mission.commander.toolResponse, 'commander')),
+    context: contextPlan(req.graph, model, { settings: req.mission.commander.context, via: 'commander' }),
   };
   if (req.mission.commander.reasoning) commander.reasoning = req.mission.commander.reasoning;
   if (req.showPrompts) {
@@ -203,6 +216,7 @@ async function planAgent(req: PlanRequest, def: AgentDefinition): Promise<AgentP
     first_request_tools: toolDefs.map((d) => d.name),
     request_bytes: requestBytes(def.systemPrompt, toolDefs, ''),
     tool_response: toolResponsePlan(def.toolResponse),
+    context: contextPlan(req.graph, def.model, def.context),
     warnings: def.warnings,
     tool_hints: Object.fromEntries(def.tools.flatMap((t) => (t.hints && t.hints.length > 0 ? [[t.ref, [...t.hints]]] : []))),
   };
@@ -211,6 +225,18 @@ async function planAgent(req: PlanRequest, def: AgentDefinition): Promise<AgentP
     plan.system_prompt = def.systemPrompt;
     plan.tool_definitions = toolDefs.map(toolDefinitionJson);
   }
+  return plan;
+}
+
+function contextPlan(graph: MissionGraph, ref: ModelRef, settings: PolicySettings): ContextPlan {
+  const policy = contextPolicy(settings, policyModel(graph, ref, DEFAULT_MAX_OUTPUT_TOKENS));
+  const { compaction, pruning } = policy;
+  const plan: ContextPlan = {
+    window: policy.window,
+    window_via: policy.windowVia,
+    compaction: { token_limit: compaction.tokenLimit, turn_retention: compaction.turnRetention, summarize: compaction.summarize, via: compaction.via },
+  };
+  if (pruning) plan.pruning = { prune_on: pruning.pruneOn, prune_to: pruning.pruneTo, via: pruning.via };
   return plan;
 }
 

@@ -178,6 +178,8 @@ function plainLine(event: RunEvent): string | undefined {
       return `  ${event.agent}[${event.task}] ${event.tool} ${progressText(event)}`;
     case 'model.retry':
       return `  ${event.agent}[${event.task}] model call retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)}s: ${event.reason}`;
+    case 'context.cut':
+      return `  ${event.agent}[${event.task}] ${event.kind === 'compaction' ? `compacted (${event.inputTokens.toLocaleString('en-US')} input tokens > ${event.tokenLimit.toLocaleString('en-US')})` : 'pruned'}: messages 1–${event.keepFrom - 1} left out of its requests`;
     case 'skill.loaded':
       return `  ${event.agent}[${event.task}] loaded skill ${event.skill} (${event.how})`;
     case 'warning':

@@ -2,6 +2,7 @@
 // SQL outside store/. store/sqlite/ and store/postgres/ implement it.
 
 import type { Redactor } from './redact.js';
+import type { ContextViewsRepo } from './repos/contextViews.js';
 import type { EventsRepo } from './repos/events.js';
 import type { ItemsRepo } from './repos/items.js';
 import type { LedgerRepo } from './repos/ledger.js';
@@ -48,4 +49,5 @@ export interface Store {
   storedResults: StoredResultsRepo;
   /** The queue of units of work many runners share: PostgreSQL only (a SQLite run has one runner). */
   units?: UnitsRepo;
+  contextViews: ContextViewsRepo;
 }

@@ -2,7 +2,7 @@
 // with --transcript, every session's messages and tool calls in order.
 
 import type { Command } from 'commander';
-import type { RunInspection, SessionTranscript } from '../../runtime/inspect.js';
+import type { RunInspection, SessionTranscript, StoredResultInspection } from '../../runtime/inspect.js';
 import type { Part } from '../../runtime/providers/types.js';
 import { totalTokens, type UsageTotals } from '../../runtime/usage.js';
 import { CliError, type CliIo } from '../io.js';
@@ -16,6 +16,7 @@ interface InspectFlags {
   task?: string;
   item?: string;
   transcript?: boolean;
+  result?: string;
   json?: boolean;
 }
 
@@ -28,11 +29,19 @@ export function register(program: Command, io: CliIo): void {
     .option('--task <name>', 'only this task')
     .option('--item <index>', "with --task of an iterated task: only this item (its status, output and, with --transcript, its sessions)")
     .option('--transcript', "include every session's messages and tool calls")
+    .option('--result <handle>', 'show a stored tool result whole (a res_… handle from a transcript)')
     .option('--json', JSON_FLAG_HELP)
     .action(async (runId: string, flags: InspectFlags) => {
-      const { inspectRun } = await import('../../runtime/inspect.js');
+      const { inspectRun, inspectStoredResult } = await import('../../runtime/inspect.js');
       const { store } = await openStoreWithRun(io, flags.db, runId);
       try {
+        if (flags.result !== undefined) {
+          const stored = await inspectStoredResult(store, runId, flags.result);
+          if (!stored) throw new CliError(`run ${runId} has no stored result ${flags.result} (handles look like res_ and 16 hex digits; see inspect --transcript)`, 'not_found');
+          if (flags.json) writeJson(io, { handle: stored.handle, bytes: stored.bytes, sessions: stored.sessions, payload: stored.payload });
+          else io.stdout.write(renderStoredResult(stored));
+          return;
+        }
         const opts: { task?: string; item?: number; transcript?: boolean } = { transcript: Boolean(flags.transcript) };
         if (flags.task) opts.task = flags.task;
         if (flags.item !== undefined) {
@@ -100,6 +109,7 @@ function renderSession(s: SessionTranscript): string {
   const calls = new Map(s.toolCalls.map((c) => [c.callId, c]));
   for (const message of s.messages) {
     for (const part of message.parts) out.push(indent(renderPart(message.role, part, calls), '    '));
+    for (const view of s.contextViews) if (view.afterSeq === message.seq) out.push(indent(renderCut(view), '    '));
   }
   return out.join('\n');
 }
@@ -120,6 +130,34 @@ function renderPart(role: string, part: Part, calls: Map<string, { status: strin
     case 'image':
       return `[image ${part.mediaType}]`;
   }
+}
+
+function renderStoredResult(r: StoredResultInspection): string {
+  const { payload } = r;
+  const readers = r.sessions.map((s) => `${s.task}/${s.agent}`).join(', ');
+  const out = [`stored result ${r.handle} · ${payload.format} · ${r.bytes.toLocaleString('en-US')} bytes · readable by ${readers}`, ''];
+  out.push(payload.format === 'json' ? prettyJson(payload.text) : payload.text);
+  for (const [i, image] of payload.images.entries()) out.push(`[image ${i + 1}: ${image.mediaType}, ${image.data.length.toLocaleString('en-US')} base64 characters]`);
+  if (payload.structured !== undefined) out.push('', `structured content: ${JSON.stringify(payload.structured, null, 2)}`);
+  for (const resource of payload.resources ?? []) out.push(`[${resource.kind}${resource.uri ? ` ${resource.uri}` : ''}]`);
+  return `${out.join('\n')}\n`;
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** Where a request was cut: what the next requests sent instead of messages 1…keepFrom-1. */
+function renderCut(v: SessionTranscript['contextViews'][number]): string {
+  const what = v.kind === 'compaction' ? 'compacted' : 'pruned';
+  const why = v.kind === 'compaction' ? ` (the request before held ${v.inputTokens.toLocaleString('en-US')} input tokens)` : '';
+  const line = `── ${what} after message ${v.afterSeq}: messages 1–${v.keepFrom - 1} replaced by the head below${why}`;
+  const head = v.head.map((p) => (p.type === 'text' ? p.text : `(${p.type})`)).join('\n');
+  return `${line}\n${indent(`[head] ${firstLines(head, 12)}`, '  ')}`;
 }
 
 function usageText(u: UsageTotals): string {

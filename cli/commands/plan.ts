@@ -2,7 +2,7 @@
 // be given (tools and skills with their provenance, models) and the size of their first request.
 
 import type { Command } from 'commander';
-import type { AgentPlan, IteratorPlan, MissionPlan, RequestBytes, ToolResponsePlan } from '../../runtime/plan.js';
+import type { AgentPlan, ContextPlan, IteratorPlan, MissionPlan, RequestBytes, ToolResponsePlan } from '../../runtime/plan.js';
 import { describeSelection } from '../../runtime/progress.js';
 import { collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, jsonDocument } from '../json.js';
@@ -63,6 +63,7 @@ function renderPlan(plan: MissionPlan): string {
     out.push(`  commander  ${c.model}${c.reasoning ? ` (reasoning ${c.reasoning})` : ''} · tools: ${c.tools.join(', ')}`);
     out.push(`             first request ${bytes(c.request_bytes)}`);
     out.push(`             ${toolResponse(c.tool_response)}`);
+    out.push(`             ${contextLine(c.context)}`);
     if (c.system_prompt !== undefined) out.push(section('system prompt', c.system_prompt), section('first message', c.first_message ?? ''));
     for (const agent of task.agents) out.push(...renderAgent(task.name, agent));
   }
@@ -92,6 +93,7 @@ function renderAgent(task: string, a: AgentPlan): string[] {
   if (a.discovery) out.push(`             first request carries ${a.first_request_tools.length} tools: ${a.first_request_tools.join(', ')}`);
   out.push(`             first request ${bytes(a.request_bytes)} + the commander's instruction`);
   out.push(`             ${toolResponse(a.tool_response)}`);
+  out.push(`             ${contextLine(a.context)}`);
   for (const w of a.warnings) out.push(`             warning: ${w}`);
   if (a.system_prompt !== undefined) out.push(section(`${a.name} system prompt`, a.system_prompt));
   return out;
@@ -106,6 +108,17 @@ function bytes(b: RequestBytes): string {
 function toolResponse(t: ToolResponsePlan): string {
   const via = t.via === 'default' ? 'default' : t.via === 'agent_defaults' ? 'agent_defaults' : `${t.via}'s tool_response`;
   return `tool results over ${fmt(t.max_tokens)} tokens are stored and previewed (${via})`;
+}
+
+function contextLine(c: ContextPlan): string {
+  const via = (v: string, block: string): string => (v === 'default' ? 'default' : v === 'agent_defaults' ? `agent_defaults ${block}` : `${v}'s ${block}`);
+  const k = c.compaction;
+  const parts = [
+    `context window ${fmt(c.window)} tokens (${c.window_via})`,
+    `compacted above ${fmt(k.token_limit)} input tokens, last ${k.turn_retention} turns kept${k.summarize ? ', summarized by the model' : ''} (${via(k.via, 'compaction')})`,
+  ];
+  if (c.pruning) parts.push(`pruned at ${c.pruning.prune_on} turns to ${c.pruning.prune_to} (${via(c.pruning.via, 'pruning')})`);
+  return parts.join(' · ');
 }
 
 function fmt(n: number): string {

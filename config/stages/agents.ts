@@ -12,13 +12,14 @@ import { readEnum, readInteger, readText } from '../values.js';
 import type { Attribute } from '../hcl/ast.js';
 import { exactList } from '../exactList.js';
 import { loadToolResponse, TOOL_RESPONSE_BLOCK } from './toolResponse.js';
+import { CONTEXT_BLOCKS, loadContextSettings } from './contextBlocks.js';
 
 export const WORKER = 'worker';
 export const REASONING: readonly Reasoning[] = ['low', 'medium', 'high'];
 
 const SCHEMA: BlockSchema = {
   attributes: { model: { required: true }, personality: { required: true }, tools: {}, skills: {}, reasoning: {}, max_turns: {} },
-  blocks: { tool_response: TOOL_RESPONSE_BLOCK },
+  blocks: { tool_response: TOOL_RESPONSE_BLOCK, ...CONTEXT_BLOCKS },
 };
 
 export function loadGlobalAgents(blocks: readonly Block[], ctx: LoadContext): AgentSpec[] {
@@ -82,5 +83,7 @@ export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, 
   if (reasoning !== undefined) agent.reasoning = reasoning;
   if (maxTurns !== undefined) agent.maxTurns = maxTurns;
   if (toolResponse !== undefined) agent.toolResponse = toolResponse;
+  const context = loadContextSettings(body.blocks, scope, ctx);
+  if (context !== undefined) agent.context = context;
   return agent;
 }

@@ -18,6 +18,7 @@ import { loadTask, type MissionContext } from './tasks.js';
 import { loadDatasets } from './datasets.js';
 import { exactList } from '../exactList.js';
 import { loadToolResponse, TOOL_RESPONSE_BLOCK } from './toolResponse.js';
+import { CONTEXT_BLOCKS, loadContextSettings } from './contextBlocks.js';
 
 export const DEFAULT_MAX_PARALLEL = 4;
 
@@ -32,10 +33,10 @@ const SCHEMA: BlockSchema = {
     task: { labels: ['name'] },
   },
 };
-const COMMANDER_SCHEMA: BlockSchema = { attributes: { model: { required: true }, reasoning: {}, max_turns: {} }, blocks: { tool_response: TOOL_RESPONSE_BLOCK } };
+const COMMANDER_SCHEMA: BlockSchema = { attributes: { model: { required: true }, reasoning: {}, max_turns: {} }, blocks: { tool_response: TOOL_RESPONSE_BLOCK, ...CONTEXT_BLOCKS } };
 const DEFAULTS_SCHEMA: BlockSchema = {
   attributes: { model: {}, reasoning: {}, tools: {}, skills: {}, discovery: {}, discovery_threshold: {}, max_turns: {} },
-  blocks: { tool_response: TOOL_RESPONSE_BLOCK },
+  blocks: { tool_response: TOOL_RESPONSE_BLOCK, ...CONTEXT_BLOCKS },
 };
 const INPUT_SCHEMA: BlockSchema = { attributes: { type: { required: true }, description: {}, default: {} } };
 const INPUT_TYPES: readonly InputType[] = ['string', 'number', 'integer', 'bool', 'list', 'map', 'object'];
@@ -139,6 +140,8 @@ function loadCommander(block: Block, scope: Scope, ctx: LoadContext): CommanderS
   if (reasoning !== undefined) commander.reasoning = reasoning;
   if (maxTurns !== undefined) commander.maxTurns = maxTurns;
   if (toolResponse !== undefined) commander.toolResponse = toolResponse;
+  const context = loadContextSettings(body.blocks, scope, ctx);
+  if (context !== undefined) commander.context = context;
   return commander;
 }
 
@@ -163,6 +166,8 @@ function loadDefaults(block: Block, scope: Scope, ctx: LoadContext): AgentDefaul
   if (maxTurns !== undefined) defaults.maxTurns = maxTurns;
   const toolResponse = loadToolResponse(body.blocks.get('tool_response')?.[0], scope, ctx);
   if (toolResponse !== undefined) defaults.toolResponse = toolResponse;
+  const context = loadContextSettings(body.blocks, scope, ctx);
+  if (context !== undefined) defaults.context = context;
   return defaults;
 }
 

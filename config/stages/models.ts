@@ -21,6 +21,7 @@ const SCHEMA: BlockSchema = {
     base_url: {},
     aliases: {},
     max_output_tokens: {},
+    context_window: {},
     cassette: {},
     timeout_seconds: {},
     max_retries: {},
@@ -46,6 +47,7 @@ function loadModel(block: Block, name: string, ctx: LoadContext): ModelBlock | u
   const baseUrl = readString(a('base_url'), scope, ctx.diags);
   const aliases = readStringMap(a('aliases'), scope, ctx.diags) ?? {};
   const maxOutputTokens = readInteger(a('max_output_tokens'), scope, ctx.diags, 1);
+  const contextWindow = readInteger(a('context_window'), scope, ctx.diags, 1_000);
   const timeoutSeconds = readNumber(a('timeout_seconds'), scope, ctx.diags);
   const maxRetries = readInteger(a('max_retries'), scope, ctx.diags, 0);
   const timeoutAttr = a('timeout_seconds');
@@ -93,6 +95,7 @@ function loadModel(block: Block, name: string, ctx: LoadContext): ModelBlock | u
   if (apiKey !== undefined) model.apiKey = apiKey;
   if (baseUrl !== undefined) model.baseUrl = baseUrl;
   if (maxOutputTokens !== undefined) model.maxOutputTokens = maxOutputTokens;
+  if (contextWindow !== undefined) model.contextWindow = contextWindow;
   if (cassette !== undefined) model.cassette = cassette;
   if (timeoutSeconds !== undefined && timeoutSeconds > 0) model.timeoutSeconds = timeoutSeconds;
   if (maxRetries !== undefined) model.maxRetries = maxRetries;

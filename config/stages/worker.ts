@@ -74,5 +74,6 @@ export function resolveWorker(task: WorkerSettings, mission: MissionContext, ctx
   const maxTurns = task.maxTurns ?? defaults?.maxTurns;
   if (maxTurns !== undefined) worker.maxTurns = maxTurns;
   if (defaults?.toolResponse !== undefined) worker.toolResponse = defaults.toolResponse;
+  if (defaults?.context !== undefined) worker.context = defaults.context;
   return worker;
 }

@@ -10,6 +10,8 @@ import type { RunContext } from '../runContext.js';
 import type { AgentDirectory, AgentReply } from './commanderTools.js';
 import type { AgentDefinition } from './definitions.js';
 import { AgentSession } from './session.js';
+import { SessionContext } from '../context/sessionContext.js';
+import { contextPolicy } from '../context/policy.js';
 import type { SessionDeps } from './sessionTypes.js';
 import { buildAgentToolbox, loadedEntry } from './agentToolbox.js';
 import { addResultTools } from '../results/index.js';
@@ -145,6 +147,7 @@ export class AgentPool implements AgentDirectory {
       },
       def,
     );
+    const model = ctx.models.sessionModel(def.model, def.reasoning);
     const deps: SessionDeps = {
       store: ctx.store,
       bus: ctx.bus,
@@ -153,12 +156,13 @@ export class AgentPool implements AgentDirectory {
       task: this.task.name,
       agent: name,
       sessionId: row.id,
-      model: ctx.models.sessionModel(def.model, def.reasoning),
+      model,
       // A resumed session keeps the exact prompt it started with, so its conversation stays coherent.
       systemPrompt: row.systemPrompt,
       toolbox,
       maxTurns: def.maxTurns ?? ctx.limits.agentMaxTurns,
       resultMaxTokens: def.toolResponse.maxTokens,
+      context: await SessionContext.open(ctx.store, row.id, contextPolicy(def.context, model)),
       signal: ctx.signal,
       requireToolCall: false,
     };

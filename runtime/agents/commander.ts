@@ -14,9 +14,11 @@ import { resultLimit, type AgentDefinition } from './definitions.js';
 import { addResultTools } from '../results/index.js';
 import { AgentSession, loadHistory } from './session.js';
 import type { SessionDeps } from './sessionTypes.js';
-import { Toolbox, type SessionTool } from './toolbox.js';
 import { digestText, type ItemsDigest } from '../iteration/digest.js';
 import { queryTaskOutputTool, type QuerySource } from '../iteration/queryTaskOutput.js';
+import { SessionContext } from '../context/sessionContext.js';
+import { contextPolicy } from '../context/policy.js';
+import { Toolbox, type SessionTool } from './toolbox.js';
 
 export interface UpstreamResult {
   name: string;
@@ -118,6 +120,8 @@ export async function runCommander(
   const toolbox = new Toolbox(commanderToolset(orchestration, { store, runId: ctx.runId, upstream }));
   const limit = resultLimit(mission.commander.toolResponse, 'commander');
   await addResultTools(toolbox, { store, runId: ctx.runId, sessionId: row.id, maxTokens: limit.maxTokens });
+  const sessionModel = ctx.models.sessionModel(model, mission.commander.reasoning);
+  const policy = contextPolicy({ settings: mission.commander.context, via: 'commander' }, sessionModel);
   const deps: SessionDeps = {
     store,
     bus: ctx.bus,
@@ -126,11 +130,12 @@ export async function runCommander(
     task: task.name,
     agent: 'commander',
     sessionId: row.id,
-    model: ctx.models.sessionModel(model, mission.commander.reasoning),
+    model: sessionModel,
     systemPrompt: row.systemPrompt,
     toolbox,
     maxTurns: mission.commander.maxTurns ?? ctx.limits.commanderMaxTurns,
     resultMaxTokens: limit.maxTokens,
+    context: await SessionContext.open(store, row.id, policy),
     signal: ctx.signal,
     requireToolCall: true,
     isDone: () => state.completion !== undefined,

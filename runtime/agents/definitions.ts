@@ -2,7 +2,7 @@
 // declared tools, and the declared agents from their blocks. A definition is pure data plus the
 // authorized ToolSpecs; `plan` renders the same definitions that `run` executes.
 
-import type { AgentSpec, Mission, MissionGraph, ModelRef, Provenance, Reasoning, Skill, TaskSpec, WorkerSpec } from '../../config/graph.js';
+import type { AgentSpec, ContextSettings, Mission, MissionGraph, ModelRef, Provenance, Reasoning, Skill, TaskSpec, WorkerSpec } from '../../config/graph.js';
 import { contractGroups, createToolIndex, renderDiscoveryContract, shouldUseDiscovery, type ToolIndex } from '../discovery/index.js';
 import type { GivenSkill, GivenTool } from '../events.js';
 import { renderPrompt } from '../promptTemplates.js';
@@ -41,6 +41,8 @@ export interface AgentDefinition {
   warnings: string[];
   /** Above this many tokens a tool result is stored and previewed, and where the figure comes from. */
   toolResponse: ResultLimit;
+  /** Its compaction and pruning blocks, and the block they come from. */
+  context: { settings?: ContextSettings; via: 'agent' | 'agent_defaults' };
 }
 
 export interface ResultLimit {
@@ -171,6 +173,7 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
     given: { tools: given, skills: named.given },
     warnings,
     toolResponse: resultLimit(worker.toolResponse, 'agent_defaults'),
+    context: worker.context === undefined ? { via: 'agent_defaults' } : { settings: worker.context, via: 'agent_defaults' },
   };
   if (index) def.discovery = { alwaysLoad: [...worker.alwaysLoad], index };
   if (worker.reasoning) def.reasoning = worker.reasoning;
@@ -203,6 +206,7 @@ export async function declaredAgentDefinition(ctx: DefinitionContext, spec: Agen
     given: { tools: given, skills: named.given },
     warnings: named.warnings,
     toolResponse: resultLimit(spec.toolResponse, 'agent'),
+    context: spec.context === undefined ? { via: 'agent' } : { settings: spec.context, via: 'agent' },
   };
   if (spec.reasoning) def.reasoning = spec.reasoning;
   if (spec.maxTurns !== undefined) def.maxTurns = spec.maxTurns;

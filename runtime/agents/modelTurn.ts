@@ -23,7 +23,8 @@ export function buildRequest(deps: SessionDeps, messages: readonly SessionMessag
   const request: ModelRequest = {
     model: deps.model.apiModel,
     system: deps.systemPrompt,
-    messages: messages.map((m) => ({ role: m.role, parts: m.parts })),
+    // The session's current view: everything, or a stored compaction or pruning and what it keeps.
+    messages: deps.context.requestMessages(messages),
     tools: deps.toolbox.definitionsForTurn(),
     maxOutputTokens: deps.model.maxOutputTokens,
     trace: { task: deps.task, agent: deps.agent, turn },
@@ -77,12 +78,17 @@ export async function runModelTurn(
     }
   }
 
+  // Checked now, stored with the reply: a resume then builds its next request from the same view.
+  const cut = await deps.context.afterReply(deps, messages, assistant, response.usage, turn);
+
   const facts = { task: deps.task, sessionId: deps.sessionId, turn, model: deps.model.apiModel, usage: response.usage, costUsd, durationMs, stopReason: response.stopReason };
-  await deps.store.transaction(async (tx) => {
+  const applied = await deps.store.transaction(async (tx) => {
     await append(assistant, turn, tx);
     await tx.turns.record({ runId: deps.runId, ...facts });
     if (followUp) await append(followUp, turn, tx);
+    return cut && (await deps.context.record(deps, cut, turn, tx, messages.length));
   });
+  applied?.();
   const announce: Announce = (emit) => emit({ type: 'model.turn', agent: deps.agent, ...facts });
   if (failure === undefined && followUp === undefined && toolUses.length > 0) return { kind: 'continue', announce };
   announce((event) => deps.bus.emit(event));

@@ -5,6 +5,7 @@ import type { Store } from '../../store/index.js';
 import type { EventBus } from '../events.js';
 import type { ModelClient, Part, ToolResultPart, ToolUsePart } from '../providers/types.js';
 import type { Toolbox } from './toolbox.js';
+import type { SessionContext } from '../context/sessionContext.js';
 
 /** Why a user-role message exists; lets resume tell corrections and instructions apart. */
 export type MessageKind = 'instruction' | 'tool_results' | 'correction' | 'truncation';
@@ -24,6 +25,9 @@ export interface SessionModel {
   label: string;
   pricing?: Pricing;
   maxOutputTokens: number;
+  /** Input tokens one request may hold, and where the figure comes from. */
+  contextWindow: number;
+  contextWindowVia: 'catalog' | 'model block' | 'default';
   reasoning?: 'low' | 'medium' | 'high';
   reasoningForm?: 'budget' | 'adaptive';
 }
@@ -43,6 +47,8 @@ export interface SessionDeps {
   maxTurns: number;
   /** `tool_response.max_tokens`: a tool result above it is stored and the model gets a preview. */
   resultMaxTokens: number;
+  /** Compaction and pruning: the view requests are built from, and the check after each reply. */
+  context: SessionContext;
   signal: AbortSignal;
   /** Commanders must answer with a tool call; a bare reply is corrected (at most `maxCorrections` times). */
   requireToolCall: boolean;

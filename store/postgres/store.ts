@@ -23,6 +23,7 @@ import { createTasksRepo } from './repos/tasks.js';
 import { createTurnsRepo } from './repos/turns.js';
 import { createStoredResultsRepo } from './repos/storedResults.js';
 import { createUnitsRepo } from './repos/units.js';
+import { createContextViewsRepo } from './repos/contextViews.js';
 
 export interface PostgresStoreOptions extends PostgresConnectOptions {
   /** Applied to every stored text that may carry user or model content; restored on read. */
@@ -96,6 +97,7 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
     leases: createLeasesRepo(ctx),
     storedResults: createStoredResultsRepo(ctx),
     units: createUnitsRepo(ctx),
+    contextViews: createContextViewsRepo(ctx),
   };
 }
 

@@ -22,8 +22,9 @@ import { createSessionsRepo } from './sessions.js';
 import { createTasksRepo } from './tasks.js';
 import { createTurnsRepo } from './turns.js';
 import { createStoredResultsRepo } from './storedResults.js';
+import { createContextViewsRepo } from './contextViews.js';
 
-type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults';
+type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews';
 type Repos = Pick<Store, RepoName>;
 
 export interface SqliteStoreOptions {
@@ -56,6 +57,7 @@ function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
     routes: createRoutesRepo(ctx),
     leases: createLeasesRepo(ctx),
     storedResults: createStoredResultsRepo(ctx),
+    contextViews: createContextViewsRepo(ctx),
   };
 }
 
@@ -121,6 +123,7 @@ function view(v: View): Store {
     routes: g(v.repos.routes),
     leases: g(v.repos.leases),
     storedResults: g(v.repos.storedResults),
+    contextViews: g(v.repos.contextViews),
   };
 }
 

@@ -84,6 +84,7 @@ async function workerToolbox(authorized: ToolSpec[], alwaysLoad: string[], store
     given: { tools: authorized.map((t) => ({ ref: t.ref, via: 'task' as const })), skills: [] },
     warnings: [],
     toolResponse: { maxTokens: 16_000, via: 'default' as const },
+    context: { via: 'agent' as const },
   } satisfies AgentDefinition;
   return buildAgentToolbox(
     {
