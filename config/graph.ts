@@ -43,6 +43,25 @@ export interface Pricing {
   cacheWrite?: number;
 }
 
+/** `budget { tokens, dollars, duration }` of a mission or a task: at least one limit is set. */
+export interface Budget {
+  tokens?: number;
+  /** USD. */
+  dollars?: number;
+  durationMs?: number;
+  location: SourceLocation;
+  /** The block's header, for diagnostics about it. */
+  range: Range;
+}
+
+/** The runaway guards of an agent (`agent_defaults` or the agent's own attributes win). */
+export interface LoopGuard {
+  /** `max_repeated_calls`: identical calls in a row before the corrective result. */
+  maxRepeatedCalls?: number;
+  /** `max_turns_without_progress`: turns whose tool results bring nothing new before the session is stopped. */
+  maxTurnsWithoutProgress?: number;
+}
+
 export interface ModelBlock {
   name: string;
   provider: ProviderName;
@@ -203,6 +222,7 @@ export interface AgentSpec {
   reasoning?: Reasoning;
   maxTurns?: number;
   toolResponse?: ToolResponse;
+  loopGuard?: LoopGuard;
   location: SourceLocation;
 }
 
@@ -257,6 +277,8 @@ export interface TaskSpec {
   sendTo: string[];
   /** Task output schema; undefined when the task declares none. */
   output?: FieldSchema[];
+  /** Covers every session and iteration of the task. */
+  budget?: Budget;
   location: SourceLocation;
 }
 
@@ -276,6 +298,7 @@ export interface AgentDefaults {
   discoveryThreshold?: number;
   maxTurns?: number;
   toolResponse?: ToolResponse;
+  loopGuard?: LoopGuard;
 }
 
 export interface Mission {
@@ -288,6 +311,8 @@ export interface Mission {
   /** Agents declared inside this mission block. */
   localAgents: AgentSpec[];
   maxParallel: number;
+  /** Covers every model call of a run of the mission. */
+  budget?: Budget;
   inputs: MissionInput[];
   /** In declaration order. */
   tasks: TaskSpec[];

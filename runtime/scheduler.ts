@@ -78,7 +78,8 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
   try {
     await skipUnreachable();
     for (;;) {
-      if (failure === undefined && !interrupt.aborted) {
+      // Once the mission's budget has refused a call, tasks in flight finish what they can afford; none starts.
+      if (failure === undefined && !interrupt.aborted && !ctx.budget?.missionStopped) {
         for (const task of tasks) {
           if (running.size >= mission.maxParallel) break;
           if (!startable(task)) continue;
@@ -133,6 +134,7 @@ export async function runMission(base: RunContext, interrupt: AbortSignal): Prom
 
   if (interrupt.aborted) return { status: 'interrupted', error: 'interrupted' };
   if (failure !== undefined) return { status: 'failed', error: failure };
+  if (ctx.budget?.stop) return { status: 'stopped', error: ctx.budget.stop.message };
   // Every task has now completed or been skipped: nothing else can have stopped the loop.
   const stuck = tasks.filter((t) => !completed.has(t.name) && !skipped.has(t.name)).map((t) => t.name);
   if (stuck.length > 0) throw new Error(`scheduler: tasks ${stuck.join(', ')} neither ran nor were skipped`);
@@ -143,6 +145,7 @@ async function executeTask(ctx: RunContext, task: TaskSpec, upstream: UpstreamRe
   const { store, runId, bus } = ctx;
   await store.tasks.ensure(runId, task.name);
   await store.tasks.markRunning(runId, task.name);
+  ctx.budget?.taskStarts(task.name);
   bus.emit({ type: 'task.started', task: task.name });
   try {
     const rendered = renderObjective(task, ctx.graph.variables, ctx.inputs);

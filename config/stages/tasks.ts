@@ -16,6 +16,7 @@ import { readReasoning } from './agents.js';
 import { resolveWorker, type WorkerSettings } from './worker.js';
 import { exactList } from '../exactList.js';
 import { BlockBackedTask } from './taskSpec.js';
+import { BUDGET_BLOCK, loadBudget } from './budget.js';
 
 const SCHEMA: BlockSchema = {
   attributes: {
@@ -33,7 +34,7 @@ const SCHEMA: BlockSchema = {
     always_load: {},
     max_turns: {},
   },
-  blocks: { router: { labels: [], max: 1 }, output: { labels: [], max: 1 } },
+  blocks: { router: { labels: [], max: 1 }, output: { labels: [], max: 1 }, budget: BUDGET_BLOCK },
 };
 const ROUTER_SCHEMA: BlockSchema = { attributes: {}, blocks: { route: { labels: [], min: 1 } } };
 const ROUTE_SCHEMA: BlockSchema = { attributes: { target: { required: true }, condition: { required: true } } };
@@ -103,6 +104,7 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
   const agentsFailed = agentsAttr !== undefined ? lostEntries(agentsAttr, taskAgents, ctx.diags.length > diagsBeforeAgents) : mission.agentsIncomplete === true;
   const output = readFieldSchema(a('output'), body.blocks.get('output'), scope, ctx.diags, `output of task "${name}"`);
 
+  const budget = loadBudget(body.blocks.get('budget')?.[0], scope, ctx);
   const toolsAttr = a('tools');
   const modelAttr = a('model');
   const model = modelAttr === undefined ? undefined : resolveModelRef(modelAttr, scope, ctx.diags);
@@ -146,6 +148,7 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
     sendTo: exactList([]),
     ...(worker !== undefined ? { worker: ctx.workers.intern(worker) } : {}),
     ...(output !== undefined ? { output } : {}),
+    ...(budget !== undefined ? { budget } : {}),
   });
   if (toolsAttr === undefined && spec.agents.length === 0 && !agentsFailed) {
     const hint =

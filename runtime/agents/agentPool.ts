@@ -161,6 +161,8 @@ export class AgentPool implements AgentDirectory {
       resultMaxTokens: def.toolResponse.maxTokens,
       signal: ctx.signal,
       requireToolCall: false,
+      ...(ctx.budget?.active ? { budget: ctx.budget } : {}),
+      ...(def.loopGuard ? { loopGuard: def.loopGuard } : {}),
     };
     await addResultTools(toolbox, { store: ctx.store, runId: ctx.runId, sessionId: row.id, maxTokens: def.toolResponse.maxTokens });
     ctx.bus.emit({

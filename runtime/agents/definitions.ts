@@ -2,7 +2,7 @@
 // declared tools, and the declared agents from their blocks. A definition is pure data plus the
 // authorized ToolSpecs; `plan` renders the same definitions that `run` executes.
 
-import type { AgentSpec, Mission, MissionGraph, ModelRef, Provenance, Reasoning, Skill, TaskSpec, WorkerSpec } from '../../config/graph.js';
+import type { AgentSpec, LoopGuard, Mission, MissionGraph, ModelRef, Provenance, Reasoning, Skill, TaskSpec, WorkerSpec } from '../../config/graph.js';
 import { contractGroups, createToolIndex, renderDiscoveryContract, shouldUseDiscovery, type ToolIndex } from '../discovery/index.js';
 import type { GivenSkill, GivenTool } from '../events.js';
 import { renderPrompt } from '../promptTemplates.js';
@@ -41,6 +41,8 @@ export interface AgentDefinition {
   warnings: string[];
   /** Above this many tokens a tool result is stored and previewed, and where the figure comes from. */
   toolResponse: ResultLimit;
+  /** Runaway guards: the agent's own, else agent_defaults' (the defaults apply when neither sets one). */
+  loopGuard?: LoopGuard;
 }
 
 export interface ResultLimit {
@@ -175,6 +177,7 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
   if (index) def.discovery = { alwaysLoad: [...worker.alwaysLoad], index };
   if (worker.reasoning) def.reasoning = worker.reasoning;
   if (worker.maxTurns !== undefined) def.maxTurns = worker.maxTurns;
+  if (ctx.mission.agentDefaults?.loopGuard) def.loopGuard = ctx.mission.agentDefaults.loopGuard;
   return def;
 }
 
@@ -206,6 +209,8 @@ export async function declaredAgentDefinition(ctx: DefinitionContext, spec: Agen
   };
   if (spec.reasoning) def.reasoning = spec.reasoning;
   if (spec.maxTurns !== undefined) def.maxTurns = spec.maxTurns;
+  const loopGuard = { ...ctx.mission.agentDefaults?.loopGuard, ...spec.loopGuard };
+  if (Object.keys(loopGuard).length > 0) def.loopGuard = loopGuard;
   return def;
 }
 
