@@ -6,6 +6,7 @@ import type { LedgerRow, MessageRow, RunRow, SessionRow, Store, TaskRow } from '
 import { RunOptionsSchema, type TaskGraphEntry } from './runOptions.js';
 import { isSessionOfTask } from './taskAttempts.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
+import { MISSION_SCOPE, storedControl, type StoredControl } from './budget/stored.js';
 
 
 export interface SessionTranscript {
@@ -46,6 +47,8 @@ export interface RunInspection {
   run: RunRow;
   usage: UsageTotals;
   tasks: TaskInspection[];
+  /** Each budget with its limits and spend, and the budget and loop-guard events, oldest first. */
+  control: StoredControl;
 }
 
 export async function inspectRun(store: Store, runId: string, opts: { task?: string; transcript?: boolean } = {}): Promise<RunInspection | undefined> {
@@ -87,7 +90,10 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
     }
     tasks.push(entry);
   }
-  return { run, usage: await store.turns.totalsForRun(runId), tasks };
+  const usage = await store.turns.totalsForRun(runId);
+  const taskUsage = (name: string) => sumTotals(sessions.filter((s) => isSessionOfTask(s.task, name)).map((s) => bySession.get(s.id)));
+  const control = await storedControl(store, runId, (scope) => (scope === MISSION_SCOPE ? usage : taskUsage(scope)));
+  return { run, usage, tasks, control };
 }
 
 export interface TaskCounts {

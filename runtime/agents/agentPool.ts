@@ -162,7 +162,8 @@ export class AgentPool implements AgentDirectory {
       signal: ctx.signal,
       requireToolCall: false,
       ...(ctx.budget?.active ? { budget: ctx.budget } : {}),
-      ...(def.loopGuard ? { loopGuard: def.loopGuard } : {}),
+      // Agents are guarded against loops (the commander has its own limits: turns, corrections).
+      loopGuard: def.loopGuard ?? {},
     };
     await addResultTools(toolbox, { store: ctx.store, runId: ctx.runId, sessionId: row.id, maxTokens: def.toolResponse.maxTokens });
     ctx.bus.emit({
