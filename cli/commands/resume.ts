@@ -54,9 +54,9 @@ function budgetRaises(values: readonly string[]): Record<string, Limits> | undef
 
 async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Promise<number> {
   const { resume, SquadronError } = await import('../../api/index.js');
+  const budget = budgetRaises(flags.budget);
   const dbPath = await findRunDatabase(io, flags.db, runId);
   const resumeCommandLine = storeCommand(io, 'resume', runId, dbPath);
-  const budget = budgetRaises(flags.budget);
   const seen = secretsSeen();
   const interrupt = interruptOnSigint(io);
   try {
