@@ -46,7 +46,7 @@ export function createSampler(ctx: SamplingContext): (request: McpSamplingReques
     };
     // Reserved like any model call: a budget that cannot afford it refuses the request (the server
     // gets the error) and stops the run.
-    const reservation = reserveCall(ctx.budget?.active ? ctx.budget : undefined, request.caller.task, agent, modelRequest, model);
+    const reservation = await reserveCall(ctx.budget?.active ? ctx.budget : undefined, request.caller.task, agent, modelRequest, model, request.signal);
     const started = performance.now();
     let response;
     try {

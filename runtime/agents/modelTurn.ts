@@ -41,7 +41,7 @@ export async function runModelTurn(
   append: (m: SessionMessage, turn: number, store: Store) => Promise<void>,
 ): Promise<TurnResult> {
   const request = buildRequest(deps, messages, turn);
-  const reservation = reserveCall(deps.budget, deps.task, deps.agent, request, deps.model);
+  const reservation = await reserveCall(deps.budget, deps.task, deps.agent, request, deps.model, deps.signal);
   const started = performance.now();
   let response: ModelResponse;
   try {

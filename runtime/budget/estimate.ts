@@ -19,8 +19,26 @@ export interface Spend {
   dollars: number;
 }
 
+/**
+ * JSON bytes of a message's parts or a tool definition, measured once per object: a stored
+ * message's parts are never changed in place (a changed message is a new array), so a long
+ * conversation costs only its new messages per call.
+ */
+const measured = new WeakMap<object, number>();
+
+function jsonBytes(value: object): number {
+  let n = measured.get(value);
+  if (n === undefined) {
+    n = Buffer.byteLength(JSON.stringify(value));
+    measured.set(value, n);
+  }
+  return n;
+}
+
 export function callUpperBound(request: ModelRequest, model: Pick<SessionModel, 'pricing'>): Spend {
-  const inputTokens = Buffer.byteLength(request.system) + Buffer.byteLength(JSON.stringify(request.messages)) + Buffer.byteLength(JSON.stringify(request.tools)) + PER_MESSAGE_TOKENS * request.messages.length + PER_REQUEST_TOKENS;
+  let inputTokens = Buffer.byteLength(request.system) + PER_REQUEST_TOKENS;
+  for (const m of request.messages) inputTokens += jsonBytes(m.parts) + PER_MESSAGE_TOKENS;
+  for (const tool of request.tools) inputTokens += jsonBytes(tool);
   const thinking = request.reasoning && request.reasoningForm !== 'adaptive' ? THINKING_BUDGETS[request.reasoning] : 0;
   // On OpenAI the reasoning tokens count within max_tokens: adding them there only makes the bound looser.
   const outputTokens = request.maxOutputTokens + thinking;

@@ -15,10 +15,21 @@ export class BudgetStopped extends RunInterrupted {
   }
 }
 
-/** Undefined when no budget covers the call; throws BudgetStopped when one cannot afford it. */
-export function reserveCall(gate: BudgetGate | undefined, task: string, agent: string, request: ModelRequest, model: Pick<SessionModel, 'pricing'>): Reservation | undefined {
+/**
+ * Undefined when no budget covers the call; throws BudgetStopped when one cannot afford it (after
+ * waiting for calls in flight on it to settle), RunInterrupted when the run stops meanwhile.
+ */
+export async function reserveCall(
+  gate: BudgetGate | undefined,
+  task: string,
+  agent: string,
+  request: ModelRequest,
+  model: Pick<SessionModel, 'pricing'>,
+  signal?: AbortSignal,
+): Promise<Reservation | undefined> {
   if (gate === undefined) return undefined;
-  const result = gate.reserve(task, agent, callUpperBound(request, model));
-  if (!result.ok) throw new BudgetStopped(result.stop);
-  return result.reservation;
+  const result = await gate.reserve(task, agent, callUpperBound(request, model), signal);
+  if (result.ok) return result.reservation;
+  if ('aborted' in result) throw new RunInterrupted();
+  throw new BudgetStopped(result.stop);
 }

@@ -3,7 +3,10 @@
 // reserves its upper bound against every budget covering it before it is sent, and is refused when
 // that could overshoot one; after the call the reservation is replaced by the real figures. Calls are
 // reserved one at a time (JavaScript runs one callback at a time), so N parallel sessions can never
-// together pass a limit. Time counts from the run's start, across resumes (see restore.ts).
+// together pass a limit. A call that does not fit while other calls hold reservations on the same
+// budget waits for them to settle (they usually cost less than their bound) and is checked again; it
+// is refused only when it cannot fit with nothing in flight. Time counts from the run's start, across
+// resumes (see restore.ts).
 
 import type { RunEvent } from '../events.js';
 import type { Spend } from './estimate.js';
@@ -40,15 +43,19 @@ export interface Reservation {
   release(): void;
 }
 
-export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; stop: BudgetStop };
+export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; stop: BudgetStop } | { ok: false; aborted: true };
 
 /** The sessions' view of the ledger: one method, called right before each model call. */
 export interface BudgetGate {
-  reserve(task: string, agent: string, bound: Spend): ReserveResult;
+  reserve(task: string, agent: string, bound: Spend, signal?: AbortSignal): Promise<ReserveResult>;
 }
 
 export class BudgetLedger implements BudgetGate {
   private readonly reserved = new Map<BudgetScope, Spend>();
+  /** Calls holding a reservation, per budget (amounts alone could keep a rounding residue). */
+  private readonly inFlight = new Map<BudgetScope, number>();
+  /** Calls waiting for a reservation to be settled or released. */
+  private waiters: (() => void)[] = [];
   private readonly taskStarted = new Map<BudgetScope, number>();
   private stopped: BudgetStop | undefined;
 
@@ -84,37 +91,68 @@ export class BudgetLedger implements BudgetGate {
     if (!this.taskStarted.has(task)) this.taskStarted.set(task, this.clock());
   }
 
-  reserve(taskLabel: string, agent: string, bound: Spend): ReserveResult {
+  async reserve(taskLabel: string, agent: string, bound: Spend, signal?: AbortSignal): Promise<ReserveResult> {
     const task = taskOfLabel(taskLabel);
     const scopes = [MISSION_SCOPE, task].filter((s) => this.state.limits.has(s));
-    for (const scope of scopes) {
-      const refusal = this.check(scope, bound);
-      if (refusal) {
-        this.stopped ??= refusal;
-        this.emit({ type: 'budget.exceeded', task: taskLabel, agent, scope, kind: refusal.kind, spent: refusal.spent, needed: refusal.needed, limit: refusal.limit, message: refusal.message });
-        return { ok: false, stop: refusal };
+    for (;;) {
+      if (signal?.aborted) return { ok: false, aborted: true };
+      let refusal: BudgetStop | undefined;
+      for (const scope of scopes) {
+        refusal = this.check(scope, bound);
+        if (refusal) break;
       }
+      if (refusal === undefined) break;
+      if (refusal.kind !== 'duration' && (this.inFlight.get(refusal.scope) ?? 0) > 0) {
+        await this.nextChange(signal);
+        continue;
+      }
+      this.stopped ??= refusal;
+      this.emit({ type: 'budget.exceeded', task: taskLabel, agent, scope: refusal.scope, kind: refusal.kind, spent: refusal.spent, needed: refusal.needed, limit: refusal.limit, message: refusal.message });
+      return { ok: false, stop: refusal };
     }
-    for (const scope of scopes) add(this.reserved, scope, bound, 1);
+    for (const scope of scopes) {
+      add(this.reserved, scope, bound, 1);
+      this.inFlight.set(scope, (this.inFlight.get(scope) ?? 0) + 1);
+    }
     let open = true;
-    const release = (): void => {
-      if (!open) return;
+    const free = (): boolean => {
+      if (!open) return false;
       open = false;
-      for (const scope of scopes) add(this.reserved, scope, bound, -1);
+      for (const scope of scopes) {
+        const left = (this.inFlight.get(scope) ?? 1) - 1;
+        this.inFlight.set(scope, left);
+        if (left === 0) this.reserved.delete(scope);
+        else add(this.reserved, scope, bound, -1);
+      }
+      return true;
     };
     return {
       ok: true,
       reservation: {
-        release,
+        release: () => {
+          if (free()) this.wake();
+        },
         settle: (actual) => {
-          release();
+          if (!free()) return;
           for (const scope of scopes) {
             add(this.state.settled, scope, actual, 1);
             this.warnIfNear(scope, taskLabel);
           }
+          this.wake();
         },
       },
     };
+  }
+
+  private nextChange(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      signal?.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  private wake(): void {
+    for (const waiter of this.waiters.splice(0)) waiter();
   }
 
   /** Spend against each limit of a scope (settled, plus time so far). */
