@@ -146,6 +146,19 @@ describe('budgets', () => {
     });
   });
 
+  it('plan shows the mission budget and a task budget, in text and JSON', async () => {
+    const dir = writeProject({
+      'main.hcl': `model "fake" {\n  provider = "anthropic"\n  api_key  = "k"\n}\nmission "m" {\n  budget {\n    dollars  = 5\n    duration = "45m"\n  }\n  commander { model = ${ANTHROPIC_MODEL} }\n  task "clock" {\n    objective = "Tell the time."\n    tools     = [builtins.utils.current_time]\n    budget {\n      tokens = 200000\n    }\n  }\n}\n`,
+    });
+    const text = await runCli(['plan', dir], { cwd: dir });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('mission m · 1 task · budget $5 · 45m');
+    expect(text.stdout).toContain('  budget     200,000 tokens (every session of the task)');
+    const json = JSON.parse((await runCli(['plan', dir, '--json'], { cwd: dir })).stdout);
+    expect(json.budget).toEqual({ dollars: 5, duration_ms: 2_700_000 });
+    expect(json.tasks[0].budget).toEqual({ tokens: 200000 });
+  });
+
   it('rejects a malformed --budget before touching the run', async () => {
     const result = await runCli(['resume', 'run_x', '--budget', 'euros=5'], { cwd: writeProject({ 'x.txt': '' }) });
     expect(result.code).toBe(2);
