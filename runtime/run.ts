@@ -281,7 +281,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     makePrivateDirs(req.options.workspaceDir);
     const events = bus;
     const models = new ModelResolver(graph, modelClients(req.options, redactor, env));
-    budget = new BudgetLedger(await restoreBudget(store, req.runId, req.mission, req.budget), (event) => events.emit(event));
+    budget = new BudgetLedger(await restoreBudget(store, req.runId, req.mission, req.budget, req.resumed), (event) => events.emit(event));
     runTools = createRunTools(graph, (ref, message) => events.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }), {
       workspaceDir: req.options.workspaceDir,
       emit: (event) => events.emit(event),

@@ -12,8 +12,9 @@ import type { BudgetState } from './ledger.js';
 import { taskOfLabel } from './ledger.js';
 import { missionLimits, MISSION_SCOPE, type BudgetScope, type Limits } from './limits.js';
 
-export async function restoreBudget(store: Store, runId: string, mission: Mission, raise: Record<BudgetScope, Limits> | undefined): Promise<BudgetState> {
-  const events = await store.events.list(runId);
+/** `resumed`: false for a new run, which has nothing stored yet (nothing is read). */
+export async function restoreBudget(store: Store, runId: string, mission: Mission, raise: Record<BudgetScope, Limits> | undefined, resumed = true): Promise<BudgetState> {
+  const events = resumed ? await store.events.list(runId) : [];
   const raises: Record<BudgetScope, Limits>[] = [];
   const warned = new Set<string>();
   for (const e of events) {
@@ -24,7 +25,7 @@ export async function restoreBudget(store: Store, runId: string, mission: Missio
   if (raise) raises.push(raise);
   const limits = missionLimits(mission, raises);
   const state: BudgetState = { limits, settled: new Map(), elapsedBefore: new Map(), warned };
-  if (limits.size === 0) return state;
+  if (limits.size === 0 || !resumed) return state;
 
   const run = await store.turns.totalsForRun(runId);
   state.settled.set(MISSION_SCOPE, { tokens: totalTokens(run), dollars: run.costUsd });
