@@ -198,6 +198,11 @@ export interface ResumeRequest extends ProjectOptions, RunHooks {
   retryFailed?: boolean;
   /** Go ahead although the config or a variable differs from the run's (recorded on the run). */
   allowConfigChange?: boolean;
+  /**
+   * Raised budget limits, by scope (`mission` or a task's name): `{ mission: { dollars: 5 } }`;
+   * `duration` in milliseconds. Kept for later resumes of the run.
+   */
+  budget?: Record<string, Partial<Record<'tokens' | 'dollars' | 'duration', number>>>;
   /** Told once the run is this process's to continue, before any work. */
   onStart?: (runId: string) => void;
   /** Things to tell the user (an older run resumed unchecked, an accepted config change). */
@@ -234,6 +239,7 @@ export async function resume(req: ResumeRequest): Promise<RunReport> {
     return resumeRun(await environment(project, db, req), req.runId, {
       retryFailed: Boolean(req.retryFailed),
       allowConfigChange: Boolean(req.allowConfigChange),
+      ...(req.budget ? { budget: req.budget } : {}),
       ...(req.onStart ? { onStart: req.onStart } : {}),
       ...(req.onNote ? { onNote: req.onNote } : {}),
       opened: opened.store,

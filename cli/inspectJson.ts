@@ -35,6 +35,9 @@ export function inspectionJson(ins: RunInspection): Record<string, unknown> {
     },
     usage: usageJson(ins.usage),
     tasks: ins.tasks.map(taskJson),
+    // Budgets (limits and spend; duration in ms) and the budget and loop-guard events.
+    budgets: ins.control.budgets.map((b) => ({ scope: b.scope, limits: b.limits, spent: b.spent })),
+    control_events: ins.control.events,
   };
 }
 

@@ -28,7 +28,9 @@ export const EXIT = {
   failure: 1,
   /** Nothing was done: bad usage (unknown flag, missing argument, bad value), an invalid config, an unknown mission, task, run or topic, no database. */
   usage: 2,
-  // Reserved (future): 3 a run stopped by its budget; 4 a run waiting for an approval.
+  /** A run stopped by its budget before a model call it could not afford; resumable with `resume --budget`. */
+  stopped: 3,
+  // Reserved (future): 4 a run waiting for an approval.
   interrupted: 130,
 } as const;
 

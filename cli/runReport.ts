@@ -1,7 +1,8 @@
 // How `run` and `resume` print a finished run: a human summary (each task's status, summary and
 // output) or, with --json, one documented JSON document on stdout. The exit code follows the status.
 
-import type { RunReport } from '../runtime/run.js';
+import type { BudgetReport, RunReport } from '../runtime/run.js';
+import { BUDGET_KINDS, describeAmount } from '../runtime/budget/limits.js';
 import { totalTokens } from '../runtime/usage.js';
 import { EXIT, type CliIo } from './io.js';
 import { jsonDocument } from './json.js';
@@ -32,7 +33,7 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
     run_id: report.runId,
     mission: report.mission,
     status: report.status,
-    ...(report.error ? { error: report.error, error_code: report.status === 'interrupted' ? 'interrupted' : 'mission_failed' } : {}),
+    ...(report.error ? { error: report.error, error_code: ERROR_CODE_OF[report.status] ?? 'mission_failed' } : {}),
     tasks,
     usage: {
       input_tokens: report.usage.inputTokens,
@@ -43,8 +44,32 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
       cost_usd: Number(report.usage.costUsd.toFixed(6)),
       model_turns: report.usage.turns,
     },
+    ...(report.budgets ? { budgets: report.budgets.map(budgetJson) } : {}),
     workspace: report.workspaceDir,
   };
+}
+
+const ERROR_CODE_OF: Partial<Record<RunReport['status'], string>> = { interrupted: 'interrupted', stopped: 'budget_exceeded', failed: 'mission_failed' };
+
+/** `{scope, tokens: {spent, limit}, dollars: …, duration_ms: …}`: only the limits the budget sets. */
+function budgetJson(b: BudgetReport): Record<string, unknown> {
+  const out: Record<string, unknown> = { scope: b.scope };
+  for (const kind of BUDGET_KINDS) {
+    const limit = b.limits[kind];
+    if (limit === undefined) continue;
+    const spent = b.spent[kind] ?? 0;
+    out[kind === 'duration' ? 'duration_ms' : kind] = { spent: kind === 'dollars' ? Number(spent.toFixed(6)) : Math.round(spent), limit };
+  }
+  return out;
+}
+
+/** `mission: $0.8123 of $1 · 12,000 of 50,000 tokens` */
+export function budgetLine(b: BudgetReport): string {
+  const parts = BUDGET_KINDS.flatMap((kind) => {
+    const limit = b.limits[kind];
+    return limit === undefined ? [] : [`${describeAmount(kind, b.spent[kind] ?? 0)} of ${kind === 'dollars' ? `$${limit}` : describeAmount(kind, limit)}`];
+  });
+  return `budget ${b.scope === 'mission' ? 'of the mission' : `of task ${b.scope}`}: ${parts.join(' · ')}`;
 }
 
 /**
@@ -53,7 +78,7 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
  * an interrupted one, with --retry-failed for a failed one.
  */
 export function printRunReport(io: CliIo, report: RunReport, json: boolean, resumeCommand: string, inspectCommand?: string): number {
-  const code = report.status === 'completed' ? EXIT.ok : report.status === 'interrupted' ? EXIT.interrupted : EXIT.failure;
+  const code = report.status === 'completed' ? EXIT.ok : report.status === 'interrupted' ? EXIT.interrupted : report.status === 'stopped' ? EXIT.stopped : EXIT.failure;
   if (json) {
     io.stdout.write(jsonDocument(runReportJson(report)));
   } else {
@@ -62,6 +87,8 @@ export function printRunReport(io: CliIo, report: RunReport, json: boolean, resu
     const cost = report.replayed ? '$0 (replayed)' : `$${report.usage.costUsd.toFixed(4)}`;
     out.push(`mission ${report.mission} ${report.status} · ${tokens} tokens · ${cost} · ${report.usage.turns} model turns`);
     if (report.error && report.status === 'failed') out.push(`error: ${report.error}`);
+    if (report.error && report.status === 'stopped') out.push(`stopped: ${report.error}`);
+    for (const b of report.budgets ?? []) out.push(budgetLine(b));
     for (const [name, task] of Object.entries(report.tasks)) {
       out.push(`\n${MARK[task.status] ?? '·'} ${name} (${task.status}${task.status === 'skipped' && task.skipReason ? `: ${task.skipReason}` : ''})`);
       if (task.items) out.push(`    items: ${task.items.completed}/${task.items.total} ✓ ${task.items.failed} ✗`);
@@ -86,6 +113,8 @@ function resumeHint(status: RunReport['status'], resumeCommand: string): string 
       return `resume with: ${resumeCommand}`;
     case 'failed':
       return `to run the failed tasks again from fresh sessions: ${resumeCommand} --retry-failed`;
+    case 'stopped':
+      return `to continue with a higher limit: ${resumeCommand} --budget dollars=N (or tokens=N, duration=45m; <task>.dollars=N for a task's budget)`;
   }
 }
 

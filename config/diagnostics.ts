@@ -77,6 +77,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   MOD001: 'A referenced model is deprecated: the warning gives its end-of-life date and a replacement (warning).',
   MOD002: 'A referenced model is past its end-of-life date (a warning when the block has a base_url).',
   MOD003: 'A referenced model has no pricing: its cost counts as 0 (warning).',
+  MOD004: 'A dollar budget covers a model without pricing: its calls count as $0 against it (warning, at the budget).',
   // Files and paths.
   FIL001: 'A path does not exist.',
   FIL002: 'A path leaves the project root.',

@@ -43,6 +43,25 @@ export interface Pricing {
   cacheWrite?: number;
 }
 
+/** `budget { tokens, dollars, duration }` of a mission or a task: at least one limit is set. */
+export interface Budget {
+  tokens?: number;
+  /** USD. */
+  dollars?: number;
+  durationMs?: number;
+  location: SourceLocation;
+  /** The block's header, for diagnostics about it. */
+  range: Range;
+}
+
+/** The runaway guards of an agent (`agent_defaults` or the agent's own attributes win). */
+export interface LoopGuard {
+  /** `max_repeated_calls`: identical calls in a row before the corrective result. */
+  maxRepeatedCalls?: number;
+  /** `max_turns_without_progress`: turns whose tool results bring nothing new before the session is stopped. */
+  maxTurnsWithoutProgress?: number;
+}
+
 export interface ModelBlock {
   name: string;
   provider: ProviderName;
@@ -225,6 +244,7 @@ export interface AgentSpec {
   maxTurns?: number;
   toolResponse?: ToolResponse;
   context?: ContextSettings;
+  loopGuard?: LoopGuard;
   location: SourceLocation;
 }
 
@@ -283,6 +303,8 @@ export interface TaskSpec {
   output?: FieldSchema[];
   /** Present when the task runs once per item of a dataset. */
   iterator?: IteratorSpec;
+  /** Covers every session and iteration of the task. */
+  budget?: Budget;
   location: SourceLocation;
 }
 
@@ -335,6 +357,7 @@ export interface AgentDefaults {
   maxTurns?: number;
   toolResponse?: ToolResponse;
   context?: ContextSettings;
+  loopGuard?: LoopGuard;
 }
 
 export interface Mission {
@@ -347,6 +370,8 @@ export interface Mission {
   /** Agents declared inside this mission block. */
   localAgents: AgentSpec[];
   maxParallel: number;
+  /** Covers every model call of a run of the mission. */
+  budget?: Budget;
   inputs: MissionInput[];
   /** In declaration order. */
   datasets: DatasetSpec[];

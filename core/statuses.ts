@@ -1,7 +1,8 @@
 // The status sets of runs, tasks, sessions and ledger entries: defined once, here, and imported by the
 // runtime (which moves things between them) and the store (which keeps them). Bottom layer.
 
-export const RUN_STATUSES = ['running', 'completed', 'failed', 'interrupted'] as const;
+// 'stopped': a budget stopped the run before a model call it could not afford (resumable with a raised limit).
+export const RUN_STATUSES = ['running', 'completed', 'failed', 'interrupted', 'stopped'] as const;
 export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled', 'skipped'] as const;
 export const SESSION_STATUSES = ['running', 'completed', 'failed'] as const;
 export const LEDGER_STATUSES = ['started', 'completed'] as const;

@@ -7,6 +7,7 @@ import type { FinishedRunStatus, FinishedSessionStatus } from '../core/statuses.
 import type { Store } from '../store/index.js';
 import type { StopReason, Usage } from './providers/types.js';
 import type { McpToolInfo } from './tools/mcp/toolInfo.js';
+import type { BudgetKind } from './budget/limits.js';
 
 export interface GivenTool {
   ref: string;
@@ -96,7 +97,27 @@ export type RunEvent =
       tokenLimit: number;
     }
   | { type: 'route.chosen'; from: string; to: string; kind: 'route' | 'send_to' }
-  | { type: 'warning'; task?: string; message: string };
+  | { type: 'warning'; task?: string; message: string }
+  /** The run's budgets as they apply from here (config, raised by earlier resumes and this one's --budget). */
+  | { type: 'budget.limits'; limits: Record<string, Partial<Record<BudgetKind, number>>> }
+  /** `resume --budget`: the limits raised; later resumes keep them. */
+  | { type: 'budget.raised'; limits: Record<string, Partial<Record<BudgetKind, number>>> }
+  /** A budget has spent 80% of a limit (once per budget and limit). `scope`: `mission` or a task. */
+  | { type: 'budget.warning'; task: string; scope: string; kind: BudgetKind; spent: number; limit: number; message: string }
+  /** A model call was not sent: it could have taken a budget past its limit. The run stops. */
+  | { type: 'budget.exceeded'; task: string; agent: string; scope: string; kind: BudgetKind; spent: number; needed: number; limit: number; message: string }
+  /** A runaway guard acted: a repeated identical call was answered with a correction, or the session was stopped. */
+  | {
+      type: 'loop.detected';
+      task: string;
+      agent: string;
+      sessionId: string;
+      guard: 'repeated_call' | 'no_progress';
+      action: 'corrected' | 'stopped';
+      count: number;
+      tool?: string;
+      message: string;
+    };
 
 /** The syslog levels of MCP's `notifications/message`. */
 export type McpLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';

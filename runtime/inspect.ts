@@ -8,6 +8,7 @@ import type { StoredPayload } from '../core/storedResults.js';
 import { RunOptionsSchema, type TaskGraphEntry } from './runOptions.js';
 import { isSessionOfTask } from './taskAttempts.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
+import { MISSION_SCOPE, storedControl, type StoredControl } from './budget/stored.js';
 
 
 export interface SessionTranscript {
@@ -52,6 +53,8 @@ export interface RunInspection {
   run: RunRow;
   usage: UsageTotals;
   tasks: TaskInspection[];
+  /** Each budget with its limits and spend, and the budget and loop-guard events, oldest first. */
+  control: StoredControl;
 }
 
 export async function inspectRun(store: Store, runId: string, opts: { task?: string; item?: number; transcript?: boolean } = {}): Promise<RunInspection | undefined> {
@@ -100,7 +103,10 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
     }
     tasks.push(entry);
   }
-  return { run, usage: await store.turns.totalsForRun(runId), tasks };
+  const usage = await store.turns.totalsForRun(runId);
+  const taskUsage = (name: string) => sumTotals(sessions.filter((s) => isSessionOfTask(s.task, name)).map((s) => bySession.get(s.id)));
+  const control = await storedControl(store, runId, (scope) => (scope === MISSION_SCOPE ? usage : taskUsage(scope)));
+  return { run, usage, tasks, control };
 }
 
 /** A stored result of the run, as kept (text, JSON text, images, structured content, resources). */

@@ -11,12 +11,13 @@ import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextpro
 import type { McpServer, ModelRef } from '../config/graph.js';
 import { ModelCallError, type Message, type ModelRequest, type Part } from './providers/types.js';
 import type { McpSamplingRequest } from './tools/mcp/client.js';
-import { costOf } from './usage.js';
+import { costOf, totalTokens } from './usage.js';
+import { reserveCall } from './budget/gate.js';
 import { durableStep } from './durableStep.js';
 import type { RunContext } from './runContext.js';
 
 /** What sampling needs of the run: the run context before its tools exist (they need the sampler). */
-export type SamplingContext = Pick<RunContext, 'graph' | 'mission' | 'runId' | 'store' | 'bus' | 'models'>;
+export type SamplingContext = Pick<RunContext, 'graph' | 'mission' | 'runId' | 'store' | 'bus' | 'models' | 'budget'>;
 
 /** The agent name of the session that holds a server's sampling turns. */
 export function samplingAgent(server: string): string {
@@ -28,8 +29,6 @@ export function createSampler(ctx: SamplingContext): (request: McpSamplingReques
     const server = ctx.graph.mcpServers.find((s) => s.name === request.server);
     const ref = server && modelFor(ctx, server, request.caller);
     if (!server || !ref) throw new Error(`no model answers sampling for MCP server "${request.server}" in task "${request.caller.task}"`);
-    // Budgets (issue 16) hook in here: refuse (throw) once the task's or the run's budget is
-    // spent, before the model is called; the turn recorded below already counts in the totals.
     const model = ctx.models.sessionModel(ref, undefined);
     const { params } = request;
     const messages = params.messages.map(toMessage);
@@ -45,11 +44,15 @@ export function createSampler(ctx: SamplingContext): (request: McpSamplingReques
       maxOutputTokens: Math.max(1, Math.min(params.maxTokens, model.maxOutputTokens)),
       trace: { task: request.caller.task, agent, turn },
     };
+    // Reserved like any model call: a budget that cannot afford it refuses the request (the server
+    // gets the error) and stops the run.
+    const reservation = await reserveCall(ctx.budget?.active ? ctx.budget : undefined, request.caller.task, agent, modelRequest, model, request.signal);
     const started = performance.now();
     let response;
     try {
       response = await ctx.models.client(ref).complete(modelRequest, { signal: request.signal });
     } catch (error) {
+      reservation?.release();
       if (error instanceof ModelCallError) throw new Error(`the model call failed: ${error.message}`);
       throw error;
     }
@@ -63,6 +66,7 @@ export function createSampler(ctx: SamplingContext): (request: McpSamplingReques
       await tx.store.sessions.setStatus(session, 'completed');
       tx.emit({ type: 'model.turn', agent, ...facts });
     });
+    reservation?.settle({ tokens: totalTokens(response.usage), dollars: costUsd });
     const text = response.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
     return { role: 'assistant', content: { type: 'text', text }, model: model.apiModel, stopReason: response.stopReason === 'max_tokens' ? 'maxTokens' : 'endTurn' };
   };

@@ -2,7 +2,7 @@
 // builds the same commander and agent definitions, prompts and first-turn tool lists that `run` uses
 // (the very same functions), and measures the first request each would send.
 
-import type { Mission, MissionGraph, ModelRef, TaskSpec } from '../config/graph.js';
+import type { Budget, Mission, MissionGraph, ModelRef, TaskSpec } from '../config/graph.js';
 import { contextPolicy, policyModel, type ContextPolicy, type PolicySettings, type PolicyVia } from './context/policy.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from './models.js';
 import type { Value } from '../config/hcl/value.js';
@@ -117,10 +117,21 @@ export interface TaskPlan {
   work_sources: string[];
   commander: CommanderPlan;
   agents: AgentPlan[];
+  /** The task's budget (covers all of its sessions and iterations). */
+  budget?: BudgetPlan;
+}
+
+/** A budget's limits; `duration_ms` in milliseconds. */
+export interface BudgetPlan {
+  tokens?: number;
+  dollars?: number;
+  duration_ms?: number;
 }
 
 export interface MissionPlan {
   mission: string;
+  /** The mission's budget (covers every model call of a run). */
+  budget?: BudgetPlan;
   tasks: TaskPlan[];
   /** The whole mission's task graph (also with --task). */
   edges: TaskEdge[];
@@ -142,7 +153,17 @@ export async function planMission(req: PlanRequest): Promise<MissionPlan> {
     if (req.task !== undefined && task.name !== req.task) continue;
     tasks.push(await planTask(req, task));
   }
-  return { mission: req.mission.name, tasks, edges: taskEdges(req.mission) };
+  const plan: MissionPlan = { mission: req.mission.name, tasks, edges: taskEdges(req.mission) };
+  if (req.mission.budget) plan.budget = budgetPlan(req.mission.budget);
+  return plan;
+}
+
+function budgetPlan(b: Budget): BudgetPlan {
+  const out: BudgetPlan = {};
+  if (b.tokens !== undefined) out.tokens = b.tokens;
+  if (b.dollars !== undefined) out.dollars = b.dollars;
+  if (b.durationMs !== undefined) out.duration_ms = b.durationMs;
+  return out;
 }
 
 async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
@@ -189,6 +210,7 @@ async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
     work_sources: agents.map((a) => a.name),
     commander,
     agents: agentPlans,
+    ...(task.budget ? { budget: budgetPlan(task.budget) } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 // doing, tokens and cost so far). Otherwise: one plain line per significant event, so logs and CI
 // output stay readable.
 
+import { describeLimits } from './budget/limits.js';
 import type { TaskStatus } from '../core/statuses.js';
 import type { GivenSkill, GivenTool, RunEvent } from './events.js';
 import { totalTokens } from './usage.js';
@@ -28,6 +29,9 @@ export class ProgressView {
   private readonly tasks = new Map<string, TaskView>();
   private tokens = 0;
   private cost = 0;
+  /** The mission's budget, and the latest budget or loop-guard notice (live view). */
+  private budget: string | undefined;
+  private notice: string | undefined;
   private drawnLines = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly started = Date.now();
@@ -108,6 +112,16 @@ export class ProgressView {
       case 'session.started':
         if (view) view.activity = `${event.agent} started`;
         break;
+      case 'budget.limits': {
+        const mission = event.limits['mission'];
+        this.budget = mission ? describeLimits(mission) : undefined;
+        break;
+      }
+      case 'budget.warning':
+      case 'budget.exceeded':
+      case 'loop.detected':
+        this.notice = event.message;
+        break;
       default:
         break;
     }
@@ -122,7 +136,8 @@ export class ProgressView {
   }
 
   private draw(): void {
-    const lines = [`squadron · ${formatDuration(Date.now() - this.started)} · ${formatTokens(this.tokens)} tokens · $${this.cost.toFixed(4)}`];
+    const lines = [`squadron · ${formatDuration(Date.now() - this.started)} · ${formatTokens(this.tokens)} tokens · $${this.cost.toFixed(4)}${this.budget ? ` (this process) · budget ${this.budget}` : ''}`];
+    if (this.notice) lines.push(`  ! ${oneLine(this.notice, 160)}`);
     for (const [name, view] of this.tasks) {
       const activity = view.items && view.state === 'running' ? itemsText(view.items, Date.now()) : view.activity;
       lines.push(`  ${SYMBOL[view.state]} ${name.padEnd(20)} ${view.state.padEnd(9)} ${activity}`);
@@ -184,6 +199,14 @@ function plainLine(event: RunEvent): string | undefined {
       return `  ${event.agent}[${event.task}] loaded skill ${event.skill} (${event.how})`;
     case 'warning':
       return `warning: ${event.message}`;
+    case 'budget.limits':
+      return Object.entries(event.limits).map(([scope, limits]) => `budget ${scope === 'mission' ? 'of the mission' : `of task ${scope}`}: ${describeLimits(limits)}`).join('\n') || undefined;
+    case 'budget.warning':
+      return `warning: ${event.message}`;
+    case 'budget.exceeded':
+      return `stopping: ${event.message}`;
+    case 'loop.detected':
+      return `  ${event.agent}[${event.task}] loop guard: ${event.message}`;
     case 'mcp.tools.changed':
       return `mcp.${event.server}: tools changed (${event.tools.map((t) => t.name).join(', ') || 'none'})`;
     default:

@@ -38,6 +38,9 @@ import { executeTaskUnit, runUnitLoop } from './unitRunner.js';
 import { executeTaskHere } from './scheduler.js';
 import { QUEUE_TIMING, runUnitKey } from './queueTiming.js';
 import { shownRunStatus } from './runStatus.js';
+import { BudgetLedger } from './budget/ledger.js';
+import { restoreBudget } from './budget/restore.js';
+import { MISSION_SCOPE, type BudgetKind, type Limits } from './budget/limits.js';
 
 export type { RunOptions } from './runOptions.js';
 export { RunBusy, RunRefused, type RefusalKind } from './runRefused.js';
@@ -98,6 +101,14 @@ export interface RunReport {
   logPath: string;
   /** Every model answer came from a cassette: nothing was spent (the cost is 0). */
   replayed?: true;
+  /** Each budget (`mission` or a task) with its limits and what it has spent, when any is set. */
+  budgets?: BudgetReport[];
+}
+
+export interface BudgetReport {
+  scope: string;
+  limits: Limits;
+  spent: Partial<Record<BudgetKind, number>>;
 }
 
 export interface StartRequest {
@@ -219,6 +230,8 @@ export interface ResumeOptions {
   onNote?: (message: string) => void;
   /** The database as openStoredRun opened it (env.dbPath): used instead of opening it again, and left open. */
   opened?: Store;
+  /** `--budget`: limits raised for this and later resumes, by scope (`mission` or a task's name). */
+  budget?: Record<string, Limits>;
 }
 
 export async function resumeRun(env: RunEnvironment, runId: string, opts: ResumeOptions = {}): Promise<RunReport> {
@@ -238,6 +251,11 @@ export async function resumeRun(env: RunEnvironment, runId: string, opts: Resume
       const refusal = failedRunRefusal(runId, run.status, (await store.tasks.list(runId)).filter((t) => t.status === 'failed').map((t) => t.name));
       if (refusal) throw refusal;
     }
+    for (const scope of Object.keys(opts.budget ?? {})) {
+      if (scope !== MISSION_SCOPE && !mission.tasks.some((t) => t.name === scope)) {
+        throw new RunRefused(`--budget ${scope}.…: mission "${mission.name}" has no task "${scope}"`, 'usage');
+      }
+    }
     const configUpdate = checkConfig({ config: env.config, variables: env.graph.variables }, run, opts);
     checkRunFiles(options.workspaceDir, options.record);
     checkModelCredentials(env.graph, mission, options.replay);
@@ -248,7 +266,7 @@ export async function resumeRun(env: RunEnvironment, runId: string, opts: Resume
         for (const { task, attempt } of await retryFailedTasks(store, runId)) bus.emit({ type: 'task.retried', task, attempt });
       }
     };
-    return await execute(env, store, redactor, { runId, mission, inputs, options, resumed: true, onLeased, onStart: opts.onStart });
+    return await execute(env, store, redactor, { runId, mission, inputs, options, resumed: true, onLeased, onStart: opts.onStart, budget: opts.budget });
   } finally {
     if (!opts.opened) await store.close();
   }
@@ -264,6 +282,8 @@ interface ExecuteRequest {
   onLeased?: (bus: EventBus) => Promise<void>;
   /** Called once the lease is held. */
   onStart?: ((runId: string) => void) | undefined;
+  /** `resume --budget`. */
+  budget?: Record<string, Limits> | undefined;
 }
 
 export const LEASE_HEARTBEAT_MS = 2_000;
@@ -308,6 +328,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   let bus: EventBus | undefined;
   let rows: EventRows | undefined;
   let result: { status: MissionStatus; error?: string };
+  let budget: BudgetLedger | undefined;
   try {
     log = openRunLog(logPath, req.runId, redactor);
     const runLog = log;
@@ -323,10 +344,11 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     makePrivateDirs(req.options.workspaceDir);
     const events = bus;
     const models = new ModelResolver(graph, modelClients(req.options, redactor, env));
+    budget = new BudgetLedger(await restoreBudget(store, req.runId, req.mission, req.budget, req.resumed), (event) => events.emit(event));
     runTools = createRunTools(graph, (ref, message) => events.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }), {
       workspaceDir: req.options.workspaceDir,
       emit: (event) => events.emit(event),
-      sample: createSampler({ graph, mission: req.mission, runId: req.runId, store, bus: events, models }),
+      sample: createSampler({ graph, mission: req.mission, runId: req.runId, store, bus: events, models, budget }),
       ...(req.resumed ? { knownTools: await recordedToolLists(store, req.runId) } : {}),
     });
     models.warmUp([req.mission.commander.model, ...req.mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : []))]);
@@ -344,14 +366,19 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
       inputs: req.inputs,
       overrides: req.options.overrides,
       limits: { ...DEFAULT_LIMITS, ...env.limits },
+      budget,
     };
 
     await store.runs.setStatus(req.runId, 'running');
     const started: RunEvent = { type: 'run.started', runId: req.runId, mission: req.mission.name, resumed: req.resumed };
     if (req.options.replay) started.replayFrom = req.options.replay;
     bus.emit(started);
+    if (req.budget) bus.emit({ type: 'budget.raised', limits: req.budget });
+    if (budget.active) bus.emit({ type: 'budget.limits', limits: Object.fromEntries(budget.limits) });
     await req.onLeased?.(bus);
-    if (units) {
+    // A budget is one ledger in one process, reserved before each call: a run with one keeps all its
+    // tasks in its coordinator, since another runner would spend against a total it cannot see.
+    if (units && !budget.active) {
       // This process is a runner of its own run's tasks too; workers that are up may take some.
       const runCtx = ctx;
       const stopLocal = new AbortController();
@@ -394,7 +421,9 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   // Closing the run is its last write: nothing is stored for it after this.
   await store.runs.setStatus(req.runId, result.status, result.error);
   log?.close();
-  return report(store, graph, req, result, logPath);
+  const out = await report(store, graph, req, result, logPath);
+  if (budget?.active) out.budgets = [...budget.limits].map(([scope, limits]) => ({ scope, limits, spent: budget!.spent(scope) }));
+  return out;
 }
 
 /** The client of each model block: from the block, or one shared cassette player under --replay. */

@@ -5,6 +5,7 @@ import type { McpPromptSkill, MissionGraph, Mission, Skill } from '../config/gra
 import type { Value } from '../config/hcl/value.js';
 import type { Store } from '../store/index.js';
 import type { EventBus } from './events.js';
+import type { BudgetLedger } from './budget/ledger.js';
 import type { ModelResolver } from './models.js';
 import type { ToolResult, ToolSpec } from './tools/types.js';
 
@@ -52,6 +53,8 @@ export interface RunContext {
   inputs: Record<string, Value>;
   overrides: SelectionOverrides;
   limits: RunLimits;
+  /** The run's budgets; every model call reserves against it (see runtime/budget/). */
+  budget?: BudgetLedger;
 }
 
 export const DEFAULT_LIMITS: RunLimits = { commanderMaxTurns: 40, agentMaxTurns: 40 };

@@ -88,7 +88,8 @@ export async function runMission(base: RunContext, interrupt: AbortSignal, execu
   try {
     await skipUnreachable();
     for (;;) {
-      if (failure === undefined && !interrupt.aborted) {
+      // Once the mission's budget has refused a call, tasks in flight finish what they can afford; none starts.
+      if (failure === undefined && !interrupt.aborted && !ctx.budget?.missionStopped) {
         for (const task of tasks) {
           if (slots.free === 0) break;
           if (!startable(task)) continue;
@@ -148,6 +149,7 @@ export async function runMission(base: RunContext, interrupt: AbortSignal, execu
 
   if (interrupt.aborted) return { status: 'interrupted', error: 'interrupted' };
   if (failure !== undefined) return { status: 'failed', error: failure };
+  if (ctx.budget?.stop) return { status: 'stopped', error: ctx.budget.stop.message };
   // Every task has now completed or been skipped: nothing else can have stopped the loop.
   const stuck = tasks.filter((t) => !completed.has(t.name) && !skipped.has(t.name)).map((t) => t.name);
   if (stuck.length > 0) throw new Error(`scheduler: tasks ${stuck.join(', ')} neither ran nor were skipped`);
@@ -168,6 +170,7 @@ export async function executeTaskHere(
   const upstream = await withItemDigests(store, runId, ctx.mission.tasks, completedUpstream);
   await store.tasks.ensure(runId, task.name);
   await store.tasks.markRunning(runId, task.name);
+  ctx.budget?.taskStarts(task.name);
   bus.emit({ type: 'task.started', task: task.name });
   try {
     if (task.iterator !== undefined) {

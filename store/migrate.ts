@@ -12,6 +12,9 @@ import { readMigrations, verifyApplied, type AppliedMigration, type MigrationFil
 export { migrationChecksum, readMigrations } from './migrationFiles.js';
 export type { MigrationFile } from './migrationFiles.js';
 
+/** A line of a migration file asking to be applied with foreign keys off. */
+const FOREIGN_KEYS_OFF = /^-- squadron: foreign_keys off$/m;
+
 const AppliedRow = z.object({ version: z.number().int(), name: z.string(), checksum: z.string() });
 
 /**
@@ -35,18 +38,25 @@ export function migrate(db: Database.Database, migrations: string | MigrationFil
   const record = db.prepare('INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)');
   const applied: string[] = [];
   for (const file of pending) {
+    // A migration that rebuilds a referenced table (SQLite's 12-step procedure) runs with foreign
+    // keys off, which can only change outside a transaction; they are checked before it commits.
+    const keysOff = FOREIGN_KEYS_OFF.test(file.sql);
     const apply = db.transaction(() => {
       if (isApplied.get(file.version) !== undefined) return false;
       db.exec(file.sql);
+      if (keysOff && (db.pragma('foreign_key_check') as unknown[]).length > 0) throw new Error('it leaves rows whose foreign keys point nowhere');
       record.run(file.version, file.name, file.checksum, now());
       return true;
     });
     let didApply: boolean;
+    if (keysOff) db.pragma('foreign_keys = OFF');
     try {
       didApply = apply.immediate();
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       throw new StoreError('MIGRATION_FAILED', `migration ${file.fileName} failed: ${reason}`, { cause: err });
+    } finally {
+      if (keysOff) db.pragma('foreign_keys = ON');
     }
     if (didApply) applied.push(file.fileName);
   }

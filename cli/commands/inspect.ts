@@ -3,6 +3,7 @@
 
 import type { Command } from 'commander';
 import type { RunInspection, SessionTranscript, StoredResultInspection } from '../../runtime/inspect.js';
+import { spendText } from '../../runtime/budget/stored.js';
 import type { Part } from '../../runtime/providers/types.js';
 import { totalTokens, type UsageTotals } from '../../runtime/usage.js';
 import { CliError, type CliIo } from '../io.js';
@@ -71,6 +72,8 @@ function renderInspection(ins: RunInspection): string {
   out.push(`started ${run.startedAt}${run.finishedAt ? ` · finished ${run.finishedAt}` : ''} · ${usageText(ins.usage)}`);
   if (run.error) out.push(`error: ${run.error}`);
   for (const record of run.configChanges) out.push(`resumed with a changed config at ${record.at}: ${record.changes.join('; ')}`);
+  for (const b of ins.control.budgets) out.push(`budget ${b.scope === 'mission' ? 'of the mission' : `of task ${b.scope}`}: ${spendText(b)}`);
+  for (const e of ins.control.events) out.push(`${e.type}${e.task ? ` (${e.task})` : ''} at ${e.at}: ${e.message}`);
   for (const task of ins.tasks) {
     out.push('');
     const deps = task.dependsOn.length > 0 ? ` ← ${task.dependsOn.join(', ')}` : '';

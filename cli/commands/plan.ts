@@ -2,7 +2,8 @@
 // be given (tools and skills with their provenance, models) and the size of their first request.
 
 import type { Command } from 'commander';
-import type { AgentPlan, ContextPlan, IteratorPlan, MissionPlan, RequestBytes, ToolResponsePlan } from '../../runtime/plan.js';
+import type { AgentPlan, BudgetPlan, ContextPlan, IteratorPlan, MissionPlan, RequestBytes, ToolResponsePlan } from '../../runtime/plan.js';
+import { describeLimits } from '../../runtime/budget/limits.js';
 import { describeSelection } from '../../runtime/progress.js';
 import { collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, jsonDocument } from '../json.js';
@@ -53,13 +54,14 @@ export function register(program: Command, io: CliIo): void {
 }
 
 function renderPlan(plan: MissionPlan): string {
-  const out: string[] = [`mission ${plan.mission} · ${plan.tasks.length} task${plan.tasks.length === 1 ? '' : 's'}`];
+  const out: string[] = [`mission ${plan.mission} · ${plan.tasks.length} task${plan.tasks.length === 1 ? '' : 's'}${plan.budget ? ` · budget ${budgetText(plan.budget)}` : ''}`];
   for (const task of plan.tasks) {
     out.push('', `task ${task.name}${task.depends_on.length > 0 ? ` (after ${task.depends_on.join(', ')})` : ''} · agents: ${task.work_sources.join(', ') || 'none'}`);
     if (task.iterator !== undefined) out.push(...iteratorLines(task.iterator));
     const routing = routingLines(task, '             ');
     if (routing.length > 0) out.push(`  next${routing[0]!.slice(6)}`, ...routing.slice(1));
     const c = task.commander;
+    if (task.budget) out.push(`  budget     ${budgetText(task.budget)} (every session of the task)`);
     out.push(`  commander  ${c.model}${c.reasoning ? ` (reasoning ${c.reasoning})` : ''} · tools: ${c.tools.join(', ')}`);
     out.push(`             first request ${bytes(c.request_bytes)}`);
     out.push(`             ${toolResponse(c.tool_response)}`);
@@ -97,6 +99,11 @@ function renderAgent(task: string, a: AgentPlan): string[] {
   for (const w of a.warnings) out.push(`             warning: ${w}`);
   if (a.system_prompt !== undefined) out.push(section(`${a.name} system prompt`, a.system_prompt));
   return out;
+}
+
+/** `$5 · 200,000 tokens · 45m` */
+function budgetText(b: BudgetPlan): string {
+  return describeLimits({ ...(b.tokens !== undefined ? { tokens: b.tokens } : {}), ...(b.dollars !== undefined ? { dollars: b.dollars } : {}), ...(b.duration_ms !== undefined ? { duration: b.duration_ms } : {}) });
 }
 
 function bytes(b: RequestBytes): string {

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 
 import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP } from '../json.js';
+import { parseBudgetFlag, type Limits } from '../../runtime/budget/limits.js';
 import { configErrors, maskSecrets, printWarnings, secretsSeen } from '../project.js';
 import { DB_OPTION_HELP, findRunDatabase, storeCommand } from '../storeAccess.js';
 import { interruptOnSigint, printRunReport, progressFor } from '../runReport.js';
@@ -19,6 +20,7 @@ interface ResumeFlags {
   config?: string;
   retryFailed?: boolean;
   allowConfigChange?: boolean;
+  budget: string[];
 }
 
 export function register(program: Command, io: CliIo): void {
@@ -31,14 +33,28 @@ export function register(program: Command, io: CliIo): void {
     .option('--var <name=value>', "a variable value: the run's secret ones must be given again; others default to the run's (repeatable)", collect, [])
     .option('-c, --config <path>', 'load the config from here instead of the path stored with the run')
     .option('--retry-failed', 'run the failed tasks again from fresh sessions (completed tasks are kept)')
+    .option('--budget <kind=value>', 'raise a budget for this and later resumes: dollars=5, tokens=200000, duration=45m, or <task>.dollars=5 (repeatable)', collect, [])
     .option('--allow-config-change', "continue although the config or a variable differs from the run's (recorded on the run)")
     .action(async (runId: string, flags: ResumeFlags) => {
       io.exitCode = await resumeCommand(io, runId, flags);
     });
 }
 
+/** `--budget` values by scope; a malformed one is a usage error before anything is opened. */
+function budgetRaises(values: readonly string[]): Record<string, Limits> | undefined {
+  if (values.length === 0) return undefined;
+  const out: Record<string, Limits> = {};
+  for (const value of values) {
+    const parsed = parseBudgetFlag(value);
+    if ('error' in parsed) throw new CliError(parsed.error, 'usage');
+    out[parsed.scope] = { ...out[parsed.scope], [parsed.kind]: parsed.value };
+  }
+  return out;
+}
+
 async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Promise<number> {
   const { resume, SquadronError } = await import('../../api/index.js');
+  const budget = budgetRaises(flags.budget);
   const dbPath = await findRunDatabase(io, flags.db, runId);
   const resumeCommandLine = storeCommand(io, 'resume', runId, dbPath);
   const seen = secretsSeen();
@@ -52,6 +68,7 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
       ...(flags.config ? { config: resolve(io.cwd, flags.config) } : {}),
       retryFailed: Boolean(flags.retryFailed),
       allowConfigChange: Boolean(flags.allowConfigChange),
+      ...(budget ? { budget } : {}),
       signal: interrupt.signal,
       progress: progressFor(io, Boolean(flags.json)),
       onSecrets: seen.record,

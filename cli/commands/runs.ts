@@ -5,10 +5,18 @@ import type { Command } from 'commander';
 import { shownRunStatus } from '../../runtime/runStatus.js';
 import { taskCounts } from '../../runtime/inspect.js';
 import { totalTokens } from '../../runtime/usage.js';
+import { MISSION_SCOPE, spendText, storedControl, type StoredBudget } from '../../runtime/budget/stored.js';
+import type { Store, UsageTotals } from '../../store/index.js';
 import { positiveInt, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { DB_OPTION_HELP, openStoresToRead, shownPath } from '../storeAccess.js';
 import { formatDuration, table } from '../table.js';
+
+/** The mission's budget of a run and its spend; null when the run has none. */
+async function missionBudget(store: Store, runId: string, totals: UsageTotals): Promise<StoredBudget | null> {
+  const { budgets } = await storedControl(store, runId, (scope) => (scope === MISSION_SCOPE ? totals : undefined));
+  return budgets.find((b) => b.scope === MISSION_SCOPE) ?? null;
+}
 
 export function register(program: Command, io: CliIo): void {
   program
@@ -36,6 +44,7 @@ export function register(program: Command, io: CliIo): void {
               tasks: await taskCounts(store, r),
               tokens: totalTokens(r.totals),
               cost_usd: Number(r.totals.costUsd.toFixed(6)),
+              budget: await missionBudget(store, r.id, r.totals),
               ...(r.error ? { error: r.error } : {}),
               db: shownPath(io, path),
             });
@@ -55,7 +64,7 @@ export function register(program: Command, io: CliIo): void {
         }
         io.stdout.write(
           table(
-            ['RUN', 'MISSION', 'STATUS', 'STARTED', 'DURATION', 'TASKS', 'TOKENS', 'COST'],
+            ['RUN', 'MISSION', 'STATUS', 'STARTED', 'DURATION', 'TASKS', 'TOKENS', 'COST', 'BUDGET'],
             rows.map((r) => [
               r.id,
               r.mission,
@@ -65,6 +74,7 @@ export function register(program: Command, io: CliIo): void {
               `${r.tasks.completed}/${r.tasks.total}${r.tasks.skipped > 0 ? ` (${r.tasks.skipped} skipped)` : ''}`,
               r.tokens.toLocaleString('en-US'),
               `$${r.cost_usd.toFixed(4)}`,
+              r.budget ? spendText(r.budget) : '-',
             ]),
           ),
         );

@@ -3,7 +3,7 @@
 
 import type { Block } from '../hcl/ast.js';
 import { diagnosticAt, type Diagnostic } from '../hcl/diagnostic.js';
-import type { AgentSpec, ModelRef, Reasoning } from '../graph.js';
+import type { AgentSpec, LoopGuard, ModelRef, Reasoning } from '../graph.js';
 import { resolveModelRef, resolveNameList, resolveToolList } from '../references.js';
 import { blockHeader, checkBlockName, decodeBody, locationOf, type BlockSchema } from '../schema.js';
 import { loadNamedBlocks } from './namedBlocks.js';
@@ -17,8 +17,11 @@ import { CONTEXT_BLOCKS, loadContextSettings } from './contextBlocks.js';
 export const WORKER = 'worker';
 export const REASONING: readonly Reasoning[] = ['low', 'medium', 'high'];
 
+/** The runaway-guard attributes of an agent and of agent_defaults (docs/concepts/spend-control.md). */
+export const LOOP_GUARD_ATTRIBUTES = { max_repeated_calls: {}, max_turns_without_progress: {} } as const;
+
 const SCHEMA: BlockSchema = {
-  attributes: { model: { required: true }, personality: { required: true }, tools: {}, skills: {}, reasoning: {}, max_turns: {} },
+  attributes: { model: { required: true }, personality: { required: true }, tools: {}, skills: {}, reasoning: {}, max_turns: {}, ...LOOP_GUARD_ATTRIBUTES },
   blocks: { tool_response: TOOL_RESPONSE_BLOCK, ...CONTEXT_BLOCKS },
 };
 
@@ -55,6 +58,16 @@ export function readReasoning(attr: Attribute | undefined, model: ModelRef | und
   return reasoning;
 }
 
+export function readLoopGuard(attr: (name: string) => Attribute | undefined, scope: Scope, diags: Diagnostic[]): LoopGuard | undefined {
+  const guard: LoopGuard = {};
+  // Below 2, an agent could not even retry a call once.
+  const repeated = readInteger(attr('max_repeated_calls'), scope, diags, 2);
+  if (repeated !== undefined) guard.maxRepeatedCalls = repeated;
+  const idle = readInteger(attr('max_turns_without_progress'), scope, diags, 2);
+  if (idle !== undefined) guard.maxTurnsWithoutProgress = idle;
+  return Object.keys(guard).length > 0 ? guard : undefined;
+}
+
 /** One agent block; `scope.where` names it in messages. */
 export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, ctx: LoadContext): AgentSpec | undefined {
   const name = block.labels[0]!;
@@ -70,6 +83,7 @@ export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, 
   const reasoning = readReasoning(a('reasoning'), model, scope, ctx.diags);
   const maxTurns = readInteger(a('max_turns'), scope, ctx.diags, 1);
   const toolResponse = loadToolResponse(body.blocks.get('tool_response')?.[0], scope, ctx);
+  const loopGuard = readLoopGuard(a, scope, ctx.diags);
   if (model === undefined || personality === undefined || tools === undefined || skills === undefined) return undefined;
   const agent: AgentSpec = {
     name,
@@ -85,5 +99,6 @@ export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, 
   if (toolResponse !== undefined) agent.toolResponse = toolResponse;
   const context = loadContextSettings(body.blocks, scope, ctx);
   if (context !== undefined) agent.context = context;
+  if (loopGuard !== undefined) agent.loopGuard = loopGuard;
   return agent;
 }

@@ -4,7 +4,7 @@
 import type { Block } from '../hcl/ast.js';
 import { diagnosticAt, type Range } from '../hcl/diagnostic.js';
 import { isObjectValue, isUnknown, type Value } from '../hcl/value.js';
-import type { AgentDefaults, AgentSpec, CommanderSpec, DatasetSpec, InputType, Mission, MissionInput, TaskSpec } from '../graph.js';
+import type { AgentDefaults, AgentSpec, CommanderSpec, DatasetSpec, InputType, Mission, MissionInput, ModelRef, TaskSpec } from '../graph.js';
 import { checkMissionGraph } from '../graphRules.js';
 import { lostEntries, resolveModelRef, resolveNameList, resolveToolList } from '../references.js';
 import { blockHeader, checkBlockName, decodeBody, locationOf, NameRegistry, type BlockSchema } from '../schema.js';
@@ -13,7 +13,8 @@ import { LayeredMap } from '../layeredMap.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
 import { evaluateValue, readBool, readEnum, readInteger, readText } from '../values.js';
 import { toBoolValue, toNumberValue, toStringValue, typeName } from '../hcl/convert.js';
-import { checkAgentName, loadAgent, readReasoning } from './agents.js';
+import { checkAgentName, loadAgent, LOOP_GUARD_ATTRIBUTES, readLoopGuard, readReasoning } from './agents.js';
+import { BUDGET_BLOCK, checkBudgetPricing, loadBudget } from './budget.js';
 import { loadTask, type MissionContext } from './tasks.js';
 import { loadDatasets } from './datasets.js';
 import { exactList } from '../exactList.js';
@@ -25,6 +26,7 @@ export const DEFAULT_MAX_PARALLEL = 4;
 const SCHEMA: BlockSchema = {
   attributes: { description: {}, agents: {}, max_parallel: {} },
   blocks: {
+    budget: BUDGET_BLOCK,
     commander: { labels: [], min: 1, max: 1 },
     agent_defaults: { labels: [], max: 1 },
     input: { labels: ['name'] },
@@ -35,7 +37,7 @@ const SCHEMA: BlockSchema = {
 };
 const COMMANDER_SCHEMA: BlockSchema = { attributes: { model: { required: true }, reasoning: {}, max_turns: {} }, blocks: { tool_response: TOOL_RESPONSE_BLOCK, ...CONTEXT_BLOCKS } };
 const DEFAULTS_SCHEMA: BlockSchema = {
-  attributes: { model: {}, reasoning: {}, tools: {}, skills: {}, discovery: {}, discovery_threshold: {}, max_turns: {} },
+  attributes: { model: {}, reasoning: {}, tools: {}, skills: {}, discovery: {}, discovery_threshold: {}, max_turns: {}, ...LOOP_GUARD_ATTRIBUTES },
   blocks: { tool_response: TOOL_RESPONSE_BLOCK, ...CONTEXT_BLOCKS },
 };
 const INPUT_SCHEMA: BlockSchema = { attributes: { type: { required: true }, description: {}, default: {} } };
@@ -82,6 +84,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   const agentsIncomplete = agentsAttr !== undefined && lostEntries(agentsAttr, missionAgentRefs, ctx.diags.length > diagsBeforeAgents);
   const maxParallel = readInteger(body.attrs.get('max_parallel'), scope, ctx.diags, 1) ?? DEFAULT_MAX_PARALLEL;
   const description = readText(body.attrs.get('description'), scope, ctx.diags);
+  const budget = loadBudget(body.blocks.get('budget')?.[0], scope, ctx);
 
   const missionCtx: MissionContext = { name, scope, inputNames: inputs.map((i) => i.name) };
   if (commander !== undefined) missionCtx.commander = commander;
@@ -116,7 +119,30 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   };
   if (description !== undefined) mission.description = description;
   if (defaults !== undefined) mission.agentDefaults = defaults;
+  if (budget !== undefined) mission.budget = budget;
+  checkBudgetPricing(budget, missionModels(mission, agents), ctx.symbols.models, where, ctx.diags);
+  for (const task of mission.tasks) {
+    checkBudgetPricing(task.budget, [commander.model, ...taskModels(task, agents)], ctx.symbols.models, `${where} task "${task.name}"`, ctx.diags);
+  }
   return mission;
+}
+
+/** Every model a run of the mission may call: the commander's, the workers', the agents' its tasks can use. */
+export function missionModels(mission: Mission, agents: { get(name: string): AgentSpec | undefined }): ModelRef[] {
+  const out: ModelRef[] = [mission.commander.model];
+  for (const task of mission.tasks) out.push(...taskModels(task, agents));
+  return out;
+}
+
+/** The models a task's sessions call: its worker's and its agents'. */
+export function taskModels(task: TaskSpec, agents: { get(name: string): AgentSpec | undefined }): ModelRef[] {
+  const out: ModelRef[] = [];
+  if (task.worker) out.push(task.worker.model);
+  for (const name of task.agents) {
+    const agent = agents.get(name);
+    if (agent) out.push(agent.model);
+  }
+  return out;
 }
 
 function loadLocalAgents(blocks: readonly Block[], mission: string, scope: Scope, ctx: LoadContext): AgentSpec[] {
@@ -168,6 +194,8 @@ function loadDefaults(block: Block, scope: Scope, ctx: LoadContext): AgentDefaul
   if (toolResponse !== undefined) defaults.toolResponse = toolResponse;
   const context = loadContextSettings(body.blocks, scope, ctx);
   if (context !== undefined) defaults.context = context;
+  const loopGuard = readLoopGuard(a, scope, ctx.diags);
+  if (loopGuard !== undefined) defaults.loopGuard = loopGuard;
   return defaults;
 }
 

@@ -4,7 +4,7 @@
 // each read, and its location is computed from the range. Validating never reads either.
 
 import { rangeSource, reparseBlock, type Expression, type Range } from '../hcl/index.js';
-import type { FieldSchema, Route, SourceLocation, TaskSpec, WorkerSpec } from '../graph.js';
+import type { Budget, FieldSchema, Route, SourceLocation, TaskSpec, WorkerSpec } from '../graph.js';
 
 /** What a task holds besides what it reads from its block. */
 export type TaskFields = Omit<TaskSpec, 'objective' | 'objectiveSource' | 'location'>;
@@ -21,6 +21,7 @@ export class BlockBackedTask implements TaskSpec {
   router!: Route[];
   sendTo!: string[];
   output?: FieldSchema[];
+  budget?: Budget;
   /** The task block's whole range. Private: for…in (and so deepFreeze) does not reach it. */
   readonly #block: Range;
 

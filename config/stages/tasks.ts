@@ -17,6 +17,7 @@ import { readReasoning } from './agents.js';
 import { resolveWorker, type WorkerSettings } from './worker.js';
 import { exactList } from '../exactList.js';
 import { BlockBackedTask } from './taskSpec.js';
+import { BUDGET_BLOCK, loadBudget } from './budget.js';
 
 const SCHEMA: BlockSchema = {
   attributes: {
@@ -34,7 +35,7 @@ const SCHEMA: BlockSchema = {
     always_load: {},
     max_turns: {},
   },
-  blocks: { router: { labels: [], max: 1 }, output: { labels: [], max: 1 }, iterator: { labels: [], max: 1 } },
+  blocks: { router: { labels: [], max: 1 }, output: { labels: [], max: 1 }, iterator: { labels: [], max: 1 }, budget: BUDGET_BLOCK },
 };
 const ROUTER_SCHEMA: BlockSchema = { attributes: {}, blocks: { route: { labels: [], min: 1 } } };
 const ROUTE_SCHEMA: BlockSchema = { attributes: { target: { required: true }, condition: { required: true } } };
@@ -111,6 +112,7 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
   const agentsFailed = agentsAttr !== undefined ? lostEntries(agentsAttr, taskAgents, ctx.diags.length > diagsBeforeAgents) : mission.agentsIncomplete === true;
   const output = readFieldSchema(a('output'), body.blocks.get('output'), scope, ctx.diags, `output of task "${name}"`);
 
+  const budget = loadBudget(body.blocks.get('budget')?.[0], scope, ctx);
   const toolsAttr = a('tools');
   const modelAttr = a('model');
   const model = modelAttr === undefined ? undefined : resolveModelRef(modelAttr, scope, ctx.diags);
@@ -155,6 +157,7 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
     ...(worker !== undefined ? { worker: ctx.workers.intern(worker) } : {}),
     ...(output !== undefined ? { output } : {}),
     ...(iterator !== undefined ? { iterator } : {}),
+    ...(budget !== undefined ? { budget } : {}),
   });
   if (toolsAttr === undefined && spec.agents.length === 0 && !agentsFailed) {
     const hint =

@@ -165,6 +165,9 @@ export class AgentPool implements AgentDirectory {
       context: await SessionContext.open(ctx.store, row.id, contextPolicy(def.context, model)),
       signal: ctx.signal,
       requireToolCall: false,
+      ...(ctx.budget?.active ? { budget: ctx.budget } : {}),
+      // Agents are guarded against loops (the commander has its own limits: turns, corrections).
+      loopGuard: def.loopGuard ?? {},
     };
     await addResultTools(toolbox, { store: ctx.store, runId: ctx.runId, sessionId: row.id, maxTokens: def.toolResponse.maxTokens });
     ctx.bus.emit({

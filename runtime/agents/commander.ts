@@ -140,6 +140,7 @@ export async function runCommander(
     requireToolCall: true,
     isDone: () => state.completion !== undefined,
     onToolResult: (call, result) => state.observe(call, result),
+    ...(ctx.budget?.active ? { budget: ctx.budget } : {}),
   };
   const session = await AgentSession.restore(deps, history);
   ctx.bus.emit({

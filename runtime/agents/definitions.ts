@@ -2,7 +2,7 @@
 // declared tools, and the declared agents from their blocks. A definition is pure data plus the
 // authorized ToolSpecs; `plan` renders the same definitions that `run` executes.
 
-import type { AgentSpec, ContextSettings, Mission, MissionGraph, ModelRef, Provenance, Reasoning, Skill, TaskSpec, WorkerSpec } from '../../config/graph.js';
+import type { AgentSpec, ContextSettings, LoopGuard, Mission, MissionGraph, ModelRef, Provenance, Reasoning, Skill, TaskSpec, WorkerSpec } from '../../config/graph.js';
 import { contractGroups, createToolIndex, renderDiscoveryContract, shouldUseDiscovery, type ToolIndex } from '../discovery/index.js';
 import type { GivenSkill, GivenTool } from '../events.js';
 import { renderPrompt } from '../promptTemplates.js';
@@ -43,6 +43,8 @@ export interface AgentDefinition {
   toolResponse: ResultLimit;
   /** Its compaction and pruning blocks, and the block they come from. */
   context: { settings?: ContextSettings; via: 'agent' | 'agent_defaults' };
+  /** Runaway guards: the agent's own, else agent_defaults' (the defaults apply when neither sets one). */
+  loopGuard?: LoopGuard;
 }
 
 export interface ResultLimit {
@@ -178,6 +180,7 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
   if (index) def.discovery = { alwaysLoad: [...worker.alwaysLoad], index };
   if (worker.reasoning) def.reasoning = worker.reasoning;
   if (worker.maxTurns !== undefined) def.maxTurns = worker.maxTurns;
+  if (ctx.mission.agentDefaults?.loopGuard) def.loopGuard = ctx.mission.agentDefaults.loopGuard;
   return def;
 }
 
@@ -210,6 +213,8 @@ export async function declaredAgentDefinition(ctx: DefinitionContext, spec: Agen
   };
   if (spec.reasoning) def.reasoning = spec.reasoning;
   if (spec.maxTurns !== undefined) def.maxTurns = spec.maxTurns;
+  const loopGuard = { ...ctx.mission.agentDefaults?.loopGuard, ...spec.loopGuard };
+  if (Object.keys(loopGuard).length > 0) def.loopGuard = loopGuard;
   return def;
 }
 

@@ -9,7 +9,8 @@ import type { Store } from '../../store/index.js';
 import type { RunEvent } from '../events.js';
 import { renderPrompt } from '../promptTemplates.js';
 import { ModelCallError, type ModelRequest, type ModelResponse, type Part, type ToolUsePart } from '../providers/types.js';
-import { costOf } from '../usage.js';
+import { costOf, totalTokens } from '../usage.js';
+import { reserveCall } from '../budget/gate.js';
 import { MAX_CORRECTIONS, MAX_TRUNCATIONS, RunInterrupted, type SessionDeps, type SessionMessage } from './sessionTypes.js';
 
 /** Emits the turn's event through `emit` (the bus, or a durable step's transaction). */
@@ -41,6 +42,7 @@ export async function runModelTurn(
   append: (m: SessionMessage, turn: number, store: Store) => Promise<void>,
 ): Promise<TurnResult> {
   const request = buildRequest(deps, messages, turn);
+  const reservation = await reserveCall(deps.budget, deps.task, deps.agent, request, deps.model, deps.signal);
   const started = performance.now();
   let response: ModelResponse;
   try {
@@ -50,6 +52,7 @@ export async function runModelTurn(
         deps.bus.emit({ type: 'model.retry', task: deps.task, agent: deps.agent, attempt: notice.attempt, delayMs: notice.delayMs, reason: notice.reason }),
     });
   } catch (error) {
+    reservation?.release();
     if (deps.signal.aborted) throw new RunInterrupted();
     if (error instanceof ModelCallError) return { kind: 'failed', reason: error.message };
     throw error;
@@ -89,6 +92,7 @@ export async function runModelTurn(
     return cut && (await deps.context.record(deps, cut, turn, tx, messages.length));
   });
   applied?.();
+  reservation?.settle({ tokens: totalTokens(response.usage), dollars: costUsd });
   const announce: Announce = (emit) => emit({ type: 'model.turn', agent: deps.agent, ...facts });
   if (failure === undefined && followUp === undefined && toolUses.length > 0) return { kind: 'continue', announce };
   announce((event) => deps.bus.emit(event));

@@ -8,6 +8,8 @@ import type { Part, ToolUsePart } from '../providers/types.js';
 import { runModelTurn, type Announce } from './modelTurn.js';
 import { RunInterrupted, type MessageKind, type SessionDeps, type SessionMessage, type SessionOutcome } from './sessionTypes.js';
 import { executeToolCalls } from './toolExecution.js';
+import { checkRepeatedCalls, progressLimit, turnsWithoutProgress } from './loopGuard.js';
+import type { ToolResult } from '../tools/types.js';
 
 /** The parts of a stored message not read yet (never handed out: see `readParts`). */
 const UNREAD: Part[] = [];
@@ -135,10 +137,15 @@ export class AgentSession {
       if (calls.length > 0) {
         const opening = announce;
         announce = undefined;
+        const guard = deps.loopGuard ? await this.repeatGuard(calls) : undefined;
         await executeToolCalls(deps, calls, {
           opening: opening && ((tx) => opening(tx.emit)),
           persist: (results, tx) => this.append({ role: 'user', parts: results, kind: 'tool_results' }, this.turnsTaken, tx.store),
+          answers: guard?.answers,
         });
+        if (guard?.stop) return { kind: 'failed', reason: guard.stop };
+        const idle = deps.loopGuard ? this.progressGuard() : undefined;
+        if (idle) return { kind: 'failed', reason: idle };
         if (deps.isDone?.()) return { kind: 'done' };
         continue;
       }
@@ -149,6 +156,36 @@ export class AgentSession {
       }
       return { kind: 'answer', text: textOf(last) };
     }
+  }
+
+  /**
+   * The repeated-call guard on the calls due: corrections to answer some with, or (`stop`) every call
+   * answered as not run, so the conversation stays valid for a later instruction, and a reason to stop.
+   */
+  private async repeatGuard(calls: readonly ToolUsePart[]): Promise<{ answers?: Map<string, ToolResult>; stop?: string } | undefined> {
+    const { deps } = this;
+    await this.readParts(0);
+    const verdict = checkRepeatedCalls(this.messages, deps.loopGuard);
+    if (verdict.kind === 'ok') return undefined;
+    const base = { type: 'loop.detected' as const, task: deps.task, agent: deps.agent, sessionId: deps.sessionId, guard: 'repeated_call' as const, tool: verdict.tool, count: verdict.count };
+    if (verdict.kind === 'correct') {
+      deps.bus.emit({ ...base, action: 'corrected', message: verdict.message });
+      return { answers: verdict.answers };
+    }
+    deps.bus.emit({ ...base, action: 'stopped', message: `session stopped: ${verdict.reason}` });
+    const notRun: ToolResult = { content: [{ type: 'text', text: `Not executed: this session was stopped because ${verdict.reason}.` }], isError: true };
+    return { answers: new Map(calls.map((c) => [c.id, notRun])), stop: `stopped by the loop guard: ${verdict.reason}` };
+  }
+
+  /** The no-progress guard after a turn's results are stored: a reason to stop, or undefined. */
+  private progressGuard(): string | undefined {
+    const { deps } = this;
+    const limit = progressLimit(deps.loopGuard);
+    const idle = turnsWithoutProgress(this.messages);
+    if (idle < limit) return undefined;
+    const reason = `its tool results brought nothing new for ${idle} turns in a row`;
+    deps.bus.emit({ type: 'loop.detected', task: deps.task, agent: deps.agent, sessionId: deps.sessionId, guard: 'no_progress', action: 'stopped', count: idle, message: `session stopped: ${reason}` });
+    return `stopped by the loop guard: ${reason}`;
   }
 
   /** Stores the message through `store` (the session's, or the transaction it is part of), then holds it. */

@@ -1,6 +1,7 @@
 // Shared shapes of the agent session loop: its dependencies, the messages it keeps, and how it ends.
 
-import type { Pricing } from '../../config/graph.js';
+import type { LoopGuard, Pricing } from '../../config/graph.js';
+import type { BudgetGate } from '../budget/ledger.js';
 import type { Store } from '../../store/index.js';
 import type { EventBus } from '../events.js';
 import type { ModelClient, Part, ToolResultPart, ToolUsePart } from '../providers/types.js';
@@ -54,6 +55,10 @@ export interface SessionDeps {
   requireToolCall: boolean;
   /** Commander: true once task_complete has succeeded; the loop stops after that turn's results. */
   isDone?: () => boolean;
+  /** The run's budgets (absent when none is set): each model call reserves its cost here first. */
+  budget?: BudgetGate;
+  /** Runaway guards of this session's agent. */
+  loopGuard?: LoopGuard;
   /** Observes every call's result, fresh or replayed from the ledger (commander state is derived from these). */
   onToolResult?: (call: ToolUsePart, result: ToolResultPart) => void;
 }

@@ -28,6 +28,8 @@ export interface ToolStep {
   opening?: Write | undefined;
   /** Stores the results (the tool_results message), in the same commit as the last of them. */
   persist?: (results: ToolResultPart[], tx: StepTx) => Promise<void>;
+  /** Calls the runtime answers itself instead of running them (a runaway guard's correction), by call id. */
+  answers?: ReadonlyMap<string, ToolResult> | undefined;
 }
 
 /** A write of the step, made through the step's transaction (its store and its events). */
@@ -52,7 +54,7 @@ export async function executeToolCalls(deps: SessionDeps, calls: readonly ToolUs
   try {
     // The calls that run together: every write-ahead start is committed before the first of them runs.
     const wave: { i: number; plan: Plan }[] = [];
-    for (const [i, call] of calls.entries()) if (!last(call)) wave.push({ i, plan: await planCall(deps, call) });
+    for (const [i, call] of calls.entries()) if (!last(call)) wave.push({ i, plan: await planCall(deps, call, step.answers) });
     for (const { plan } of wave) if (plan.write) writes.add(plan.write);
     const running = wave.filter((w): w is { i: number; plan: Extract<Plan, { kind: 'run' }> } => w.plan.kind === 'run');
     if (running.length > 0) await writes.commit();
@@ -72,7 +74,7 @@ export async function executeToolCalls(deps: SessionDeps, calls: readonly ToolUs
     // Bookkeeping tools (submit_output, task_complete) see the effects of the turn's other calls.
     for (const [i, call] of calls.entries()) {
       if (!last(call)) continue;
-      const plan = await planCall(deps, call);
+      const plan = await planCall(deps, call, step.answers);
       if (plan.write) writes.add(plan.write);
       if (plan.kind === 'answered') {
         finish(i, plan.result);
@@ -129,7 +131,7 @@ class StepWrites {
   }
 }
 
-async function planCall(deps: SessionDeps, call: ToolUsePart): Promise<Plan> {
+async function planCall(deps: SessionDeps, call: ToolUsePart, answers: ToolStep['answers']): Promise<Plan> {
   const { store, sessionId } = deps;
   // The ledger comes first: a call that ran before a restart is answered with what really happened,
   // even if its tool is no longer available (a server that fails to start now, a changed config).
@@ -138,6 +140,9 @@ async function planCall(deps: SessionDeps, call: ToolUsePart): Promise<Plan> {
     const result = stored.result;
     return { kind: 'answered', result, write: (tx) => emitFinished(deps, tx, call, stored.toolRef, result.isError, 0, true) };
   }
+  // Decided again from the same conversation on resume, so never in the ledger.
+  const answer = answers?.get(call.id);
+  if (answer) return { kind: 'answered', result: answer };
   const resuming = stored?.status === 'started';
   const tool = deps.toolbox.resolve(call.name);
   if (resuming && (!tool || tool.onInterrupted === 'report')) {

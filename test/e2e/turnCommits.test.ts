@@ -50,7 +50,8 @@ afterAll(async () => {
 
 /** Commits of one `squadron run` whose worker takes `turns` turns of `calls` parallel calls each, then answers. */
 async function commitsOfRun(turns: number, calls: number): Promise<number> {
-  const worker: TurnReply[] = Array.from({ length: turns }, () => ({ toolCalls: Array.from({ length: calls }, () => ({ name: TIME, input: {} })) }));
+  // A different zone per call: identical calls in a row would meet the loop guard (docs/concepts/spend-control.md).
+  const worker: TurnReply[] = Array.from({ length: turns }, (_, t) => ({ toolCalls: Array.from({ length: calls }, (_, i) => ({ name: TIME, input: { timezone: `Etc/GMT+${t * calls + i}` } })) }));
   worker.push({ text: 'It is now.' });
   const script = turnScript({
     'commander of task "t"': [callAgent('worker', 'Tell the time.'), taskComplete('Told the time.')],

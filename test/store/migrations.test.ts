@@ -192,4 +192,26 @@ describe('migrations', () => {
     db.close();
     expect(statements).toEqual(["SELECT 1 FROM sqlite_master", 'SELECT version, name, checksum']);
   });
+  it('0009 rebuilds runs to allow stopped and waiting, keeping every row that references a run', async () => {
+    const path = join(tempDir(), 'store.db');
+    const files = readMigrations(assetPath('migrations', 'sqlite'));
+    // Opened through openStore first: better-sqlite3 reads SQLITE_USE_URI when its addon first loads.
+    openStore(join(tempDir(), 'other.db')).close();
+    const db = new Database(path);
+    db.pragma('foreign_keys = ON');
+    migrate(db, files.filter((f) => f.version < 9), () => '2025-01-01T00:00:00.000Z');
+    db.exec(`INSERT INTO runs (id, mission, config_path, status, inputs_json, started_at) VALUES ('run_a', 'm', '/c.hcl', 'interrupted', '{}', '2025-01-01T00:00:00.000Z');
+      INSERT INTO tasks (id, run_id, name) VALUES ('tsk_a', 'run_a', 'one');`);
+    expect(() => db.prepare("UPDATE runs SET status = 'stopped'").run()).toThrow(/CHECK/);
+    migrate(db, files, () => '2025-01-01T00:00:00.000Z');
+    expect(db.prepare('SELECT name FROM tasks').pluck().all()).toEqual(['one']);
+    db.prepare("UPDATE runs SET status = 'stopped'").run();
+    expect(() => db.prepare("UPDATE runs SET status = 'paused'").run()).toThrow(/CHECK/);
+    // Foreign keys are on again, and still point at the rebuilt table: deleting the run cascades.
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(() => db.prepare("INSERT INTO tasks (id, run_id, name) VALUES ('tsk_b', 'run_nope', 'x')").run()).toThrow(/FOREIGN KEY/);
+    db.prepare("DELETE FROM runs WHERE id = 'run_a'").run();
+    expect(db.prepare('SELECT COUNT(*) FROM tasks').pluck().get()).toBe(0);
+    db.close();
+  });
 });

@@ -45,6 +45,16 @@ describe.each(useBackends())('$name store', (backend) => {
       await expect(store.runs.setStatus('run_nope', 'failed')).rejects.toThrow(StoreError);
     });
 
+    it('stores a run stopped by its budget, with its reason, and runs it again on resume', async () => {
+      const store = await backend.fresh();
+      const run = await store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} });
+      await store.runs.setStatus(run.id, 'stopped', 'the mission budget cannot afford the next model call');
+      expect(await store.runs.get(run.id)).toMatchObject({ status: 'stopped', error: 'the mission budget cannot afford the next model call' });
+      expect((await store.runs.list({ limit: 5 })).map((r) => r.status)).toEqual(['stopped']);
+      await store.runs.setStatus(run.id, 'running');
+      expect(await store.runs.get(run.id)).toMatchObject({ status: 'running' });
+    });
+
     it('lists newest first with usage totals, cost and task counts, filtered by mission', async () => {
       let t = Date.parse('2025-01-01T00:00:00.000Z');
       const store = await backend.fresh({ clock: () => (t += 1000) });

@@ -1,0 +1,52 @@
+// The upper bound of one model call's cost, reserved before the call is sent. There is no exact
+// tokenizer here, so the input is bounded by the request's UTF-8 bytes: every tokenizer the
+// providers use spends at least one byte of text per token (JSON escaping and base64 images only
+// add bytes), plus a fixed allowance per message and per request for the wire format's own tokens.
+// The output is bounded by the call's own limit: max_tokens, plus the thinking budget Anthropic adds
+// on top of it. Input is priced at the dearest input rate (a cache write costs more than input).
+
+import type { Pricing } from '../../config/graph.js';
+import type { SessionModel } from '../agents/sessionTypes.js';
+import { THINKING_BUDGETS } from '../providers/anthropicRequest.js';
+import type { ModelRequest } from '../providers/types.js';
+
+/** Tokens a provider may add around each message and around the whole request (roles, separators). */
+const PER_MESSAGE_TOKENS = 16;
+const PER_REQUEST_TOKENS = 512;
+
+export interface Spend {
+  tokens: number;
+  dollars: number;
+}
+
+/**
+ * JSON bytes of a message's parts or a tool definition, measured once per object: a stored
+ * message's parts are never changed in place (a changed message is a new array), so a long
+ * conversation costs only its new messages per call.
+ */
+const measured = new WeakMap<object, number>();
+
+function jsonBytes(value: object): number {
+  let n = measured.get(value);
+  if (n === undefined) {
+    n = Buffer.byteLength(JSON.stringify(value));
+    measured.set(value, n);
+  }
+  return n;
+}
+
+export function callUpperBound(request: ModelRequest, model: Pick<SessionModel, 'pricing'>): Spend {
+  let inputTokens = Buffer.byteLength(request.system) + PER_REQUEST_TOKENS;
+  for (const m of request.messages) inputTokens += jsonBytes(m.parts) + PER_MESSAGE_TOKENS;
+  for (const tool of request.tools) inputTokens += jsonBytes(tool);
+  const thinking = request.reasoning && request.reasoningForm !== 'adaptive' ? THINKING_BUDGETS[request.reasoning] : 0;
+  // On OpenAI the reasoning tokens count within max_tokens: adding them there only makes the bound looser.
+  const outputTokens = request.maxOutputTokens + thinking;
+  return { tokens: inputTokens + outputTokens, dollars: priceOf(inputTokens, outputTokens, model.pricing) };
+}
+
+function priceOf(inputTokens: number, outputTokens: number, pricing: Pricing | undefined): number {
+  if (!pricing) return 0;
+  const inputRate = Math.max(pricing.input, pricing.cacheWrite ?? pricing.input * 1.25, pricing.cacheRead ?? 0);
+  return (inputRate * inputTokens + pricing.output * outputTokens) / 1_000_000;
+}
