@@ -340,7 +340,37 @@ async function benchLoad(redact) {
   report(`${label}, every part read`, fmtMs(parsed), 'median of 3: list + restore + parse', parsed);
   const heads = await median(() => store.messages.heads(sessionId));
   report(`${label}, heads only`, fmtMs(heads), 'median of 3: what resume reads to find its place', heads);
+  if (!redact) await benchLoadFloor(store.path, sessionId);
   await store.close();
+}
+
+/**
+ * The floor under the load rows: the same rows read by better-sqlite3 alone on a second connection,
+ * none of the store's code — SQLite reading the pages plus the addon making a JS string of every
+ * column — and the pages alone (a column after parts_json, no string made of it).
+ */
+async function benchLoadFloor(path, sessionId) {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path, { readonly: true });
+  try {
+    const median = (stmt) => {
+      const samples = [];
+      for (let k = 0; k < 4; k++) samples.push(timeItSync(() => stmt.all(sessionId)));
+      return samples.sort((a, b) => a - b).slice(1)[1];
+    };
+    const rows = median(db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq >= 1 ORDER BY seq'));
+    report('  floor: the same rows, better-sqlite3 alone', fmtMs(rows), 'median of 3: SELECT * (the list\'s query), rows made, nothing parsed', rows);
+    const pages = median(db.prepare('SELECT length(parts_json) FROM messages WHERE session_id = ? AND seq >= 1 ORDER BY seq'));
+    report('  floor: the same pages read, no strings made', fmtMs(pages), 'median of 3: SELECT length(parts_json)', pages);
+  } finally {
+    db.close();
+  }
+}
+
+function timeItSync(fn) {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
 }
 
 // ---- resume (store part, then the runtime: `squadron resume` end to end)
@@ -462,6 +492,37 @@ mission "bench" {
     }
   } finally {
     await server.close();
+  }
+}
+
+/**
+ * The fixed part of the resume rows: CPU time of a fresh process that only imports what `squadron
+ * resume` loads before it reads the store (median of 5, interleaved), beside `node -e 0`'s.
+ */
+function measureResumeImports() {
+  if (!HAS_TIME) return;
+  const repo = join(dirname(CLI), '..', '..');
+  const rows = [
+    ['node -e 0', ''],
+    ['zod', "await import('zod');"],
+    ['better-sqlite3', "await import('better-sqlite3');"],
+    ['@anthropic-ai/sdk (its client, with @opentelemetry/api)', "await import('@anthropic-ai/sdk');"],
+    ['the store (dist/store: zod, better-sqlite3)', `await import(${JSON.stringify(new URL('../dist/store/index.js', import.meta.url).href)});`],
+    ['what resume loads (dist/api + dist/runtime/run.js)', `await import(${JSON.stringify(new URL('../dist/api/index.js', import.meta.url).href)}); await import(${JSON.stringify(new URL('../dist/runtime/run.js', import.meta.url).href)});`],
+  ].map(([label, code]) => ({ label, code, cpu: [] }));
+  const timeFile = join(root, 'import-time.txt');
+  for (let rep = 0; rep < 5; rep++) {
+    for (const row of rows) {
+      const argv = ['-f', '%U %S', '-o', timeFile, process.execPath, '--input-type=module', '-e', row.code || '0'];
+      const result = spawnSync('/usr/bin/time', argv, { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+      if (result.status !== 0) throw new Error(`importing for "${row.label}" failed: ${result.stderr.slice(-500)}`);
+      row.cpu.push(cpuOf(timeFile));
+    }
+  }
+  const floor = rows[0].cpu.sort((a, b) => a - b)[2];
+  for (const row of rows.slice(1)) {
+    const cpu = row.cpu.sort((a, b) => a - b)[2];
+    report(`  import alone: ${row.label}`, `${fmtMs(cpu)} CPU`, `median of 5; +${fmtMs(cpu - floor)} over node -e 0's ${fmtMs(floor)}; ${(cpu / floor).toFixed(2)}× node -e 0 CPU`);
   }
 }
 
@@ -646,6 +707,7 @@ try {
   if (wanted('resume')) {
     await measureStoreResume();
     await measureRuntimeResume();
+    measureResumeImports();
   }
   if (wanted('readback')) await benchReadback();
 } finally {

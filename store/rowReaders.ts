@@ -120,14 +120,6 @@ export function toSessionRow(codec: ColumnCodec, r: Parsed<typeof RawSession>): 
   };
 }
 
-/**
- * A message row as SQLite returns it. When its checksum proves it is the row this store wrote (and
- * validated as typed parts), its parts are neither validated again nor parsed now: they are restored
- * and parsed the first time something reads them, once (a resume that only looks at the end of a
- * long conversation, or at its instructions, never pays for the rest). The other columns' types are
- * enforced by the database itself (STRICT table, CHECK on role). Any other row (no checksum, written
- * before 0003, or edited since) is validated in full at once, with the same errors.
- */
 /** A message row's head columns as the database returns them (types held by the table's constraints). */
 export function readMessageHead(row: unknown): MessageHead {
   const r = row as { id: number; seq: number; role: 'user' | 'assistant'; turn: number; kind: string | null; call_id: string | null };
@@ -137,6 +129,14 @@ export function readMessageHead(row: unknown): MessageHead {
   return head;
 }
 
+/**
+ * A message row as SQLite returns it. When its checksum proves it is the row this store wrote (and
+ * validated as typed parts), its parts are neither validated again nor parsed now: they are restored
+ * and parsed the first time something reads them, once (a resume that only looks at the end of a
+ * long conversation, or at its instructions, never pays for the rest). The other columns' types are
+ * enforced by the database itself (STRICT table, CHECK on role). Any other row (no checksum, written
+ * before 0003, or edited since) is validated in full at once, with the same errors.
+ */
 export function readMessageRow(codec: ColumnCodec, row: unknown): MessageRow {
   const r = row as Parsed<typeof RawMessage> & { checksum?: number | null };
   if (typeof r.checksum === 'number' && typeof r.parts_json === 'string' && r.checksum === messageChecksum(r.role, r.kind, r.call_id, r.parts_json)) {
@@ -154,6 +154,9 @@ function partsWhere(r: { id: number }): string {
 
 function messageRow(r: Parsed<typeof RawMessage>, readParts: () => Part[]): MessageRow {
   let parts: Part[] | undefined;
+  // Dropped once the parts are read: it holds the stored text, which a long conversation would
+  // otherwise keep twice over (as text and as parts) for as long as its messages are held.
+  let read: (() => Part[]) | undefined = readParts;
   // An accessor in the literal keeps the field's place (and its enumerability) for JSON output.
   return {
     id: r.id,
@@ -161,10 +164,15 @@ function messageRow(r: Parsed<typeof RawMessage>, readParts: () => Part[]): Mess
     seq: r.seq,
     role: r.role,
     get parts(): Part[] {
-      return (parts ??= readParts());
+      if (parts === undefined) {
+        parts = read!();
+        read = undefined;
+      }
+      return parts;
     },
     set parts(value: Part[]) {
       parts = value;
+      read = undefined;
     },
     turn: r.turn,
     kind: opt(r.kind),

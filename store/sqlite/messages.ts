@@ -9,6 +9,9 @@ import type { MessageRow } from '../rows.js';
 import type { RepoContext } from './context.js';
 import type { MessagesRepo } from '../repos/messages.js';
 
+/** A session's message heads: read from the messages_heads index alone (0006), never from the rows and their parts. */
+export const HEADS_SQL = 'SELECT id, seq, role, turn, kind, call_id FROM messages WHERE session_id = ? ORDER BY seq';
+
 export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRepo {
   // A database of an older schema opened read-only (read as it is) has no checksum column: its rows
   // are all validated, and nothing is appended to it.
@@ -20,7 +23,7 @@ export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRep
      RETURNING id, seq, created_at`,
   );
   const bySession = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq');
-  const headsBySession = db.prepare('SELECT id, seq, role, turn, kind, call_id FROM messages WHERE session_id = ? ORDER BY seq');
+  const headsBySession = db.prepare(HEADS_SQL);
   const count = db.prepare<[string], number>('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck();
 
   const read = (row: unknown): MessageRow => readMessageRow(codec, row);
