@@ -5,7 +5,7 @@
 
 CREATE TABLE context_views (
   session_id   text NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-  seq          integer NOT NULL,
+  seq          bigint NOT NULL,
   kind         text NOT NULL CHECK (kind IN ('compaction', 'pruning')),
   after_seq    integer NOT NULL,
   keep_from    integer NOT NULL,

@@ -5,7 +5,7 @@
 CREATE TABLE task_items (
   run_id      text NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
   task        text NOT NULL,
-  idx         integer NOT NULL CHECK (idx >= 0),
+  idx         bigint NOT NULL CHECK (idx >= 0),
   status      text NOT NULL DEFAULT 'pending'
               CHECK (status IN ('pending', 'running', 'completed', 'failed', 'cancelled')),
   attempt     integer NOT NULL DEFAULT 1,
