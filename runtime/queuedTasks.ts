@@ -10,6 +10,7 @@ import type { RunContext } from './runContext.js';
 import type { TaskExecutor } from './scheduler.js';
 import type { UnitRow, UnitsRepo } from '../store/index.js';
 import { holderIsGone } from './runStatus.js';
+import { pause } from '../core/pause.js';
 
 export interface QueueTiming {
   /** How often the state of a unit in flight is read. */
@@ -46,18 +47,4 @@ export function queuedTaskExecutor(units: UnitsRepo, timing: QueueTiming, handOf
       await pause(timing.pollMs, cancelled ? undefined : ctx.signal);
     }
   };
-}
-
-/** Waits `ms`, or less when `signal` aborts meanwhile. */
-export function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

@@ -6,7 +6,7 @@
 import type { TaskSpec } from '../config/graph.js';
 import type { ClaimFilter, LeaseOwner, UnitRow, UnitsRepo } from '../store/index.js';
 import { startHeartbeat } from './leaseHeartbeat.js';
-import { pause } from './queuedTasks.js';
+import { pause } from '../core/pause.js';
 import type { RunContext } from './runContext.js';
 import { executeTaskHere } from './scheduler.js';
 import { storedUpstream } from './storedUpstream.js';

@@ -10,7 +10,7 @@ import { loadProject, selectMission } from '../project.js';
 import { interruptOnSigint, printRunReport, progressFor } from '../runReport.js';
 import { addSelectionFlags, selectionOf, type SelectionFlags } from '../selectionFlags.js';
 import { DB_OPTION_HELP, runDbPath, shownPath, storeCommand } from '../storeAccess.js';
-import type { LoadedProject } from '../../api/project.js';
+import type { RunRequest } from '../../api/index.js';
 
 interface RunFlags extends SelectionFlags {
   mission?: string;
@@ -52,20 +52,23 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
   const replay = flags.replay === undefined ? undefined : resolve(io.cwd, flags.replay);
   announceReplay(io, project.graph, mission, replay);
 
-  if (flags.detach) return detachCommand(io, project, mission.name, flags, dbPath, replay);
+  const request: RunRequest = {
+    config: project,
+    mission: mission.name,
+    inputs: parseKeyValues(flags.input, '--input'),
+    selection: selectionOf(flags),
+    db: dbPath,
+    ...(flags.workspace ? { workspace: resolve(io.cwd, flags.workspace) } : {}),
+    ...(replay ? { replay } : {}),
+    ...(flags.record ? { record: resolve(io.cwd, flags.record) } : {}),
+    env: io.env,
+  };
+  if (flags.detach) return detachCommand(io, request, flags, dbPath);
   let runId = '';
   const interrupt = interruptOnSigint(io);
   try {
     const report = await run({
-      config: project,
-      mission: mission.name,
-      inputs: parseKeyValues(flags.input, '--input'),
-      selection: selectionOf(flags),
-      db: dbPath,
-      ...(flags.workspace ? { workspace: resolve(io.cwd, flags.workspace) } : {}),
-      ...(replay ? { replay } : {}),
-      ...(flags.record ? { record: resolve(io.cwd, flags.record) } : {}),
-      env: io.env,
+      ...request,
       signal: interrupt.signal,
       progress: progressFor(io, Boolean(flags.json)),
       onRunId: (id) => {
@@ -83,22 +86,12 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
 }
 
 /** `run --detach`: stores and queues the run, prints its id (or its JSON document) and returns. */
-async function detachCommand(io: CliIo, project: LoadedProject, mission: string, flags: RunFlags, dbPath: string, replay: string | undefined): Promise<number> {
+async function detachCommand(io: CliIo, request: RunRequest, flags: RunFlags, dbPath: string): Promise<number> {
   if (!isPostgresUrl(dbPath)) {
     throw new CliError(`--detach needs a PostgreSQL database (--db postgres://… or SQUADRON_DATABASE_URL): a run queued in the SQLite file ${shownPath(io, dbPath)} would have no worker to take it; run it without --detach`, 'usage');
   }
   const { enqueue } = await import('../../api/index.js');
-  const runId = await enqueue({
-    config: project,
-    mission,
-    inputs: parseKeyValues(flags.input, '--input'),
-    selection: selectionOf(flags),
-    db: dbPath,
-    ...(flags.workspace ? { workspace: resolve(io.cwd, flags.workspace) } : {}),
-    ...(replay ? { replay } : {}),
-    ...(flags.record ? { record: resolve(io.cwd, flags.record) } : {}),
-    env: io.env,
-  });
+  const runId = await enqueue(request);
   if (flags.json) io.stdout.write(`${JSON.stringify({ run_id: runId, status: 'queued' }, null, 2)}\n`);
   else io.stdout.write(`run ${runId}\nqueued for the workers of ${shownPath(io, dbPath)} (squadron worker); follow it with: ${storeCommand(io, 'inspect', runId, dbPath)}\n`);
   return 0;

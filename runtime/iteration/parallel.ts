@@ -15,6 +15,7 @@ import type { RunContext } from '../runContext.js';
 import { attemptLabel } from '../taskAttempts.js';
 import { itemLabel } from './labels.js';
 import type { UnitSlots } from './slots.js';
+import { pause } from '../../core/pause.js';
 
 export interface IterationDeps {
   slots: UnitSlots;
@@ -39,7 +40,7 @@ export async function runParallelItems(
   let completed = rows.filter((r) => r.status === 'completed').length;
   const failedItems: number[] = [];
   const firstError = new Map<number, string>();
-  const sleep = deps.sleep ?? abortableSleep;
+  const sleep = deps.sleep ?? pause;
   const stopStarting = new AbortController();
   const signal = AbortSignal.any([ctx.signal, stopStarting.signal]);
   let interrupted = false;
@@ -102,11 +103,7 @@ export async function runParallelItems(
     const lanes = Math.min(iterator.concurrencyLimit, queue.length);
     const lane = async (k: number): Promise<void> => {
       if (k > 0 && iterator.startDelayMs > 0) {
-        try {
-          await sleep(k * iterator.startDelayMs, signal);
-        } catch {
-          return;
-        }
+        await sleep(k * iterator.startDelayMs, signal);
       }
       while (!signal.aborted && next < queue.length) {
         const row = queue[next++]!;
@@ -181,20 +178,5 @@ async function freshAttempt(ctx: RunContext, task: string, index: number, failed
     await tx.sessions.relabel(ctx.runId, label, attemptLabel(label, failedAttempt));
     await tx.items.retry(ctx.runId, task, index);
     return (await tx.items.get(ctx.runId, task, index))!;
-  });
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', abort);
-      resolve();
-    }, ms);
-    const abort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', abort, { once: true });
   });
 }

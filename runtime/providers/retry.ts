@@ -3,6 +3,7 @@
 // asks) and try again, up to a bounded number of attempts; then fail with one ModelCallError.
 
 import { ModelCallError, type ModelCallErrorKind, type RetryNotice } from './types.js';
+import { pause } from '../../core/pause.js';
 
 export interface RetryPolicy {
   /** Total attempts, the first one included. */
@@ -106,7 +107,7 @@ export async function callWithRetries<T>(run: RetryRun<T>): Promise<T> {
         : backoffDelayMs(attempt, run.policy, run.random);
     const status = failure.status !== undefined ? { status: failure.status } : {};
     run.onRetry?.({ attempt, delayMs, reason: failure.reason, ...status });
-    await sleep(delayMs, run.signal);
+    await pause(delayMs, run.signal);
   }
 }
 
@@ -145,19 +146,6 @@ function throwIfCallerAborted(label: string, signal: AbortSignal | undefined, at
   if (signal?.aborted) {
     throw new ModelCallError(`${label}: request aborted`, undefined, false, { kind: 'aborted', attempts });
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (ms <= 0 || signal?.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 function formatSeconds(ms: number): string {
