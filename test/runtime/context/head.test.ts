@@ -20,7 +20,7 @@ const dropped: SessionMessage[] = [
 
 describe('the head of a cut', () => {
   it('compaction: the newest dropped instruction verbatim, tools with counts, answers cut at 200 characters, the summary', () => {
-    const head = compactedHead(dropped, 'Pages were read.');
+    const head = compactedHead(dropped, { summary: 'Pages were read.' });
     const text = (head[0] as { text: string }).text;
     expect(text.startsWith('<COMPACTED_CONTEXT>\nMessages 1 to 7 of this conversation were compacted')).toBe(true);
     expect(text).toContain('## Task\nSecond task, with an image.\n');
@@ -44,7 +44,7 @@ describe('the context policy', () => {
   it('defaults to room for the reply, then 80% of the window, and 4 kept turns', () => {
     expect(defaultTokenLimit(200_000, 8192)).toBe(153_446);
     const policy = contextPolicy({ via: 'agent' }, { contextWindow: 32_000, contextWindowVia: 'default', maxOutputTokens: 8192 });
-    expect(policy).toEqual({ window: 32_000, windowVia: 'default', compaction: { tokenLimit: 19_046, turnRetention: 4, summarize: false, via: 'default' } });
+    expect(policy).toEqual({ window: 32_000, windowVia: 'default', replyRoom: 8192, compaction: { tokenLimit: 19_046, turnRetention: 4, summarize: false, via: 'default' } });
   });
 
   it("takes the block's figures and names the block", () => {
