@@ -23,6 +23,7 @@ import type { SessionDeps, SessionMessage } from '../agents/sessionTypes.js';
 import { keepStart, turnsFrom, viewMessages, type View } from './cut.js';
 import { commanderState } from './commanderState.js';
 import { compactedHead, prunedHead } from './head.js';
+import { latestResultsSection, withLatest } from './latestResults.js';
 import { requestRoom, type ContextPolicy } from './policy.js';
 import { SUMMARY_OUTPUT_TOKENS, summarize, summaryText } from './summarize.js';
 
@@ -100,16 +101,45 @@ export class SessionContext {
     if (this.view !== undefined && this.view.afterSeq === messages.length) return { kind: 'ready', request };
     const predicted = this.predict(messages, request);
     const room = requestRoom(this.policy);
-    const cut = await this.check(deps, messages, turn, request, predicted, room);
-    if (cut?.kind === 'failed') return cut;
-    if (cut !== undefined) {
-      const applied = await deps.store.transaction((tx) => this.record(deps, cut.cut, turn, tx, messages.length));
+    let cut = await this.check(deps, messages, turn, request, predicted, room);
+    if (cut?.kind !== 'cut' && (cut?.kind === 'failed' || (predicted.measured && predicted.tokens > room))) {
+      const reason = cut?.kind === 'failed' ? cut.reason : tooLarge(predicted.tokens, this.policy, 'and its conversation cannot be cut any shorter');
+      cut = await this.lastResort(deps, messages, build, predicted, room);
+      if (cut === undefined) return { kind: 'failed', reason: `${reason}, not even with its last tool results replaced by stored previews` };
+    }
+    if (cut?.kind === 'cut') {
+      const pending = cut.cut;
+      const applied = await deps.store.transaction((tx) => this.record(deps, pending, turn, tx, messages.length));
       applied();
       request = build();
-    } else if (predicted.measured && predicted.tokens > room) {
-      return { kind: 'failed', reason: tooLarge(predicted.tokens, this.policy, 'and its conversation cannot be cut any shorter') };
     }
     return { kind: 'ready', request };
+  }
+
+  /**
+   * When not even the last model turn fits the window: keep no message verbatim, and put the last
+   * tool calls in the head with their large results stored and previewed. Undefined when that does
+   * not fit either (or the conversation does not end with tool results).
+   */
+  private async lastResort(
+    deps: SessionDeps,
+    messages: readonly SessionMessage[],
+    build: () => ModelRequest,
+    predicted: Predicted,
+    room: number,
+  ): Promise<{ kind: 'cut'; cut: PendingCut } | undefined> {
+    const calls = messages.at(-2)?.parts.filter((p) => p.type === 'tool_use').length ?? 0;
+    const section = await latestResultsSection(deps, messages, Math.max(1_000, Math.floor(room / 4 / Math.max(calls, 1))));
+    if (section === undefined) return undefined;
+    const state = deps.requireToolCall ? commanderState(messages, deps.toolbox.visibleNames()) : undefined;
+    const head = withLatest(compactedHead(messages, { state }), section);
+    // Built again: the read tools may have joined the request.
+    const request = build();
+    const fixed = inputUpperBound(request) - messagesUpperBound(request.messages);
+    const tokens = Math.ceil((fixed + messagesUpperBound([{ parts: head }])) * this.ratio());
+    if (tokens > room) return undefined;
+    const n = messages.length;
+    return { kind: 'cut', cut: { view: { kind: 'compaction', afterSeq: n, keepFrom: n + 1, head, inputTokens: predicted.tokens, dropped: n } } };
   }
 
   /** The cut the policy asks for before this request, if any. */

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../runtime/providers/types.js';
 import { runCli } from '../support/cli.js';
-import { commanderOf, fakeModelBlock, openRunDb, removeProjects, requestsOf, workerOf, writeProject } from '../support/e2eProject.js';
+import { agentOf, commanderOf, fakeModelBlock, openRunDb, removeProjects, requestsOf, workerOf, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
 import { closeServer, listenLocal } from '../support/localServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
@@ -278,5 +278,162 @@ describe('compaction with summarize = true', () => {
     } finally {
       await server.close();
     }
+  }, 240_000);
+});
+
+describe('the summary call across kill -9 and resume', () => {
+  const isSummary = (req: FakeRequest): boolean => req.canonical.system.startsWith("You summarize part of an agent's conversation");
+
+  /** Runs with summarize = true, kills the run at the first request `killAt` picks, resumes it. */
+  async function killAndResume(killAt: (req: FakeRequest) => boolean) {
+    let child: ChildProcess | undefined;
+    let killed: FakeRequest | undefined;
+    const turns = script();
+    const summaries: FakeRequest[] = [];
+    const server = await startFakeModelServer({
+      respond: (req) => {
+        if (killed === undefined && killAt(req)) {
+          killed = req;
+          child?.kill('SIGKILL');
+        }
+        if (!isSummary(req)) return turns.respond(req);
+        summaries.push(req);
+        return { text: `Summary ${summaries.length}: pages read so far.`, usage: { inputTokens: 1000, outputTokens: 20 } };
+      },
+    });
+    try {
+      const dir = writeProject({ 'mission.hcl': projectHcl(server, COMPACTION.replace('turn_retention', 'summarize      = true\n      turn_retention')) });
+      const first = await runCli(['run', dir], { cwd: dir, timeoutMs: 180_000, onSpawn: (c) => (child = c) });
+      expect(first.signal, first.stderr).toBe('SIGKILL');
+      const runId = /^run (run_\w+)$/m.exec(first.stdout)?.[1];
+      const resumed = await runCli(['resume', runId!], { cwd: dir, timeoutMs: 180_000 });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(turns.problems).toEqual([]);
+      const db = openRunDb(dir);
+      try {
+        const views = db.prepare("SELECT COUNT(*) FROM context_views v JOIN sessions s ON s.id = v.session_id WHERE s.agent = 'worker'").pluck().get() as number;
+        const turnRows = db.prepare("SELECT COUNT(*) FROM model_turns t JOIN sessions s ON s.id = t.session_id WHERE s.agent = 'worker'").pluck().get() as number;
+        return { killed: killed!, summaries, worker: requestsOf(server, workerOf('read')), views, turnRows };
+      } finally {
+        db.close();
+      }
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('asks a summary killed in flight once more, and no model turn of the worker twice', async () => {
+    const r = await killAndResume(isSummary);
+    // The killed call was never answered into the store: it is asked again, byte for byte, once.
+    expect(r.summaries.length).toBe(r.views + 1);
+    expect(JSON.stringify(r.summaries[1]!.body)).toBe(JSON.stringify(r.killed.body));
+    expect(r.worker).toHaveLength(PAGES + 1);
+    // Each stored turn once: the worker's replies and one summary per compaction.
+    expect(r.turnRows).toBe(PAGES + 1 + r.views);
+  }, 300_000);
+
+  it('does not ask a summary again once its answer is stored with the cut', async () => {
+    // Killed while the first request built from the summarized cut is in flight.
+    const r = await killAndResume((req) => !isSummary(req) && compacted(req));
+    expect(headText(r.killed)).toContain('Summary 1:');
+    expect(r.summaries.length).toBe(r.views);
+    const again = r.worker[r.worker.indexOf(r.killed) + 1]!;
+    expect(JSON.stringify(again.body)).toBe(JSON.stringify(r.killed.body));
+  }, 300_000);
+});
+
+describe('compaction when the kept turns alone pass the limit', () => {
+  it('keeps fewer turns than turn_retention, so no request passes token_limit', async () => {
+    const turns = script();
+    const server = await startFakeModelServer({ respond: turns.respond });
+    try {
+      // Ten turns of 20 KB pages are ~50,000 tokens: more than the limit by themselves.
+      const dir = writeProject({ 'mission.hcl': projectHcl(server, COMPACTION.replace(`turn_retention = ${RETENTION}`, 'turn_retention = 10')) });
+      const run = await runCli(['run', dir], { cwd: dir, timeoutMs: 180_000 });
+      expect(run.code, run.stderr).toBe(0);
+      expect(turns.problems).toEqual([]);
+      const worker = requestsOf(server, workerOf('read'));
+      expect(worker).toHaveLength(PAGES + 1);
+      for (const req of worker) {
+        expectPairsWhole(req.canonical.messages);
+        expect(reportedTokens(req)).toBeLessThanOrEqual(TOKEN_LIMIT);
+      }
+      const kept = worker.filter(compacted).map((req) => req.canonical.messages.filter((m) => m.role === 'assistant').length);
+      expect(kept.length).toBeGreaterThan(PAGES / 2);
+      expect(Math.max(...kept)).toBeLessThan(10);
+      expect(Math.min(...kept)).toBeGreaterThanOrEqual(1);
+    } finally {
+      await server.close();
+    }
+  }, 240_000);
+});
+
+describe('a model turn too large for the window', () => {
+  /** A commander on a 200k model and a reader agent on a model block whose window is `window`. */
+  const readerHcl = (server: FakeModelServer, window: number) => `${fakeModelBlock(server)}
+model "tiny" {
+  provider       = "anthropic"
+  base_url       = "${server.anthropicBaseURL}"
+  api_key        = "test-key-123"
+  context_window = ${window}
+}
+agent "reader" {
+  model       = models.tiny.claude_sonnet_4_6
+  personality = "Reads pages."
+  tools       = [builtins.http.get]
+}
+mission "m" {
+  commander { model = models.fake.claude_sonnet_4_6 }
+  task "read" {
+    objective = "Read the page."
+    agents    = [agents.reader]
+    discovery = false
+  }
+}
+`;
+
+  async function run(window: number) {
+    const reader: FakeRequest[] = [];
+    const commander = turnScript({ [commanderOf('read')]: [callAgent('reader', TASK), (req) => taskComplete(lastToolResult(req).slice(0, 400))] });
+    const server = await startFakeModelServer({
+      respond: (req) => {
+        if (!req.canonical.system.includes(agentOf('reader'))) return commander.respond(req);
+        reader.push(req);
+        const usage = { inputTokens: reportedTokens(req), outputTokens: 10 };
+        if (JSON.stringify(req.canonical.messages).includes('[stored result res_')) return { text: 'Read the stored page through its preview.', usage };
+        return { ...toolCall('builtins_http_get', { url: `${pagesUrl}/page/1` }), usage };
+      },
+    });
+    try {
+      const dir = writeProject({ 'mission.hcl': readerHcl(server, window) });
+      const result = await runCli(['run', dir], { cwd: dir, timeoutMs: 180_000 });
+      expect(commander.problems).toEqual([]);
+      return { result, reader, answer: lastToolResult(requestsOf(server, commanderOf('read')).at(-1)!) };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('sends its large tool result as the preview of a stored copy when even the last turn alone does not fit', async () => {
+    // An 8,000-token window leaves 4,000 beside the reply; the 20 KB page is ~5,000 tokens.
+    const { result, reader, answer } = await run(8000);
+    expect(result.code, result.stderr).toBe(0);
+    expect(reader).toHaveLength(2);
+    const second = reader[1]!;
+    // One user message: the compacted context, then the call and its stored result's preview.
+    expect(second.canonical.messages).toHaveLength(1);
+    expect(headText(second)).toContain(`## Task\n${TASK}`);
+    expect(headText(second)).toMatch(/## Your latest tool calls[\s\S]*### builtins_http_get \{"url":"[^"]+\/page\/1"\}\n\[stored result res_[0-9a-f]{16}\]/);
+    expect(second.canonical.tools.map((t) => t.name)).toContain('result_read');
+    expect(reportedTokens(second)).toBeLessThanOrEqual(4000);
+    expect(answer).toContain('Read the stored page through its preview.');
+  }, 240_000);
+
+  it('fails the session naming the sizes when not even that fits', async () => {
+    // A 2,000-token window leaves 1,000: less than the reader's system prompt and tools.
+    const { result, reader, answer } = await run(2000);
+    expect(reader).toHaveLength(1);
+    expect(answer).toMatch(/the next model request would hold about [\d,]+ input tokens, more than the 1,000 its model's context window of 2,000 leaves beside the reply, .*not even with its last tool results replaced by stored previews/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   }, 240_000);
 });
