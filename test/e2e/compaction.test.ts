@@ -176,7 +176,7 @@ describe('compaction of a long session', () => {
     const runId = (openRunDb(dir).prepare('SELECT id FROM runs').pluck().get() as string);
     const shown = await runCli(['inspect', runId, '--transcript'], { cwd: dir });
     expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.stdout).toMatch(/── compacted after message \d+: messages 1–\d+ replaced by the head below \(the request before held \d[\d,]* input tokens\)/);
+    expect(shown.stdout).toMatch(/── compacted after message \d+: messages 1–\d+ replaced by the head below \(the request uncut would have held about \d[\d,]* input tokens\)/);
     expect(shown.stdout).toContain('<COMPACTED_CONTEXT>');
     const db = openRunDb(dir);
     try {
