@@ -1,9 +1,12 @@
 // End-to-end: long sessions cut down through the CLI (docs/concepts/context.md). A worker reads 24
 // pages of 20 KB each over HTTP; the fake model reports most of each request's input as cache reads,
-// so compaction fires only because the trigger counts cached tokens too. The requests the fake server
-// recorded stay bounded, keep every tool pair whole and the retained turns verbatim, and repeat the
-// task; pruning caps the turns a request holds; after kill -9 right after a compaction, resume sends
-// the very request the killed process had sent; inspect shows where the session was cut.
+// so compaction fires only because the check counts cached tokens too. Every request is sized before
+// it is sent: none the fake server received passes token_limit (fewer turns are kept when the kept
+// ones alone would), tool pairs stay whole, the retained turns are verbatim and the task repeated;
+// pruning caps the turns a request holds; after kill -9 right after a compaction, resume sends the
+// very request the killed process had sent; a summary call killed in flight is asked once more and
+// one stored with its cut never again; a model turn the window cannot hold is sent with its result as
+// a stored preview, else the session fails naming the sizes; inspect shows where the session was cut.
 
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
