@@ -12,10 +12,12 @@
 //                    stored result of a session on (once per session, not per result).
 //
 // Then a long session: a worker that reads 300 pages of 20 KB each (builtins.http.get against a
-// local server), once without compaction (token_limit at its maximum), once with the default
-// compaction of its model (200,000-token window) and once with token_limit = 30,000. Per run: the
-// request bytes at some turns, the largest request, and the resend cost — the input tokens of all
-// the worker's requests summed (bytes / 4, as the fake model reports them: mostly cache reads).
+// local server), once without compaction (token_limit at its maximum and a window far above the
+// session), once with the default compaction of a 200,000-token window (context_window on the
+// model block) and once with token_limit = 30,000. Per run: the request bytes at some turns, the
+// largest request in bytes and in tokens against the limit in force (every request is checked
+// before it is sent), and the resend cost — the input tokens of all the worker's requests summed
+// (bytes / 4, as the fake model reports them: mostly cache reads).
 //
 // Prints figures only; nothing is asserted. Run after building:
 //   npm run build --silent && node bench/context.mjs [--api anthropic|openai] [--only results|long] [--turns N]
@@ -129,12 +131,13 @@ for (const [label, tool] of TOOLS) {
 
 const PAGE_BYTES = 20_000;
 
-function longHcl(server, compaction) {
+function longHcl(server, compaction, window) {
   const baseUrl = API === 'anthropic' ? server.anthropicBaseURL : server.openaiBaseURL;
   return `model "fake" {
-  provider = "${API}"
-  base_url = "${baseUrl}"
-  api_key  = "k"
+  provider       = "${API}"
+  base_url       = "${baseUrl}"
+  api_key        = "k"
+  context_window = ${window}
 }
 mission "m" {
   commander { model = ${MODEL} }
@@ -176,7 +179,7 @@ function longReply(request, pagesUrl) {
   return { toolCalls: [{ name: 'builtins_http_get', input: { url: `${pagesUrl}/page/${page + 1}` } }], usage };
 }
 
-async function measureLong(compaction) {
+async function measureLong(compaction, window) {
   const pages = createServer((req, res) => {
     const n = Number(/\/page\/(\d+)/.exec(req.url ?? '')?.[1]);
     const head = `page ${n}|`;
@@ -194,7 +197,7 @@ async function measureLong(compaction) {
   });
   const dir = mkdtempSync(join(tmpdir(), 'squadron-bench-long-'));
   try {
-    writeFileSync(join(dir, 'main.hcl'), longHcl(server, compaction));
+    writeFileSync(join(dir, 'main.hcl'), longHcl(server, compaction, window));
     await run(dir);
     return sizes;
   } finally {
@@ -206,19 +209,23 @@ async function measureLong(compaction) {
 }
 
 if (ONLY !== 'results') {
+  // [label, compaction block, the model block's context_window, the token limit in force]. Without
+  // compaction the window is set far above the session so that nothing cuts it.
   const runs = [
-    ['no compaction', '    compaction {\n      token_limit = 10000000\n    }'],
-    ['default (window 200,000)', ''],
-    ['token_limit = 30,000', '    compaction {\n      token_limit = 30000\n    }'],
+    ['no compaction', '    compaction {\n      token_limit = 10000000\n    }', 100_000_000, 10_000_000],
+    ['default (window 200,000)', '', 200_000, Math.floor((200_000 - 8_192) * 0.8)],
+    ['token_limit = 30,000', '    compaction {\n      token_limit = 30000\n    }', 200_000, 30_000],
   ];
   const marks = [...new Set([1, 10, 50, 100, 150, 200, 250, 300, TURNS])].filter((t) => t <= TURNS).sort((a, b) => a - b);
   console.log(`\na ${TURNS}-turn worker, 20 KB per tool result (${API} wire format; request body bytes at turn N)`);
-  console.log(`${'compaction'.padEnd(26)} ${marks.map((t) => `turn ${t}`.padStart(11)).join(' ')} ${'largest'.padStart(12)} ${'input tokens'.padStart(14)}`);
-  for (const [label, block] of runs) {
+  console.log(`${'compaction'.padEnd(26)} ${marks.map((t) => `turn ${t}`.padStart(11)).join(' ')} ${'largest'.padStart(12)} ${'largest tok'.padStart(12)} ${'limit'.padStart(12)} ${'input tokens'.padStart(14)}`);
+  for (const [label, block, window, limit] of runs) {
     const started = performance.now();
-    const sizes = await measureLong(block);
+    const sizes = await measureLong(block, window);
+    // Tokens as the fake model reports them (body bytes / 4), the figure the limit is checked against.
     const total = sizes.reduce((a, b) => a + Math.ceil(b / 4), 0);
     const at = marks.map((t) => (sizes[t - 1] === undefined ? '—' : sizes[t - 1].toLocaleString('en-US')).padStart(11)).join(' ');
-    console.log(`${label.padEnd(26)} ${at} ${fmt(Math.max(...sizes))} ${total.toLocaleString('en-US').padStart(14)}   (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    const largestTokens = Math.ceil(Math.max(...sizes) / 4);
+    console.log(`${label.padEnd(26)} ${at} ${fmt(Math.max(...sizes))} ${fmt(largestTokens)} ${fmt(limit)} ${total.toLocaleString('en-US').padStart(14)}   (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   }
 }

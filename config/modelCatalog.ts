@@ -34,17 +34,42 @@ export interface CatalogModel {
   contextWindow?: number;
 }
 
-/** Claude models' standard window (the 1M-token beta is opt-in per request). */
+/** The window of Claude models not listed below (the 1M-token beta of older ones is opt-in per request). */
 const CLAUDE_WINDOW = 200_000;
+/**
+ * Claude models whose standard window is 1M tokens (Anthropic's model pages: the 4.6 generation on).
+ * Claude Fable 5.2, Mythos 5.2 and Sonnet 5.5 are left at 200,000 until a model page states theirs:
+ * a window set too small only compacts earlier, one set too large fails requests.
+ */
+const CLAUDE_MILLION = new Set([
+  'claude-opus-5-5',
+  'claude-haiku-5-5',
+  'claude-fable-5-1',
+  'claude-mythos-5-1',
+  'claude-opus-5',
+  'claude-sonnet-5',
+  'claude-fable-5',
+  'claude-mythos-5',
+  'claude-opus-4-8',
+  'claude-opus-4-7',
+  'claude-opus-4-6',
+  'claude-sonnet-4-6',
+  'claude-mythos-preview',
+]);
 /** A model the catalog does not know (an alias to another id, a local server): small, so a session stays safe. */
 export const UNKNOWN_CONTEXT_WINDOW = 32_000;
 
-/** OpenAI windows by family, from the model pages of platform.openai.com. */
+/** OpenAI windows per model where they differ from their family's, from the model pages of platform.openai.com. */
 function openaiWindow(apiModel: string): number {
+  if (apiModel === 'gpt-5.4') return 1_050_000;
   if (apiModel.startsWith('gpt-5')) return 400_000;
   if (apiModel.startsWith('gpt-4.1')) return 1_047_576;
   if (apiModel.startsWith('gpt-4o')) return 128_000;
   return 200_000; // o3, o4-mini
+}
+
+function claudeWindow(apiModel: string): number {
+  return CLAUDE_MILLION.has(apiModel) ? 1_000_000 : CLAUDE_WINDOW;
 }
 
 /**
@@ -56,7 +81,7 @@ export function contextWindowOf(block: Pick<ModelBlock, 'contextWindow'> | undef
   const known = catalogModel(ref.provider, ref.key) ?? catalogModelByApiId(ref.provider, ref.apiModel);
   if (known === undefined) return { window: UNKNOWN_CONTEXT_WINDOW, via: 'default' };
   if (known.contextWindow !== undefined) return { window: known.contextWindow, via: 'catalog' };
-  return { window: known.apiModel.startsWith('claude') ? CLAUDE_WINDOW : openaiWindow(known.apiModel), via: 'catalog' };
+  return { window: known.apiModel.startsWith('claude') ? claudeWindow(known.apiModel) : openaiWindow(known.apiModel), via: 'catalog' };
 }
 
 /**

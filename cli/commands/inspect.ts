@@ -157,7 +157,7 @@ function prettyJson(text: string): string {
 /** Where a request was cut: what the next requests sent instead of messages 1…keepFrom-1. */
 function renderCut(v: SessionTranscript['contextViews'][number]): string {
   const what = v.kind === 'compaction' ? 'compacted' : 'pruned';
-  const why = v.kind === 'compaction' ? ` (the request before held ${v.inputTokens.toLocaleString('en-US')} input tokens)` : '';
+  const why = v.kind === 'compaction' ? ` (the request uncut would have held about ${v.inputTokens.toLocaleString('en-US')} input tokens)` : '';
   const line = `── ${what} after message ${v.afterSeq}: messages 1–${v.keepFrom - 1} replaced by the head below${why}`;
   const head = v.head.map((p) => (p.type === 'text' ? p.text : `(${p.type})`)).join('\n');
   return `${line}\n${indent(`[head] ${firstLines(head, 12)}`, '  ')}`;

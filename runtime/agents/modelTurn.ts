@@ -41,7 +41,10 @@ export async function runModelTurn(
   turn: number,
   append: (m: SessionMessage, turn: number, store: Store) => Promise<void>,
 ): Promise<TurnResult> {
-  const request = buildRequest(deps, messages, turn);
+  // The request as the context policy leaves it: a cut it asks for is stored before the request is sent.
+  const prepared = await deps.context.prepare(deps, messages, turn, () => buildRequest(deps, messages, turn));
+  if (prepared.kind === 'failed') return prepared;
+  const { request } = prepared;
   const reservation = await reserveCall(deps.budget, deps.task, deps.agent, request, deps.model, deps.signal);
   const started = performance.now();
   let response: ModelResponse;
@@ -81,17 +84,15 @@ export async function runModelTurn(
     }
   }
 
-  // Checked now, stored with the reply: a resume then builds its next request from the same view.
-  const cut = await deps.context.afterReply(deps, messages, assistant, response.usage, turn);
-
   const facts = { task: deps.task, sessionId: deps.sessionId, turn, model: deps.model.apiModel, usage: response.usage, costUsd, durationMs, stopReason: response.stopReason };
-  const applied = await deps.store.transaction(async (tx) => {
+  const sent = messages.length;
+  await deps.store.transaction(async (tx) => {
     await append(assistant, turn, tx);
     await tx.turns.record({ runId: deps.runId, ...facts });
     if (followUp) await append(followUp, turn, tx);
-    return cut && (await deps.context.record(deps, cut, turn, tx, messages.length));
   });
-  applied?.();
+  // What the provider reported for this request: the next request's check starts from it.
+  deps.context.noteReply(request, sent, response.usage);
   reservation?.settle({ tokens: totalTokens(response.usage), dollars: costUsd });
   const announce: Announce = (emit) => emit({ type: 'model.turn', agent: deps.agent, ...facts });
   if (failure === undefined && followUp === undefined && toolUses.length > 0) return { kind: 'continue', announce };

@@ -35,10 +35,27 @@ function jsonBytes(value: object): number {
   return n;
 }
 
+/** The upper bound of some messages' input tokens (their share of a request). */
+export function messagesUpperBound(messages: readonly { parts: readonly object[] }[]): number {
+  let tokens = 0;
+  for (const m of messages) tokens += jsonBytes(m.parts) + PER_MESSAGE_TOKENS;
+  return tokens;
+}
+
+/** The upper bound of a request's input tokens: system prompt, messages and tool definitions. */
+export function inputUpperBound(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): number {
+  return Buffer.byteLength(request.system) + PER_REQUEST_TOKENS + messagesUpperBound(request.messages) + toolsUpperBound(request.tools);
+}
+
+/** The upper bound of the tool definitions' input tokens. */
+export function toolsUpperBound(tools: readonly object[]): number {
+  let tokens = 0;
+  for (const tool of tools) tokens += jsonBytes(tool);
+  return tokens;
+}
+
 export function callUpperBound(request: ModelRequest, model: Pick<SessionModel, 'pricing'>): Spend {
-  let inputTokens = Buffer.byteLength(request.system) + PER_REQUEST_TOKENS;
-  for (const m of request.messages) inputTokens += jsonBytes(m.parts) + PER_MESSAGE_TOKENS;
-  for (const tool of request.tools) inputTokens += jsonBytes(tool);
+  const inputTokens = inputUpperBound(request);
   const thinking = request.reasoning && request.reasoningForm !== 'adaptive' ? THINKING_BUDGETS[request.reasoning] : 0;
   // On OpenAI the reasoning tokens count within max_tokens: adding them there only makes the bound looser.
   const outputTokens = request.maxOutputTokens + thinking;

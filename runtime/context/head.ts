@@ -12,7 +12,15 @@ const ANSWER_CHARS = 200;
 /** Earlier answers listed at most (the newest ones). */
 const MAX_ANSWERS = 20;
 
-export function compactedHead(dropped: readonly SessionMessage[], summary?: string): Part[] {
+export interface HeadExtras {
+  /** The model's summary of the dropped part (`summarize = true`). */
+  summary?: string | undefined;
+  /** A commander's state: the agents it called and their outcomes, and what is still open. */
+  state?: string | undefined;
+}
+
+export function compactedHead(dropped: readonly SessionMessage[], extras: HeadExtras = {}): Part[] {
+  const { summary, state } = extras;
   const task = latestInstruction(dropped);
   const tools = new Map<string, number>();
   const answers: string[] = [];
@@ -31,6 +39,7 @@ export function compactedHead(dropped: readonly SessionMessage[], summary?: stri
     task: task === undefined ? '' : textOf(task.parts),
     tools: [...tools].map(([name, n]) => `- ${name} (${n}×)`).join('\n'),
     answers: answers.slice(-MAX_ANSWERS).join('\n'),
+    state: state ?? '',
     summary: summary?.trim() ?? '',
   });
   return [{ type: 'text', text: text.trim() }, ...nonText(task)];

@@ -29,6 +29,8 @@ export interface ContextPolicy {
   /** The model's context window in tokens, and where it comes from. */
   window: number;
   windowVia: 'catalog' | 'model block' | 'default';
+  /** The reply's room in the window (the model's output limit, at most half the window). */
+  replyRoom: number;
   compaction: CompactionPolicy;
   pruning?: PruningPolicy;
 }
@@ -40,7 +42,16 @@ const DEFAULT_LIMIT_SHARE = 0.8;
 
 /** The token limit used when a block sets no compaction: room for the reply, then 80% of what is left. */
 export function defaultTokenLimit(window: number, maxOutputTokens: number): number {
-  return Math.max(1_000, Math.floor((window - Math.min(maxOutputTokens, window / 2)) * DEFAULT_LIMIT_SHARE));
+  return Math.max(1_000, Math.floor((window - replyRoomOf(window, maxOutputTokens)) * DEFAULT_LIMIT_SHARE));
+}
+
+function replyRoomOf(window: number, maxOutputTokens: number): number {
+  return Math.floor(Math.min(maxOutputTokens, window / 2));
+}
+
+/** Input tokens a request may hold at most: the window less the reply's room. */
+export function requestRoom(policy: Pick<ContextPolicy, 'window' | 'replyRoom'>): number {
+  return policy.window - policy.replyRoom;
 }
 
 /** The blocks a session's own block (or agent_defaults) sets, and which block that is. */
@@ -72,7 +83,7 @@ export function contextPolicy(own: PolicySettings, model: PolicyModel): ContextP
     summarize: ownCompaction?.summarize ?? false,
     via: ownCompaction === undefined ? 'default' : p.via,
   };
-  const policy: ContextPolicy = { window: p.window, windowVia: p.windowVia, compaction };
+  const policy: ContextPolicy = { window: p.window, windowVia: p.windowVia, replyRoom: replyRoomOf(p.window, p.maxOutputTokens), compaction };
   if (p.pruning !== undefined) policy.pruning = { pruneOn: p.pruning.pruneOn, pruneTo: p.pruning.pruneTo, via: p.via };
   return policy;
 }

@@ -11,7 +11,8 @@ const PART_CHARS = 2_000;
 /** Characters of conversation sent to the summarizer at most (its newest part). */
 const TOTAL_CHARS = 200_000;
 const SUMMARY_WORDS = 300;
-const SUMMARY_OUTPUT_TOKENS = 1_024;
+/** The summary's output limit (a compaction with a summary keeps room for it). */
+export const SUMMARY_OUTPUT_TOKENS = 1_024;
 
 export interface SummaryCall {
   client: ModelClient;

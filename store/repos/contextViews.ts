@@ -9,13 +9,13 @@ export type ContextViewKind = 'compaction' | 'pruning';
 
 export interface NewContextView {
   kind: ContextViewKind;
-  /** The session's last message seq when the view was made (the reply that triggered it). */
+  /** The session's last message seq when the view was made: the view is made for the request that ends there. */
   afterSeq: number;
   /** The first message seq sent verbatim. */
   keepFrom: number;
   /** The user message sent before the kept messages (the task, and what the dropped part held). */
   head: Part[];
-  /** The input tokens the provider reported for the request that triggered it (cached ones included). */
+  /** The input tokens (cached ones included) the request would have held uncut, as sized before it was sent. */
   inputTokens: number;
   /** Messages left out of the request by this view (before `keepFrom`). */
   dropped: number;

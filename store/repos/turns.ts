@@ -21,4 +21,9 @@ export interface TurnsRepo {
   totalsForRun(runId: string): Promise<UsageTotals>;
   /** Keyed by session id; sessions without turns are absent. */
   totalsBySession(runId: string): Promise<Map<string, UsageTotals>>;
+  /**
+   * Every input token (uncached, cache read, cache write) of the session's call recorded last with
+   * this turn number; undefined when there is none. Context management reads the last request's size.
+   */
+  lastInputTokens(sessionId: string, turn: number): Promise<number | undefined>;
 }

@@ -13,6 +13,9 @@ export function createTurnsRepo({ db, now }: RepoContext): TurnsRepo {
     `INSERT INTO model_turns (${TURN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const forRun = db.prepare(`SELECT ${TURN_SUMS} FROM model_turns WHERE run_id = ?`);
+  const lastInput = db
+    .prepare('SELECT input_tokens + cache_read_tokens + cache_write_tokens FROM model_turns WHERE session_id = ? AND turn = ? ORDER BY id DESC LIMIT 1')
+    .pluck();
   const bySession = db.prepare(`SELECT session_id, ${TURN_SUMS} FROM model_turns WHERE run_id = ? GROUP BY session_id`);
 
   return {
@@ -29,6 +32,10 @@ export function createTurnsRepo({ db, now }: RepoContext): TurnsRepo {
         out.set(r.session_id, toTotals(r));
       }
       return out;
+    },
+    async lastInputTokens(sessionId, turn) {
+      const n = lastInput.get(sessionId, turn) as number | bigint | undefined;
+      return n === undefined ? undefined : Number(n);
     },
   };
 }

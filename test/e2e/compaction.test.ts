@@ -1,16 +1,19 @@
 // End-to-end: long sessions cut down through the CLI (docs/concepts/context.md). A worker reads 24
 // pages of 20 KB each over HTTP; the fake model reports most of each request's input as cache reads,
-// so compaction fires only because the trigger counts cached tokens too. The requests the fake server
-// recorded stay bounded, keep every tool pair whole and the retained turns verbatim, and repeat the
-// task; pruning caps the turns a request holds; after kill -9 right after a compaction, resume sends
-// the very request the killed process had sent; inspect shows where the session was cut.
+// so compaction fires only because the check counts cached tokens too. Every request is sized before
+// it is sent: none the fake server received passes token_limit (fewer turns are kept when the kept
+// ones alone would), tool pairs stay whole, the retained turns are verbatim and the task repeated;
+// pruning caps the turns a request holds; after kill -9 right after a compaction, resume sends the
+// very request the killed process had sent; a summary call killed in flight is asked once more and
+// one stored with its cut never again; a model turn the window cannot hold is sent with its result as
+// a stored preview, else the session fails naming the sizes; inspect shows where the session was cut.
 
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../runtime/providers/types.js';
 import { runCli } from '../support/cli.js';
-import { commanderOf, fakeModelBlock, openRunDb, removeProjects, requestsOf, workerOf, writeProject } from '../support/e2eProject.js';
+import { agentOf, commanderOf, fakeModelBlock, openRunDb, removeProjects, requestsOf, workerOf, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
 import { closeServer, listenLocal } from '../support/localServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
@@ -67,8 +70,11 @@ function lastPage(req: FakeRequest): number {
 }
 
 /** The worker reads the next page until the last, then answers; most of the input is reported as cached. */
+/** The input tokens the fake model reports for a request (cached ones included): its body's bytes / 4. */
+const reportedTokens = (req: FakeRequest): number => Math.ceil(JSON.stringify(req.body).length / 4);
+
 function workerReply(req: FakeRequest): FakeReply {
-  const tokens = Math.ceil(JSON.stringify(req.body).length / 4);
+  const tokens = reportedTokens(req);
   const usage = { inputTokens: 200, cacheReadTokens: Math.max(tokens - 200, 0), cacheWriteTokens: 0 };
   const page = lastPage(req);
   if (page >= PAGES) return { text: `Last line read from page ${page}.`, usage };
@@ -125,11 +131,13 @@ describe('compaction of a long session', () => {
     await server.close();
   });
 
-  it('keeps every request bounded by the limit and one more turn, where the whole session would grow past it', () => {
+  it('keeps every request under the limit (checked before it is sent), where the whole session would grow past it', () => {
     expect(worker).toHaveLength(PAGES + 1);
+    // The input tokens the fake model reports for each request: none passes token_limit.
+    const largest = Math.max(...worker.map(reportedTokens));
+    expect(largest).toBeLessThanOrEqual(TOKEN_LIMIT);
+    expect(largest).toBeGreaterThan(TOKEN_LIMIT / 2);
     const biggest = Math.max(...worker.map(messageBytes));
-    // The limit in bytes (~4 per token), plus the reply and page that follow the triggering request.
-    expect(biggest).toBeLessThan(TOKEN_LIMIT * 4 + 2 * PAGE_BYTES + 10_000);
     expect(PAGES * PAGE_BYTES).toBeGreaterThan(biggest * 2);
     expect(worker.filter(compacted).length).toBeGreaterThan(PAGES / 2);
   });
@@ -171,7 +179,7 @@ describe('compaction of a long session', () => {
     const runId = (openRunDb(dir).prepare('SELECT id FROM runs').pluck().get() as string);
     const shown = await runCli(['inspect', runId, '--transcript'], { cwd: dir });
     expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.stdout).toMatch(/── compacted after message \d+: messages 1–\d+ replaced by the head below \(the request before held \d[\d,]* input tokens\)/);
+    expect(shown.stdout).toMatch(/── compacted after message \d+: messages 1–\d+ replaced by the head below \(the request uncut would have held about \d[\d,]* input tokens\)/);
     expect(shown.stdout).toContain('<COMPACTED_CONTEXT>');
     const db = openRunDb(dir);
     try {
@@ -273,5 +281,162 @@ describe('compaction with summarize = true', () => {
     } finally {
       await server.close();
     }
+  }, 240_000);
+});
+
+describe('the summary call across kill -9 and resume', () => {
+  const isSummary = (req: FakeRequest): boolean => req.canonical.system.startsWith("You summarize part of an agent's conversation");
+
+  /** Runs with summarize = true, kills the run at the first request `killAt` picks, resumes it. */
+  async function killAndResume(killAt: (req: FakeRequest) => boolean) {
+    let child: ChildProcess | undefined;
+    let killed: FakeRequest | undefined;
+    const turns = script();
+    const summaries: FakeRequest[] = [];
+    const server = await startFakeModelServer({
+      respond: (req) => {
+        if (killed === undefined && killAt(req)) {
+          killed = req;
+          child?.kill('SIGKILL');
+        }
+        if (!isSummary(req)) return turns.respond(req);
+        summaries.push(req);
+        return { text: `Summary ${summaries.length}: pages read so far.`, usage: { inputTokens: 1000, outputTokens: 20 } };
+      },
+    });
+    try {
+      const dir = writeProject({ 'mission.hcl': projectHcl(server, COMPACTION.replace('turn_retention', 'summarize      = true\n      turn_retention')) });
+      const first = await runCli(['run', dir], { cwd: dir, timeoutMs: 180_000, onSpawn: (c) => (child = c) });
+      expect(first.signal, first.stderr).toBe('SIGKILL');
+      const runId = /^run (run_\w+)$/m.exec(first.stdout)?.[1];
+      const resumed = await runCli(['resume', runId!], { cwd: dir, timeoutMs: 180_000 });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(turns.problems).toEqual([]);
+      const db = openRunDb(dir);
+      try {
+        const views = db.prepare("SELECT COUNT(*) FROM context_views v JOIN sessions s ON s.id = v.session_id WHERE s.agent = 'worker'").pluck().get() as number;
+        const turnRows = db.prepare("SELECT COUNT(*) FROM model_turns t JOIN sessions s ON s.id = t.session_id WHERE s.agent = 'worker'").pluck().get() as number;
+        return { killed: killed!, summaries, worker: requestsOf(server, workerOf('read')), views, turnRows };
+      } finally {
+        db.close();
+      }
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('asks a summary killed in flight once more, and no model turn of the worker twice', async () => {
+    const r = await killAndResume(isSummary);
+    // The killed call was never answered into the store: it is asked again, byte for byte, once.
+    expect(r.summaries.length).toBe(r.views + 1);
+    expect(JSON.stringify(r.summaries[1]!.body)).toBe(JSON.stringify(r.killed.body));
+    expect(r.worker).toHaveLength(PAGES + 1);
+    // Each stored turn once: the worker's replies and one summary per compaction.
+    expect(r.turnRows).toBe(PAGES + 1 + r.views);
+  }, 300_000);
+
+  it('does not ask a summary again once its answer is stored with the cut', async () => {
+    // Killed while the first request built from the summarized cut is in flight.
+    const r = await killAndResume((req) => !isSummary(req) && compacted(req));
+    expect(headText(r.killed)).toContain('Summary 1:');
+    expect(r.summaries.length).toBe(r.views);
+    const again = r.worker[r.worker.indexOf(r.killed) + 1]!;
+    expect(JSON.stringify(again.body)).toBe(JSON.stringify(r.killed.body));
+  }, 300_000);
+});
+
+describe('compaction when the kept turns alone pass the limit', () => {
+  it('keeps fewer turns than turn_retention, so no request passes token_limit', async () => {
+    const turns = script();
+    const server = await startFakeModelServer({ respond: turns.respond });
+    try {
+      // Ten turns of 20 KB pages are ~50,000 tokens: more than the limit by themselves.
+      const dir = writeProject({ 'mission.hcl': projectHcl(server, COMPACTION.replace(`turn_retention = ${RETENTION}`, 'turn_retention = 10')) });
+      const run = await runCli(['run', dir], { cwd: dir, timeoutMs: 180_000 });
+      expect(run.code, run.stderr).toBe(0);
+      expect(turns.problems).toEqual([]);
+      const worker = requestsOf(server, workerOf('read'));
+      expect(worker).toHaveLength(PAGES + 1);
+      for (const req of worker) {
+        expectPairsWhole(req.canonical.messages);
+        expect(reportedTokens(req)).toBeLessThanOrEqual(TOKEN_LIMIT);
+      }
+      const kept = worker.filter(compacted).map((req) => req.canonical.messages.filter((m) => m.role === 'assistant').length);
+      expect(kept.length).toBeGreaterThan(PAGES / 2);
+      expect(Math.max(...kept)).toBeLessThan(10);
+      expect(Math.min(...kept)).toBeGreaterThanOrEqual(1);
+    } finally {
+      await server.close();
+    }
+  }, 240_000);
+});
+
+describe('a model turn too large for the window', () => {
+  /** A commander on a 200k model and a reader agent on a model block whose window is `window`. */
+  const readerHcl = (server: FakeModelServer, window: number) => `${fakeModelBlock(server)}
+model "tiny" {
+  provider       = "anthropic"
+  base_url       = "${server.anthropicBaseURL}"
+  api_key        = "test-key-123"
+  context_window = ${window}
+}
+agent "reader" {
+  model       = models.tiny.claude_sonnet_4_6
+  personality = "Reads pages."
+  tools       = [builtins.http.get]
+}
+mission "m" {
+  commander { model = models.fake.claude_sonnet_4_6 }
+  task "read" {
+    objective = "Read the page."
+    agents    = [agents.reader]
+    discovery = false
+  }
+}
+`;
+
+  async function run(window: number) {
+    const reader: FakeRequest[] = [];
+    const commander = turnScript({ [commanderOf('read')]: [callAgent('reader', TASK), (req) => taskComplete(lastToolResult(req).slice(0, 400))] });
+    const server = await startFakeModelServer({
+      respond: (req) => {
+        if (!req.canonical.system.includes(agentOf('reader'))) return commander.respond(req);
+        reader.push(req);
+        const usage = { inputTokens: reportedTokens(req), outputTokens: 10 };
+        if (JSON.stringify(req.canonical.messages).includes('[stored result res_')) return { text: 'Read the stored page through its preview.', usage };
+        return { ...toolCall('builtins_http_get', { url: `${pagesUrl}/page/1` }), usage };
+      },
+    });
+    try {
+      const dir = writeProject({ 'mission.hcl': readerHcl(server, window) });
+      const result = await runCli(['run', dir], { cwd: dir, timeoutMs: 180_000 });
+      expect(commander.problems).toEqual([]);
+      return { result, reader, answer: lastToolResult(requestsOf(server, commanderOf('read')).at(-1)!) };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('sends its large tool result as the preview of a stored copy when even the last turn alone does not fit', async () => {
+    // An 8,000-token window leaves 4,000 beside the reply; the 20 KB page is ~5,000 tokens.
+    const { result, reader, answer } = await run(8000);
+    expect(result.code, result.stderr).toBe(0);
+    expect(reader).toHaveLength(2);
+    const second = reader[1]!;
+    // One user message: the compacted context, then the call and its stored result's preview.
+    expect(second.canonical.messages).toHaveLength(1);
+    expect(headText(second)).toContain(`## Task\n${TASK}`);
+    expect(headText(second)).toMatch(/## Your latest tool calls[\s\S]*### builtins_http_get \{"url":"[^"]+\/page\/1"\}\n\[stored result res_[0-9a-f]{16}\]/);
+    expect(second.canonical.tools.map((t) => t.name)).toContain('result_read');
+    expect(reportedTokens(second)).toBeLessThanOrEqual(4000);
+    expect(answer).toContain('Read the stored page through its preview.');
+  }, 240_000);
+
+  it('fails the session naming the sizes when not even that fits', async () => {
+    // A 2,000-token window leaves 1,000: less than the reader's system prompt and tools.
+    const { result, reader, answer } = await run(2000);
+    expect(reader).toHaveLength(1);
+    expect(answer).toMatch(/the next model request would hold about [\d,]+ input tokens, more than the 1,000 its model's context window of 2,000 leaves beside the reply, .*not even with its last tool results replaced by stored previews/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   }, 240_000);
 });

@@ -58,16 +58,59 @@ describe('compaction and pruning through the CLI', () => {
     const json = await runCli(['plan', dir, '--json'], { cwd: dir });
     expect(json.code, json.stderr).toBe(0);
     const task = (JSON.parse(json.stdout) as { tasks: { commander: { context: ContextJson }; agents: { name: string; context: ContextJson }[] }[] }).tasks[0]!;
-    // The default follows the window: room for the reply (8,192), then 80% of the rest.
-    expect(task.commander.context).toEqual({ window: 200_000, window_via: 'catalog', compaction: { token_limit: 153_446, turn_retention: 4, summarize: false, via: 'default' } });
+    // The default follows the window (Claude Sonnet 4.6: 1M): room for the reply (8,192), then 80% of the rest.
+    expect(task.commander.context).toEqual({ window: 1_000_000, window_via: 'catalog', compaction: { token_limit: 793_446, turn_retention: 4, summarize: false, via: 'default' } });
     expect(task.agents.map((a) => [a.name, a.context])).toEqual([
-      ['worker', { window: 200_000, window_via: 'catalog', compaction: { token_limit: 153_446, turn_retention: 4, summarize: false, via: 'default' }, pruning: { prune_on: 8, prune_to: 3, via: 'agent_defaults' } }],
+      ['worker', { window: 1_000_000, window_via: 'catalog', compaction: { token_limit: 793_446, turn_retention: 4, summarize: false, via: 'default' }, pruning: { prune_on: 8, prune_to: 3, via: 'agent_defaults' } }],
       ['other', { window: 16_000, window_via: 'model block', compaction: { token_limit: 9000, turn_retention: 2, summarize: true, via: 'agent' } }],
     ]);
     const text = await runCli(['plan', dir], { cwd: dir });
-    expect(text.stdout).toContain('context window 200,000 tokens (catalog) · compacted above 153,446 input tokens, last 4 turns kept (default)');
+    expect(text.stdout).toContain('context window 1,000,000 tokens (catalog) · compacted above 793,446 input tokens, last 4 turns kept (default)');
     expect(text.stdout).toContain('pruned at 8 turns to 3 (agent_defaults pruning)');
     expect(text.stdout).toContain("context window 16,000 tokens (model block) · compacted above 9,000 input tokens, last 2 turns kept, summarized by the model (agent's compaction)");
+  });
+
+  it('plan shows the window of each model, which differs within a family', async () => {
+    const dir = writeProject({
+      'mission.hcl': `model "claude" {
+  provider = "anthropic"
+  api_key  = "k"
+}
+model "gpt" {
+  provider = "openai"
+  api_key  = "k"
+}
+agent "quick" {
+  model       = models.claude.claude_haiku_4_5
+  personality = "Fast."
+}
+agent "deep" {
+  model       = models.claude.claude_opus_4_6
+  personality = "Thorough."
+}
+agent "small" {
+  model       = models.gpt.gpt_5_4_mini
+  personality = "Cheap."
+}
+mission "m" {
+  commander { model = models.gpt.gpt_5_4 }
+  task "use" {
+    objective = "Look at the customers."
+    tools     = [builtins.utils.current_time]
+    agents    = [agents.quick, agents.deep, agents.small]
+  }
+}
+`,
+    });
+    const json = await runCli(['plan', dir, '--json'], { cwd: dir });
+    expect(json.code, json.stderr).toBe(0);
+    const task = (JSON.parse(json.stdout) as { tasks: { commander: { context: ContextJson }; agents: { name: string; context: ContextJson }[] }[] }).tasks[0]!;
+    expect(task.commander.context.window).toBe(1_050_000);
+    const windows = Object.fromEntries(task.agents.map((a) => [a.name, [a.context.window, a.context.window_via]]));
+    expect(windows).toMatchObject({ quick: [200_000, 'catalog'], deep: [1_000_000, 'catalog'], small: [400_000, 'catalog'] });
+    const text = await runCli(['plan', dir], { cwd: dir });
+    expect(text.stdout).toContain('context window 1,050,000 tokens (catalog)');
+    expect(text.stdout).toContain('context window 200,000 tokens (catalog)');
   });
 
   it('validate refuses prune_to not below prune_on, and a token_limit below 1,000, at their positions', async () => {

@@ -29,5 +29,13 @@ export function createTurnsRepo({ sql, now }: PgRepoContext): TurnsRepo {
       }
       return out;
     },
+    async lastInputTokens(sessionId, turn) {
+      const { rows } = await sql.query(
+        'SELECT input_tokens + cache_read_tokens + cache_write_tokens AS n FROM model_turns WHERE session_id = $1 AND turn = $2 ORDER BY id DESC LIMIT 1',
+        [sessionId, turn],
+      );
+      const n = (rows[0] as { n?: unknown } | undefined)?.n;
+      return n === undefined || n === null ? undefined : Number(n);
+    },
   };
 }

@@ -358,6 +358,22 @@ describe.each(useBackends())('$name store', (backend) => {
       expect(await store.turns.totalsForRun(emptyRun)).toEqual({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, turns: 0 });
       expect((await store.turns.totalsBySession(emptyRun)).size).toBe(0);
     });
+
+    it("gives every input token of a session's call recorded last with a turn number", async () => {
+      const store = await backend.fresh();
+      const { runId, sessionId } = await seedSession(store);
+      const usage = (n: number) => ({ inputTokens: n, outputTokens: 7, cacheReadTokens: 10 * n, cacheWriteTokens: 100 * n });
+      const row = (turn: number, n: number) => ({ runId, task: 'research', sessionId, turn, model: 'x', usage: usage(n), costUsd: 0, durationMs: 1, stopReason: 'tool_use' });
+      expect(await store.turns.lastInputTokens(sessionId, 1)).toBeUndefined();
+      await store.turns.record(row(1, 1));
+      // A compaction summary recorded under turn 2 before the reply of turn 2: the reply is the last one.
+      await store.turns.record(row(2, 2));
+      await store.turns.record(row(2, 3));
+      expect(await store.turns.lastInputTokens(sessionId, 1)).toBe(111);
+      expect(await store.turns.lastInputTokens(sessionId, 2)).toBe(333);
+      expect(await store.turns.lastInputTokens(sessionId, 3)).toBeUndefined();
+      expect(await store.turns.lastInputTokens('ses_other', 1)).toBeUndefined();
+    });
   });
 
   describe('events', () => {
