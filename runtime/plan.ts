@@ -11,7 +11,7 @@ import { datasetItems } from '../config/datasetItems.js';
 import { taskEdges, type TaskEdge } from '../config/taskEdges.js';
 import { buildAgentToolbox } from './agents/agentToolbox.js';
 import { commanderSystemPrompt, commanderToolset, type UpstreamResult } from './agents/commander.js';
-import { datasetNextDefinition } from './iteration/sequential.js';
+import { datasetNextDefinition, datasetWalk } from './iteration/sequential.js';
 import { CommanderState } from './agents/commanderState.js';
 import { commanderTools, type AgentDirectory } from './agents/commanderTools.js';
 import { commanderAgents, resultLimit, workerDefinition, type AgentDefinition, type ResultLimit } from './agents/definitions.js';
@@ -173,7 +173,7 @@ async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
   const agents = await commanderAgents({ graph: req.graph, mission: req.mission, tools: req.tools, overrides: req.overrides }, task, objective);
   const upstream = placeholderUpstream(req.mission, task);
   // A sequential iterator's one commander walks the items with dataset_next, as the run gives it.
-  const walk = task.iterator !== undefined && !task.iterator.parallel ? { name: task.iterator.dataset, total: iteration?.plan.items ?? '(as many as given)' } : undefined;
+  const walk = task.iterator !== undefined && !task.iterator.parallel ? datasetWalk(req.mission, task, iteration?.plan.items ?? '(as many as given)') : undefined;
   const system = commanderSystemPrompt({ mission: req.mission, task, agents, upstream, ...(walk ? { dataset: walk } : {}) });
   const directory: AgentDirectory = {
     names: () => agents.map((a) => a.name),

@@ -4,11 +4,11 @@
 // the output submitted for it) when the commander moves on. With an output schema, dataset_next
 // refuses to move on before the current item's output was submitted.
 
-import type { TaskSpec } from '../../config/graph.js';
+import type { Mission, TaskSpec } from '../../config/graph.js';
 import type { Value } from '../../config/hcl/value.js';
 import { renderObjective } from '../../config/objective.js';
 import { commanderAgents } from '../agents/definitions.js';
-import { runCommander, type TaskOutcome, type UpstreamResult } from '../agents/commander.js';
+import { runCommander, type DatasetWalk, type TaskOutcome, type UpstreamResult } from '../agents/commander.js';
 import type { CommanderState } from '../agents/commanderState.js';
 import { normalizeOutput } from '../agents/outputValidation.js';
 import type { SessionTool } from '../agents/toolbox.js';
@@ -29,7 +29,7 @@ export async function runSequentialItems(
   const rendered = renderObjective(task, ctx.graph.variables, ctx.inputs);
   if (rendered.text === undefined) throw new Error(rendered.diagnostics.map((d) => d.message).join('; '));
   const agents = await commanderAgents(ctx, task, rendered.text);
-  const dataset = { name: task.iterator!.dataset, total };
+  const dataset = datasetWalk(ctx.mission, task, total);
   const outcome = await runCommander(ctx, task, agents, upstream, rendered.text, { dataset, tools: (state) => [datasetNextTool(ctx, task, items, state)] });
   if (outcome.status === 'failed') return outcome;
   const state = outcome.state!;
@@ -58,6 +58,18 @@ async function completeItem(ctx: RunContext, task: TaskSpec, index: number, stat
     failed: rows.filter((r) => r.status === 'failed').length,
     total: rows.length,
   });
+}
+
+/** The dataset as the walking commander's prompt describes it (plan shows the same). */
+export function datasetWalk(mission: Mission, task: TaskSpec, total: number | string): DatasetWalk {
+  const name = task.iterator!.dataset;
+  const dataset = mission.datasets.find((d) => d.name === name);
+  const walk: DatasetWalk = { name, total };
+  if (dataset?.description) walk.description = dataset.description;
+  if (dataset?.schema && dataset.schema.length > 0) {
+    walk.fields = dataset.schema.map((f) => `${f.name} (${f.type}${f.required ? ', required' : ''})${f.description ? `: ${f.description}` : ''}`);
+  }
+  return walk;
 }
 
 /** dataset_next as the model sees it (plan shows the same). */
