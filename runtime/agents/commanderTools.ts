@@ -92,12 +92,16 @@ function askAgentTool(agents: AgentDirectory): SessionTool {
 
 function submitOutputTool(fields: readonly FieldSchema[]): SessionTool {
   const schema = sharedSchema('submit_output', '', () => z.object({ output: z.record(z.string(), z.unknown()) }).strict());
-  const jsonSchema: JsonSchema = {
-    type: 'object',
-    properties: { output: { ...outputJsonSchema(fields), description: "The task's output, with the fields its schema declares." } },
-    required: ['output'],
-    additionalProperties: false,
-  };
+  let jsonSchema = submitSchemas.get(fields);
+  if (!jsonSchema) {
+    jsonSchema = {
+      type: 'object',
+      properties: { output: { ...outputJsonSchema(fields), description: "The task's output, with the fields its schema declares." } },
+      required: ['output'],
+      additionalProperties: false,
+    };
+    submitSchemas.set(fields, jsonSchema);
+  }
   const tool = internalTool(
     'submit_output',
     "Submit the task's structured output. A later valid submission replaces an earlier one.",
@@ -235,8 +239,13 @@ function sharedSchema<S extends z.ZodType>(name: string, variant: string, build:
 // Converting a zod schema to JSON Schema is the costliest part of building a commander; the same
 // tool with the same field descriptions and enum values converts once.
 const schemaCache = new Map<string, Record<string, unknown>>();
+const bySchema = new WeakMap<z.ZodType, Record<string, unknown>>();
+/** submit_output's JSON schema for a task's output fields (every item of a fan-out shares the task's). */
+const submitSchemas = new WeakMap<readonly FieldSchema[], JsonSchema>();
 
 function cachedInputSchema(name: string, schema: z.ZodType, variant: string): Record<string, unknown> {
+  const known = bySchema.get(schema);
+  if (known) return known;
   const shape = schema instanceof z.ZodObject ? Object.entries(schema.shape as Record<string, z.ZodType>).map(([k, v]) => `${k}:${v.description ?? ''}`) : [];
   const key = `${name}\u0000${variant}\u0000${shape.join('\u0000')}`;
   let json = schemaCache.get(key);
@@ -244,6 +253,7 @@ function cachedInputSchema(name: string, schema: z.ZodType, variant: string): Re
     json = toolInputSchema(schema);
     schemaCache.set(key, json);
   }
+  bySchema.set(schema, json);
   return json;
 }
 
