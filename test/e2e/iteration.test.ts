@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, fakeModelBlock, openRunDb, removeProjects, runThenResume, storedEvents, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
-import { firstUserMessage, taskComplete, turnScript } from '../support/turnScript.js';
+import { firstUserMessage, lastToolResult, taskComplete, turnScript } from '../support/turnScript.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 afterAll(removeProjects);
@@ -428,6 +428,58 @@ describe('query_task_output downstream of an iterated task', () => {
     const bytes = (q: FakeRequest): number => JSON.stringify(q.body).length;
     // Ten times the items: the downstream commander's first request grows by a digit or two, not by items.
     expect(Math.abs(bytes(large.first) - bytes(small.first))).toBeLessThan(16);
+  });
+});
+
+describe('query_task_output downstream of a task that ran once', () => {
+  it('answers with its summary and picked output fields, and refuses item filters there', async () => {
+    const results: string[] = [];
+    const script = turnScript({
+      'commander of task "gather"': [
+        { toolCalls: [{ name: 'submit_output', input: { output: { open: 12, oldest: 'ticket 4' } } }] },
+        taskComplete('counted the open tickets'),
+      ],
+      'commander of task "report"': [
+        { toolCalls: [{ name: 'query_task_output', input: { task: 'gather', fields: ['open'] } }] },
+        (req) => {
+          results.push(lastToolResult(req));
+          return { toolCalls: [{ name: 'query_task_output', input: { task: 'gather', count: true } }] };
+        },
+        (req) => {
+          results.push(lastToolResult(req));
+          return taskComplete('reported');
+        },
+      ],
+    });
+    const server = await startFakeModelServer({ respond: script.respond });
+    try {
+      const hcl = `${fakeModelBlock(server)}
+mission "support" {
+  commander { model = ${ANTHROPIC_MODEL} }
+  task "gather" {
+    objective = "Count the open tickets"
+    tools     = [builtins.http.get]
+    output = {
+      open   = integer("open tickets", true)
+      oldest = string("the oldest ticket", true)
+    }
+  }
+  task "report" {
+    objective  = "Report how many tickets are open"
+    tools      = [builtins.http.get]
+    depends_on = [tasks.gather]
+  }
+}
+`;
+      const dir = writeProject({ 'main.hcl': hcl });
+      const r = await runCli(['run', dir], { cwd: dir, timeoutMs: 120_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(script.problems).toEqual([]);
+      expect(JSON.parse(results[0]!)).toEqual({ task: 'gather', status: 'completed', summary: 'counted the open tickets', output: { open: 12 } });
+      expect(results[1]).toContain('Task "gather" ran once, not over items: item, where, count and group_by do not apply.');
+    } finally {
+      await server.close();
+    }
   });
 });
 
