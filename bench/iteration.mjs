@@ -11,9 +11,9 @@
 //    that had completed before the kill were asked again (must be 0), and the resume's wall time.
 //
 // Prints figures only; nothing is asserted. Run after building:
-//   npx tsc -p tsconfig.json && node bench/iteration.mjs [--items 1000] [--latency-ms 100] [--only fanout|digest|resume]
+//   npx tsc -p tsconfig.json && node bench/iteration.mjs [--items 1000] [--latency-ms 100] [--only fanout|digest|resume] [--cpu-prof DIR]
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -26,13 +26,26 @@ const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 /** The CLI as a child process: its exit code and output; `onSpawn` gets the child (to kill it). */
 function runCli(args, { cwd, onSpawn } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const profile = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : [];
+    const child = spawn(process.execPath, [...profile, CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     onSpawn?.(child);
+    // The child's CPU time (user + system), sampled from /proc while it runs (Linux only; the last
+    // sample is at most 50 ms before its exit).
+    let cpuMs;
+    const sample = setInterval(() => {
+      try {
+        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+      } catch {}
+    }, 50);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on('close', (code, signal) => {
+      clearInterval(sample);
+      resolve({ code, signal, stdout, stderr, cpuMs });
+    });
   });
 }
 
@@ -44,6 +57,9 @@ const ITEMS = Number(arg('items', '1000'));
 const LATENCY = Number(arg('latency-ms', '100'));
 const ONLY = arg('only', '');
 const CONCURRENCY = 50;
+// --cpu-prof DIR: each CLI process writes a V8 CPU profile there (open it in Chrome's DevTools).
+const CPU_PROF = arg('cpu-prof', '');
+const CLOCK_TICKS = 100;
 
 function missionHcl(server, { report = false } = {}) {
   return `model "fake" {
@@ -138,12 +154,16 @@ async function fanout() {
   const server = await startFakeModelServer({ respond: itemReply(LATENCY) });
   try {
     const dir = project(server, ITEMS);
+    const serverCpu = process.cpuUsage();
     const r = await runCli(['run', dir, '-i', 'tickets=@tickets.json'], { cwd: dir, timeoutMs: 3_600_000 });
     if (r.code !== 0) throw new Error(`run failed: ${r.stderr}`);
+    const { user, system } = process.cpuUsage(serverCpu);
     const wall = runWall(dir);
     const ideal = Math.ceil(ITEMS / CONCURRENCY) * LATENCY;
     console.log(`fan-out: ${ITEMS} items, concurrency ${CONCURRENCY}, ${LATENCY} ms latency`);
     console.log(`  run wall ${wall} ms · ideal ${ideal} ms · ratio ${(wall / ideal).toFixed(2)} · overhead per item ${(((wall - ideal) * CONCURRENCY) / ITEMS).toFixed(1)} ms · ${server.requests.length} model requests`);
+    const perItem = (ms) => (ms === undefined ? '?' : (ms / ITEMS).toFixed(2));
+    console.log(`  CPU per item: run process ${perItem(r.cpuMs)} ms (incl. start-up) · fake model server ${perItem((user + system) / 1000)} ms`);
     console.log(`  items: ${itemStates(dir)} · load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
     rmSync(dir, { recursive: true, force: true });
   } finally {

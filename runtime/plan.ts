@@ -11,7 +11,8 @@ import { datasetItems } from '../config/datasetItems.js';
 import { taskEdges, type TaskEdge } from '../config/taskEdges.js';
 import { buildAgentToolbox } from './agents/agentToolbox.js';
 import { commanderSystemPrompt, commanderToolset, type UpstreamResult } from './agents/commander.js';
-import { datasetNextDefinition } from './iteration/sequential.js';
+import { datasetNextDefinition, datasetWalk } from './iteration/sequential.js';
+import { plannedDigest } from './iteration/digest.js';
 import { CommanderState } from './agents/commanderState.js';
 import { commanderTools, type AgentDirectory } from './agents/commanderTools.js';
 import { commanderAgents, resultLimit, workerDefinition, type AgentDefinition, type ResultLimit } from './agents/definitions.js';
@@ -106,9 +107,23 @@ export interface IteratorPlan {
   shown_item?: 0;
 }
 
+/**
+ * An iterated upstream task as the commander's prompt receives it: a digest of fixed size (counts,
+ * fields, two example outputs), read further with query_task_output. `bytes` with placeholder
+ * examples; `max_bytes` with examples at their full length, whatever the number of items.
+ */
+export interface UpstreamDigestPlan {
+  task: string;
+  items: number | null;
+  bytes: number;
+  max_bytes: number;
+}
+
 export interface TaskPlan {
   name: string;
   iterator?: IteratorPlan;
+  /** Iterated upstream tasks: the digest of their items in this task's commander prompt. */
+  upstream_digests?: UpstreamDigestPlan[];
   depends_on: string[];
   /** The router's routes: the task started when the commander picks it, and the condition it is told. */
   routes: { target: string; condition: string }[];
@@ -171,9 +186,9 @@ async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
   const rendered = renderObjective(task, req.graph.variables, req.inputs, iteration?.item);
   const objective = rendered.text ?? `(objective cannot be rendered: ${rendered.diagnostics.map((d) => d.message).join('; ')})`;
   const agents = await commanderAgents({ graph: req.graph, mission: req.mission, tools: req.tools, overrides: req.overrides }, task, objective);
-  const upstream = placeholderUpstream(req.mission, task);
+  const upstream = placeholderUpstream(req, task);
   // A sequential iterator's one commander walks the items with dataset_next, as the run gives it.
-  const walk = task.iterator !== undefined && !task.iterator.parallel ? { name: task.iterator.dataset, total: iteration?.plan.items ?? '(as many as given)' } : undefined;
+  const walk = task.iterator !== undefined && !task.iterator.parallel ? datasetWalk(req.mission, task, iteration?.plan.items ?? '(as many as given)') : undefined;
   const system = commanderSystemPrompt({ mission: req.mission, task, agents, upstream, ...(walk ? { dataset: walk } : {}) });
   const directory: AgentDirectory = {
     names: () => agents.map((a) => a.name),
@@ -201,9 +216,11 @@ async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
   }
   const agentPlans: AgentPlan[] = [];
   for (const def of agents) agentPlans.push(await planAgent(req, def));
+  const digests = upstreamDigests(req, upstream);
   return {
     name: task.name,
     ...(iteration !== undefined ? { iterator: iteration.plan } : {}),
+    ...(digests.length > 0 ? { upstream_digests: digests } : {}),
     depends_on: [...task.dependsOn],
     routes: task.router.map((r) => ({ target: r.target, condition: r.condition })),
     send_to: [...task.sendTo],
@@ -307,12 +324,29 @@ export function requestBytes(system: string, tools: readonly ToolDefinition[], f
  * Upstream results are only known at run time; plan shows where they will appear. A routed task may
  * be activated by any of its routers, so every one of them is shown.
  */
-function placeholderUpstream(mission: Mission, task: TaskSpec): UpstreamResult[] {
+function placeholderUpstream(req: Pick<PlanRequest, 'mission' | 'inputs'>, task: TaskSpec): UpstreamResult[] {
+  const { mission } = req;
   const activators = new Map<string, string[]>();
   for (const t of mission.tasks) {
     for (const target of [...t.router.map((r) => r.target), ...t.sendTo]) activators.set(target, [...(activators.get(target) ?? []), t.name]);
   }
-  return ancestorsOf(mission.tasks, task.name, activators).map((t) => ({ name: t.name, summary: `(the summary of task "${t.name}", known when it completes)` }));
+  return ancestorsOf(mission.tasks, task.name, activators).map((t) => {
+    const result: UpstreamResult = { name: t.name, summary: `(the summary of task "${t.name}", known when it completes)` };
+    // An iterated task reaches it as a digest of its items, as in a run.
+    if (t.iterator !== undefined) result.items = plannedDigest(t.name, planIteration(req, t)?.plan.items ?? null, t.output).digest;
+    return result;
+  });
+}
+
+/** The digest of each iterated upstream task, as large as plan can tell. */
+function upstreamDigests(req: Pick<PlanRequest, 'mission' | 'inputs'>, upstream: readonly UpstreamResult[]): UpstreamDigestPlan[] {
+  return upstream.flatMap((u) => {
+    const spec = req.mission.tasks.find((t) => t.name === u.name);
+    if (spec?.iterator === undefined) return [];
+    const items = planIteration(req, spec)?.plan.items ?? null;
+    const { bytes, maxBytes } = plannedDigest(u.name, items, spec.output);
+    return [{ task: u.name, items, bytes, max_bytes: maxBytes }];
+  });
 }
 
 export interface ListedTool {

@@ -166,7 +166,13 @@ export function itemsText(items: { total: number; completed: number; failed: num
   return `${items.completed}/${items.total} ✓ ${items.failed} ✗${eta}`;
 }
 
+// An item's own sessions (`triage[17]`) report nothing line by line: a 1,000-item fan-out would
+// print thousands of lines (and the writes to a pipe are synchronous). Their failures, retries and
+// loop notices still show; their tool calls and sessions show in `inspect`.
+const QUIET_FOR_ITEMS = new Set<RunEvent['type']>(['session.started', 'tool.finished', 'tool.progress', 'skill.loaded']);
+
 function plainLine(event: RunEvent): string | undefined {
+  if (QUIET_FOR_ITEMS.has(event.type) && 'task' in event && typeof event.task === 'string' && parseItemLabel(event.task) !== undefined) return undefined;
   switch (event.type) {
     case 'run.started':
       return `${event.resumed ? 'resuming' : 'running'} mission ${event.mission} (${event.runId})`;
@@ -182,8 +188,13 @@ function plainLine(event: RunEvent): string | undefined {
       return `task ${event.task}: skipped (${event.reason})`;
     case 'task.retried':
       return `task ${event.task}: failed before; attempt ${event.attempt} starts from a fresh session`;
-    case 'item.finished':
-      return event.status === 'failed' ? `task ${event.task}: item ${event.index} failed: ${oneLine(event.error ?? '', 200)}` : undefined;
+    case 'item.finished': {
+      if (event.status === 'failed') return `task ${event.task}: item ${event.index} failed: ${oneLine(event.error ?? '', 200)}`;
+      // A line at every tenth of the items (and the last), not one per item.
+      const done = event.completed + event.failed;
+      const step = Math.max(1, Math.ceil(event.total / 10));
+      return done === event.total || done % step === 0 ? `task ${event.task}: ${itemsText({ ...event, since: 0, doneHere: 0 }, 0)}` : undefined;
+    }
     case 'session.started':
       if (event.agent === 'commander') return undefined;
       return `  ${describeSelection(event.agent, event.task, event.tools, event.skills, event.discovery)}${event.resumed ? ' (resumed)' : ''}`;

@@ -3,6 +3,7 @@
 // before pino serialises a line, so a secret inside JSON text inside a field is caught too, and the
 // finished line once more as plain text.
 
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { makePrivateDirs, type Redactor } from '../store/index.js';
@@ -28,8 +29,7 @@ export interface RunLog {
 
 export function openRunLog(path: string, runId: string, redactor: Redactor): RunLog {
   makePrivateDirs(dirname(path));
-  // Synchronous writes: a handful of lines per model turn, and nothing is lost if the process is killed.
-  const destination = pino.destination({ dest: path, sync: true, append: true, mode: 0o600 });
+  const destination = new TurnBufferedFile(path);
   const logger = pino(
     {
       base: { run: runId },
@@ -51,9 +51,50 @@ export function openRunLog(path: string, runId: string, redactor: Redactor): Run
       const level = event.type === 'task.failed' || event.type === 'warning' ? 'warn' : 'info';
       logger[level]({ event }, event.type);
     },
-    close: () => {
-      destination.flushSync();
-      destination.end();
-    },
+    close: () => destination.close(),
   };
+}
+
+/**
+ * The log file as pino's destination: the lines of one turn of the event loop are written together,
+ * synchronously, when the turn ends (a 1,000-item fan-out logs ~9,000 lines; one write each was a
+ * tenth of its CPU). A process killed mid-turn loses that turn's lines at most; the events table has
+ * them.
+ */
+class TurnBufferedFile {
+  private readonly fd: number;
+  private lines: string[] = [];
+  private scheduled: NodeJS.Immediate | undefined;
+  /** Closed, or a write failed (a full disk): the log stops, the run does not. */
+  private stopped = false;
+
+  constructor(path: string) {
+    this.fd = openSync(path, 'a', 0o600);
+  }
+
+  write(line: string): boolean {
+    if (this.stopped) return false;
+    this.lines.push(line);
+    this.scheduled ??= setImmediate(() => this.flush());
+    return true;
+  }
+
+  private flush(): void {
+    this.scheduled = undefined;
+    if (this.lines.length === 0 || this.stopped) return;
+    const text = this.lines.join('');
+    this.lines = [];
+    try {
+      writeSync(this.fd, text);
+    } catch {
+      this.stopped = true;
+    }
+  }
+
+  close(): void {
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.flush();
+    this.stopped = true;
+    closeSync(this.fd);
+  }
 }

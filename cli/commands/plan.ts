@@ -58,6 +58,10 @@ function renderPlan(plan: MissionPlan): string {
   for (const task of plan.tasks) {
     out.push('', `task ${task.name}${task.depends_on.length > 0 ? ` (after ${task.depends_on.join(', ')})` : ''} · agents: ${task.work_sources.join(', ') || 'none'}`);
     if (task.iterator !== undefined) out.push(...iteratorLines(task.iterator));
+    for (const d of task.upstream_digests ?? []) {
+      const count = d.items === null ? 'its items' : `its ${fmt(d.items)} item${d.items === 1 ? '' : 's'}`;
+      out.push(`  upstream   ${d.task}: a digest of ${count} in the prompt, ${fmt(d.bytes)} bytes (at most ${fmt(d.max_bytes)}, whatever the count); the rest by query_task_output`);
+    }
     const routing = routingLines(task, '             ');
     if (routing.length > 0) out.push(`  next${routing[0]!.slice(6)}`, ...routing.slice(1));
     const c = task.commander;

@@ -38,12 +38,21 @@ export interface CommanderPromptInput {
   agents: readonly AgentDefinition[];
   upstream: readonly UpstreamResult[];
   /** A sequential iterator: the dataset the commander walks with dataset_next (plan may not know the count). */
-  dataset?: { name: string; total: number | string };
+  dataset?: DatasetWalk;
+}
+
+/** What a walking commander is told of its dataset: name, item count, description and item fields (as Go's agents are). */
+export interface DatasetWalk {
+  name: string;
+  total: number | string;
+  description?: string;
+  /** `id (integer, required): ticket id`, one per field of the dataset's schema. */
+  fields?: string[];
 }
 
 /** What a sequential iterator adds to its one commander: the dataset_next tool over the commander's own state. */
 export interface CommanderExtension {
-  dataset: { name: string; total: number };
+  dataset: DatasetWalk;
   tools(state: CommanderState): SessionTool[];
 }
 
@@ -72,7 +81,7 @@ export function commanderSystemPrompt(input: CommanderPromptInput): string {
         : undefined,
     // The fields themselves are in submit_output's schema; the prompt only says that output is due.
     output: task.output !== undefined,
-    dataset: input.dataset,
+    dataset: input.dataset ? { ...input.dataset, fields: input.dataset.fields?.join('; ') } : undefined,
     routes: task.router.length > 0 ? { options: task.router.map((r) => ({ target: r.target, condition: r.condition })) } : undefined,
   });
 }

@@ -41,13 +41,15 @@ export function commanderTools(options: CommanderToolOptions): SessionTool[] {
 function callAgentTool(agents: AgentDirectory): SessionTool {
   const names = agents.names();
   const [first, ...rest] = names;
-  const schema = z
-    .object({
-      name: (first === undefined ? z.string() : z.enum([first, ...rest])).describe('The agent to call.'),
-      task: z.string().min(1).optional().describe('A new, self-contained piece of work for the agent.'),
-      response: z.string().min(1).optional().describe("A reply continuing the agent's conversation (answer its question, correct it)."),
-    })
-    .strict();
+  const schema = sharedSchema('call_agent', names.join('\u0000'), () =>
+    z
+      .object({
+        name: (first === undefined ? z.string() : z.enum([first, ...rest])).describe('The agent to call.'),
+        task: z.string().min(1).optional().describe('A new, self-contained piece of work for the agent.'),
+        response: z.string().min(1).optional().describe("A reply continuing the agent's conversation (answer its question, correct it)."),
+      })
+      .strict(),
+  );
   return internalTool(
     'call_agent',
     'Delegate work to an agent and wait for its answer. Give exactly one of `task` or `response`.',
@@ -70,12 +72,14 @@ function callAgentTool(agents: AgentDirectory): SessionTool {
 }
 
 function askAgentTool(agents: AgentDirectory): SessionTool {
-  const schema = z
-    .object({
-      agent_id: z.string().describe('The agent_id returned by an earlier call_agent.'),
-      question: z.string().min(1).describe('A follow-up question about the work the agent did.'),
-    })
-    .strict();
+  const schema = sharedSchema('ask_agent', '', () =>
+    z
+      .object({
+        agent_id: z.string().describe('The agent_id returned by an earlier call_agent.'),
+        question: z.string().min(1).describe('A follow-up question about the work the agent did.'),
+      })
+      .strict(),
+  );
   return internalTool(
     'ask_agent',
     'Ask an agent that already worked on this task a follow-up question; it answers from its own conversation.',
@@ -87,13 +91,17 @@ function askAgentTool(agents: AgentDirectory): SessionTool {
 }
 
 function submitOutputTool(fields: readonly FieldSchema[]): SessionTool {
-  const schema = z.object({ output: z.record(z.string(), z.unknown()) }).strict();
-  const jsonSchema: JsonSchema = {
-    type: 'object',
-    properties: { output: { ...outputJsonSchema(fields), description: "The task's output, with the fields its schema declares." } },
-    required: ['output'],
-    additionalProperties: false,
-  };
+  const schema = sharedSchema('submit_output', '', () => z.object({ output: z.record(z.string(), z.unknown()) }).strict());
+  let jsonSchema = submitSchemas.get(fields);
+  if (!jsonSchema) {
+    jsonSchema = {
+      type: 'object',
+      properties: { output: { ...outputJsonSchema(fields), description: "The task's output, with the fields its schema declares." } },
+      required: ['output'],
+      additionalProperties: false,
+    };
+    submitSchemas.set(fields, jsonSchema);
+  }
   const tool = internalTool(
     'submit_output',
     "Submit the task's structured output. A later valid submission replaces an earlier one.",
@@ -115,23 +123,25 @@ function submitOutputTool(fields: readonly FieldSchema[]): SessionTool {
 function taskCompleteTool(options: CommanderToolOptions): SessionTool {
   const routeTargets = options.routes.map((r) => r.target);
   const routed = routeTargets.length > 0;
-  const fields = {
-    summary: z.string().min(1).describe('What was achieved, stated completely: later tasks read only this.'),
-    succeed: z.boolean().optional().describe('false when the objective could not be met (default true).'),
-    reason: z.string().optional().describe('Why the task failed (required when succeed is false).'),
-  };
-  // Without a router there is no route to choose, so the schema offers none.
-  const schema = routed
-    ? z
-        .object({
-          ...fields,
-          route: z
-            .enum([routeTargets[0]!, ...routeTargets.slice(1), 'none'])
-            .optional()
-            .describe('Where the mission goes next (required when succeed is true): a target of the routing rules, or none.'),
-        })
-        .strict()
-    : z.object(fields).strict();
+  const schema = sharedSchema('task_complete', routeTargets.join('\u0000'), () => {
+    const fields = {
+      summary: z.string().min(1).describe('What was achieved, stated completely: later tasks read only this.'),
+      succeed: z.boolean().optional().describe('false when the objective could not be met (default true).'),
+      reason: z.string().optional().describe('Why the task failed (required when succeed is false).'),
+    };
+    // Without a router there is no route to choose, so the schema offers none.
+    return routed
+      ? z
+          .object({
+            ...fields,
+            route: z
+              .enum([routeTargets[0]!, ...routeTargets.slice(1), 'none'])
+              .optional()
+              .describe('Where the mission goes next (required when succeed is true): a target of the routing rules, or none.'),
+          })
+          .strict()
+      : z.object(fields).strict();
+  });
   const tool = internalTool(
     'task_complete',
     'Finish this task with a summary for later tasks. Call it last, once the work is done (or cannot be done).',
@@ -211,11 +221,31 @@ function withoutRoute(input: Record<string, unknown>): { input: Record<string, u
   return { input: rest };
 }
 
+// The same tool with the same enum values gets the same zod schema object: zod compiles a schema's
+// checks on its first parse, so a schema built afresh for every commander (an item of a fan-out
+// builds one each) pays that compilation on every call.
+const zodCache = new Map<string, z.ZodType>();
+
+function sharedSchema<S extends z.ZodType>(name: string, variant: string, build: () => S): S {
+  const key = `${name}\u0000${variant}`;
+  let schema = zodCache.get(key);
+  if (!schema) {
+    schema = build();
+    zodCache.set(key, schema);
+  }
+  return schema as S;
+}
+
 // Converting a zod schema to JSON Schema is the costliest part of building a commander; the same
 // tool with the same field descriptions and enum values converts once.
 const schemaCache = new Map<string, Record<string, unknown>>();
+const bySchema = new WeakMap<z.ZodType, Record<string, unknown>>();
+/** submit_output's JSON schema for a task's output fields (every item of a fan-out shares the task's). */
+const submitSchemas = new WeakMap<readonly FieldSchema[], JsonSchema>();
 
 function cachedInputSchema(name: string, schema: z.ZodType, variant: string): Record<string, unknown> {
+  const known = bySchema.get(schema);
+  if (known) return known;
   const shape = schema instanceof z.ZodObject ? Object.entries(schema.shape as Record<string, z.ZodType>).map(([k, v]) => `${k}:${v.description ?? ''}`) : [];
   const key = `${name}\u0000${variant}\u0000${shape.join('\u0000')}`;
   let json = schemaCache.get(key);
@@ -223,6 +253,7 @@ function cachedInputSchema(name: string, schema: z.ZodType, variant: string): Re
     json = toolInputSchema(schema);
     schemaCache.set(key, json);
   }
+  bySchema.set(schema, json);
   return json;
 }
 

@@ -7,7 +7,8 @@ import type { ItemRow, Store } from '../../store/index.js';
 import type { UpstreamResult } from '../agents/commander.js';
 
 export interface ItemsDigest {
-  total: number;
+  /** Null in plan when the items are given only at run time. */
+  total: number | null;
   completed: number;
   failed: number;
   /** `priority (string, required)`, from the output schema; else the keys of the example outputs. */
@@ -48,9 +49,24 @@ export function itemsDigest(rows: readonly ItemRow[], schema: readonly FieldSche
   };
 }
 
+/**
+ * What plan shows in place of an iterated upstream task's digest: its counts (when the items are
+ * known), its fields, and placeholders where the example outputs go; and the most bytes the real
+ * digest can take (examples at their full length, counts of seven digits), whatever the item count.
+ */
+export function plannedDigest(name: string, items: number | null, schema: readonly FieldSchema[] | undefined): { digest: ItemsDigest; bytes: number; maxBytes: number } {
+  const fields = schema?.map((f) => `${f.name} (${f.type}${f.required ? ', required' : ''})`) ?? [];
+  const examples = Array.from({ length: EXAMPLES }, (_, index) => ({ index, output: `(the output of item ${index}, known when it completes)` }));
+  const digest: ItemsDigest = { total: items, completed: items ?? 0, failed: 0, fields, examples };
+  const widest: ItemsDigest = { total: 9_999_999, completed: 9_999_999, failed: 9_999_999, fields, examples: examples.map((e) => ({ index: 9_999_999, output: 'x'.repeat(EXAMPLE_CHARS) })) };
+  return { digest, bytes: Buffer.byteLength(digestText(name, digest)), maxBytes: Buffer.byteLength(digestText(name, widest)) };
+}
+
 /** The digest as the prompt shows it. */
 export function digestText(name: string, d: ItemsDigest): string {
-  const lines = [`Iterated over ${d.total} item${d.total === 1 ? '' : 's'}: ${d.completed} completed, ${d.failed} failed.`];
+  const lines = [
+    d.total === null ? 'Iterated over its items (how many, and how many completed, known when it completes).' : `Iterated over ${d.total} item${d.total === 1 ? '' : 's'}: ${d.completed} completed, ${d.failed} failed.`,
+  ];
   if (d.fields.length > 0) lines.push(`Each item's output has the fields: ${d.fields.join(', ')}.`);
   for (const e of d.examples) lines.push(`Example, item ${e.index}: ${e.output}`);
   lines.push(`The items' outputs are not listed here: read them with query_task_output {task: "${name}", …} (filter with where, pick fields, page with limit/offset, count, group_by).`);

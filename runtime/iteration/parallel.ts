@@ -34,6 +34,9 @@ export async function runParallelItems(
 ): Promise<TaskOutcome | 'interrupted'> {
   const iterator = task.iterator!;
   const { store, runId, bus } = ctx;
+  // The objective, its source and location are getters that parse the task's block again on every
+  // read: read once here, not once per item.
+  const resolved: TaskSpec = { ...task, objective: task.objective, objectiveSource: task.objectiveSource, location: task.location };
   const total = items.length;
   await store.items.ensure(runId, task.name, total);
   const rows = await store.items.list(runId, task.name);
@@ -48,7 +51,7 @@ export async function runParallelItems(
   const runOne = async (row: ItemRow): Promise<ItemResult> => {
     let current = row;
     for (;;) {
-      const result = await runAttempt(ctx, task, items[current.index]!, current, upstream, total);
+      const result = await runAttempt(ctx, resolved, items[current.index]!, current, upstream, total);
       if (result.kind === 'interrupted') return 'interrupted';
       if (result.kind === 'completed') {
         completed++;
@@ -148,8 +151,8 @@ async function runAttempt(
     const rendered = renderObjective(task, ctx.graph.variables, ctx.inputs, { value: item, index });
     if (rendered.text === undefined) throw new Error(rendered.diagnostics.map((d) => d.message).join('; '));
     // The item's sessions are labelled task[i]: found again on resume, apart from the other items'.
-    // (The task's objective and location are getters: read them, a spread would drop them.)
-    const itemTask: TaskSpec = { ...task, name: itemLabel(task.name, index), objective: task.objective, objectiveSource: task.objectiveSource, location: task.location };
+    // (`task` is a plain object here: runParallelItems read the block-backed getters once.)
+    const itemTask: TaskSpec = { ...task, name: itemLabel(task.name, index) };
     const agents = await commanderAgents(ctx, itemTask, rendered.text);
     const outcome = await runCommander(ctx, itemTask, agents, upstream, rendered.text);
     if (outcome.status === 'failed') {

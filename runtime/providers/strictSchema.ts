@@ -31,10 +31,18 @@ const CHECKED_BY_RUNTIME = new Set([
   'uniqueItems',
 ]);
 
+// Tool definitions are built once and sent with every request of every session (a fan-out's items
+// share them): each schema is converted once per dialect. Schemas are never changed once built.
+const converted: Record<StrictDialect, WeakMap<JsonSchema, JsonSchema | null>> = { openai: new WeakMap(), anthropic: new WeakMap() };
+
 /** The strict wire form of a tool's input schema, or undefined when it does not qualify. */
 export function strictToolSchema(schema: JsonSchema, dialect: StrictDialect): JsonSchema | undefined {
-  const converted = convert({ type: 'object', ...schema }, dialect);
-  return converted !== undefined && converted['type'] === 'object' ? converted : undefined;
+  const known = converted[dialect].get(schema);
+  if (known !== undefined) return known ?? undefined;
+  const out = convert({ type: 'object', ...schema }, dialect);
+  const strict = out !== undefined && out['type'] === 'object' ? out : undefined;
+  converted[dialect].set(schema, strict ?? null);
+  return strict;
 }
 
 function convert(schema: unknown, dialect: StrictDialect): JsonSchema | undefined {

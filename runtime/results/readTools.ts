@@ -44,9 +44,16 @@ export function resultTools(scope: ResultScope): SessionTool[] {
   ];
 }
 
+// Their JSON schemas never change: converted once, on first use, not for every session.
+const jsonSchemas = new Map<z.ZodObject, Record<string, unknown>>();
+
 function tool<S extends z.ZodObject>(name: string, description: string, schema: S, run: (input: z.infer<S>) => Promise<ToolResult>): SessionTool {
-  const inputSchema = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
-  delete inputSchema['$schema'];
+  let inputSchema = jsonSchemas.get(schema);
+  if (!inputSchema) {
+    inputSchema = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+    delete inputSchema['$schema'];
+    jsonSchemas.set(schema, inputSchema);
+  }
   return {
     ref: name,
     definition: { name, description, inputSchema },

@@ -76,8 +76,7 @@ function view(v: View): Store {
   const ended = (): Error => new Error('a store call was made through a transaction that had already ended (a missing await inside store.transaction)');
   const guard = <T>(fn: () => Promise<T>): Promise<T> =>
     gate.run(() => (scope !== null && !scope.open ? Promise.reject(ended()) : fn()));
-  const g = <R extends object>(repo: R): R => gated(repo, guard);
-  return {
+  const store = {
     path: v.path,
     withRedactor: (redactor) => {
       const opts = { ...v.opts, redactor };
@@ -112,20 +111,17 @@ function view(v: View): Store {
         gate.release();
       }
     },
-    runs: g(v.repos.runs),
-    tasks: g(v.repos.tasks),
-    items: g(v.repos.items),
-    sessions: g(v.repos.sessions),
-    messages: g(v.repos.messages),
-    ledger: g(v.repos.ledger),
-    turns: g(v.repos.turns),
-    events: g(v.repos.events),
-    routes: g(v.repos.routes),
-    leases: g(v.repos.leases),
-    storedResults: g(v.repos.storedResults),
-    contextViews: g(v.repos.contextViews),
-  };
+  } as Store;
+  // Every transaction gets a view of its own, and most use one or two repositories: each is wrapped
+  // on first use, not all twelve up front.
+  for (const name of REPO_NAMES) {
+    let wrapped: object | undefined;
+    Object.defineProperty(store, name, { enumerable: true, get: () => (wrapped ??= gated(v.repos[name], guard)) });
+  }
+  return store;
 }
+
+const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews'];
 
 /** The repository with every method behind `guard`. */
 function gated<R extends object>(repo: R, guard: <T>(fn: () => Promise<T>) => Promise<T>): R {

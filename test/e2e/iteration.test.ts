@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, fakeModelBlock, openRunDb, removeProjects, runThenResume, storedEvents, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
-import { firstUserMessage, taskComplete, turnScript } from '../support/turnScript.js';
+import { firstUserMessage, lastToolResult, taskComplete, turnScript } from '../support/turnScript.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 afterAll(removeProjects);
@@ -28,6 +28,7 @@ mission "support" {
     default = []
   }
   dataset "tickets" {
+    description = "Support tickets from the help desk"
     ${items}
     schema = {
       id      = integer("ticket id", true)
@@ -145,6 +146,44 @@ describe('parallel iterated tasks through the CLI', () => {
       expect(doc.tasks['triage']!.summary).toContain('5 of 5 items succeeded, 0 failed');
       const finished = storedEvents<{ index: number; completed: number }>(dir, 'item.finished');
       expect(finished.map((e) => e.completed)).toEqual([1, 2, 3, 4, 5]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('max_parallel bounds the items at once below a larger concurrency_limit (an item is one unit of work)', async () => {
+    const script = turnScript({ [ITEM_COMMANDER]: [(req) => ({ ...finishItem(req), delayMs: 400 })] });
+    const server = await startFakeModelServer({ respond: script.respond });
+    try {
+      // max_parallel = 3 (the mission's), concurrency_limit = 10: three items at a time.
+      const dir = writeProject({ 'main.hcl': mission(fakeModelBlock(server), 'concurrency_limit = 10') });
+      writeTickets(dir, 7);
+      const r = await runCli(['run', dir, '--json', '-i', 'tickets=@tickets.json'], { cwd: dir, timeoutMs: 120_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(maxOverlap(dir)).toBeLessThanOrEqual(3);
+      expect(itemRows(dir).filter((row) => row.status === 'completed')).toHaveLength(7);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('start_delay spaces the first launches: item k starts no sooner than k delays after item 0', async () => {
+    const script = turnScript({ [ITEM_COMMANDER]: [finishItem] });
+    const server = await startFakeModelServer({ respond: script.respond });
+    try {
+      // Room for all three at once: only the delay keeps them apart.
+      const dir = writeProject({ 'main.hcl': mission(fakeModelBlock(server), 'concurrency_limit = 3\n      start_delay = 800') });
+      writeTickets(dir, 3);
+      const r = await runCli(['run', dir, '--json', '-i', 'tickets=@tickets.json'], { cwd: dir, timeoutMs: 120_000 });
+      expect(r.code, r.stderr).toBe(0);
+      const db = openRunDb(dir);
+      const started = (db.prepare("SELECT started_at FROM task_items WHERE task = 'triage' ORDER BY idx").pluck().all() as string[]).map((t) => Date.parse(t));
+      db.close();
+      // Lower bounds only (a busy machine makes the gaps longer, never shorter); 100 ms of slack for
+      // item 0's own start after its lane began.
+      expect(started[1]! - started[0]!).toBeGreaterThanOrEqual(700);
+      expect(started[2]! - started[0]!).toBeGreaterThanOrEqual(1500);
+      expect(itemRows(dir).map((row) => row.status)).toEqual(['completed', 'completed', 'completed']);
     } finally {
       await server.close();
     }
@@ -392,6 +431,90 @@ describe('query_task_output downstream of an iterated task', () => {
   });
 });
 
+describe('query_task_output downstream of a task that ran once', () => {
+  it('answers with its summary and picked output fields, and refuses item filters there', async () => {
+    const results: string[] = [];
+    const script = turnScript({
+      'commander of task "gather"': [
+        { toolCalls: [{ name: 'submit_output', input: { output: { open: 12, oldest: 'ticket 4' } } }] },
+        taskComplete('counted the open tickets'),
+      ],
+      'commander of task "report"': [
+        { toolCalls: [{ name: 'query_task_output', input: { task: 'gather', fields: ['open'] } }] },
+        (req) => {
+          results.push(lastToolResult(req));
+          return { toolCalls: [{ name: 'query_task_output', input: { task: 'gather', count: true } }] };
+        },
+        (req) => {
+          results.push(lastToolResult(req));
+          return taskComplete('reported');
+        },
+      ],
+    });
+    const server = await startFakeModelServer({ respond: script.respond });
+    try {
+      const hcl = `${fakeModelBlock(server)}
+mission "support" {
+  commander { model = ${ANTHROPIC_MODEL} }
+  task "gather" {
+    objective = "Count the open tickets"
+    tools     = [builtins.http.get]
+    output = {
+      open   = integer("open tickets", true)
+      oldest = string("the oldest ticket", true)
+    }
+  }
+  task "report" {
+    objective  = "Report how many tickets are open"
+    tools      = [builtins.http.get]
+    depends_on = [tasks.gather]
+  }
+}
+`;
+      const dir = writeProject({ 'main.hcl': hcl });
+      const r = await runCli(['run', dir], { cwd: dir, timeoutMs: 120_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(script.problems).toEqual([]);
+      expect(JSON.parse(results[0]!)).toEqual({ task: 'gather', status: 'completed', summary: 'counted the open tickets', output: { open: 12 } });
+      expect(results[1]).toContain('Task "gather" ran once, not over items: item, where, count and group_by do not apply.');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('plan downstream of an iterated task', () => {
+  it('shows the digest the downstream commander will receive, of a size that does not grow with the items', async () => {
+    // No model is called: the block needs no server behind it.
+    const hcl = mission('model "fake" {\n  provider = "anthropic"\n  api_key  = "test-key-123"\n}', 'concurrency_limit = 10').replace(
+      /\n}\n$/,
+      '\n  task "report" {\n    objective  = "How many tickets are high priority?"\n    tools      = [builtins.http.get]\n    depends_on = [tasks.triage]\n  }\n}\n',
+    );
+    const dir = writeProject({ 'main.hcl': hcl });
+    type Planned = { tasks: { name: string; upstream_digests?: { task: string; items: number | null; bytes: number; max_bytes: number }[]; commander: { system_prompt: string } }[] };
+    const digestAt = async (n: number): Promise<{ digest: NonNullable<Planned['tasks'][0]['upstream_digests']>[0]; prompt: string; text: string }> => {
+      writeTickets(dir, n);
+      const json = await runCli(['plan', dir, '--json', '--show-prompt', '--task', 'report', '-i', 'tickets=@tickets.json'], { cwd: dir });
+      expect(json.code, json.stderr).toBe(0);
+      const task = (JSON.parse(json.stdout) as Planned).tasks[0]!;
+      const text = await runCli(['plan', dir, '--task', 'report', '-i', 'tickets=@tickets.json'], { cwd: dir });
+      return { digest: task.upstream_digests![0]!, prompt: task.commander.system_prompt, text: text.stdout };
+    };
+    const small = await digestAt(10);
+    const large = await digestAt(1000);
+    expect(small.digest).toMatchObject({ task: 'triage', items: 10 });
+    expect(large.digest).toMatchObject({ task: 'triage', items: 1000 });
+    expect(small.prompt).toContain('Iterated over 10 items: 10 completed, 0 failed.');
+    expect(small.prompt).toContain("Each item's output has the fields: priority (string, required).");
+    expect(large.prompt).toContain('Iterated over 1000 items');
+    // A hundred times the items: two more digits in the counts, the same bound.
+    expect(large.digest.bytes - small.digest.bytes).toBe(4);
+    expect(large.digest.max_bytes).toBe(small.digest.max_bytes);
+    expect(small.digest.max_bytes).toBeLessThanOrEqual(4096);
+    expect(small.text).toContain(`upstream   triage: a digest of its 10 items in the prompt, ${small.digest.bytes} bytes (at most ${small.digest.max_bytes.toLocaleString('en-US')}`);
+  });
+});
+
 describe('sequential iterated tasks through the CLI', () => {
   it('one commander walks the items with dataset_next, must submit each output before moving on, and each item is stored', async () => {
     const seen: string[] = [];
@@ -421,6 +544,10 @@ describe('sequential iterated tasks through the CLI', () => {
       expect(seen.some((s) => s === 'Call submit_output with the output of item 1 before taking the next item.')).toBe(true);
       expect(server.requests.every((q) => q.canonical.system.includes('commander of task "triage"'))).toBe(true);
       expect(server.requests[0]!.canonical.system).toContain('This task runs over the 3 items of dataset "tickets"');
+      // As in Go, the walking commander is told what the dataset is and what its items hold.
+      expect(server.requests[0]!.canonical.system).toContain(
+        'The dataset: Support tickets from the help desk Each item has the fields: id (integer, required): ticket id; subject (string, required): subject.',
+      );
       expect(itemRows(dir).map((row) => [row.idx, row.status, JSON.parse(row.output_json ?? 'null')])).toEqual([
         [0, 'completed', { priority: 'high' }],
         [1, 'completed', { priority: 'normal' }],

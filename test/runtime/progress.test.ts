@@ -42,6 +42,24 @@ describe('ProgressView', () => {
     expect(out.text()).toBe('task a: started\ntask a: completed\n');
   });
 
+  it("folds an iterated task's items into a line per tenth of them, printing each failure, as plain lines", () => {
+    const out = sink();
+    const view = new ProgressView(out.stream, false, ['t']);
+    let completed = 0;
+    for (let i = 0; i < 20; i++) {
+      view.sink({ type: 'session.started', task: `t[${i}]`, agent: 'worker', sessionId: `s${i}`, model: 'm', tools: [], skills: [], discovery: false, resumed: false });
+      view.sink({ type: 'tool.finished', task: `t[${i}]`, agent: 'commander', sessionId: `s${i}`, callId: 'c', tool: 'task_complete', isError: false, durationMs: 1, replayed: false });
+      if (i === 7) view.sink({ type: 'item.finished', task: 't', index: i, status: 'failed', error: 'refused', completed, failed: 1, total: 20 });
+      else view.sink({ type: 'item.finished', task: 't', index: i, status: 'completed', completed: ++completed, failed: i > 7 ? 1 : 0, total: 20 });
+    }
+    view.close();
+    const lines = out.text().trimEnd().split('\n');
+    expect(lines).toHaveLength(10); // at 2, 4, 6, the failure (8th), 10 … 20
+    expect(lines[0]).toBe('task t: 2/20 ✓ 0 ✗');
+    expect(lines).toContain('task t: item 7 failed: refused');
+    expect(lines.at(-1)).toBe('task t: 19/20 ✓ 1 ✗');
+  });
+
   it('shows a skipped task with its reason, in the live view and as a plain line', () => {
     const live = sink();
     const view = new ProgressView(live.stream, true, ['a', 'b']);
