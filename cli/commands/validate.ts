@@ -163,8 +163,9 @@ function missionLines(m: MissionSummary): string[] {
 const FLUSH_AT = 1 << 15;
 
 /**
- * Writes the success summary, one mission at a time: a large config's summary is tens of
- * megabytes of text, which is never held whole (nor its per-task summary objects).
+ * Writes the success summary, one mission at a time, as fast as `out` takes it: a large config's
+ * summary is tens of megabytes of text, never held twice (the missions' texts are let go as they
+ * are written; a graph's missions are summarised one by one, never their summary objects at once).
  */
 async function writeSummary(graph: MissionGraph, missionTexts: string[], out: NodeJS.WritableStream, head: string, tail: string): Promise<void> {
   let pending = head;
