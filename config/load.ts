@@ -10,7 +10,7 @@ import { stdlibFunctions } from './hcl/stdlib.js';
 import { dropSyntaxCascades } from './syntaxCascade.js';
 import { sortDiagnostics } from './diagnostics.js';
 import { discoverFiles, parseFiles, type SkippedPath } from './files.js';
-import type { MissionGraph } from './graph.js';
+import type { Mission, MissionGraph } from './graph.js';
 import { secretValues, type NamedSecret } from './secrets.js';
 import { makeLoadFunction } from './loadFunction.js';
 import { checkModelUses } from './modelUsage.js';
@@ -39,6 +39,13 @@ export interface LoadOptions {
    * one REF007 warning per variable says so), so a config can be checked where its secrets are not.
    */
   unsetVariables?: 'error' | 'unknown';
+  /**
+   * Handed each mission once it is loaded and checked (deep-frozen, in order), which the graph then
+   * does not keep (its `missions` is empty), so a large config's tasks are never all held at once:
+   * validate summarises a mission and lets it go. Ignored when the config declares an `mcp` server,
+   * whose check after loading (validateProject) reads every mission's tools: the graph keeps them.
+   */
+  eachMission?: (mission: Mission) => void;
 }
 
 export interface LoadResult {
@@ -164,6 +171,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const diags: Diagnostic[] = [...found.diagnostics];
   const { top, sources, syntaxErrorFiles, firstFile } = readTopLevel(found.files, diags);
   const declaresMission = top.blocks.mission.length > 0;
+  const eachMission = top.blocks.mcp.length === 0 ? opts.eachMission : undefined;
   /** A stage's blocks, no longer held here: each block is garbage once its stage has read it. */
   const take = (type: TopLevelType): Block[] => {
     const blocks = top.blocks[type];
@@ -187,8 +195,20 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const tools = loadToolStage(take('mcp'), take('tool'), take('toolset'), ctx);
   const skills = loadSkills(take('skill'), top.skillsDirs, ctx);
   const agents = loadGlobalAgents(take('agent'), ctx);
-  const missions = loadMissions(take('mission'), ctx);
-  diags.push(...toolNameCollisions({ agents, missions, skills, mcpToolRefs: ctx.symbols.mcpUses }));
+  let missions: Mission[];
+  if (eachMission === undefined) {
+    missions = loadMissions(take('mission'), ctx);
+    diags.push(...toolNameCollisions({ agents, missions, skills, mcpToolRefs: ctx.symbols.mcpUses }));
+  } else {
+    // Checked a mission at a time, then the global agents, as the whole graph is checked above.
+    // Without mcp servers there are no mcp references, whose positions would need every mission.
+    const seen = new Set<string>();
+    missions = loadMissions(take('mission'), ctx, (mission) => {
+      diags.push(...toolNameCollisions({ agents: [], missions: [mission], skills }, undefined, false, seen));
+      eachMission(deepFreeze(mission));
+    });
+    diags.push(...toolNameCollisions({ agents, missions: [], skills }, undefined, false, seen));
+  }
   reportUnsetVariables(ctx.symbols.unsetUses, diags);
   checkModelUses(ctx.symbols.modelUses, ctx.symbols.models, opts.today ?? new Date().toISOString().slice(0, 10), diags);
   if (!declaresMission && firstFile !== undefined && !hasErrors(diags)) {

@@ -30,14 +30,16 @@ interface Given {
 /**
  * One REF015 error per pair of tools of one agent that share an API name. `onlyExpanded` keeps only
  * collisions that involve a tool expanded from `mcp.<server>.all` (the loader already reported the rest).
+ * `seen`: the pairs already reported, when a graph is checked in parts (each mission as it loads,
+ * then the global agents), so a pair is still reported once, by the first holder.
  */
 export function toolNameCollisions(
   graph: Pick<MissionGraph, 'agents' | 'missions' | 'skills'> & { mcpToolRefs?: readonly McpToolReference[] },
   mcpTools: McpToolNames = () => undefined,
   onlyExpanded = false,
+  seen = new Set<string>(),
 ): Diagnostic[] {
   const diags: Diagnostic[] = [];
-  const seen = new Set<string>();
   for (const holder of holders(graph)) {
     const byName = new Map<string, Given>();
     for (const given of expand(holder.tools, mcpTools)) {

@@ -11,7 +11,7 @@ import { countSummary, diagnosticToJson, renderDiagnostics, sourceReaderFor } fr
 import { validateProject } from '../../config/validateProject.js';
 import { summarize, summarizeAllButMissions, summarizeMission, type ConfigSummary, type MissionSummary, type WholeServers } from '../../config/summary.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
-import type { McpServer, MissionGraph } from '../../config/graph.js';
+import type { McpServer, Mission, MissionGraph } from '../../config/graph.js';
 import type { LoadedFiles } from '../../config/load.js';
 import { mcpToolCacheDir } from '../../config/projectLayout.js';
 import { collect, EXIT, parseKeyValues, redactOutput, shownPath, useColor, type CliIo } from '../io.js';
@@ -52,7 +52,12 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
   // lists cached by the last online validate are read and whatever they cannot confirm is a warning.
   // An injected lister (tests) stands for the servers, so offline it is not used at all.
   const lister = deps.mcpTools !== undefined ? (offline ? undefined : deps.mcpTools) : cachingMcpLister(full, offline);
+  const json = opts.json === true || opts.format === 'json';
+  // The text summary of each mission, made as the mission loads: the loader then lets the mission
+  // go (unless an MCP check needs it), so a large config's tasks are never all held at once.
+  const missionTexts: string[] = [];
   const result = await validateProject(full, {
+    ...(json ? {} : { eachMission: (m: Mission) => missionTexts.push(missionText(m)) }),
     vars,
     env: io.env,
     // A CI check need not hold the secrets: values that need a missing variable are left unchecked.
@@ -65,17 +70,24 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
   // source anyway — which keeps the runtime out of validate's start-up.
   if (result.secrets?.some((s) => s.name.startsWith('vars.'))) redactOutput(io, (await import('../../runtime/secretRedactor.js')).outputMask(result.secrets));
   const readSource = sourceReaderFor(result.sources);
-  if (opts.json === true || opts.format === 'json') {
+  if (json) {
     const summary = result.graph !== undefined ? summarize(result.graph) : null;
     const files = result.loaded && { root: shownPath(io.cwd, result.loaded.root), loaded: result.loaded.files, skipped: result.loaded.skipped };
     writeJson(io, { valid: result.graph !== undefined, diagnostics: snakeKeys(diagnostics.map((d) => diagnosticToJson(d, io.cwd))), summary: snakeKeys(summary), ...(files ? { files } : {}) });
   } else {
-    await writeText(diagnostics, result.graph, io, readSource, result.loaded);
+    await writeText(diagnostics, result.graph, missionTexts, io, readSource, result.loaded);
   }
   return result.graph !== undefined ? EXIT.ok : EXIT.failure;
 }
 
-async function writeText(diagnostics: readonly Diagnostic[], graph: MissionGraph | undefined, io: CliIo, readSource: (file: string) => string | undefined, loaded: LoadedFiles | undefined): Promise<void> {
+async function writeText(
+  diagnostics: readonly Diagnostic[],
+  graph: MissionGraph | undefined,
+  missionTexts: string[],
+  io: CliIo,
+  readSource: (file: string) => string | undefined,
+  loaded: LoadedFiles | undefined,
+): Promise<void> {
   if (diagnostics.length > 0) {
     io.stderr.write(`${renderDiagnostics(diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource })}\n\n`);
   }
@@ -85,7 +97,7 @@ async function writeText(diagnostics: readonly Diagnostic[], graph: MissionGraph
     return;
   }
   const warnings = diagnostics.length > 0 ? ` (${countSummary(diagnostics)})` : '';
-  await writeSummary(graph, io.stdout, from, `config is valid${warnings}\n`);
+  await writeSummary(graph, missionTexts, io.stdout, from, `config is valid${warnings}\n`);
 }
 
 const SKIPPED_SHOWN = 6;
@@ -122,6 +134,11 @@ function summaryRows(s: Omit<ConfigSummary, 'missions'>): string[] {
   return lines;
 }
 
+/** A mission's lines in the success summary, each ending in a newline, as one flat string. */
+function missionText(m: Mission): string {
+  return `${missionLines(summarizeMission(m)).join('\n')}\n`;
+}
+
 /** A mission's lines in the success summary: its commander, then each task with its work sources. */
 function missionLines(m: MissionSummary): string[] {
   const lines = [`mission ${m.name}: commander ${m.commander}, ${plural(m.tasks.length, 'task')}, max_parallel ${m.maxParallel}`];
@@ -146,15 +163,21 @@ function missionLines(m: MissionSummary): string[] {
 const FLUSH_AT = 1 << 15;
 
 /**
- * Writes the success summary, one mission at a time: a large config's summary is tens of
- * megabytes of text, which is never held whole (nor its per-task summary objects).
+ * Writes the success summary, one mission at a time, as fast as `out` takes it: a large config's
+ * summary is tens of megabytes of text, never held twice (the missions' texts are let go as they
+ * are written; a graph's missions are summarised one by one, never their summary objects at once).
  */
-async function writeSummary(graph: MissionGraph, out: NodeJS.WritableStream, head: string, tail: string): Promise<void> {
+async function writeSummary(graph: MissionGraph, missionTexts: string[], out: NodeJS.WritableStream, head: string, tail: string): Promise<void> {
   let pending = head;
   let lines = 0;
-  const add = async (more: string[]): Promise<void> => {
-    for (const line of more) pending += `${line}\n`;
-    lines += more.length;
+  const add = async (more: string[] | string): Promise<void> => {
+    if (typeof more === 'string') {
+      pending += more;
+      lines++;
+    } else {
+      for (const line of more) pending += `${line}\n`;
+      lines += more.length;
+    }
     if (pending.length >= FLUSH_AT) {
       const ready = out.write(pending);
       pending = '';
@@ -164,6 +187,11 @@ async function writeSummary(graph: MissionGraph, out: NodeJS.WritableStream, hea
     }
   };
   await add(summaryRows(summarizeAllButMissions(graph)));
+  // Missions the loader handed over as they loaded (then the graph has none), else the graph's.
+  for (let i = 0; i < missionTexts.length; i++) {
+    await add(missionTexts[i]!);
+    missionTexts[i] = '';
+  }
   for (const m of graph.missions) await add(missionLines(summarizeMission(m)));
   // As `lines.join('\n')` printed it: a summary of no lines still leaves its empty line.
   out.write(`${pending}${lines === 0 ? '\n' : ''}${tail}`);

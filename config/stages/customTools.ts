@@ -3,6 +3,7 @@
 // (`vars`, e.g. an API token for a header), checked now with the inputs unknown and evaluated at
 // call time. Anything else in the block is an unknown attribute.
 
+import { exactList } from '../exactList.js';
 import type { Attribute, Block, Expression } from '../hcl/ast.js';
 import { diagnosticAt, type Range } from '../hcl/diagnostic.js';
 import { reparseBlock } from '../hcl/index.js';
@@ -85,7 +86,7 @@ function loadCustomTool(block: Block, name: string, ctx: LoadContext): CustomToo
     ref: `tools.${name}`,
     implements: base.ref,
     description: description ?? base.description,
-    inputs: inputs as FieldSchema[],
+    inputs: exactList(inputs as FieldSchema[]),
     idempotent: idempotent ?? base.idempotent,
   });
 }

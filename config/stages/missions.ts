@@ -43,8 +43,9 @@ const DEFAULTS_SCHEMA: BlockSchema = {
 const INPUT_SCHEMA: BlockSchema = { attributes: { type: { required: true }, description: {}, default: {} } };
 const INPUT_TYPES: readonly InputType[] = ['string', 'number', 'integer', 'bool', 'list', 'map', 'object'];
 
-export function loadMissions(blocks: readonly Block[], ctx: LoadContext): Mission[] {
-  return loadNamedBlocks(blocks, 'mission', ctx, (block, name) => loadMission(block, name, ctx));
+/** The missions, in order; with `each`, each is handed to it once loaded and not kept (the result is empty). */
+export function loadMissions(blocks: readonly Block[], ctx: LoadContext, each?: (mission: Mission) => void): Mission[] {
+  return loadNamedBlocks(blocks, 'mission', ctx, (block, name) => loadMission(block, name, ctx), each === undefined ? {} : { each });
 }
 
 function loadMission(block: Block, name: string, ctx: LoadContext): Mission | undefined {

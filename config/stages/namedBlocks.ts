@@ -7,13 +7,15 @@ import type { Diagnostic } from '../hcl/diagnostic.js';
 import { checkBlockName, NameRegistry } from '../schema.js';
 import type { LoadContext, Namespace } from '../scope.js';
 
-export interface NamedBlockOptions {
+export interface NamedBlockOptions<T = unknown> {
   /** The name rule (default: checkBlockName). */
   checkName?: (block: Block, diags: Diagnostic[]) => boolean;
   /** Where a failed block is recorded in `ctx.symbols.broken` (`models` → `models.<name>`). */
   namespace?: Namespace;
   /** The registry to claim names in, when the caller needs it afterwards or pre-fills it. */
   names?: NameRegistry;
+  /** Handed each loaded value, in order, instead of it being kept in the result (then empty). */
+  each?: (value: T) => void;
 }
 
 /**
@@ -26,7 +28,7 @@ export function loadNamedBlocks<T>(
   kind: string,
   ctx: LoadContext,
   load: (block: Block, name: string) => T | undefined,
-  opts: NamedBlockOptions = {},
+  opts: NamedBlockOptions<T> = {},
 ): T[] {
   const names = opts.names ?? new NameRegistry(kind);
   const checkName = opts.checkName ?? checkBlockName;
@@ -40,7 +42,8 @@ export function loadNamedBlocks<T>(
       if (opts.namespace !== undefined) ctx.symbols.broken.add(`${opts.namespace}.${name}`);
       continue;
     }
-    out.push(value);
+    if (opts.each !== undefined) opts.each(value);
+    else out.push(value);
   }
   return out;
 }

@@ -155,7 +155,7 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
     router: exactList(routes),
     sendTo: exactList([]),
     ...(worker !== undefined ? { worker: ctx.workers.intern(worker) } : {}),
-    ...(output !== undefined ? { output } : {}),
+    ...(output !== undefined ? { output: exactList(output) } : {}),
     ...(iterator !== undefined ? { iterator } : {}),
     ...(budget !== undefined ? { budget } : {}),
   });
