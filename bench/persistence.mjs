@@ -3,7 +3,7 @@
 // write-ahead log), and the time to load a long session. Every row also shows its time as a ratio to
 // `node -e 0` measured at the start of the same run, so figures from a busy machine can be compared.
 // Prints figures only; nothing here is asserted. Run after building:
-//   npx tsc -p tsconfig.json && node bench/persistence.mjs
+//   npm run build && node bench/persistence.mjs
 // Options: --dir <folder> (default: the OS temp folder; use a real disk, fsync cost is the point);
 // --only <group> runs one group of rows: events, messages, turn, load, resume or readback;
 // --cli <other/dist/cli/main.js> (repeatable): the resume rows also time that build of the CLI, in the
