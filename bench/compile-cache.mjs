@@ -1,6 +1,6 @@
 // What Node's compile cache (module.enableCompileCache, Node 22.8+; the CLI turns it on at start-up)
 // buys the CLI's start-up, under whichever node runs this script. Prints figures only.
-//   npx tsc -p tsconfig.json && node bench/compile-cache.mjs [--runs 15]
+//   npm run build && node bench/compile-cache.mjs [--runs 15]
 //   scripts/node-matrix.sh runs it under each Node line; on Node 20 only the "off" rows exist.
 //
 // Each command runs as a whole process in three states, interleaved round by round so that load from

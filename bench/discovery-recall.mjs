@@ -3,7 +3,7 @@
 // left out of the full ranker; then search latency, index build time and size. Figures are printed,
 // never asserted.
 //
-//   npx tsc -p tsconfig.json && node bench/discovery-recall.mjs [--misses]
+//   npm run build && node bench/discovery-recall.mjs [--misses]
 //
 // Intent sets (none is edited once written; their sha256 is printed so a change would show):
 //  - intents.json: 100 intents; odd ids are the dev split (allowed to inform tuning), even ids are

@@ -3,7 +3,7 @@
 // generated builtins page, beside `squadron --version` (start-up alone). Runs interleaved after two
 // warm-up rounds so load from other processes hits them alike; median and minimum wall time.
 // Prints figures only; nothing is asserted. Run after building:
-//   npx tsc -p tsconfig.json && node bench/docs.mjs [--runs 15]
+//   npm run build && node bench/docs.mjs [--runs 15]
 
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';

@@ -1,7 +1,7 @@
 // Parse-speed figures: our HCL parser vs @cdktf/hcl2json on a generated ~5,000-line Squadron-like
 // configuration. Prints figures only; nothing here is asserted.
 //
-//   npx tsc -p tsconfig.json && node bench/hcl-parse.mjs [runs]
+//   npm run build && node bench/hcl-parse.mjs [runs]
 //
 // Ours: median of N warm runs of parseHcl (and of parseHcl + toJsonProjection, the like-for-like
 // comparison with hcl2json, which also produces JSON). hcl2json: its first call including module

@@ -11,7 +11,7 @@
 //    that had completed before the kill were asked again (must be 0), and the resume's wall time.
 //
 // Prints figures only; nothing is asserted. Run after building:
-//   npx tsc -p tsconfig.json && node bench/iteration.mjs [--items 1000] [--latency-ms 100] [--only fanout|digest|resume] [--cpu-prof DIR]
+//   npm run build && node bench/iteration.mjs [--items 1000] [--latency-ms 100] [--only fanout|digest|resume] [--cpu-prof DIR]
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

@@ -3,9 +3,11 @@
 // write-ahead log), and the time to load a long session. Every row also shows its time as a ratio to
 // `node -e 0` measured at the start of the same run, so figures from a busy machine can be compared.
 // Prints figures only; nothing here is asserted. Run after building:
-//   npx tsc -p tsconfig.json && node bench/persistence.mjs
+//   npm run build && node bench/persistence.mjs
 // Options: --dir <folder> (default: the OS temp folder; use a real disk, fsync cost is the point);
-// --only <group> runs one group of rows: events, messages, turn, load, resume or readback.
+// --only <group> runs one group of rows: events, messages, turn, load, resume or readback;
+// --cli <other/dist/cli/main.js> (repeatable): the resume rows also time that build of the CLI, in the
+// same rounds (e.g. a copy of an earlier build, to compare before/after on a busy machine).
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +30,7 @@ const root = mkdtempSync(join(baseDir, 'squadron-bench-'));
 let dbCounter = 0;
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const wanted = (group) => only === undefined || only === group;
+const otherClis = args.flatMap((a, i) => (a === '--cli' ? [args[i + 1]] : []));
 
 const SECRETS = [
   { name: 'vars.api_key', value: 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789' },
@@ -466,14 +469,16 @@ mission "bench" {
       ['10,000 messages, answer in store', 4998, true],
       ['10 messages, session continues', 4, false],
       ['10,000 messages, session continues', 4999, false],
-    ].map(([label, workerPairs, finished]) => ({ label, workerPairs, finished, samples: [], cpu: [], messages: 0 }));
+    ].flatMap(([label, workerPairs, finished]) =>
+      [CLI, ...otherClis].map((cli, n) => ({ label: n === 0 ? label : `${label} (cli #${n}: ${cli})`, cli, workerPairs, finished, samples: [], cpu: [], messages: 0 })),
+    );
     // Variants interleaved per repetition, so a change in machine load hits them all alike.
     for (let rep = 0; rep < 3; rep++) {
       for (const v of variants) {
         const built = await buildKilledRun(project, v.workerPairs, v.finished);
         v.messages = built.messages;
         workerCalls.length = 0;
-        const { ms, cpu, code, stderr } = await timeResume(built.dbPath, built.runId);
+        const { ms, cpu, code, stderr } = await timeResume(built.dbPath, built.runId, v.cli);
         if (code !== 0) throw new Error(`squadron resume exited with ${code}: ${stderr.slice(-500)}`);
         // Measure what the label says: the stored answer delivered, or one call carrying the session.
         const expected = v.finished ? [] : [2 * v.workerPairs + 1];
@@ -646,10 +651,10 @@ async function benchReadback() {
 }
 
 /** Wall and CPU time (user + system, from /usr/bin/time when there is one) of `squadron resume`. */
-function timeResume(dbPath, runId) {
+function timeResume(dbPath, runId, cli = CLI) {
   return new Promise((resolve, reject) => {
     const timeFile = join(root, `resume-time-${++dbCounter}.txt`);
-    const args = [CLI, 'resume', runId, '--db', dbPath, '--json'];
+    const args = [cli, 'resume', runId, '--db', dbPath, '--json'];
     const start = performance.now();
     const child = HAS_TIME
       ? spawn('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, process.execPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })

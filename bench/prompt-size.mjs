@@ -3,7 +3,7 @@
 // discovery (contract in the prompt + the two discovery tool definitions). Figures are printed, never
 // asserted.
 //
-//   npx tsc -p tsconfig.json && node bench/prompt-size.mjs [--placeholder]
+//   npm run build && node bench/prompt-size.mjs [--placeholder]
 //
 // Tools JSON is the canonical ToolDefinition list ({name, description, inputSchema}) serialized
 // compactly; provider adapters rename fields (input_schema, parameters) at about the same size.

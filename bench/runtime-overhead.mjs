@@ -40,7 +40,7 @@
 //    Section 1 prints the same bare call at zero latency beside the runtime's model call time.
 //
 // Prints figures only; nothing is asserted. Run after building:
-//   npx tsc -p tsconfig.json && node bench/runtime-overhead.mjs [--runs 3] [--api anthropic|openai]
+//   npm run build && node bench/runtime-overhead.mjs [--runs 3] [--api anthropic|openai]
 //     [--latency-ms 200] [--max-parallel 64,4] [--only zero|latency|none] [--profile DIR]
 // 3. --profile DIR: one more zero-latency run under `node --cpu-prof` (profile kept in DIR), printing
 //    where the CLI's time goes, start-up and run apart: by origin, and our functions by self and

@@ -1,10 +1,8 @@
 // CLI start-up: how long each command takes as a whole process, beside `node -e 0` measured in the
 // same rounds, and what each import costs on its own. Prints figures only; nothing is asserted.
-//   npx tsc -p tsconfig.json && node bench/startup.mjs [--runs 20] [--imports-only | --commands-only]
-//   [--cli other/main.js …]: also time these builds of the CLI (e.g. a bundle), in the same rounds
-//   [--bundle]: also time a bundle of dist/cli/main.js (chunks per command, packages inlined except
-//   better-sqlite3) built here with rolldown when node_modules has it — the measurement behind not
-//   shipping one (see the figures in issue 12's note)
+//   npm run build && node bench/startup.mjs [--runs 20] [--imports-only | --commands-only]
+//   [--cli other/main.js …]: also time these builds of the CLI (e.g. a copy of an earlier build), in
+//   the same rounds
 //
 // Commands run against a copy of examples/quickstart, run once offline (its model replays a
 // cassette) so `runs` and `inspect` read a real stored run. Every command runs `--runs` times,
@@ -13,11 +11,14 @@
 // (user + system) is measured in separate spawns with a preload that prints it on exit (the preload
 // itself costs a little, in every row alike, node -e 0 included).
 //
-// The "modules" column counts the files (ES and CommonJS) each command loads, from a load-hook preload.
+// The "modules" column counts the files (ES and CommonJS) each command loads, from a load-hook preload:
+// dist/cli/main.js is a bundle (scripts/bundle.mjs), so these are its chunks plus the packages kept
+// out of it (better-sqlite3, pino, …) and what is loaded by createRequire (yaml, re2js).
 //
 // The import table imports one module in a fresh process and times that `await import()` alone: the
 // module with everything it pulls in that Node has not loaded yet (so rows overlap: config/load.js
-// includes config/hcl). `--cpu-prof` on a command shows the same costs from the other side.
+// includes config/hcl). These are tsc's unbundled modules (dist/…), which the programmatic API still
+// loads; the CLI reads the same code from its chunks. `--cpu-prof` on a command shows the same costs from the other side.
 
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -72,19 +73,7 @@ function loadRecorder() {
   return scratch;
 }
 
-/** A bundle of the built CLI (rolldown, from node_modules when present), inside the repository so assets resolve. */
-async function bundle() {
-  const { build } = await import('rolldown').catch(() => ({}));
-  if (build === undefined) {
-    console.log('(--bundle: rolldown is not in node_modules; skipped)');
-    return undefined;
-  }
-  const out = mkdtempSync(join(repo, '.bench-bundle-'));
-  await build({ input: cli, platform: 'node', external: ['better-sqlite3', 'bindings'], output: { dir: out, format: 'esm' }, logLevel: 'silent' });
-  return out;
-}
-
-function commandTable(bundled) {
+function commandTable() {
   const { dir, runId } = project();
   const commands = [
     ['--version'],
@@ -96,7 +85,6 @@ function commandTable(bundled) {
     ['plan', 'mission.hcl'],
   ];
   const builds = others.map((other, n) => [`cli #${n + 1}`, other]);
-  if (bundled !== undefined) builds.push(['bundle', join(bundled, 'main.js')]);
   const rows = [['node -e 0', ['-e', '0']]];
   for (const command of commands) {
     rows.push([`squadron ${command[0] === 'inspect' ? 'inspect <run>' : command.join(' ')}`, [cli, ...command]]);
@@ -193,12 +181,5 @@ function importTable() {
   IMPORTS.forEach((spec, i) => console.log(`| ${spec} | ${ms(min(times[i]))} | ${ms(median(times[i]))} |`));
 }
 
-if (!args.includes('--imports-only')) {
-  const bundled = args.includes('--bundle') ? await bundle() : undefined;
-  try {
-    commandTable(bundled);
-  } finally {
-    if (bundled !== undefined) rmSync(bundled, { recursive: true, force: true });
-  }
-}
+if (!args.includes('--imports-only')) commandTable();
 if (!args.includes('--commands-only')) importTable();

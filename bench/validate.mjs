@@ -8,7 +8,7 @@
 // peak RSS of each, with V8's default heap sizing (target for 50 MB: under 500 MB RSS) and under a
 // 400 MB heap cap (the 50 MB config needs about 120 MB). Prints figures only; nothing is asserted. Run
 // after building:
-//   npx tsc -p tsconfig.json && node bench/validate.mjs [--runs 15] [--huge]
+//   npm run build && node bench/validate.mjs [--runs 15] [--huge]
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The `squadron` process (loaded by cli/main.ts): wires the real process streams into the command
+// The `squadron` process (loaded by cli/entry.ts): wires the real process streams into the command
 // tree, and exits as soon as the command is done and its output flushed (idle keep-alive sockets of
 // the model SDKs would otherwise hold the process open for a while).
 

@@ -7,6 +7,7 @@ import { totalTokens } from '../runtime/usage.js';
 import { EXIT, type CliIo } from './io.js';
 import { jsonDocument } from './json.js';
 import { indent } from './table.js';
+import { groupDigits } from '../core/digits.js';
 
 export function runReportJson(report: RunReport): Record<string, unknown> {
   const tasks: Record<string, unknown> = {};
@@ -83,7 +84,7 @@ export function printRunReport(io: CliIo, report: RunReport, json: boolean, resu
     io.stdout.write(jsonDocument(runReportJson(report)));
   } else {
     const out: string[] = [''];
-    const tokens = totalTokens(report.usage).toLocaleString('en-US');
+    const tokens = groupDigits(totalTokens(report.usage));
     const cost = report.replayed ? '$0 (replayed)' : `$${report.usage.costUsd.toFixed(4)}`;
     out.push(`mission ${report.mission} ${report.status} · ${tokens} tokens · ${cost} · ${report.usage.turns} model turns`);
     if (report.error && report.status === 'failed') out.push(`error: ${report.error}`);

@@ -2,7 +2,10 @@
 // `mcp.fs.read-file` → `mcp_fs_read-file`). One rule for the loader (which reports two tools of one
 // agent that would share a name), the runtime's tool registry, `plan` and the skill catalog.
 
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+
+/** node:crypto, loaded by the first over-long name: loading it cost every `validate` ~15 ms of CPU. */
+let crypto: typeof import('node:crypto') | undefined;
 
 /** Longest tool name every provider accepts (OpenAI's limit; Anthropic allows 128). */
 const MAX_API_NAME = 64;
@@ -20,7 +23,8 @@ export function mcpApiName(server: string, tool: string): string {
   const ref = `mcp.${server}.${tool}`;
   const name = ref.replace(/[^a-zA-Z0-9_-]/g, '_');
   if (name.length <= MAX_API_NAME) return name;
-  const hash = createHash('sha256').update(ref).digest('hex').slice(0, 8);
+  crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  const hash = crypto.createHash('sha256').update(ref).digest('hex').slice(0, 8);
   return `${name.slice(0, MAX_API_NAME - 9)}_${hash}`;
 }
 

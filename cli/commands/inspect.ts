@@ -11,6 +11,7 @@ import { inspectionJson } from '../inspectJson.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { DB_OPTION_HELP, openStoreWithRun } from '../storeAccess.js';
 import { indent } from '../table.js';
+import { groupDigits } from '../../core/digits.js';
 
 interface InspectFlags {
   db?: string;
@@ -138,9 +139,9 @@ function renderPart(role: string, part: Part, calls: Map<string, { status: strin
 function renderStoredResult(r: StoredResultInspection): string {
   const { payload } = r;
   const readers = r.sessions.map((s) => `${s.task}/${s.agent}`).join(', ');
-  const out = [`stored result ${r.handle} · ${payload.format} · ${r.bytes.toLocaleString('en-US')} bytes · readable by ${readers}`, ''];
+  const out = [`stored result ${r.handle} · ${payload.format} · ${groupDigits(r.bytes)} bytes · readable by ${readers}`, ''];
   out.push(payload.format === 'json' ? prettyJson(payload.text) : payload.text);
-  for (const [i, image] of payload.images.entries()) out.push(`[image ${i + 1}: ${image.mediaType}, ${image.data.length.toLocaleString('en-US')} base64 characters]`);
+  for (const [i, image] of payload.images.entries()) out.push(`[image ${i + 1}: ${image.mediaType}, ${groupDigits(image.data.length)} base64 characters]`);
   if (payload.structured !== undefined) out.push('', `structured content: ${JSON.stringify(payload.structured, null, 2)}`);
   for (const resource of payload.resources ?? []) out.push(`[${resource.kind}${resource.uri ? ` ${resource.uri}` : ''}]`);
   return `${out.join('\n')}\n`;
@@ -157,14 +158,14 @@ function prettyJson(text: string): string {
 /** Where a request was cut: what the next requests sent instead of messages 1…keepFrom-1. */
 function renderCut(v: SessionTranscript['contextViews'][number]): string {
   const what = v.kind === 'compaction' ? 'compacted' : 'pruned';
-  const why = v.kind === 'compaction' ? ` (the request uncut would have held about ${v.inputTokens.toLocaleString('en-US')} input tokens)` : '';
+  const why = v.kind === 'compaction' ? ` (the request uncut would have held about ${groupDigits(v.inputTokens)} input tokens)` : '';
   const line = `── ${what} after message ${v.afterSeq}: messages 1–${v.keepFrom - 1} replaced by the head below${why}`;
   const head = v.head.map((p) => (p.type === 'text' ? p.text : `(${p.type})`)).join('\n');
   return `${line}\n${indent(`[head] ${firstLines(head, 12)}`, '  ')}`;
 }
 
 function usageText(u: UsageTotals): string {
-  return `${totalTokens(u).toLocaleString('en-US')} tokens · $${u.costUsd.toFixed(4)} · ${u.turns} turns`;
+  return `${groupDigits(totalTokens(u))} tokens · $${u.costUsd.toFixed(4)} · ${u.turns} turns`;
 }
 
 function firstLines(text: string, n: number): string {

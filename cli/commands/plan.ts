@@ -10,6 +10,7 @@ import { JSON_FLAG_HELP, jsonDocument } from '../json.js';
 import { loadProject } from '../project.js';
 import { routingLines } from '../taskGraphText.js';
 import { addSelectionFlags, selectionOf, type SelectionFlags } from '../selectionFlags.js';
+import { groupDigits } from '../../core/digits.js';
 
 interface PlanFlags extends SelectionFlags {
   mission?: string;
@@ -113,7 +114,7 @@ function budgetText(b: BudgetPlan): string {
 function bytes(b: RequestBytes): string {
   const parts = [`system ${fmt(b.system)}`, `tools ${fmt(b.tools)}`];
   if (b.messages > 0) parts.push(`objective ${fmt(b.messages)}`);
-  return `${fmt(b.total)} bytes (${parts.join(' · ')}) ≈ ${b.estimated_tokens.toLocaleString('en-US')} tokens`;
+  return `${fmt(b.total)} bytes (${parts.join(' · ')}) ≈ ${groupDigits(b.estimated_tokens)} tokens`;
 }
 
 function toolResponse(t: ToolResponsePlan): string {
@@ -133,7 +134,7 @@ function contextLine(c: ContextPlan): string {
 }
 
 function fmt(n: number): string {
-  return n.toLocaleString('en-US');
+  return groupDigits(n);
 }
 
 function section(title: string, text: string): string {

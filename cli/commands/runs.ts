@@ -11,6 +11,7 @@ import { positiveInt, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { DB_OPTION_HELP, openStoresToRead, shownPath } from '../storeAccess.js';
 import { formatDuration, table } from '../table.js';
+import { groupDigits } from '../../core/digits.js';
 
 /** The mission's budget of a run and its spend; null when the run has none. */
 async function missionBudget(store: Store, runId: string, totals: UsageTotals): Promise<StoredBudget | null> {
@@ -72,7 +73,7 @@ export function register(program: Command, io: CliIo): void {
               r.started_at.replace('T', ' ').slice(0, 19),
               r.duration_ms === null ? '-' : formatDuration(r.duration_ms),
               `${r.tasks.completed}/${r.tasks.total}${r.tasks.skipped > 0 ? ` (${r.tasks.skipped} skipped)` : ''}`,
-              r.tokens.toLocaleString('en-US'),
+              groupDigits(r.tokens),
               `$${r.cost_usd.toFixed(4)}`,
               r.budget ? spendText(r.budget) : '-',
             ]),

@@ -2,6 +2,7 @@
 // runtime, and the yaml package (SKILL.md front matter) is loaded only when a skill folder is read.
 // Each command is held to what it uses: no model SDK, MCP SDK or logger outside `run`/`resume`, no
 // store (SQLite, zod) outside the commands that read runs, no discovery thesaurus outside `plan`/`run`.
+// The CLI is a bundle: each loaded chunk counts as the modules the build put in it (chunks/modules.json).
 
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -71,8 +72,24 @@ describe('modules loaded by the built CLI', () => {
     const line = r.stderr.split('\n').find((l) => l.startsWith('@@LOADED '));
     if (line === undefined) throw new Error(`no module list (exit ${r.status}):\n${r.stderr}`);
     const esm = readFileSync(log, 'utf8').split('\n').filter((u) => u !== '');
-    return [...esm, ...(JSON.parse(line.slice('@@LOADED '.length)) as string[])].map((u) => u.replace(/^file:\/\//, '').replace(REPO_ROOT, ''));
+    const files = [...esm, ...(JSON.parse(line.slice('@@LOADED '.length)) as string[])].map((u) => u.replace(/^file:\/\//, '').replace(REPO_ROOT, ''));
+    // The CLI is a bundle (scripts/bundle.mjs): a loaded chunk stands for the modules bundled into it.
+    return files.flatMap((f) => [f, ...(bundled[f.replace(/^\/dist\/cli\//, '')] ?? [])]);
   }
+  /** The modules of each file of the bundle (dist/cli/main.js and its chunks), as the build recorded them. */
+  let bundled: Record<string, string[]> = {};
+  beforeAll(() => {
+    bundled = JSON.parse(readFileSync(join(dirname(CLI), 'chunks', 'modules.json'), 'utf8')) as Record<string, string[]>;
+  });
+
+  test('the CLI runs as a bundle: a few chunks, not one file per module', () => {
+    const files = loaded(['validate', '--offline'], tempProject({ 'main.hcl': valid }));
+    const chunks = files.filter((f) => f.startsWith('/dist/cli/chunks/'));
+    expect(chunks.length).toBeGreaterThan(0);
+    // Our own modules and the bundled packages are read from chunks, never from their own files.
+    expect(files.filter((f) => f.startsWith('/dist/') && !f.startsWith('/dist/cli/chunks/') && f !== '/dist/cli/main.js' && !Object.values(bundled).some((m) => m.includes(f)))).toEqual([]);
+    expect(files.filter((f) => /\/node_modules\/(zod|commander)\//.test(f) && !Object.values(bundled).some((m) => m.includes(f)))).toEqual([]);
+  });
 
   const valid = withMission('  task "a" {\n    objective = "x"\n    tools     = [builtins.http.get]\n  }\n');
 
@@ -85,7 +102,8 @@ describe('modules loaded by the built CLI', () => {
     // The regex engine is loaded by the first regex call, and this config makes none.
     expect(files.filter((f) => f.includes('/node_modules/re2js/'))).toEqual([]);
     // The Markdown renderer (marked, marked-terminal and its highlighter) is for `docs` only.
-    expect(files.filter((f) => /\/node_modules\/(marked|marked-terminal|cli-highlight|highlight\.js)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => /\/node_modules\/(marked|marked-terminal|cli-highlight|highlight\.js)\//.test(f))).toEqual([]);    // node:crypto hashes over-long MCP tool names only (config/toolNames.ts), and loading it costs ~15 ms.
+    expect(files.filter((f) => f === 'node:crypto')).toEqual([]);
   });
 
   test('docs is what loads the Markdown renderer', () => {
