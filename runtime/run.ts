@@ -8,24 +8,22 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { Mission, MissionGraph, ModelBlock } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
-import { eventRows, type EventRows } from './eventRows.js';
+import type { EventRows } from './eventRows.js';
 import { startHeartbeat } from './leaseHeartbeat.js';
-import { DEFAULT_LEASE_STALE_MS, makePrivateDirs, newId, openDatabase, shownDatabase, type Redactor, type Store } from '../store/index.js';
+import { DEFAULT_LEASE_STALE_MS, newId, openDatabase, shownDatabase, type Redactor, type Store } from '../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
-import { EventBus, type RunEvent } from './events.js';
-import { createSampler } from './mcpSampling.js';
-import { recordedToolLists } from './mcpToolChanges.js';
+import type { EventBus, RunEvent } from './events.js';
 import { checkModelCredentials } from './modelCredentials.js';
-import { ModelResolver, replaysEveryModel } from './models.js';
+import { replaysEveryModel } from './models.js';
 import { ProgressView } from './progress.js';
 import { createModelClient, type ModelClientFactoryOptions } from './providers/factory.js';
 import { createReplayClient } from './providers/replay.js';
 import type { ModelClient } from './providers/types.js';
 import { DEFAULT_LIMITS, type RunContext, type RunLimits } from './runContext.js';
-import { openRunLog, type RunLog } from './runLog.js';
+import type { RunLog } from './runLog.js';
 import { runLogPath } from '../config/projectLayout.js';
 import { runMission, type MissionStatus } from './scheduler.js';
-import { createRunTools, type RunTools } from './toolResolver.js';
+import { openRunServices, type RunServices } from './runServices.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
 import { parseRunOptions, type RunOptions } from './runOptions.js';
 import { runVariables, type RunConfig, type RunVariables } from './runConfig.js';
@@ -322,35 +320,36 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
 
   // Whatever fails from here on, the run is closed with a status and its lease released, so it is
   // never left looking like a live run.
-  let log: RunLog | undefined;
+  const opened: { bus?: EventBus; rows?: EventRows; log?: RunLog } = {};
+  let services: RunServices | undefined;
   let progress: ProgressView | undefined;
-  let runTools: RunTools | undefined;
-  let bus: EventBus | undefined;
-  let rows: EventRows | undefined;
   let result: { status: MissionStatus; error?: string };
   let budget: BudgetLedger | undefined;
   try {
-    log = openRunLog(logPath, req.runId, redactor);
-    const runLog = log;
-    bus = new EventBus((name, error) => runLog.logger.error({ sink: name, err: error }, 'event sink failed and was detached'));
-    const stored = eventRows(store, req.runId, runLog);
-    rows = stored;
-    bus.subscribe('store', (event, scope) => stored.sink(event, scope));
-    bus.subscribe('log', runLog.sink);
-    progress = new ProgressView(env.progress.stream, env.progress.live, req.mission.tasks.map((t) => t.name), await initialTaskStates(store, req.runId));
-    bus.subscribe('progress', progress.sink);
-    if (env.onEvent) bus.subscribe('caller', env.onEvent);
-
-    makePrivateDirs(req.options.workspaceDir);
-    const events = bus;
-    const models = new ModelResolver(graph, modelClients(req.options, redactor, env));
-    budget = new BudgetLedger(await restoreBudget(store, req.runId, req.mission, req.budget, req.resumed), (event) => events.emit(event));
-    runTools = createRunTools(graph, (ref, message) => events.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }), {
-      workspaceDir: req.options.workspaceDir,
-      emit: (event) => events.emit(event),
-      sample: createSampler({ graph, mission: req.mission, runId: req.runId, store, bus: events, models, budget }),
-      ...(req.resumed ? { knownTools: await recordedToolLists(store, req.runId) } : {}),
-    });
+    const initial = await initialTaskStates(store, req.runId);
+    const budgetState = await restoreBudget(store, req.runId, req.mission, req.budget, req.resumed);
+    services = await openRunServices(
+      {
+        graph,
+        mission: req.mission,
+        runId: req.runId,
+        store,
+        redactor,
+        workspaceDir: req.options.workspaceDir,
+        clients: modelClients(req.options, redactor, env),
+        resumed: req.resumed,
+        budget: (emit) => new BudgetLedger(budgetState, emit),
+        onBus: (bus) => {
+          progress = new ProgressView(env.progress.stream, env.progress.live, req.mission.tasks.map((t) => t.name), initial);
+          bus.subscribe('progress', progress.sink);
+          if (env.onEvent) bus.subscribe('caller', env.onEvent);
+        },
+      },
+      opened,
+    );
+    const { bus, models } = services;
+    const ledger = services.budget!;
+    budget = ledger;
     models.warmUp([req.mission.commander.model, ...req.mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : []))]);
 
     const ctx: RunContext = {
@@ -360,13 +359,13 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
       store,
       bus,
       models,
-      tools: runTools.resolver,
+      tools: services.runTools.resolver,
       workspaceDir: req.options.workspaceDir,
       signal: interrupt,
       inputs: req.inputs,
       overrides: req.options.overrides,
       limits: { ...DEFAULT_LIMITS, ...env.limits },
-      budget,
+      budget: ledger,
     };
 
     await store.runs.setStatus(req.runId, 'running');
@@ -374,11 +373,11 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     if (req.options.replay) started.replayFrom = req.options.replay;
     bus.emit(started);
     if (req.budget) bus.emit({ type: 'budget.raised', limits: req.budget });
-    if (budget.active) bus.emit({ type: 'budget.limits', limits: Object.fromEntries(budget.limits) });
+    if (ledger.active) bus.emit({ type: 'budget.limits', limits: Object.fromEntries(ledger.limits) });
     await req.onLeased?.(bus);
     // A budget is one ledger in one process, reserved before each call: a run with one keeps all its
     // tasks in its coordinator, since another runner would spend against a total it cannot see.
-    if (units && !budget.active) {
+    if (units && !ledger.active) {
       // This process is a runner of its own run's tasks too; workers that are up may take some.
       const runCtx = ctx;
       const stopLocal = new AbortController();
@@ -405,14 +404,14 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   } catch (error) {
     result = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
   } finally {
-    await runTools?.close();
+    await services?.runTools.close();
   }
   const finished: RunEvent = { type: 'run.finished', runId: req.runId, status: result.status };
   if (result.error) finished.error = result.error;
-  bus?.emit(finished);
+  opened.bus?.emit(finished);
   progress?.close();
   await heartbeat.stop();
-  await rows?.settled();
+  await opened.rows?.settled();
   if (units && runUnitId !== undefined) {
     if (env.handOff?.aborted) await units.release(runUnitId, owner.id);
     else await units.finish(runUnitId, owner.id, { status: result.status });
@@ -420,7 +419,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   await store.leases.release(req.runId, owner.id);
   // Closing the run is its last write: nothing is stored for it after this.
   await store.runs.setStatus(req.runId, result.status, result.error);
-  log?.close();
+  opened.log?.close();
   const out = await report(store, graph, req, result, logPath);
   if (budget?.active) out.budgets = [...budget.limits].map(([scope, limits]) => ({ scope, limits, spent: budget!.spent(scope) }));
   return out;
