@@ -10,7 +10,7 @@ import type { Mission, MissionGraph, ModelBlock } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
 import type { EventRows } from './eventRows.js';
 import { startHeartbeat } from './leaseHeartbeat.js';
-import { DEFAULT_LEASE_STALE_MS, newId, openDatabase, shownDatabase, type Redactor, type Store } from '../store/index.js';
+import { DEFAULT_LEASE_STALE_MS, newId, openDatabase, shownDatabase, type Redactor, type RunBudget, type Store } from '../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
 import type { EventBus, RunEvent } from './events.js';
 import { checkModelCredentials } from './modelCredentials.js';
@@ -38,7 +38,7 @@ import { QUEUE_TIMING, runUnitKey } from './queueTiming.js';
 import { shownRunStatus } from './runStatus.js';
 import { BudgetLedger } from './budget/ledger.js';
 import { restoreBudget } from './budget/restore.js';
-import { MISSION_SCOPE, type BudgetKind, type Limits } from './budget/limits.js';
+import { missionLimits, MISSION_SCOPE, type BudgetKind, type Limits } from './budget/limits.js';
 
 export type { RunOptions } from './runOptions.js';
 export { RunBusy, RunRefused, type RefusalKind } from './runRefused.js';
@@ -175,6 +175,7 @@ async function createRun(env: RunEnvironment, store: Store, request: StartReques
     ...(env.config ? { config: env.config } : {}),
     variables: runVariables(env.graph.variables),
   });
+  await store.runs.setBudget(runId, { limits: Object.fromEntries(missionLimits(request.mission, [])), elapsed: {} });
   return { runId, options };
 }
 
@@ -374,6 +375,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     bus.emit(started);
     if (req.budget) bus.emit({ type: 'budget.raised', limits: req.budget });
     if (ledger.active) bus.emit({ type: 'budget.limits', limits: Object.fromEntries(ledger.limits) });
+    await store.runs.setBudget(req.runId, { ...budgetRecord(ledger), since: new Date().toISOString() });
     await req.onLeased?.(bus);
     // A budget is one ledger in one process, reserved before each call: a run with one keeps all its
     // tasks in its coordinator, since another runner would spend against a total it cannot see.
@@ -416,6 +418,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     if (env.handOff?.aborted) await units.release(runUnitId, owner.id);
     else await units.finish(runUnitId, owner.id, { status: result.status });
   }
+  if (budget) await store.runs.setBudget(req.runId, budgetRecord(budget));
   await store.leases.release(req.runId, owner.id);
   // Closing the run is its last write: nothing is stored for it after this.
   await store.runs.setStatus(req.runId, result.status, result.error);
@@ -423,6 +426,12 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   const out = await report(store, graph, req, result, logPath);
   if (budget?.active) out.budgets = [...budget.limits].map(([scope, limits]) => ({ scope, limits, spent: budget!.spent(scope) }));
   return out;
+}
+
+/** The run row's budget record: each budget's limits and the time its scope has run so far. */
+function budgetRecord(ledger: BudgetLedger): RunBudget {
+  const limits = Object.fromEntries(ledger.limits);
+  return { limits, elapsed: Object.fromEntries(Object.keys(limits).map((scope) => [scope, ledger.spent(scope).duration ?? 0])) };
 }
 
 /** The client of each model block: from the block, or one shared cassette player under --replay. */

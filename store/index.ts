@@ -34,6 +34,7 @@ export type {
   RunRow,
   RunConfig,
   RunVariables,
+  RunBudget,
   ConfigChangeRecord,
   RunSummary,
   RunStatus,
