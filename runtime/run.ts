@@ -237,38 +237,92 @@ export async function resumeRun(env: RunEnvironment, runId: string, opts: Resume
   const redactor = secretRedactor(env.graph);
   const store = opts.opened?.withRedactor(redactor) ?? (await openDatabase(env.dbPath, { redactor }));
   try {
-    const run = await store.runs.get(runId);
-    if (!run) throw new RunRefused(`no run ${runId} in ${shownDatabase(env.dbPath)}`, 'usage');
-    const mission = env.graph.missions.find((m) => m.name === run.mission);
-    if (!mission) throw new RunRefused(`run ${runId} is of mission "${run.mission}", which is not in the loaded config`, 'usage');
-    const options = parseRunOptions(runId, run.options);
-    const inputs = run.inputs as Record<string, Value>;
-    if (run.status === 'completed') {
-      return await report(store, env.graph, { runId, mission, inputs, options, resumed: true }, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
+    const prepared = await prepareResume(env, store, runId, opts);
+    if (prepared.completed) {
+      return await report(store, env.graph, prepared.request, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
     }
-    if (!opts.retryFailed) {
-      const refusal = failedRunRefusal(runId, run.status, (await store.tasks.list(runId)).filter((t) => t.status === 'failed').map((t) => t.name));
-      if (refusal) throw refusal;
-    }
-    for (const scope of Object.keys(opts.budget ?? {})) {
-      if (scope !== MISSION_SCOPE && !mission.tasks.some((t) => t.name === scope)) {
-        throw new RunRefused(`--budget ${scope}.…: mission "${mission.name}" has no task "${scope}"`, 'usage');
-      }
-    }
-    const configUpdate = checkConfig({ config: env.config, variables: env.graph.variables }, run, opts);
-    checkRunFiles(options.workspaceDir, options.record);
-    checkModelCredentials(env.graph, mission, options.replay);
     const onLeased = async (bus: EventBus): Promise<void> => {
-      if (configUpdate) await store.runs.updateConfig(runId, configUpdate);
-      if (configUpdate?.changes) bus.emit({ type: 'run.config_changed', runId, changes: configUpdate.changes });
-      if (opts.retryFailed) {
-        for (const { task, attempt } of await retryFailedTasks(store, runId)) bus.emit({ type: 'task.retried', task, attempt });
-      }
+      for (const event of await prepared.leasedWrites()) bus.emit(event);
     };
-    return await execute(env, store, redactor, { runId, mission, inputs, options, resumed: true, onLeased, onStart: opts.onStart, budget: opts.budget });
+    return await execute(env, store, redactor, { ...prepared.request, onLeased, onStart: opts.onStart, budget: opts.budget });
   } finally {
     if (!opts.opened) await store.close();
   }
+}
+
+/**
+ * `resume --detach` (PostgreSQL): the same checks and writes as resumeRun, then the run's coordination
+ * is queued again for whichever runner claims it (a `squadron worker`), which continues the run and
+ * queues its unfinished tasks; returns at once. A completed run is left as it is.
+ */
+export async function requeueRun(env: RunEnvironment, runId: string, opts: ResumeOptions = {}): Promise<'queued' | 'completed'> {
+  const redactor = secretRedactor(env.graph);
+  const store = opts.opened?.withRedactor(redactor) ?? (await openDatabase(env.dbPath, { redactor }));
+  try {
+    const units = store.units;
+    if (!units) throw new RunRefused(`resume --detach needs a PostgreSQL database (--db postgres://… or SQUADRON_DATABASE_URL): a run of ${shownDatabase(env.dbPath)} would have no worker to take it; resume it without --detach`, 'usage');
+    const prepared = await prepareResume(env, store, runId, opts);
+    if (prepared.completed) return 'completed';
+    // The run's lease while its writes are made: refused while a live process drives the run.
+    const owner = { id: `own_${randomUUID()}`, pid: process.pid, host: hostname() };
+    const lease = await store.leases.acquire(runId, owner, DEFAULT_LEASE_STALE_MS);
+    if (!lease.ok) throw busy(runId, lease.holder);
+    try {
+      const events = await prepared.leasedWrites();
+      if (opts.budget) events.push({ type: 'budget.raised', limits: opts.budget });
+      await store.events.appendMany(events.map((event) => ({ runId, type: event.type, ...('task' in event && typeof event.task === 'string' ? { task: event.task } : {}), data: event })));
+      await units.requeue(runUnitKey(runId));
+      await store.runs.setStatus(runId, 'running');
+    } finally {
+      await store.leases.release(runId, owner.id);
+    }
+    opts.onStart?.(runId);
+    return 'queued';
+  } finally {
+    if (!opts.opened) await store.close();
+  }
+}
+
+/** A resume's checks, in order, before anything is written; `leasedWrites` makes its writes (under the lease) and returns their events. */
+async function prepareResume(
+  env: RunEnvironment,
+  store: Store,
+  runId: string,
+  opts: ResumeOptions,
+): Promise<{ completed: boolean; request: ExecuteRequest; leasedWrites: () => Promise<RunEvent[]> }> {
+  const run = await store.runs.get(runId);
+  if (!run) throw new RunRefused(`no run ${runId} in ${shownDatabase(env.dbPath)}`, 'usage');
+  const mission = env.graph.missions.find((m) => m.name === run.mission);
+  if (!mission) throw new RunRefused(`run ${runId} is of mission "${run.mission}", which is not in the loaded config`, 'usage');
+  const options = parseRunOptions(runId, run.options);
+  const request: ExecuteRequest = { runId, mission, inputs: run.inputs as Record<string, Value>, options, resumed: true };
+  if (run.status === 'completed') return { completed: true, request, leasedWrites: async () => [] };
+  if (!opts.retryFailed) {
+    const refusal = failedRunRefusal(runId, run.status, (await store.tasks.list(runId)).filter((t) => t.status === 'failed').map((t) => t.name));
+    if (refusal) throw refusal;
+  }
+  for (const scope of Object.keys(opts.budget ?? {})) {
+    if (scope !== MISSION_SCOPE && !mission.tasks.some((t) => t.name === scope)) {
+      throw new RunRefused(`--budget ${scope}.…: mission "${mission.name}" has no task "${scope}"`, 'usage');
+    }
+  }
+  const configUpdate = checkConfig({ config: env.config, variables: env.graph.variables }, run, opts);
+  checkRunFiles(options.workspaceDir, options.record);
+  checkModelCredentials(env.graph, mission, options.replay);
+  const leasedWrites = async (): Promise<RunEvent[]> => {
+    const events: RunEvent[] = [];
+    if (configUpdate) await store.runs.updateConfig(runId, configUpdate);
+    if (configUpdate?.changes) events.push({ type: 'run.config_changed', runId, changes: configUpdate.changes });
+    if (opts.retryFailed) {
+      for (const { task, attempt } of await retryFailedTasks(store, runId)) events.push({ type: 'task.retried', task, attempt });
+    }
+    return events;
+  };
+  return { completed: false, request, leasedWrites };
+}
+
+function busy(runId: string, h: { pid: number; host: string; heartbeatAt: string }): RunBusy {
+  return new RunBusy(`run ${runId} is being executed by another process (pid ${h.pid} on ${h.host}, heartbeat ${h.heartbeatAt}); wait for it to finish or stop it first`);
 }
 
 interface ExecuteRequest {
@@ -298,10 +352,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   const { graph } = env;
   const owner = { id: `own_${randomUUID()}`, pid: process.pid, host: hostname() };
   const lease = await store.leases.acquire(req.runId, owner, DEFAULT_LEASE_STALE_MS);
-  if (!lease.ok) {
-    const h = lease.holder;
-    throw new RunBusy(`run ${req.runId} is being executed by another process (pid ${h.pid} on ${h.host}, heartbeat ${h.heartbeatAt}); wait for it to finish or stop it first`);
-  }
+  if (!lease.ok) throw busy(req.runId, lease.holder);
   // On PostgreSQL the run's coordination is itself a unit of work, held beside the lease: if this
   // process dies, a worker claims it once it goes stale and continues the run.
   const units = store.units;

@@ -50,6 +50,12 @@ export interface UnitsRepo {
    * cancelled one is queued again (resume re-enqueues what an interrupted run left unfinished).
    */
   enqueue(key: UnitKey): Promise<UnitRow>;
+  /**
+   * Queues the unit again whatever its state (a done or cancelled one, or one claimed by a holder
+   * that is gone), forgetting its holder and outcome: `resume --detach` of a run's coordination, made
+   * under the run's lease so that no live runner holds it.
+   */
+  requeue(key: UnitKey): Promise<UnitRow>;
   /** Inserts the unit as already claimed by `owner` (a runner that starts coordinating its own run). */
   claimOwn(key: UnitKey, owner: LeaseOwner): Promise<UnitRow>;
   /**

@@ -68,6 +68,15 @@ export function createUnitsRepo({ sql, atomic, codec, clock, now }: PgRepoContex
       );
       return byKey(sql, key);
     },
+    async requeue(key) {
+      await sql.query(
+        `INSERT INTO work_units (id, run_id, kind, task, attempt, state, enqueued_at) VALUES ($1, $2, $3, $4, $5, 'queued', $6)
+         ON CONFLICT (run_id, kind, task, attempt) DO UPDATE
+           SET state = 'queued', enqueued_at = EXCLUDED.enqueued_at, owner = NULL, pid = NULL, host = NULL, outcome_json = NULL, claimed_at = NULL, heartbeat_at = NULL, finished_at = NULL`,
+        [newId('unit'), key.runId, key.kind, key.task, key.attempt, now()],
+      );
+      return byKey(sql, key);
+    },
     async claimOwn(key, owner) {
       return atomic(async (tx) => {
         const at = now();

@@ -45,6 +45,21 @@ describe('units of work on PostgreSQL', () => {
     });
   });
 
+  it('requeues a finished unit for resume --detach: queued again without its holder or outcome, then claimed by a new runner', async () => {
+    await withStores(1, Date.now, async (_stores, [units], runId) => {
+      const key = { runId, kind: 'run' as const, task: '', attempt: 0 };
+      const own = await units!.claimOwn(key, here('own_first'));
+      expect(await units!.finish(own.id, 'own_first', { status: 'interrupted' })).toBe(true);
+      expect(await units!.enqueue(key)).toMatchObject({ state: 'done' });
+      const again = await units!.requeue(key);
+      expect(again).toMatchObject({ id: own.id, state: 'queued', claims: 1 });
+      expect(again.owner).toBeUndefined();
+      expect(again.outcome).toBeUndefined();
+      expect(await units!.finish(own.id, 'own_first', { status: 'completed' })).toBe(false);
+      expect(await units!.claim(here('wrk_next'), STALE_MS, { kinds: ['run'] })).toMatchObject({ id: own.id, owner: 'wrk_next', claims: 2 });
+    });
+  });
+
   it('claims a unit again once its holder on another host stops beating, and fences the old holder out', async () => {
     let now = Date.parse('2026-12-01T10:00:00Z');
     await withStores(1, () => now, async (_stores, [units], runId) => {
