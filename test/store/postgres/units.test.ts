@@ -60,6 +60,30 @@ describe('units of work on PostgreSQL', () => {
     });
   });
 
+  it('announces each unit queued (enqueue, requeue, a release back to the queue) to the listening stores, after commit', async () => {
+    await withStores(2, Date.now, async (_stores, [mine, other], runId) => {
+      const queued = other!.queued!;
+      expect(await queued.ready()).toBe(true);
+      const stop = new AbortController();
+      // Each wait ends at the notice, long before its 60 s fallback; `seen` counts the notices.
+      const announced = async (action: () => Promise<unknown>): Promise<number> => {
+        const seen = queued.seen;
+        const waiting = queued.wait(seen, 60_000, stop.signal);
+        await action();
+        await waiting;
+        return queued.seen - seen;
+      };
+      expect(await announced(() => mine!.enqueue({ runId, kind: 'task', task: 'a', attempt: 1 }))).toBeGreaterThan(0);
+      const claimed = await mine!.claim(here('wrk_a'), STALE_MS);
+      expect(await announced(() => mine!.release(claimed!.id, 'wrk_a'))).toBeGreaterThan(0);
+      expect(await announced(() => mine!.requeue({ runId, kind: 'run', task: '', attempt: 0 }))).toBeGreaterThan(0);
+      // A notice that arrived before the wait: it returns at once.
+      const before = queued.seen;
+      await announced(() => mine!.enqueue({ runId, kind: 'task', task: 'b', attempt: 1 }));
+      await queued.wait(before, 60_000, stop.signal);
+    });
+  });
+
   it('claims a unit again once its holder on another host stops beating, and fences the old holder out', async () => {
     let now = Date.parse('2026-12-01T10:00:00Z');
     await withStores(1, () => now, async (_stores, [units], runId) => {
