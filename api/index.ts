@@ -15,7 +15,7 @@ import { validateProject, type ValidateOptions } from '../config/validateProject
 import type { LoadResult } from '../config/load.js';
 import type { RunEvent } from '../runtime/events.js';
 import type { MissionPlan } from '../runtime/plan.js';
-import type { RunEnvironment, RunOptions, RunReport, StartRequest } from '../runtime/run.js';
+import type { ResumeOptions, RunEnvironment, RunOptions, RunReport, StartRequest } from '../runtime/run.js';
 import { isPostgresUrl, shownDatabase } from '../store/postgres/url.js';
 import { SquadronError } from './errors.js';
 import { openProject, selectionOverrides, selectMission, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
@@ -217,7 +217,23 @@ export interface ResumeRequest extends ProjectOptions, RunHooks {
  * and every missing one is named before anything is loaded or written.
  */
 export async function resume(req: ResumeRequest): Promise<RunReport> {
-  const [{ failedRunRefusal, resumeRun, openStoredRun }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run.js'), import('../runtime/runConfig.js')]);
+  const { resumeRun } = await import('../runtime/run.js');
+  return resumeWith(req, (env, opts) => resumeRun(env, req.runId, opts));
+}
+
+/**
+ * Like `resume`, but on PostgreSQL only: after the same checks (and writes: a changed config, failed
+ * tasks to retry, raised budgets), the run is queued again for the workers of its database and this
+ * returns at once: `queued`, or `completed` for a run that has nothing left to do. Refused (`usage`)
+ * on SQLite.
+ */
+export async function requeue(req: ResumeRequest): Promise<'queued' | 'completed'> {
+  const { requeueRun } = await import('../runtime/run.js');
+  return resumeWith(req, (env, opts) => requeueRun(env, req.runId, opts));
+}
+
+async function resumeWith<T>(req: ResumeRequest, go: (env: RunEnvironment, opts: ResumeOptions) => Promise<T>): Promise<T> {
+  const [{ failedRunRefusal, openStoredRun }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run.js'), import('../runtime/runConfig.js')]);
   const db = databaseLocation(req.db);
   const opened = await openStoredRun(db, req.runId);
   if (!opened) throw new SquadronError('not_found', `no run ${req.runId} in ${shownDatabase(db)}`);
@@ -236,7 +252,7 @@ export async function resume(req: ResumeRequest): Promise<RunReport> {
     }
     const project = openProject(req.config ?? stored.configPath, { vars, env: resumeEnv(stored.variables, env), ...(req.onSecrets ? { onSecrets: req.onSecrets } : {}) });
     await req.onLoaded?.(project);
-    return resumeRun(await environment(project, db, req), req.runId, {
+    return go(await environment(project, db, req), {
       retryFailed: Boolean(req.retryFailed),
       allowConfigChange: Boolean(req.allowConfigChange),
       ...(req.budget ? { budget: req.budget } : {}),

@@ -32,6 +32,8 @@ export function inspectionJson(ins: RunInspection): Record<string, unknown> {
       ...(run.finishedAt !== undefined ? { finished_at: run.finishedAt } : {}),
       ...(run.error !== undefined ? { error: run.error } : {}),
       ...(options.workspaceDir !== undefined ? { workspace: options.workspaceDir } : {}),
+      // PostgreSQL: the runner coordinating the run (see RunnerInfo), absent on SQLite.
+      ...(ins.runner !== undefined ? { runner: ins.runner } : {}),
     },
     usage: usageJson(ins.usage),
     tasks: ins.tasks.map(taskJson),
@@ -56,6 +58,7 @@ function taskJson(t: TaskInspection): Record<string, unknown> {
     ...(t.startedAt !== undefined ? { started_at: t.startedAt } : {}),
     ...(t.finishedAt !== undefined ? { finished_at: t.finishedAt } : {}),
     usage: usageJson(t.usage),
+    ...(t.runner !== undefined ? { runner: t.runner } : {}),
     ...(t.items !== undefined
       ? {
           items: {

@@ -2,7 +2,7 @@
 // task, and optionally every session's conversation with its tool calls in order. Works from the
 // database alone (the run stores its task graph), so a run can be inspected without its config.
 
-import type { ContextViewRow, ItemRow, LedgerRow, MessageRow, RunRow, SessionRow, Store, TaskRow } from '../store/index.js';
+import type { ContextViewRow, ItemRow, LedgerRow, MessageRow, RunRow, SessionRow, Store, TaskRow, UnitRow } from '../store/index.js';
 import { itemLabel } from './iteration/labels.js';
 import type { StoredPayload } from '../core/storedResults.js';
 import { RunOptionsSchema, type TaskGraphEntry } from './runOptions.js';
@@ -27,6 +27,18 @@ export interface SessionTranscript {
   contextViews: ContextViewRow[];
 }
 
+/**
+ * The process that executed a unit of work on a shared queue (PostgreSQL): its lease owner id
+ * (`wrk_…` a `squadron worker`, `own_…` a `run` or `resume` process), pid and host, and how many
+ * times the unit was claimed (more than once: a runner was lost and another took over).
+ */
+export interface RunnerInfo {
+  id: string;
+  pid: number;
+  host: string;
+  claims: number;
+}
+
 export interface TaskInspection {
   name: string;
   status: string;
@@ -44,6 +56,12 @@ export interface TaskInspection {
   startedAt?: string;
   finishedAt?: string;
   usage: UsageTotals;
+  /**
+   * PostgreSQL: the runner that executed (or executes) the task's current attempt: the holder of its
+   * unit of work, or the run's coordinator when the task ran in it. Undefined on SQLite (one runner
+   * per run) and for a task not started or whose unit waits in the queue.
+   */
+  runner?: RunnerInfo;
   /** An iterated task's items (all of them, or the one asked for with `item`). */
   items?: { total: number; completed: number; failed: number; list: ItemRow[]; only?: number };
   sessions?: SessionTranscript[];
@@ -51,6 +69,8 @@ export interface TaskInspection {
 
 export interface RunInspection {
   run: RunRow;
+  /** PostgreSQL: the runner that coordinates (or last coordinated) the run. */
+  runner?: RunnerInfo;
   usage: UsageTotals;
   tasks: TaskInspection[];
   /** Each budget with its limits and spend, and the budget and loop-guard events, oldest first. */
@@ -66,6 +86,8 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
   const sessions = await store.sessions.listForRun(runId);
   const bySession = await store.turns.totalsBySession(runId);
   const routes = await store.routes.list(runId);
+  const units = store.units ? await store.units.list(runId) : [];
+  const coordinator = runnerOf(units.find((u) => u.kind === 'run'));
 
   const tasks: TaskInspection[] = [];
   for (const name of names) {
@@ -85,6 +107,8 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
       sendTo: node?.sendTo ?? [],
       usage: sumTotals(own.map((s) => bySession.get(s.id))),
     };
+    const runner = taskRunner(units, name, entry.attempt, row?.startedAt !== undefined ? coordinator : undefined);
+    if (runner) entry.runner = runner;
     const activator = routes.find((r) => r.to === name);
     if (activator) entry.activatedBy = activator.from;
     if (row?.summary !== undefined) entry.summary = row.summary;
@@ -106,7 +130,18 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
   const usage = await store.turns.totalsForRun(runId);
   const taskUsage = (name: string) => sumTotals(sessions.filter((s) => isSessionOfTask(s.task, name)).map((s) => bySession.get(s.id)));
   const control = await storedControl(store, runId, (scope) => (scope === MISSION_SCOPE ? usage : taskUsage(scope)));
-  return { run, usage, tasks, control };
+  return { run, ...(coordinator ? { runner: coordinator } : {}), usage, tasks, control };
+}
+
+function runnerOf(unit: UnitRow | undefined): RunnerInfo | undefined {
+  if (unit?.owner === undefined) return undefined;
+  return { id: unit.owner, pid: unit.pid ?? 0, host: unit.host ?? '', claims: unit.claims };
+}
+
+/** The holder of the task's unit for its current attempt; without one, the coordinator if the task started. */
+function taskRunner(units: readonly UnitRow[], task: string, attempt: number, coordinator: RunnerInfo | undefined): RunnerInfo | undefined {
+  const unit = units.find((u) => u.kind === 'task' && u.task === task && u.attempt === attempt);
+  return unit ? runnerOf(unit) : coordinator;
 }
 
 /** A stored result of the run, as kept (text, JSON text, images, structured content, resources). */

@@ -8,24 +8,22 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { Mission, MissionGraph, ModelBlock } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
-import { eventRows, type EventRows } from './eventRows.js';
+import type { EventRows } from './eventRows.js';
 import { startHeartbeat } from './leaseHeartbeat.js';
-import { DEFAULT_LEASE_STALE_MS, makePrivateDirs, newId, openDatabase, shownDatabase, type Redactor, type Store } from '../store/index.js';
+import { DEFAULT_LEASE_STALE_MS, newId, openDatabase, shownDatabase, type Redactor, type RunBudget, type Store } from '../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
-import { EventBus, type RunEvent } from './events.js';
-import { createSampler } from './mcpSampling.js';
-import { recordedToolLists } from './mcpToolChanges.js';
+import type { EventBus, RunEvent } from './events.js';
 import { checkModelCredentials } from './modelCredentials.js';
-import { ModelResolver, replaysEveryModel } from './models.js';
+import { replaysEveryModel } from './models.js';
 import { ProgressView } from './progress.js';
 import { createModelClient, type ModelClientFactoryOptions } from './providers/factory.js';
 import { createReplayClient } from './providers/replay.js';
 import type { ModelClient } from './providers/types.js';
 import { DEFAULT_LIMITS, type RunContext, type RunLimits } from './runContext.js';
-import { openRunLog, type RunLog } from './runLog.js';
+import type { RunLog } from './runLog.js';
 import { runLogPath } from '../config/projectLayout.js';
 import { runMission, type MissionStatus } from './scheduler.js';
-import { createRunTools, type RunTools } from './toolResolver.js';
+import { openRunServices, type RunServices } from './runServices.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
 import { parseRunOptions, type RunOptions } from './runOptions.js';
 import { runVariables, type RunConfig, type RunVariables } from './runConfig.js';
@@ -40,7 +38,7 @@ import { QUEUE_TIMING, runUnitKey } from './queueTiming.js';
 import { shownRunStatus } from './runStatus.js';
 import { BudgetLedger } from './budget/ledger.js';
 import { restoreBudget } from './budget/restore.js';
-import { MISSION_SCOPE, type BudgetKind, type Limits } from './budget/limits.js';
+import { missionLimits, MISSION_SCOPE, type BudgetKind, type Limits } from './budget/limits.js';
 
 export type { RunOptions } from './runOptions.js';
 export { RunBusy, RunRefused, type RefusalKind } from './runRefused.js';
@@ -177,6 +175,7 @@ async function createRun(env: RunEnvironment, store: Store, request: StartReques
     ...(env.config ? { config: env.config } : {}),
     variables: runVariables(env.graph.variables),
   });
+  await store.runs.setBudget(runId, { limits: Object.fromEntries(missionLimits(request.mission, [])), elapsed: {} });
   return { runId, options };
 }
 
@@ -238,38 +237,92 @@ export async function resumeRun(env: RunEnvironment, runId: string, opts: Resume
   const redactor = secretRedactor(env.graph);
   const store = opts.opened?.withRedactor(redactor) ?? (await openDatabase(env.dbPath, { redactor }));
   try {
-    const run = await store.runs.get(runId);
-    if (!run) throw new RunRefused(`no run ${runId} in ${shownDatabase(env.dbPath)}`, 'usage');
-    const mission = env.graph.missions.find((m) => m.name === run.mission);
-    if (!mission) throw new RunRefused(`run ${runId} is of mission "${run.mission}", which is not in the loaded config`, 'usage');
-    const options = parseRunOptions(runId, run.options);
-    const inputs = run.inputs as Record<string, Value>;
-    if (run.status === 'completed') {
-      return await report(store, env.graph, { runId, mission, inputs, options, resumed: true }, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
+    const prepared = await prepareResume(env, store, runId, opts);
+    if (prepared.completed) {
+      return await report(store, env.graph, prepared.request, { status: 'completed' }, runLogPath(env.graph.projectRoot, runId));
     }
-    if (!opts.retryFailed) {
-      const refusal = failedRunRefusal(runId, run.status, (await store.tasks.list(runId)).filter((t) => t.status === 'failed').map((t) => t.name));
-      if (refusal) throw refusal;
-    }
-    for (const scope of Object.keys(opts.budget ?? {})) {
-      if (scope !== MISSION_SCOPE && !mission.tasks.some((t) => t.name === scope)) {
-        throw new RunRefused(`--budget ${scope}.…: mission "${mission.name}" has no task "${scope}"`, 'usage');
-      }
-    }
-    const configUpdate = checkConfig({ config: env.config, variables: env.graph.variables }, run, opts);
-    checkRunFiles(options.workspaceDir, options.record);
-    checkModelCredentials(env.graph, mission, options.replay);
     const onLeased = async (bus: EventBus): Promise<void> => {
-      if (configUpdate) await store.runs.updateConfig(runId, configUpdate);
-      if (configUpdate?.changes) bus.emit({ type: 'run.config_changed', runId, changes: configUpdate.changes });
-      if (opts.retryFailed) {
-        for (const { task, attempt } of await retryFailedTasks(store, runId)) bus.emit({ type: 'task.retried', task, attempt });
-      }
+      for (const event of await prepared.leasedWrites()) bus.emit(event);
     };
-    return await execute(env, store, redactor, { runId, mission, inputs, options, resumed: true, onLeased, onStart: opts.onStart, budget: opts.budget });
+    return await execute(env, store, redactor, { ...prepared.request, onLeased, onStart: opts.onStart, budget: opts.budget });
   } finally {
     if (!opts.opened) await store.close();
   }
+}
+
+/**
+ * `resume --detach` (PostgreSQL): the same checks and writes as resumeRun, then the run's coordination
+ * is queued again for whichever runner claims it (a `squadron worker`), which continues the run and
+ * queues its unfinished tasks; returns at once. A completed run is left as it is.
+ */
+export async function requeueRun(env: RunEnvironment, runId: string, opts: ResumeOptions = {}): Promise<'queued' | 'completed'> {
+  const redactor = secretRedactor(env.graph);
+  const store = opts.opened?.withRedactor(redactor) ?? (await openDatabase(env.dbPath, { redactor }));
+  try {
+    const units = store.units;
+    if (!units) throw new RunRefused(`resume --detach needs a PostgreSQL database (--db postgres://… or SQUADRON_DATABASE_URL): a run of ${shownDatabase(env.dbPath)} would have no worker to take it; resume it without --detach`, 'usage');
+    const prepared = await prepareResume(env, store, runId, opts);
+    if (prepared.completed) return 'completed';
+    // The run's lease while its writes are made: refused while a live process drives the run.
+    const owner = { id: `own_${randomUUID()}`, pid: process.pid, host: hostname() };
+    const lease = await store.leases.acquire(runId, owner, DEFAULT_LEASE_STALE_MS);
+    if (!lease.ok) throw busy(runId, lease.holder);
+    try {
+      const events = await prepared.leasedWrites();
+      if (opts.budget) events.push({ type: 'budget.raised', limits: opts.budget });
+      await store.events.appendMany(events.map((event) => ({ runId, type: event.type, ...('task' in event && typeof event.task === 'string' ? { task: event.task } : {}), data: event })));
+      await units.requeue(runUnitKey(runId));
+      await store.runs.setStatus(runId, 'running');
+    } finally {
+      await store.leases.release(runId, owner.id);
+    }
+    opts.onStart?.(runId);
+    return 'queued';
+  } finally {
+    if (!opts.opened) await store.close();
+  }
+}
+
+/** A resume's checks, in order, before anything is written; `leasedWrites` makes its writes (under the lease) and returns their events. */
+async function prepareResume(
+  env: RunEnvironment,
+  store: Store,
+  runId: string,
+  opts: ResumeOptions,
+): Promise<{ completed: boolean; request: ExecuteRequest; leasedWrites: () => Promise<RunEvent[]> }> {
+  const run = await store.runs.get(runId);
+  if (!run) throw new RunRefused(`no run ${runId} in ${shownDatabase(env.dbPath)}`, 'usage');
+  const mission = env.graph.missions.find((m) => m.name === run.mission);
+  if (!mission) throw new RunRefused(`run ${runId} is of mission "${run.mission}", which is not in the loaded config`, 'usage');
+  const options = parseRunOptions(runId, run.options);
+  const request: ExecuteRequest = { runId, mission, inputs: run.inputs as Record<string, Value>, options, resumed: true };
+  if (run.status === 'completed') return { completed: true, request, leasedWrites: async () => [] };
+  if (!opts.retryFailed) {
+    const refusal = failedRunRefusal(runId, run.status, (await store.tasks.list(runId)).filter((t) => t.status === 'failed').map((t) => t.name));
+    if (refusal) throw refusal;
+  }
+  for (const scope of Object.keys(opts.budget ?? {})) {
+    if (scope !== MISSION_SCOPE && !mission.tasks.some((t) => t.name === scope)) {
+      throw new RunRefused(`--budget ${scope}.…: mission "${mission.name}" has no task "${scope}"`, 'usage');
+    }
+  }
+  const configUpdate = checkConfig({ config: env.config, variables: env.graph.variables }, run, opts);
+  checkRunFiles(options.workspaceDir, options.record);
+  checkModelCredentials(env.graph, mission, options.replay);
+  const leasedWrites = async (): Promise<RunEvent[]> => {
+    const events: RunEvent[] = [];
+    if (configUpdate) await store.runs.updateConfig(runId, configUpdate);
+    if (configUpdate?.changes) events.push({ type: 'run.config_changed', runId, changes: configUpdate.changes });
+    if (opts.retryFailed) {
+      for (const { task, attempt } of await retryFailedTasks(store, runId)) events.push({ type: 'task.retried', task, attempt });
+    }
+    return events;
+  };
+  return { completed: false, request, leasedWrites };
+}
+
+function busy(runId: string, h: { pid: number; host: string; heartbeatAt: string }): RunBusy {
+  return new RunBusy(`run ${runId} is being executed by another process (pid ${h.pid} on ${h.host}, heartbeat ${h.heartbeatAt}); wait for it to finish or stop it first`);
 }
 
 interface ExecuteRequest {
@@ -299,10 +352,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   const { graph } = env;
   const owner = { id: `own_${randomUUID()}`, pid: process.pid, host: hostname() };
   const lease = await store.leases.acquire(req.runId, owner, DEFAULT_LEASE_STALE_MS);
-  if (!lease.ok) {
-    const h = lease.holder;
-    throw new RunBusy(`run ${req.runId} is being executed by another process (pid ${h.pid} on ${h.host}, heartbeat ${h.heartbeatAt}); wait for it to finish or stop it first`);
-  }
+  if (!lease.ok) throw busy(req.runId, lease.holder);
   // On PostgreSQL the run's coordination is itself a unit of work, held beside the lease: if this
   // process dies, a worker claims it once it goes stale and continues the run.
   const units = store.units;
@@ -322,35 +372,36 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
 
   // Whatever fails from here on, the run is closed with a status and its lease released, so it is
   // never left looking like a live run.
-  let log: RunLog | undefined;
+  const opened: { bus?: EventBus; rows?: EventRows; log?: RunLog } = {};
+  let services: RunServices | undefined;
   let progress: ProgressView | undefined;
-  let runTools: RunTools | undefined;
-  let bus: EventBus | undefined;
-  let rows: EventRows | undefined;
   let result: { status: MissionStatus; error?: string };
   let budget: BudgetLedger | undefined;
   try {
-    log = openRunLog(logPath, req.runId, redactor);
-    const runLog = log;
-    bus = new EventBus((name, error) => runLog.logger.error({ sink: name, err: error }, 'event sink failed and was detached'));
-    const stored = eventRows(store, req.runId, runLog);
-    rows = stored;
-    bus.subscribe('store', (event, scope) => stored.sink(event, scope));
-    bus.subscribe('log', runLog.sink);
-    progress = new ProgressView(env.progress.stream, env.progress.live, req.mission.tasks.map((t) => t.name), await initialTaskStates(store, req.runId));
-    bus.subscribe('progress', progress.sink);
-    if (env.onEvent) bus.subscribe('caller', env.onEvent);
-
-    makePrivateDirs(req.options.workspaceDir);
-    const events = bus;
-    const models = new ModelResolver(graph, modelClients(req.options, redactor, env));
-    budget = new BudgetLedger(await restoreBudget(store, req.runId, req.mission, req.budget, req.resumed), (event) => events.emit(event));
-    runTools = createRunTools(graph, (ref, message) => events.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }), {
-      workspaceDir: req.options.workspaceDir,
-      emit: (event) => events.emit(event),
-      sample: createSampler({ graph, mission: req.mission, runId: req.runId, store, bus: events, models, budget }),
-      ...(req.resumed ? { knownTools: await recordedToolLists(store, req.runId) } : {}),
-    });
+    const initial = await initialTaskStates(store, req.runId);
+    const budgetState = await restoreBudget(store, req.runId, req.mission, req.budget, req.resumed);
+    services = await openRunServices(
+      {
+        graph,
+        mission: req.mission,
+        runId: req.runId,
+        store,
+        redactor,
+        workspaceDir: req.options.workspaceDir,
+        clients: modelClients(req.options, redactor, env),
+        resumed: req.resumed,
+        budget: (emit) => new BudgetLedger(budgetState, emit),
+        onBus: (bus) => {
+          progress = new ProgressView(env.progress.stream, env.progress.live, req.mission.tasks.map((t) => t.name), initial);
+          bus.subscribe('progress', progress.sink);
+          if (env.onEvent) bus.subscribe('caller', env.onEvent);
+        },
+      },
+      opened,
+    );
+    const { bus, models } = services;
+    const ledger = services.budget!;
+    budget = ledger;
     models.warmUp([req.mission.commander.model, ...req.mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : []))]);
 
     const ctx: RunContext = {
@@ -360,13 +411,13 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
       store,
       bus,
       models,
-      tools: runTools.resolver,
+      tools: services.runTools.resolver,
       workspaceDir: req.options.workspaceDir,
       signal: interrupt,
       inputs: req.inputs,
       overrides: req.options.overrides,
       limits: { ...DEFAULT_LIMITS, ...env.limits },
-      budget,
+      budget: ledger,
     };
 
     await store.runs.setStatus(req.runId, 'running');
@@ -374,11 +425,12 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     if (req.options.replay) started.replayFrom = req.options.replay;
     bus.emit(started);
     if (req.budget) bus.emit({ type: 'budget.raised', limits: req.budget });
-    if (budget.active) bus.emit({ type: 'budget.limits', limits: Object.fromEntries(budget.limits) });
+    if (ledger.active) bus.emit({ type: 'budget.limits', limits: Object.fromEntries(ledger.limits) });
+    await store.runs.setBudget(req.runId, { ...budgetRecord(ledger), since: new Date().toISOString() });
     await req.onLeased?.(bus);
     // A budget is one ledger in one process, reserved before each call: a run with one keeps all its
     // tasks in its coordinator, since another runner would spend against a total it cannot see.
-    if (units && !budget.active) {
+    if (units && !ledger.active) {
       // This process is a runner of its own run's tasks too; workers that are up may take some.
       const runCtx = ctx;
       const stopLocal = new AbortController();
@@ -405,25 +457,32 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   } catch (error) {
     result = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
   } finally {
-    await runTools?.close();
+    await services?.runTools.close();
   }
   const finished: RunEvent = { type: 'run.finished', runId: req.runId, status: result.status };
   if (result.error) finished.error = result.error;
-  bus?.emit(finished);
+  opened.bus?.emit(finished);
   progress?.close();
   await heartbeat.stop();
-  await rows?.settled();
+  await opened.rows?.settled();
   if (units && runUnitId !== undefined) {
     if (env.handOff?.aborted) await units.release(runUnitId, owner.id);
     else await units.finish(runUnitId, owner.id, { status: result.status });
   }
+  if (budget) await store.runs.setBudget(req.runId, budgetRecord(budget));
   await store.leases.release(req.runId, owner.id);
   // Closing the run is its last write: nothing is stored for it after this.
   await store.runs.setStatus(req.runId, result.status, result.error);
-  log?.close();
+  opened.log?.close();
   const out = await report(store, graph, req, result, logPath);
   if (budget?.active) out.budgets = [...budget.limits].map(([scope, limits]) => ({ scope, limits, spent: budget!.spent(scope) }));
   return out;
+}
+
+/** The run row's budget record: each budget's limits and the time its scope has run so far. */
+function budgetRecord(ledger: BudgetLedger): RunBudget {
+  const limits = Object.fromEntries(ledger.limits);
+  return { limits, elapsed: Object.fromEntries(Object.keys(limits).map((scope) => [scope, ledger.spent(scope).duration ?? 0])) };
 }
 
 /** The client of each model block: from the block, or one shared cassette player under --replay. */

@@ -73,8 +73,9 @@ export async function runMission(base: RunContext, interrupt: AbortSignal, execu
     return next;
   };
 
+  // A task whose own budget refused a call stopped unfinished: it is not started again (resume --budget continues it).
   const startable = (task: TaskSpec) =>
-    activated.has(task.name) && !completed.has(task.name) && !running.has(task.name) && task.dependsOn.every((d) => completed.has(d));
+    activated.has(task.name) && !completed.has(task.name) && !running.has(task.name) && task.dependsOn.every((d) => completed.has(d)) && !ctx.budget?.taskStopped(task.name);
 
   const skipUnreachable = async (): Promise<void> => {
     for (const { task, reason } of tasksToSkip({ tasks, activated, completed: new Set(completed.keys()), skipped })) {

@@ -1,6 +1,7 @@
 // Takes units of work from the shared queue and runs them, at most `concurrency` at a time: the loop
 // of `squadron worker`, and of a `run` on PostgreSQL for its own run's tasks. Claims while a slot is
-// free, polls when the queue is empty, and on stop waits for the units in flight (their handlers see
+// free; with the queue empty, waits for a notice that a unit was queued (with a slow poll behind it),
+// or polls when notices are unavailable; and on stop waits for the units in flight (their handlers see
 // the stop signal and give their units back).
 
 import type { TaskSpec } from '../config/graph.js';
@@ -16,7 +17,13 @@ export interface UnitLoopOptions {
   owner: LeaseOwner;
   filter: ClaimFilter;
   concurrency: number;
+  /** How often an empty queue is polled when notices of queued units are unavailable (the listening connection is lost). */
   pollMs: number;
+  /**
+   * How often an empty queue is polled while notices arrive (LISTEN/NOTIFY): a runner wakes on a
+   * notice, and this slow poll finds what no notice announces (a unit whose holder is gone).
+   */
+  idlePollMs?: number;
   staleAfterMs: number;
   /** Aborted to stop claiming; the handlers get it too. */
   stop: AbortSignal;
@@ -28,6 +35,9 @@ export interface UnitLoopOptions {
 /** Resolves once `stop` is aborted and every unit taken has been handled. */
 export async function runUnitLoop(opts: UnitLoopOptions): Promise<void> {
   const active = new Set<Promise<void>>();
+  const queued = opts.units.queued;
+  // Listening before the first claim: a unit queued after it is announced.
+  await queued?.ready();
   let freed: () => void = () => undefined;
   while (!opts.stop.aborted) {
     if (active.size >= opts.concurrency) {
@@ -37,6 +47,7 @@ export async function runUnitLoop(opts: UnitLoopOptions): Promise<void> {
       });
       continue;
     }
+    const seen = queued?.seen ?? 0;
     let unit: UnitRow | undefined;
     try {
       unit = await opts.units.claim(opts.owner, opts.staleAfterMs, opts.filter);
@@ -44,7 +55,8 @@ export async function runUnitLoop(opts: UnitLoopOptions): Promise<void> {
       opts.onClaimError?.(error);
     }
     if (unit === undefined) {
-      await pause(opts.pollMs, opts.stop);
+      if (queued && (await queued.ready())) await queued.wait(seen, opts.idlePollMs ?? opts.pollMs, opts.stop);
+      else await pause(opts.pollMs, opts.stop);
       continue;
     }
     const running: Promise<void> = opts

@@ -14,6 +14,7 @@ import {
   RawMessage,
   RunConfigSchema,
   RunVariablesSchema,
+  RunBudgetSchema,
   PartsSchema,
   ToolResultSchema,
   UnknownSchema,
@@ -48,6 +49,7 @@ export function toRunRow(codec: ColumnCodec, r: Parsed<typeof RawRun>): RunRow {
     config: r.config_json === null ? undefined : parseJsonColumn(codec, RunConfigSchema, `runs ${r.id} config_json`, r.config_json),
     variables: r.variables_json === null ? undefined : parseJsonColumn(codec, RunVariablesSchema, `runs ${r.id} variables_json`, r.variables_json),
     configChanges: parseJsonColumn(codec, ConfigChangesSchema, `runs ${r.id} config_changes_json`, r.config_changes_json),
+    budget: r.budget_json === null ? undefined : parseJsonColumn(codec, RunBudgetSchema, `runs ${r.id} budget_json`, r.budget_json),
   };
 }
 

@@ -76,6 +76,10 @@ export const InputsSchema = lazySchema(() => z.record(z.string(), z.unknown()));
 
 export const RunConfigSchema = lazySchema(() => z.object({ files: z.record(z.string(), z.string()) }));
 export const RunVariablesSchema = lazySchema(() => z.object({ values: z.record(z.string(), z.string()), secrets: z.array(z.string()) }));
+const Limits = z.object({ tokens: z.number().optional(), dollars: z.number().optional(), duration: z.number().optional() });
+export const RunBudgetSchema = lazySchema(() =>
+  z.object({ limits: z.record(z.string(), Limits), elapsed: z.record(z.string(), z.number()), since: z.string().optional() }),
+);
 export const ConfigChangesSchema = lazySchema(() => z.array(z.object({ at: z.string(), changes: z.array(z.string()) })));
 
 // ---- Raw rows as SQLite returns them (snake_case, NULLs, 0/1 booleans).
@@ -98,6 +102,7 @@ export const RawRun = lazySchema(() => z.object({
   config_json: nullableText,
   variables_json: nullableText,
   config_changes_json: text,
+  budget_json: nullableText,
 }));
 
 export const RawRunSummary = lazySchema(() => RawRun().extend({

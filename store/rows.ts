@@ -26,6 +26,18 @@ export interface RunRow {
   variables?: RunVariables;
   /** Every resume that went ahead with a changed config, oldest first. */
   configChanges: ConfigChangeRecord[];
+  /** The run's budgets as last recorded by its runner; undefined for runs stored before this was recorded. */
+  budget?: RunBudget | undefined;
+}
+
+/**
+ * A run's budget limits by scope (`mission` or a task's name; `duration` in ms) and the time each
+ * scope had run (ms) when recorded; `since` while a process runs it (its time counts from there).
+ */
+export interface RunBudget {
+  limits: Record<string, Partial<Record<'tokens' | 'dollars' | 'duration', number>>>;
+  elapsed: Record<string, number>;
+  since?: string;
 }
 
 /** Content hashes (sha256, hex) of the config files, by path relative to the project root. */

@@ -72,6 +72,7 @@ function renderInspection(ins: RunInspection): string {
   out.push(`run ${run.id} · mission ${run.mission} · ${run.status}`);
   out.push(`started ${run.startedAt}${run.finishedAt ? ` · finished ${run.finishedAt}` : ''} · ${usageText(ins.usage)}`);
   if (run.error) out.push(`error: ${run.error}`);
+  if (ins.runner) out.push(`coordinated by ${runnerText(ins.runner)}`);
   for (const record of run.configChanges) out.push(`resumed with a changed config at ${record.at}: ${record.changes.join('; ')}`);
   for (const b of ins.control.budgets) out.push(`budget ${b.scope === 'mission' ? 'of the mission' : `of task ${b.scope}`}: ${spendText(b)}`);
   for (const e of ins.control.events) out.push(`${e.type}${e.task ? ` (${e.task})` : ''} at ${e.at}: ${e.message}`);
@@ -85,10 +86,16 @@ function renderInspection(ins: RunInspection): string {
     if (task.items) out.push(...itemLines(task.items));
     if (task.output !== undefined) out.push(indent(`output: ${JSON.stringify(task.output, null, 2)}`, '  '));
     if (task.route) out.push(`  route: ${task.route}`);
+    if (task.runner) out.push(`  ran on ${runnerText(task.runner)}`);
     if (task.error) out.push(`  error: ${task.error}`);
     for (const session of task.sessions ?? []) out.push(renderSession(session));
   }
   return `${out.join('\n')}\n`;
+}
+
+/** `wrk_… (pid 4242 on host-a)`, and how often the unit was taken over. */
+function runnerText(r: NonNullable<RunInspection['runner']>): string {
+  return `${r.id} (pid ${r.pid} on ${r.host})${r.claims > 1 ? ` · taken over: claimed ${r.claims} times` : ''}`;
 }
 
 const MARK: Readonly<Record<string, string>> = { skipped: '–' };

@@ -10,7 +10,10 @@ import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP } from '../json.js';
 import { parseBudgetFlag, type Limits } from '../../runtime/budget/limits.js';
 import { configErrors, maskSecrets, printWarnings, secretsSeen } from '../project.js';
-import { DB_OPTION_HELP, findRunDatabase, storeCommand } from '../storeAccess.js';
+import { DB_OPTION_HELP, findRunDatabase, shownPath, storeCommand } from '../storeAccess.js';
+import { readDbLocation } from '../dbLocation.js';
+import { isPostgresUrl } from '../../store/postgres/url.js';
+import type { ResumeRequest } from '../../api/index.js';
 import { interruptOnSigint, printRunReport, progressFor } from '../runReport.js';
 
 interface ResumeFlags {
@@ -21,6 +24,7 @@ interface ResumeFlags {
   retryFailed?: boolean;
   allowConfigChange?: boolean;
   budget: string[];
+  detach?: boolean;
 }
 
 export function register(program: Command, io: CliIo): void {
@@ -35,6 +39,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--retry-failed', 'run the failed tasks again from fresh sessions (completed tasks are kept)')
     .option('--budget <kind=value>', 'raise a budget for this and later resumes: dollars=5, tokens=200000, duration=45m, or <task>.dollars=5 (repeatable)', collect, [])
     .option('--allow-config-change', "continue although the config or a variable differs from the run's (recorded on the run)")
+    .option('--detach', 'PostgreSQL only: queue the run again for `squadron worker` processes, print its id and return')
     .action(async (runId: string, flags: ResumeFlags) => {
       io.exitCode = await resumeCommand(io, runId, flags);
     });
@@ -53,14 +58,18 @@ function budgetRaises(values: readonly string[]): Record<string, Limits> | undef
 }
 
 async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Promise<number> {
-  const { resume, SquadronError } = await import('../../api/index.js');
+  const { resume, requeue, SquadronError } = await import('../../api/index.js');
   const budget = budgetRaises(flags.budget);
+  // Refused before any database is opened: SQLite runs have no workers to take them.
+  if (flags.detach && !readDbLocation(io.cwd, io.env, flags.db).paths.some(isPostgresUrl)) {
+    throw new CliError(`--detach needs a PostgreSQL database (--db postgres://… or SQUADRON_DATABASE_URL): a SQLite run has no workers to take it; resume it without --detach`, 'usage');
+  }
   const dbPath = await findRunDatabase(io, flags.db, runId);
   const resumeCommandLine = storeCommand(io, 'resume', runId, dbPath);
   const seen = secretsSeen();
   const interrupt = interruptOnSigint(io);
   try {
-    const report = await resume({
+    const request: ResumeRequest = {
       runId,
       db: dbPath,
       vars: parseKeyValues(flags.var, '--var'),
@@ -79,8 +88,16 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
       onStart: (id) => {
         if (!flags.json) io.stdout.write(`run ${id}\n`);
       },
-      onNote: (message) => io.stderr.write(`note: ${message}\n`),
-    });
+      onNote: (message: string) => io.stderr.write(`note: ${message}\n`),
+    };
+    if (flags.detach) {
+      const status = await requeue({ ...request, onStart: () => undefined });
+      if (flags.json) io.stdout.write(`${JSON.stringify({ run_id: runId, status }, null, 2)}\n`);
+      else if (status === 'completed') io.stdout.write(`run ${runId}\nalready completed: nothing to resume; see it with: ${storeCommand(io, 'inspect', runId, dbPath)}\n`);
+      else io.stdout.write(`run ${runId}\nqueued again for the workers of ${shownPath(io, dbPath)} (squadron worker); follow it with: ${storeCommand(io, 'inspect', runId, dbPath)}\n`);
+      return 0;
+    }
+    const report = await resume(request);
     return printRunReport(io, report, Boolean(flags.json), resumeCommandLine, storeCommand(io, 'inspect', runId, dbPath));
   } catch (error) {
     if (error instanceof SquadronError && error.code === 'not_found') throw new CliError(`${error.message} (see squadron runs)`, 'not_found');

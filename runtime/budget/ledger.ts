@@ -58,6 +58,8 @@ export class BudgetLedger implements BudgetGate {
   private waiters: (() => void)[] = [];
   private readonly taskStarted = new Map<BudgetScope, number>();
   private stopped: BudgetStop | undefined;
+  /** Every budget that has refused a call in this process. */
+  private readonly refused = new Set<BudgetScope>();
 
   constructor(
     private readonly state: BudgetState,
@@ -86,6 +88,11 @@ export class BudgetLedger implements BudgetGate {
     return this.stopped?.scope === MISSION_SCOPE;
   }
 
+  /** The task's own budget has refused a call: it must not be started again in this process. */
+  taskStopped(task: string): boolean {
+    return this.refused.has(task);
+  }
+
   /** Marks when a task started running in this process (its duration budget counts from here). */
   taskStarts(task: string): void {
     if (!this.taskStarted.has(task)) this.taskStarted.set(task, this.clock());
@@ -107,6 +114,7 @@ export class BudgetLedger implements BudgetGate {
         continue;
       }
       this.stopped ??= refusal;
+      this.refused.add(refusal.scope);
       this.emit({ type: 'budget.exceeded', task: taskLabel, agent, scope: refusal.scope, kind: refusal.kind, spent: refusal.spent, needed: refusal.needed, limit: refusal.limit, message: refusal.message });
       return { ok: false, stop: refusal };
     }

@@ -4,6 +4,7 @@
 // turns booleans into SQLite's 0/1 so both backends share the row schemas of rowSchemas.ts.
 
 import type { ColumnCodec } from '../columns.js';
+import type { QueueSignal } from '../repos/units.js';
 
 export interface SqlResult {
   rows: Record<string, unknown>[];
@@ -32,6 +33,8 @@ export interface PgRepoContext {
    * millisecond string as now().
    */
   stamp: () => string;
+  /** Notices of queued units, shared by every view of the open store. */
+  queued?: QueueSignal;
 }
 
 /** A row whose boolean columns are 0/1 (or null), as SQLite returns them. */

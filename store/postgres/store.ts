@@ -23,6 +23,7 @@ import { createTasksRepo } from './repos/tasks.js';
 import { createTurnsRepo } from './repos/turns.js';
 import { createStoredResultsRepo } from './repos/storedResults.js';
 import { createUnitsRepo } from './repos/units.js';
+import { queueNotices, type QueueNotices } from './queueNotices.js';
 import { createContextViewsRepo } from './repos/contextViews.js';
 
 export interface PostgresStoreOptions extends PostgresConnectOptions {
@@ -40,6 +41,7 @@ interface Shared {
   now: () => string;
   stamp: () => string;
   statementNames: Map<string, string>;
+  notices: QueueNotices;
   close: () => Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
   const connection = await connectPostgres(url, opts);
   const clock = opts.clock ?? Date.now;
   let closing: Promise<void> | undefined;
+  const notices = queueNotices(connection.pool);
   const shared: Shared = {
     pool: connection.pool,
     display: connection.target.display,
@@ -55,7 +58,8 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
     now: () => isoTime(clock()),
     stamp: microsecondStamp(clock),
     statementNames: new Map(),
-    close: () => (closing ??= connection.close()),
+    notices,
+    close: () => (closing ??= notices.close().then(() => connection.close())),
   };
   return storeOn(shared, undefined, opts.redactor);
 }
@@ -72,7 +76,7 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
   const sql = bound === undefined ? runner(shared, shared.pool) : runner(shared, bound.client);
   const atomic = <T>(fn: (tx: Sql) => Promise<T>): Promise<T> =>
     bound === undefined ? inTransaction(shared, (client) => fn(runner(shared, client))) : fn(sql);
-  const ctx: PgRepoContext = { sql, atomic, codec: createColumnCodec(redactor), clock: shared.clock, now: shared.now, stamp: shared.stamp };
+  const ctx: PgRepoContext = { sql, atomic, codec: createColumnCodec(redactor), clock: shared.clock, now: shared.now, stamp: shared.stamp, queued: shared.notices };
   return {
     path: shared.display,
     close: shared.close,

@@ -44,12 +44,30 @@ export interface ClaimFilter {
   kinds?: readonly UnitKind[];
 }
 
+/** Notices that units were queued: how an idle runner waits for work without polling fast. */
+export interface QueueSignal {
+  /** How many notices have arrived so far: read before a claim, passed to wait() after an empty one. */
+  readonly seen: number;
+  /** Starts listening if needed; false when notices are unavailable now (the caller polls). */
+  ready(): Promise<boolean>;
+  /** Resolves once a notice arrived after `seen`, after `ms` at most, or when `signal` aborts. */
+  wait(seen: number, ms: number, signal: AbortSignal): Promise<void>;
+}
+
 export interface UnitsRepo {
+  /** PostgreSQL's LISTEN/NOTIFY: a notice each time a unit is queued (enqueue, requeue, release). */
+  readonly queued?: QueueSignal;
   /**
    * Queues the unit, or returns it as it is: a queued, claimed or done unit is left alone; a
    * cancelled one is queued again (resume re-enqueues what an interrupted run left unfinished).
    */
   enqueue(key: UnitKey): Promise<UnitRow>;
+  /**
+   * Queues the unit again whatever its state (a done or cancelled one, or one claimed by a holder
+   * that is gone), forgetting its holder and outcome: `resume --detach` of a run's coordination, made
+   * under the run's lease so that no live runner holds it.
+   */
+  requeue(key: UnitKey): Promise<UnitRow>;
   /** Inserts the unit as already claimed by `owner` (a runner that starts coordinating its own run). */
   claimOwn(key: UnitKey, owner: LeaseOwner): Promise<UnitRow>;
   /**

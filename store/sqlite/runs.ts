@@ -17,6 +17,7 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
   const updateConfig = db.prepare('UPDATE runs SET config_json = ?, variables_json = ? WHERE id = ?');
   const setChanges = db.prepare('UPDATE runs SET config_changes_json = ? WHERE id = ?');
   const byId = db.prepare('SELECT * FROM runs WHERE id = ?');
+  const setBudget = db.prepare('UPDATE runs SET budget_json = ? WHERE id = ?');
   const listAll = db.prepare(runSummarySelect('', '@limit', 'rowid'));
   const listMission = db.prepare(runSummarySelect('WHERE mission = @mission', '@limit', 'rowid'));
   const setStatus = db.prepare(
@@ -54,6 +55,9 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
       const terminal = status !== 'running';
       const changed = setStatus.run(status, codec.textOrNull(error), terminal ? 1 : 0, now(), id).changes;
       if (changed === 0) throw new StoreError('NOT_FOUND', `no run ${id}`);
+    },
+    async setBudget(id, budget) {
+      if (setBudget.run(codec.json(budget), id).changes === 0) throw new StoreError('NOT_FOUND', `no run ${id}`);
     },
     async latestForMission(mission, configPath) {
       const row = latest.get(mission, configPath);

@@ -3,7 +3,9 @@
 // come back from the stored turns after kill -9; `resume --budget` continues the same sessions with a
 // raised limit; N parallel tasks under a dollar cap never spend more than the cap.
 
+import Database from 'better-sqlite3';
 import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, commanderOf, openRunDb, removeProjects, storedEvents, workerOf, writeProject } from '../support/e2eProject.js';
@@ -97,6 +99,13 @@ describe('budgets', () => {
       const listed = JSON.parse(json.stdout).runs[0];
       expect(listed.status).toBe('stopped');
       expect(listed.budget.limits).toEqual({ dollars: 3 });
+      // The budget is read from the run's row, not found in its events.
+      const db = new Database(join(dir, '.squadron', 'squadron.db'));
+      db.prepare("DELETE FROM events WHERE type = 'budget.limits'").run();
+      db.close();
+      const fromRow = JSON.parse((await runCli(['runs', '--json'], { cwd: dir })).stdout).runs[0];
+      expect(fromRow.budget).toMatchObject({ scope: 'mission', limits: { dollars: 3 }, spent: { dollars: listed.budget.spent.dollars } });
+      expect(fromRow.budget.spent.duration).toBeGreaterThan(0);
 
       // $4.30: the remaining three calls fit, and the last one passes 80% ($3.44): one warning.
       const resumed = await runCli(['resume', stopped.id, '--budget', 'dollars=4.3'], { cwd: dir, timeoutMs: 120_000 });

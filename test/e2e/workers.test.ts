@@ -6,6 +6,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,6 +162,26 @@ describe('squadron worker', () => {
       for (const w of survivors) expect(w.out()).toMatch(/^finished (task|run) /m);
       expect(survivors.filter((w) => /^finished task /m.test(w.out())).length + 1).toBeGreaterThan(1);
       expect(victim.out()).toMatch(/^took task /m);
+
+      // inspect names the runner of each task: a worker's lease owner id, pid and host.
+      const pids = new Set(workers.map((w) => w.child.pid));
+      const shown = await runCli(['inspect', runId!, '--db', url, '--json'], { cwd: dir });
+      expect(shown.code, shown.stderr).toBe(0);
+      const doc = JSON.parse(shown.stdout) as { run: { runner?: { id: string; pid: number } }; tasks: { name: string; runner?: { id: string; pid: number; host: string; claims: number } }[] };
+      // The coordination's lease owner is its own (own_…); the pid says which worker process it ran in.
+      expect(doc.run.runner?.id).toMatch(/^own_/);
+      expect(pids.has(doc.run.runner?.pid)).toBe(true);
+      for (const t of doc.tasks) {
+        expect(t.runner?.id, t.name).toMatch(/^wrk_/);
+        expect(pids.has(t.runner?.pid), t.name).toBe(true);
+        expect(t.runner?.host).toBe(hostname());
+        // A task taken over from the killed worker names the survivor that finished it.
+        if (t.runner!.claims > 1) expect(t.runner?.pid).not.toBe(victim.child.pid);
+      }
+      expect(new Set(doc.tasks.map((t) => t.runner?.id)).size).toBeGreaterThan(1);
+      const text = await runCli(['inspect', runId!, '--db', url], { cwd: dir });
+      expect(text.stdout).toMatch(/^coordinated by own_\S+ \(pid \d+ on /m);
+      expect(text.stdout.match(/^  ran on wrk_\S+ \(pid \d+ on /gm)).toHaveLength(TASKS.length);
     } finally {
       for (const w of workers) w.child.kill('SIGKILL');
       await models.close();
@@ -199,6 +220,67 @@ describe('squadron worker', () => {
     }
   }, 480_000);
 
+  it('resume --detach queues an interrupted run again and returns at once; a worker then finishes it, no side effect twice', async () => {
+    const url = await server.createDatabase();
+    const counter = await startCounter();
+    const models = await startFakeModelServer({ respond: script(counter.url) });
+    let worker: Worker | undefined;
+    try {
+      const dir = project(models, 2);
+      // A run of its own (no worker up), interrupted once a first side effect is done.
+      let child: ChildProcess | undefined;
+      const poll = setInterval(() => {
+        if (counter.marks.length > 0) {
+          clearInterval(poll);
+          child?.kill('SIGINT');
+        }
+      }, 20);
+      const first = await runCli(['run', dir, '--db', url], { cwd: dir, onSpawn: (c) => (child = c), timeoutMs: 300_000 });
+      clearInterval(poll);
+      expect(first.code, first.stderr).toBe(130);
+      const runId = /^run (run_\w+)$/m.exec(first.stdout)?.[1];
+      expect((await query<{ status: string }>(url, 'SELECT status FROM runs WHERE id = $1', [runId]))[0]?.status).toBe('interrupted');
+      const done = Number((await query<{ n: string }>(url, "SELECT count(*)::text AS n FROM tasks WHERE run_id = $1 AND status = 'completed'", [runId]))[0]?.n);
+      expect(done).toBeLessThan(TASKS.length);
+
+      const calls = models.requests.length;
+      const queued = await runCli(['resume', runId!, '--db', url, '--detach', '--json'], { cwd: dir });
+      expect(queued.code, queued.stderr).toBe(0);
+      expect(JSON.parse(queued.stdout)).toEqual({ run_id: runId, status: 'queued' });
+      // Nothing ran in the resuming process: it only queued the run.
+      expect(models.requests.length).toBe(calls);
+      const listed = await runCli(['runs', '--json', '--db', url], { cwd: dir });
+      expect(JSON.parse(listed.stdout).runs[0]).toMatchObject({ id: runId, status: 'queued' });
+      const text = await runCli(['resume', runId!, '--db', url, '--detach'], { cwd: dir });
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toMatch(new RegExp(`^run ${runId}\\nqueued again for the workers of `));
+
+      worker = startWorker(dir, url, 4);
+      await waitFor('the run to complete', async () => {
+        const rows = await query<{ status: string }>(url, 'SELECT status FROM runs WHERE id = $1', [runId]);
+        return rows[0]?.status === 'completed' || rows[0]?.status === 'failed' ? rows[0].status : undefined;
+      });
+      expect((await query<{ status: string }>(url, 'SELECT status FROM runs WHERE id = $1', [runId]))[0]?.status).toBe('completed');
+      const tasks = await query<{ name: string; status: string }>(url, 'SELECT name, status FROM tasks WHERE run_id = $1 ORDER BY name', [runId]);
+      expect(tasks.map((t) => `${t.name}:${t.status}`)).toEqual(TASKS.map((t) => `${t}:completed`));
+      // No side effect twice. A POST the interrupt cut short (at most one per slot: max_parallel 2) is
+      // reported to the model as interrupted on resume, never sent again.
+      expect(new Set(counter.marks).size).toBe(counter.marks.length);
+      expect(counter.marks.length).toBeGreaterThanOrEqual(TASKS.length - 2);
+      expect(worker.out()).toMatch(new RegExp(`^took run ${runId}( \\(taken over: claim \\d+\\))?$`, 'm'));
+      expect(worker.out()).toMatch(new RegExp(`^finished run ${runId}: completed$`, 'm'));
+      // A completed run is left as it is.
+      const again = await runCli(['resume', runId!, '--db', url, '--detach', '--json'], { cwd: dir });
+      expect(JSON.parse(again.stdout)).toEqual({ run_id: runId, status: 'completed' });
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited, worker.out()).toBe(0);
+    } finally {
+      worker?.child.kill('SIGKILL');
+      await models.close();
+      await counter.close();
+    }
+  }, 480_000);
+
   it('refuses to work on, or queue a run in, a SQLite database with one line', async () => {
     const dir = writeProject({ 'main.hcl': 'model "fake" {\n  provider = "anthropic"\n  api_key  = "k"\n}\nmission "m" {\n  commander { model = ' + ANTHROPIC_MODEL + ' }\n  task "a" {\n    objective = "A."\n    tools     = [builtins.utils.current_time]\n  }\n}\n' });
     const worker = await runCli(['worker', '--db', `${dir}/.squadron/squadron.db`], { cwd: dir, env: { SQUADRON_DATABASE_URL: undefined } });
@@ -209,6 +291,10 @@ describe('squadron worker', () => {
     expect(detached.code).toBe(2);
     expect(detached.stderr.trim().split('\n')).toHaveLength(1);
     expect(detached.stderr).toContain('--detach needs a PostgreSQL database');
+    const resumed = await runCli(['resume', 'run_any', '--detach'], { cwd: dir, env: { SQUADRON_DATABASE_URL: undefined, SQUADRON_DB: undefined } });
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr.trim().split('\n')).toHaveLength(1);
+    expect(resumed.stderr).toContain('--detach needs a PostgreSQL database');
     // Nothing was stored: no database was made for a run that could not be queued.
     expect(existsSync(`${dir}/.squadron/squadron.db`)).toBe(false);
   });

@@ -214,4 +214,22 @@ describe('migrations', () => {
     expect(db.prepare('SELECT COUNT(*) FROM tasks').pluck().get()).toBe(0);
     db.close();
   });
+
+  it('0012 adds runs.budget_json, NULL for a run stored before: that run opens with no recorded budget', async () => {
+    const path = join(tempDir(), 'store.db');
+    const files = readMigrations(assetPath('migrations', 'sqlite'));
+    openStore(join(tempDir(), 'other.db')).close();
+    const db = new Database(path);
+    migrate(db, files.filter((f) => f.version < 12), () => '2025-01-01T00:00:00.000Z');
+    db.exec(`INSERT INTO runs (id, mission, config_path, status, inputs_json, started_at) VALUES ('run_a', 'm', '/c.hcl', 'stopped', '{}', '2025-01-01T00:00:00.000Z');`);
+    migrate(db, files, () => '2025-01-01T00:00:00.000Z');
+    expect(db.prepare("SELECT budget_json FROM runs WHERE id = 'run_a'").pluck().get()).toBeNull();
+    db.close();
+    const store = openStore(path);
+    try {
+      expect(await store.runs.get('run_a')).toMatchObject({ id: 'run_a', status: 'stopped', budget: undefined });
+    } finally {
+      store.close();
+    }
+  });
 });

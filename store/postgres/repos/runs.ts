@@ -59,6 +59,10 @@ export function createRunsRepo({ sql, atomic, codec, now, stamp }: PgRepoContext
       ]);
       if (rowCount === 0) throw notFound(id);
     },
+    async setBudget(id, budget) {
+      const { rowCount } = await sql.query('UPDATE runs SET budget_json = $1 WHERE id = $2', [codec.json(budget), id]);
+      if (rowCount === 0) throw notFound(id);
+    },
     async latestForMission(mission, configPath) {
       const { rows } = await sql.query(
         'SELECT * FROM runs WHERE mission = $1 AND config_path = $2 ORDER BY started_at DESC, id DESC LIMIT 1',

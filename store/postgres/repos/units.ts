@@ -11,6 +11,7 @@ import { parseRow } from '../../rowSchemas.js';
 import type { LeaseOwner } from '../../repos/leases.js';
 import type { ClaimFilter, UnitKey, UnitRow, UnitsRepo } from '../../repos/units.js';
 import type { PgRepoContext, Sql } from '../context.js';
+import { WORK_CHANNEL } from '../queueNotices.js';
 
 const RawUnit = () =>
   z.object({
@@ -31,7 +32,7 @@ const RawUnit = () =>
     finished_at: z.string().nullable(),
   });
 
-export function createUnitsRepo({ sql, atomic, codec, clock, now }: PgRepoContext): UnitsRepo {
+export function createUnitsRepo({ sql, atomic, codec, clock, now, queued }: PgRepoContext): UnitsRepo {
   const read = (row: unknown): UnitRow => {
     const r = parseRow(RawUnit, 'work_units', row);
     const unit: UnitRow = { id: r.id, runId: r.run_id, kind: r.kind, task: r.task, attempt: r.attempt, state: r.state, claims: r.claims, enqueuedAt: r.enqueued_at };
@@ -58,12 +59,29 @@ export function createUnitsRepo({ sql, atomic, codec, clock, now }: PgRepoContex
   };
 
   return {
+    ...(queued ? { queued } : {}),
     async enqueue(key) {
+      // The notice goes out when the statement commits, only when a unit was queued by it.
       await sql.query(
-        `INSERT INTO work_units (id, run_id, kind, task, attempt, state, enqueued_at) VALUES ($1, $2, $3, $4, $5, 'queued', $6)
-         ON CONFLICT (run_id, kind, task, attempt) DO UPDATE
-           SET state = 'queued', enqueued_at = EXCLUDED.enqueued_at, owner = NULL, pid = NULL, host = NULL, finished_at = NULL
-           WHERE work_units.state = 'cancelled'`,
+        `WITH q AS (
+           INSERT INTO work_units (id, run_id, kind, task, attempt, state, enqueued_at) VALUES ($1, $2, $3, $4, $5, 'queued', $6)
+           ON CONFLICT (run_id, kind, task, attempt) DO UPDATE
+             SET state = 'queued', enqueued_at = EXCLUDED.enqueued_at, owner = NULL, pid = NULL, host = NULL, finished_at = NULL
+             WHERE work_units.state = 'cancelled'
+           RETURNING kind)
+         SELECT pg_notify('${WORK_CHANNEL}', kind) FROM q`,
+        [newId('unit'), key.runId, key.kind, key.task, key.attempt, now()],
+      );
+      return byKey(sql, key);
+    },
+    async requeue(key) {
+      await sql.query(
+        `WITH q AS (
+           INSERT INTO work_units (id, run_id, kind, task, attempt, state, enqueued_at) VALUES ($1, $2, $3, $4, $5, 'queued', $6)
+           ON CONFLICT (run_id, kind, task, attempt) DO UPDATE
+             SET state = 'queued', enqueued_at = EXCLUDED.enqueued_at, owner = NULL, pid = NULL, host = NULL, outcome_json = NULL, claimed_at = NULL, heartbeat_at = NULL, finished_at = NULL
+           RETURNING kind)
+         SELECT pg_notify('${WORK_CHANNEL}', kind) FROM q`,
         [newId('unit'), key.runId, key.kind, key.task, key.attempt, now()],
       );
       return byKey(sql, key);
@@ -117,9 +135,12 @@ export function createUnitsRepo({ sql, atomic, codec, clock, now }: PgRepoContex
     },
     async release(id, ownerId) {
       await sql.query(
-        `UPDATE work_units SET state = CASE WHEN state = 'cancelling' THEN 'cancelled' ELSE 'queued' END, owner = NULL, pid = NULL, host = NULL,
-           finished_at = CASE WHEN state = 'cancelling' THEN $3::timestamptz ELSE NULL END
-         WHERE id = $1 AND owner = $2 AND state IN ('claimed', 'cancelling')`,
+        `WITH r AS (
+           UPDATE work_units SET state = CASE WHEN state = 'cancelling' THEN 'cancelled' ELSE 'queued' END, owner = NULL, pid = NULL, host = NULL,
+             finished_at = CASE WHEN state = 'cancelling' THEN $3::timestamptz ELSE NULL END
+           WHERE id = $1 AND owner = $2 AND state IN ('claimed', 'cancelling')
+           RETURNING state, kind)
+         SELECT pg_notify('${WORK_CHANNEL}', kind) FROM r WHERE state = 'queued'`,
         [id, ownerId, now()],
       );
     },

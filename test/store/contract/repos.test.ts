@@ -55,6 +55,18 @@ describe.each(useBackends())('$name store', (backend) => {
       expect(await store.runs.get(run.id)).toMatchObject({ status: 'running' });
     });
 
+    it('records the run budget on its row, read back by get and list (undefined until recorded)', async () => {
+      const store = await backend.fresh();
+      const run = await store.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} });
+      expect((await store.runs.get(run.id))?.budget).toBeUndefined();
+      const budget = { limits: { mission: { dollars: 2.5, duration: 60_000 }, fetch: { tokens: 1000 } }, elapsed: { mission: 1234, fetch: 0 }, since: '2025-01-01T00:00:00.000Z' };
+      await store.runs.setBudget(run.id, budget);
+      expect((await store.runs.get(run.id))?.budget).toEqual(budget);
+      await store.runs.setBudget(run.id, { limits: {}, elapsed: {} });
+      expect((await store.runs.list({ limit: 1 }))[0]?.budget).toEqual({ limits: {}, elapsed: {} });
+      await expect(store.runs.setBudget('run_nope', { limits: {}, elapsed: {} })).rejects.toThrow(StoreError);
+    });
+
     it('lists newest first with usage totals, cost and task counts, filtered by mission', async () => {
       let t = Date.parse('2025-01-01T00:00:00.000Z');
       const store = await backend.fresh({ clock: () => (t += 1000) });

@@ -45,6 +45,45 @@ describe('units of work on PostgreSQL', () => {
     });
   });
 
+  it('requeues a finished unit for resume --detach: queued again without its holder or outcome, then claimed by a new runner', async () => {
+    await withStores(1, Date.now, async (_stores, [units], runId) => {
+      const key = { runId, kind: 'run' as const, task: '', attempt: 0 };
+      const own = await units!.claimOwn(key, here('own_first'));
+      expect(await units!.finish(own.id, 'own_first', { status: 'interrupted' })).toBe(true);
+      expect(await units!.enqueue(key)).toMatchObject({ state: 'done' });
+      const again = await units!.requeue(key);
+      expect(again).toMatchObject({ id: own.id, state: 'queued', claims: 1 });
+      expect(again.owner).toBeUndefined();
+      expect(again.outcome).toBeUndefined();
+      expect(await units!.finish(own.id, 'own_first', { status: 'completed' })).toBe(false);
+      expect(await units!.claim(here('wrk_next'), STALE_MS, { kinds: ['run'] })).toMatchObject({ id: own.id, owner: 'wrk_next', claims: 2 });
+    });
+  });
+
+  it('announces each unit queued (enqueue, requeue, a release back to the queue) to the listening stores, after commit', async () => {
+    await withStores(2, Date.now, async (_stores, [mine, other], runId) => {
+      const queued = other!.queued!;
+      expect(await queued.ready()).toBe(true);
+      const stop = new AbortController();
+      // Each wait ends at the notice, long before its 60 s fallback; `seen` counts the notices.
+      const announced = async (action: () => Promise<unknown>): Promise<number> => {
+        const seen = queued.seen;
+        const waiting = queued.wait(seen, 60_000, stop.signal);
+        await action();
+        await waiting;
+        return queued.seen - seen;
+      };
+      expect(await announced(() => mine!.enqueue({ runId, kind: 'task', task: 'a', attempt: 1 }))).toBeGreaterThan(0);
+      const claimed = await mine!.claim(here('wrk_a'), STALE_MS);
+      expect(await announced(() => mine!.release(claimed!.id, 'wrk_a'))).toBeGreaterThan(0);
+      expect(await announced(() => mine!.requeue({ runId, kind: 'run', task: '', attempt: 0 }))).toBeGreaterThan(0);
+      // A notice that arrived before the wait: it returns at once.
+      const before = queued.seen;
+      await announced(() => mine!.enqueue({ runId, kind: 'task', task: 'b', attempt: 1 }));
+      await queued.wait(before, 60_000, stop.signal);
+    });
+  });
+
   it('claims a unit again once its holder on another host stops beating, and fences the old holder out', async () => {
     let now = Date.parse('2026-12-01T10:00:00Z');
     await withStores(1, () => now, async (_stores, [units], runId) => {

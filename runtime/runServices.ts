@@ -1,0 +1,83 @@
+// The services a process needs to execute a run's tasks, whichever process it is (`run`/`resume`
+// coordinating the run, or a worker executing some of its task units): the run log, an event bus
+// writing to the store and the log, the model clients, and the run's tools with their MCP servers
+// (whose sampling reserves against the run's budget). One function builds them for both.
+
+import type { Mission, MissionGraph, ModelBlock } from '../config/graph.js';
+import { runLogPath } from '../config/projectLayout.js';
+import { makePrivateDirs, type Redactor, type Store } from '../store/index.js';
+import type { BudgetLedger } from './budget/ledger.js';
+import { eventRows, type EventRows } from './eventRows.js';
+import { EventBus, type RunEvent } from './events.js';
+import { createSampler } from './mcpSampling.js';
+import { recordedToolLists } from './mcpToolChanges.js';
+import { ModelResolver } from './models.js';
+import type { ModelClient } from './providers/types.js';
+import { openRunLog, type RunLog } from './runLog.js';
+import { createRunTools, type RunTools } from './toolResolver.js';
+
+export interface RunServicesRequest {
+  graph: MissionGraph;
+  mission: Mission;
+  runId: string;
+  /** The store with the run's redactor. */
+  store: Store;
+  redactor: Redactor;
+  workspaceDir: string;
+  /** Each model block's client (see modelClients in run.ts). */
+  clients: (block: ModelBlock) => ModelClient;
+  /** The run has stored tool lists to compare with (a resumed run, or a worker joining a run). */
+  resumed: boolean;
+  /** The run's budget ledger, built on the bus (its events are the run's); undefined: no budget here. */
+  budget?: (emit: (event: RunEvent) => void) => BudgetLedger;
+  /** Subscribes the caller's own sinks (progress, an API caller) before any event is emitted. */
+  onBus?: (bus: EventBus) => void;
+}
+
+export interface RunServices {
+  log: RunLog;
+  bus: EventBus;
+  models: ModelResolver;
+  runTools: RunTools;
+  budget: BudgetLedger | undefined;
+  /** Stops the tools' servers, waits for the events still being stored, and closes the log. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the services. `opened` receives the log, bus and event rows as soon as they exist, so that a
+ * caller whose set-up fails later can still close the run on its bus.
+ */
+export async function openRunServices(req: RunServicesRequest, opened: { bus?: EventBus; rows?: EventRows; log?: RunLog } = {}): Promise<RunServices> {
+  const log = openRunLog(runLogPath(req.graph.projectRoot, req.runId), req.runId, req.redactor);
+  opened.log = log;
+  const bus = new EventBus((name, error) => log.logger.error({ sink: name, err: error }, 'event sink failed and was detached'));
+  opened.bus = bus;
+  const rows = eventRows(req.store, req.runId, log);
+  opened.rows = rows;
+  bus.subscribe('store', (event, scope) => rows.sink(event, scope));
+  bus.subscribe('log', log.sink);
+  req.onBus?.(bus);
+  makePrivateDirs(req.workspaceDir);
+  const models = new ModelResolver(req.graph, req.clients);
+  const budget = req.budget?.((event) => bus.emit(event));
+  const knownTools = req.resumed ? await recordedToolLists(req.store, req.runId) : undefined;
+  const runTools: RunTools = createRunTools(req.graph, (ref, message) => bus.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }), {
+    workspaceDir: req.workspaceDir,
+    emit: (event) => bus.emit(event),
+    sample: createSampler({ graph: req.graph, mission: req.mission, runId: req.runId, store: req.store, bus, models, ...(budget ? { budget } : {}) }),
+    ...(knownTools ? { knownTools } : {}),
+  });
+  return {
+    log,
+    bus,
+    models,
+    runTools,
+    budget,
+    async close() {
+      await runTools.close();
+      await rows.settled();
+      log.close();
+    },
+  };
+}
