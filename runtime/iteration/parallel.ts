@@ -102,11 +102,17 @@ export async function runParallelItems(
   }
 
   if (!interrupted && queue.length > 0) {
-    let next = 0;
     const lanes = Math.min(iterator.concurrencyLimit, queue.length);
+    // Lane k starts with item k of the queue, k × start_delay after the lanes begin, so a lane that
+    // finishes early cannot run a staggered item before its time; after that, lanes take what is left.
+    let next = lanes;
     const lane = async (k: number): Promise<void> => {
       if (k > 0 && iterator.startDelayMs > 0) {
         await sleep(k * iterator.startDelayMs, signal);
+      }
+      if (!signal.aborted) {
+        const result = await runInSlot(queue[k]!);
+        if (result === 'interrupted') interrupted = true;
       }
       while (!signal.aborted && next < queue.length) {
         const row = queue[next++]!;
