@@ -211,7 +211,7 @@ function drained(out: NodeJS.WritableStream): Promise<void> {
 /**
  * Lists each server's tools through the on-disk cache keyed by the server's config hash
  * (`.squadron/mcp-tools/` beside the config). Online, every server is asked (bounded by the
- * cache's 10 s connect and list timeouts) and the cache refreshed; offline, only the cache is read.
+ * cache's 30 s connect and list timeouts) and the cache refreshed; offline, only the cache is read.
  * Each listing owns its connection and closes it, so no server outlives the command.
  */
 function cachingMcpLister(path: string, offline: boolean): McpToolLister {

@@ -93,7 +93,7 @@ ${server('fsdata', FILESYSTEM, '  roots   = ["data"]\n')}
 ${server('every', EVERYTHING, '  timeout = "2s"\n')}
 ${server('impatient', EVERYTHING, '  timeout = "1s"\n')}
 mission "reference" {
-  # One task at a time: four servers starting at once on a busy machine could miss the 10 s handshake bound.
+  # One task at a time: four servers starting at once on a busy machine could miss the handshake bound.
   max_parallel = 1
   commander { model = ${ANTHROPIC_MODEL} }
 ${task('files', '[mcp.fs.all]')}

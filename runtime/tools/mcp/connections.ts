@@ -24,10 +24,16 @@ import { isCallable, toolInfoFromSdk, type McpToolInfo } from './toolInfo.js';
 
 export type { McpToolInfo } from './toolInfo.js';
 
+/**
+ * Default bound on starting a server and its handshake, and on listing its tools: 30 s, room for a
+ * server started through `npx` or on a busy machine (10 s was missed by reference servers at load 30).
+ */
+export const MCP_START_TIMEOUT_MS = 30_000;
+
 export interface McpConnectionOptions {
-  /** Bound on starting a server and the MCP handshake (default 10 s). */
+  /** Bound on starting a server and the MCP handshake (default MCP_START_TIMEOUT_MS). */
   connectTimeoutMs?: number;
-  /** Bound on listing a server's tools (default 10 s). */
+  /** Bound on listing a server's tools (default MCP_START_TIMEOUT_MS). */
   listTimeoutMs?: number;
   /** Bound on one tool call without progress notifications, for servers without `timeout` (default 60 s). */
   callTimeoutMs?: number;
@@ -150,8 +156,8 @@ export class McpConnections {
   private credentials?: CredentialStore;
 
   constructor(private readonly options: McpConnectionOptions = {}) {
-    this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
-    this.listTimeoutMs = options.listTimeoutMs ?? 10_000;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? MCP_START_TIMEOUT_MS;
+    this.listTimeoutMs = options.listTimeoutMs ?? MCP_START_TIMEOUT_MS;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
   }
 

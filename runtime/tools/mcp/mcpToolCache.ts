@@ -9,7 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 import type { McpServer, McpTransport } from '../../../config/graph.js';
-import { McpConnections } from './connections.js';
+import { MCP_START_TIMEOUT_MS, McpConnections } from './connections.js';
 import { listPromptNames } from './prompts.js';
 import { McpToolInfoSchema, type McpToolInfo } from './toolInfo.js';
 import { canonicalJson } from '../../canonicalJson.js';
@@ -20,7 +20,7 @@ export interface CachedListOptions {
   offline?: boolean;
   /** Ignore a cached list and ask the server (the cache is rewritten). */
   refresh?: boolean;
-  /** Bound on connecting and listing (default 10 s each). */
+  /** Bound on connecting and listing (default MCP_START_TIMEOUT_MS each). */
   timeoutMs?: number;
   /** Working directory of stdio servers. */
   cwd?: string;
@@ -66,7 +66,7 @@ export async function listToolsCached(server: McpServer, cacheDir: string, optio
     return { tools: cached ?? [], fromCache: cached !== undefined, error: `no cached tool list for MCP server "${server.name}" (run once without --offline to fill the cache)` };
   }
 
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? MCP_START_TIMEOUT_MS;
   const connections = new McpConnections({ connectTimeoutMs: timeoutMs, listTimeoutMs: timeoutMs, ...(options.cwd ? { cwd: options.cwd } : {}) });
   try {
     const tools = await connections.listToolInfos(server);
