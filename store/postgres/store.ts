@@ -24,6 +24,7 @@ import { createTurnsRepo } from './repos/turns.js';
 import { createStoredResultsRepo } from './repos/storedResults.js';
 import { createUnitsRepo } from './repos/units.js';
 import { createContextViewsRepo } from './repos/contextViews.js';
+import { createOperatorRequestsRepo } from './repos/operatorRequests.js';
 
 export interface PostgresStoreOptions extends PostgresConnectOptions {
   /** Applied to every stored text that may carry user or model content; restored on read. */
@@ -98,6 +99,7 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
     storedResults: createStoredResultsRepo(ctx),
     units: createUnitsRepo(ctx),
     contextViews: createContextViewsRepo(ctx),
+    operatorRequests: createOperatorRequestsRepo(ctx),
   };
 }
 

@@ -23,8 +23,9 @@ import { createTasksRepo } from './tasks.js';
 import { createTurnsRepo } from './turns.js';
 import { createStoredResultsRepo } from './storedResults.js';
 import { createContextViewsRepo } from './contextViews.js';
+import { createOperatorRequestsRepo } from './operatorRequests.js';
 
-type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews';
+type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests';
 type Repos = Pick<Store, RepoName>;
 
 export interface SqliteStoreOptions {
@@ -58,6 +59,7 @@ function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
     leases: createLeasesRepo(ctx),
     storedResults: createStoredResultsRepo(ctx),
     contextViews: createContextViewsRepo(ctx),
+    operatorRequests: createOperatorRequestsRepo(ctx),
   };
 }
 
@@ -124,6 +126,7 @@ function view(v: View): Store {
     leases: g(v.repos.leases),
     storedResults: g(v.repos.storedResults),
     contextViews: g(v.repos.contextViews),
+    operatorRequests: g(v.repos.operatorRequests),
   };
 }
 
