@@ -2,7 +2,7 @@
 // the progress view). Emitting is synchronous and ordered; a sink that throws is reported once and
 // detached, so a broken terminal never stops a run.
 
-import type { Provenance } from '../config/graph.js';
+import type { ApprovalVia, Provenance } from '../config/graph.js';
 import type { FinishedRunStatus, FinishedSessionStatus } from '../core/statuses.js';
 import type { Store } from '../store/index.js';
 import type { StopReason, Usage } from './providers/types.js';
@@ -12,6 +12,8 @@ import type { BudgetKind } from './budget/limits.js';
 export interface GivenTool {
   ref: string;
   via: Provenance;
+  /** Why each call of the tool waits for the operator's approval (absent: it does not). */
+  approval?: ApprovalVia;
 }
 
 export interface GivenSkill {
