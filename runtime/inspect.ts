@@ -2,6 +2,7 @@
 // task, and optionally every session's conversation with its tool calls in order. Works from the
 // database alone (the run stores its task graph), so a run can be inspected without its config.
 
+import type { OperatorRequestRow } from '../store/index.js';
 import type { ContextViewRow, ItemRow, LedgerRow, MessageRow, RunRow, SessionRow, Store, TaskRow } from '../store/index.js';
 import { itemLabel } from './iteration/labels.js';
 import type { StoredPayload } from '../core/storedResults.js';
@@ -55,6 +56,8 @@ export interface RunInspection {
   tasks: TaskInspection[];
   /** Each budget with its limits and spend, and the budget and loop-guard events, oldest first. */
   control: StoredControl;
+  /** What the run asked its operator (approvals, questions) and the decisions, oldest first. */
+  requests: OperatorRequestRow[];
 }
 
 export async function inspectRun(store: Store, runId: string, opts: { task?: string; item?: number; transcript?: boolean } = {}): Promise<RunInspection | undefined> {
@@ -106,7 +109,8 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
   const usage = await store.turns.totalsForRun(runId);
   const taskUsage = (name: string) => sumTotals(sessions.filter((s) => isSessionOfTask(s.task, name)).map((s) => bySession.get(s.id)));
   const control = await storedControl(store, runId, (scope) => (scope === MISSION_SCOPE ? usage : taskUsage(scope)));
-  return { run, usage, tasks, control };
+  const requests = (await store.operatorRequests.list(runId)).filter((r) => opts.task === undefined || r.task === opts.task || r.task.startsWith(`${opts.task}[`));
+  return { run, usage, tasks, control, requests };
 }
 
 /** A stored result of the run, as kept (text, JSON text, images, structured content, resources). */

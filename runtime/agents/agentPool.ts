@@ -166,6 +166,7 @@ export class AgentPool implements AgentDirectory {
       signal: ctx.signal,
       requireToolCall: false,
       ...(ctx.budget?.active ? { budget: ctx.budget } : {}),
+      ...(ctx.operator ? { operator: ctx.operator } : {}),
       // Agents are guarded against loops (the commander has its own limits: turns, corrections).
       loopGuard: def.loopGuard ?? {},
     };
