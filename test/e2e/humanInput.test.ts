@@ -120,4 +120,39 @@ describe('human input', () => {
       expect(existsSync(join(dir, '.squadron', 'workspaces', runIdOf(dir), 'shed.txt'))).toBe(false);
     });
   });
+
+  it('survives kill -9 while the terminal asks: approve without it, then resume runs the call once', async () => {
+    const turns = script(() => toolCall('builtins_files_write', { path: 'shed.txt', content: 'blue' }));
+    await withFakeModelServer(turns.respond, async (server) => {
+      const dir = project(server);
+      const term = spawnCliInPty(['run', dir], { cwd: dir });
+      let at = await term.waitFor('choose a number');
+      term.type('2');
+      at = await term.waitFor('approve this call? [y/n]', at);
+      // The CLI's own pid, from its lease on the run (the pty sits between the test and it).
+      const db = openRunDb(dir);
+      const { pid, run_id: runId } = db.prepare('SELECT pid, run_id FROM leases').get() as { pid: number; run_id: string };
+      db.close();
+      process.kill(pid, 'SIGKILL');
+      await term.exited;
+      const check = openRunDb(dir);
+      const pending = check.prepare("SELECT id, status FROM operator_requests WHERE kind = 'approval'").get() as { id: string; status: string };
+      const ledger = check.prepare("SELECT status FROM tool_calls WHERE tool_ref = 'builtins.files.write'").all();
+      check.close();
+      expect(pending.status).toBe('pending');
+      expect(ledger).toEqual([{ status: 'pending_approval' }]);
+      expect(existsSync(join(dir, '.squadron', 'workspaces', runId, 'shed.txt'))).toBe(false);
+
+      expect((await runCli(['approve', runId, '--call', pending.id, '--db', dir], { cwd: dir })).code).toBe(0);
+      const resumed = await runCli(['resume', runId, '--db', dir], { cwd: dir, timeoutMs: 120_000 });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(turns.problems).toEqual([]);
+      expect(readFileSync(join(dir, '.squadron', 'workspaces', runId, 'shed.txt'), 'utf8')).toBe('blue');
+      const after = openRunDb(dir);
+      expect(after.prepare("SELECT COUNT(*) FROM tool_calls WHERE tool_ref = 'builtins.files.write'").pluck().get()).toBe(1);
+      // The question answered before the kill was not asked again.
+      expect(after.prepare("SELECT status FROM operator_requests WHERE kind = 'question'").pluck().get()).toBe('answered');
+      after.close();
+    });
+  });
 });
