@@ -42,6 +42,7 @@ import { BudgetLedger } from './budget/ledger.js';
 import { restoreBudget } from './budget/restore.js';
 import { MISSION_SCOPE, type BudgetKind, type Limits } from './budget/limits.js';
 import { OperatorDesk } from './operator/desk.js';
+import { createElicitor } from './operator/elicitation.js';
 import { missionNeedsOperator } from './operator/needs.js';
 import type { OperatorPrompt } from './operator/types.js';
 import type { OperatorRequestRow } from '../store/index.js';
@@ -353,10 +354,12 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     const events = bus;
     const models = new ModelResolver(graph, modelClients(req.options, redactor, env));
     budget = new BudgetLedger(await restoreBudget(store, req.runId, req.mission, req.budget, req.resumed), (event) => events.emit(event));
+    const operator = new OperatorDesk(store, bus, env.operatorPrompt);
     runTools = createRunTools(graph, (ref, message) => events.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }), {
       workspaceDir: req.options.workspaceDir,
       emit: (event) => events.emit(event),
       sample: createSampler({ graph, mission: req.mission, runId: req.runId, store, bus: events, models, budget }),
+      elicit: createElicitor(store, req.runId, operator),
       ...(req.resumed ? { knownTools: await recordedToolLists(store, req.runId) } : {}),
     });
     models.warmUp([req.mission.commander.model, ...req.mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : []))]);
@@ -375,7 +378,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
       overrides: req.options.overrides,
       limits: { ...DEFAULT_LIMITS, ...env.limits },
       budget,
-      operator: new OperatorDesk(store, bus, env.operatorPrompt),
+      operator,
     };
 
     await store.runs.setStatus(req.runId, 'running');

@@ -132,7 +132,7 @@ export class AgentPool implements AgentDirectory {
     const toolbox = await buildAgentToolbox(
       {
         resolver: ctx.tools,
-        toolContext: (callId, signal) => ({ workspaceDir: ctx.workspaceDir, signal, runId: ctx.runId, task, agent: name, callId }),
+        toolContext: (callId, signal) => ({ workspaceDir: ctx.workspaceDir, signal, runId: ctx.runId, task, agent: name, callId, sessionId: row.id }),
         stored: await ctx.store.sessions.loadedTools(row.id),
         onClose: (close) => this.closers.push(close),
         onLoaded: async (entry) => {

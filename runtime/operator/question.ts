@@ -27,6 +27,7 @@ export function askedQuestion(input: unknown): QuestionPayload | { error: string
 /** Why `answer` does not fit `question`, or undefined when it does. */
 export function answerProblem(question: QuestionPayload, answer: OperatorAnswer): string | undefined {
   if (question.fields) {
+    if (answer.text !== undefined && Object.keys(question.fields).length === 1) return answer.text.trim() === '' ? 'the answer is empty' : undefined;
     if (!answer.fields) return 'this question is a form: answer with --field name=value';
     for (const name of question.required ?? []) if (answer.fields[name] === undefined) return `the field "${name}" is required`;
     for (const name of Object.keys(answer.fields)) if (!(name in question.fields)) return `the form has no field "${name}" (fields: ${Object.keys(question.fields).join(', ')})`;

@@ -16,6 +16,11 @@ export interface LedgerRepo {
   /** A call that needs approval, stored before anything else happens to it; idempotent per (session, call). */
   recordPending(c: StartedCall): Promise<void>;
   /**
+   * A started call that must wait for the operator after all (an MCP server asked a question nobody
+   * can answer now): back to `pending_approval`, so resume runs it again once the question is answered.
+   */
+  reopen(sessionId: string, callId: string): Promise<void>;
+  /**
    * Records the result. The first result wins: it is the one the model may already have seen. Throws
    * NOT_FOUND if the call was never started or pending (a denied call is completed from `pending_approval`) (a bug: results must follow a write-ahead start).
    */

@@ -24,6 +24,7 @@ export function createLedgerRepo({ db, codec, now }: RepoContext): LedgerRepo {
     `UPDATE tool_calls SET status = 'completed', result_json = ?, is_error = ?, finished_at = ?
      WHERE session_id = ? AND call_id = ? AND status IN ('started', 'pending_approval')`,
   );
+  const reopen = db.prepare("UPDATE tool_calls SET status = 'pending_approval' WHERE session_id = ? AND call_id = ? AND status = 'started'");
   const exists = db.prepare<[string, string], number>('SELECT 1 FROM tool_calls WHERE session_id = ? AND call_id = ?').pluck();
   const byCall = db.prepare('SELECT * FROM tool_calls WHERE session_id = ? AND call_id = ?');
   const bySession = db.prepare('SELECT * FROM tool_calls WHERE session_id = ? ORDER BY id');
@@ -36,6 +37,9 @@ export function createLedgerRepo({ db, codec, now }: RepoContext): LedgerRepo {
     },
     async recordPending(c) {
       insertPending.run(c.sessionId, c.callId, c.toolRef, c.apiName, codec.json(c.input), c.idempotent ? 1 : 0, now());
+    },
+    async reopen(sessionId, callId) {
+      reopen.run(sessionId, callId);
     },
     async recordCompleted(sessionId, callId, result) {
       const changes = complete.run(codec.json(result), result.isError ? 1 : 0, now(), sessionId, callId).changes;

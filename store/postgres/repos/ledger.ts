@@ -29,6 +29,9 @@ export function createLedgerRepo({ sql, codec, now }: PgRepoContext): LedgerRepo
         [c.sessionId, c.callId, c.toolRef, c.apiName, codec.json(c.input), c.idempotent, now()],
       );
     },
+    async reopen(sessionId, callId) {
+      await sql.query("UPDATE tool_calls SET status = 'pending_approval' WHERE session_id = $1 AND call_id = $2 AND status = 'started'", [sessionId, callId]);
+    },
     async recordCompleted(sessionId, callId, result) {
       const { rowCount } = await sql.query(
         `UPDATE tool_calls SET status = 'completed', result_json = $1, is_error = $2, finished_at = $3

@@ -63,6 +63,18 @@ describe.each(useBackends())('$name store', (backend) => {
       expect((await store.ledger.get(sessionId, 'c1'))?.status).toBe('completed');
     });
 
+    it('puts a started call back to pending (a question nobody could answer) and starts it again later', async () => {
+      const store = await backend.fresh();
+      const { sessionId } = await seedSession(store);
+      await store.ledger.recordStarted(call(sessionId, 'c1'));
+      await store.ledger.reopen(sessionId, 'c1');
+      expect((await store.ledger.get(sessionId, 'c1'))?.status).toBe('pending_approval');
+      await store.ledger.recordStarted(call(sessionId, 'c1'));
+      await store.ledger.recordCompleted(sessionId, 'c1', { content: [{ type: 'text', text: 'ok' }], isError: false });
+      await store.ledger.reopen(sessionId, 'c1');
+      expect((await store.ledger.get(sessionId, 'c1'))?.status).toBe('completed');
+    });
+
     it('completes a denied call straight from pending', async () => {
       const store = await backend.fresh();
       const { sessionId } = await seedSession(store);
