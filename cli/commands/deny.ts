@@ -3,7 +3,6 @@
 
 import type { Command } from 'commander';
 import { CliError, type CliIo } from '../io.js';
-import { JSON_FLAG_HELP } from '../json.js';
 import { recordDecision } from '../operatorCommands.js';
 import { DB_OPTION_HELP } from '../storeAccess.js';
 
@@ -15,9 +14,8 @@ export function register(program: Command, io: CliIo): void {
     .option('--call <id>', 'the request to deny (ap_…); optional when only one waits')
     .requiredOption('--reason <text>', 'why: the model reads it as the result of the call')
     .option('--db <path>', DB_OPTION_HELP)
-    .option('--json', JSON_FLAG_HELP)
-    .action(async (runId: string, flags: { call?: string; reason: string; db?: string; json?: boolean }) => {
+    .action(async (runId: string, flags: { call?: string; reason: string; db?: string }) => {
       if (flags.reason.trim() === '') throw new CliError('--reason must say why (the model reads it)', 'usage');
-      await recordDecision(io, runId, flags.db, { kind: 'deny', ...(flags.call ? { id: flags.call } : {}), reason: flags.reason }, Boolean(flags.json));
+      await recordDecision(io, runId, flags.db, { kind: 'deny', ...(flags.call ? { id: flags.call } : {}), reason: flags.reason });
     });
 }

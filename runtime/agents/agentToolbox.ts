@@ -42,7 +42,7 @@ export interface ToolboxScope {
 }
 
 export async function buildAgentToolbox(given: ToolboxScope, def: AgentDefinition): Promise<Toolbox> {
-  const scope: ToolboxScope = { ...given, approvalOf: (ref) => approvalOf(ref, [], def.approvalRules) };
+  const scope: ToolboxScope = { ...given, approvalOf: (ref) => approvalOf(ref, [], def.approvalRules ?? []) };
   const world = def.tools.map((spec) => worldTool(spec, scope));
   let toolbox: Toolbox;
   let discovery: { index: ToolIndex; state: DiscoveryState } | undefined;

@@ -47,7 +47,7 @@ export interface AgentDefinition {
   /** Runaway guards: the agent's own, else agent_defaults' (the defaults apply when neither sets one). */
   loopGuard?: LoopGuard;
   /** Which of its tools wait for the operator's approval, and why: the first rule covering a ref applies. */
-  approvalRules: ApprovalRule[];
+  approvalRules?: ApprovalRule[];
 }
 
 export interface ResultLimit {
@@ -181,7 +181,7 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
     context: worker.context === undefined ? { via: 'agent_defaults' } : { settings: worker.context, via: 'agent_defaults' },
     approvalRules: approvalRules(ctx, worker.tools, undefined),
   };
-  def.given.tools = withApproval(def.given.tools, def.approvalRules);
+  def.given.tools = withApproval(def.given.tools, def.approvalRules ?? []);
   if (index) def.discovery = { alwaysLoad: [...worker.alwaysLoad], index };
   if (worker.reasoning) def.reasoning = worker.reasoning;
   if (worker.maxTurns !== undefined) def.maxTurns = worker.maxTurns;
@@ -217,7 +217,7 @@ export async function declaredAgentDefinition(ctx: DefinitionContext, spec: Agen
     context: spec.context === undefined ? { via: 'agent' } : { settings: spec.context, via: 'agent' },
     approvalRules: approvalRules(ctx, spec.tools, spec.approval),
   };
-  def.given.tools = withApproval(def.given.tools, def.approvalRules);
+  def.given.tools = withApproval(def.given.tools, def.approvalRules ?? []);
   if (spec.reasoning) def.reasoning = spec.reasoning;
   if (spec.maxTurns !== undefined) def.maxTurns = spec.maxTurns;
   const loopGuard = { ...ctx.mission.agentDefaults?.loopGuard, ...spec.loopGuard };
