@@ -57,6 +57,9 @@ describe('approvals without a terminal', () => {
     const turns = publishScript();
     await withFakeModelServer(turns.respond, async (server) => {
       const dir = project(server);
+      const plan = await runCli(['plan', dir], { cwd: dir });
+      expect(plan.stdout).toContain('- builtins.files.write  (task) · needs approval (task)');
+      expect(plan.stdout).toMatch(/- builtins\.files\.read {2}\(task\)\n/);
       const first = await runCli(['run', dir], { cwd: dir, timeoutMs: 120_000 });
       expect(first.code, first.stderr).toBe(4);
       const [run] = dbRows<{ id: string; status: string }>(dir, 'SELECT id, status FROM runs');
