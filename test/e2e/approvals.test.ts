@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, commanderOf, fakeModelBlock, openRunDb, removeProjects, workerOf, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeRequest, withFakeModelServer } from '../support/fakeModelServer.js';
-import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
+import { callAgent, firstUserMessage, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
 afterAll(removeProjects);
 
@@ -146,6 +146,54 @@ describe('approvals without a terminal', () => {
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(turns.problems).toEqual([]);
       expect(dbRows<{ name: string; status: string }>(dir, 'SELECT name, status FROM tasks ORDER BY name').map((t) => t.status)).toEqual(['completed', 'completed', 'completed']);
+    });
+  });
+
+  it('parks one item of a parallel iterated task while the other items finish, and continues it on resume', async () => {
+    const turns = turnScript({
+      'commander of task': [(req: FakeRequest) => callAgent('worker', firstUserMessage(req).slice(0, 200)), (req: FakeRequest) => taskComplete(`item: ${lastToolResult(req)}`)],
+      'worker agent of task': [
+        (req: FakeRequest) => (firstUserMessage(req).includes('Write note 1') ? toolCall('builtins_files_write', { path: 'n1.txt', content: 'one' }) : { text: 'nothing to write' }),
+        (req: FakeRequest) => ({ text: `wrote: ${lastToolResult(req)}` }),
+      ],
+    });
+    await withFakeModelServer(turns.respond, async (server) => {
+      const dir = writeProject({
+        'main.hcl': `${fakeModelBlock(server)}
+mission "m" {
+  commander { model = ${ANTHROPIC_MODEL} }
+  dataset "notes" {
+    items = ["0", "1", "2"]
+  }
+  task "notes" {
+    objective = "Write note \${item}."
+    tools     = [builtins.files.write]
+    approval  = [builtins.files.write]
+    iterator {
+      dataset  = datasets.notes
+      parallel = true
+    }
+  }
+}
+`,
+      });
+      const first = await runCli(['run', dir], { cwd: dir, timeoutMs: 120_000 });
+      expect(first.code, first.stderr).toBe(4);
+      expect(turns.problems).toEqual([]);
+      expect(dbRows<{ idx: number; status: string }>(dir, "SELECT idx, status FROM task_items WHERE task = 'notes' ORDER BY idx")).toEqual([
+        { idx: 0, status: 'completed' },
+        { idx: 1, status: 'cancelled' },
+        { idx: 2, status: 'completed' },
+      ]);
+      const [request] = dbRows<{ id: string; task: string; item: number }>(dir, 'SELECT id, task, item FROM operator_requests');
+      expect(request).toMatchObject({ task: 'notes[1]', item: 1 });
+      const runId = dbRows<{ id: string }>(dir, 'SELECT id FROM runs')[0]!.id;
+      expect((await runCli(['approve', runId, '--db', dir], { cwd: dir })).code).toBe(0);
+      const resumed = await runCli(['resume', runId, '--db', dir], { cwd: dir, timeoutMs: 120_000 });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(turns.problems).toEqual([]);
+      expect(readFileSync(join(dir, '.squadron', 'workspaces', runId, 'n1.txt'), 'utf8')).toBe('one');
+      expect(dbRows<{ status: string }>(dir, "SELECT status FROM task_items WHERE task = 'notes'").map((r) => r.status)).toEqual(['completed', 'completed', 'completed']);
     });
   });
 });
