@@ -7,6 +7,7 @@
 // Problems the caller can fix are thrown as SquadronError (a `code`, and for an invalid config every
 // diagnostic); a run that fails is not an exception: its report says `failed`.
 
+import type { OperatorPrompt } from '../runtime/operator/types.js';
 import { Writable } from 'node:stream';
 import { resolve } from 'node:path';
 import type { Value } from '../config/hcl/value.js';
@@ -26,6 +27,7 @@ export type { Diagnostic } from '../config/hcl/diagnostic.js';
 export type { MissionGraph, Mission } from '../config/graph.js';
 export type { RunEvent, RunEventType } from '../runtime/events.js';
 export type { RunReport, TaskReport } from '../runtime/run.js';
+export type { OperatorPrompt, PromptRequest, PromptReply, OperatorAnswer, QuestionPayload } from '../runtime/operator/types.js';
 export type { MissionPlan, TaskPlan, AgentPlan } from '../runtime/plan.js';
 export { SquadronError, type SquadronErrorCode } from './errors.js';
 export { openProject, selectMission, selectionOverrides, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
@@ -92,6 +94,8 @@ export interface RunHooks {
   signal?: AbortSignal;
   /** Human progress lines (default: none); `live` redraws in place, for a terminal. */
   progress?: { stream: NodeJS.WritableStream; live: boolean };
+  /** Asks a person now (approvals, questions); without it they wait and the run ends `waiting`. */
+  operatorPrompt?: OperatorPrompt;
 }
 
 export interface RunRequest extends MissionRequest, RunHooks {
@@ -292,6 +296,7 @@ async function environment(project: LoadedProject, dbPath: string, hooks: RunHoo
     ...runTuning(hooks.env ?? process.env),
   };
   if (hooks.onEvent) env.onEvent = hooks.onEvent;
+  if (hooks.operatorPrompt) env.operatorPrompt = hooks.operatorPrompt;
   return env;
 }
 

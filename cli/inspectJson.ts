@@ -1,6 +1,7 @@
 // `squadron inspect --json`: a stored run as the documented JSON contract (snake_case keys; task
 // outputs, tool inputs and run inputs verbatim). Also the usage figures in the shape `run --json` uses.
 
+import { requestJson } from './runReport.js';
 import type { RunInspection, SessionTranscript, TaskInspection } from '../runtime/inspect.js';
 import { RunOptionsSchema } from '../runtime/runOptions.js';
 import { totalTokens, type UsageTotals } from '../runtime/usage.js';
@@ -40,6 +41,7 @@ export function inspectionJson(ins: RunInspection): Record<string, unknown> {
     // Budgets (limits and spend; duration in ms) and the budget and loop-guard events.
     budgets: ins.control.budgets.map((b) => ({ scope: b.scope, limits: b.limits, spent: b.spent })),
     control_events: ins.control.events,
+    operator_requests: ins.requests.map(requestJson),
   };
 }
 

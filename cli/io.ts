@@ -30,7 +30,8 @@ export const EXIT = {
   usage: 2,
   /** A run stopped by its budget before a model call it could not afford; resumable with `resume --budget`. */
   stopped: 3,
-  // Reserved (future): 4 a run waiting for an approval.
+  /** A run waiting for its operator (approvals, questions): decide with approve/deny/answer, then resume. */
+  waiting: 4,
   interrupted: 130,
 } as const;
 

@@ -8,6 +8,7 @@ import { EXIT, type CliIo } from './io.js';
 import { jsonDocument } from './json.js';
 import { indent } from './table.js';
 import { groupDigits } from '../core/digits.js';
+import type { OperatorRequestRow } from '../store/index.js';
 
 export function runReportJson(report: RunReport): Record<string, unknown> {
   const tasks: Record<string, unknown> = {};
@@ -46,11 +47,50 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
       model_turns: report.usage.turns,
     },
     ...(report.budgets ? { budgets: report.budgets.map(budgetJson) } : {}),
+    ...(report.waitingFor ? { waiting_for: report.waitingFor.map(requestJson) } : {}),
     workspace: report.workspaceDir,
   };
 }
 
-const ERROR_CODE_OF: Partial<Record<RunReport['status'], string>> = { interrupted: 'interrupted', stopped: 'budget_exceeded', failed: 'mission_failed' };
+const ERROR_CODE_OF: Partial<Record<RunReport['status'], string>> = { interrupted: 'interrupted', stopped: 'budget_exceeded', waiting: 'waiting', failed: 'mission_failed' };
+
+/** A request the operator has to decide, as run --json, runs --json and inspect --json show it. */
+export function requestJson(r: OperatorRequestRow): Record<string, unknown> {
+  return {
+    id: r.id,
+    kind: r.kind,
+    task: r.task,
+    ...(r.item !== undefined ? { item: r.item } : {}),
+    agent: r.agent,
+    tool: r.toolRef,
+    call_id: r.callId,
+    ...(r.kind === 'approval' ? { input: r.payload } : { question: r.payload }),
+    status: r.status,
+    ...(r.answer !== undefined ? { answer: r.answer } : {}),
+    ...(r.reason !== undefined ? { reason: r.reason } : {}),
+    ...(r.decidedBy !== undefined ? { decided_by: r.decidedBy, decided_at: r.decidedAt } : {}),
+    requested_at: r.createdAt,
+  };
+}
+
+/** One line per waiting request, with the command that decides it. */
+export function waitingLines(runId: string, requests: readonly OperatorRequestRow[], dbFlag = ''): string[] {
+  return requests.map((r) => {
+    const where = `task ${r.task}, ${r.agent}`;
+    if (r.kind === 'approval') {
+      return `  ${r.id}  ${r.toolRef} ${truncate(JSON.stringify(r.payload), 120)} (${where})
+      squadron approve ${runId} --call ${r.id}${dbFlag}   or   squadron deny ${runId} --call ${r.id} --reason "…"${dbFlag}`;
+    }
+    const q = r.payload as { question?: string; choices?: string[] };
+    const how = q.choices ? q.choices.map((c) => `--choice ${JSON.stringify(c)}`).join(' | ') : '"your answer"';
+    return `  ${r.id}  ${q.question ?? '(question)'} (${where})
+      squadron answer ${runId} --question ${r.id} ${how}${dbFlag}`;
+  });
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
 
 /** `{scope, tokens: {spent, limit}, dollars: …, duration_ms: …}`: only the limits the budget sets. */
 function budgetJson(b: BudgetReport): Record<string, unknown> {
@@ -79,7 +119,7 @@ export function budgetLine(b: BudgetReport): string {
  * an interrupted one, with --retry-failed for a failed one.
  */
 export function printRunReport(io: CliIo, report: RunReport, json: boolean, resumeCommand: string, inspectCommand?: string): number {
-  const code = report.status === 'completed' ? EXIT.ok : report.status === 'interrupted' ? EXIT.interrupted : report.status === 'stopped' ? EXIT.stopped : EXIT.failure;
+  const code = report.status === 'completed' ? EXIT.ok : report.status === 'interrupted' ? EXIT.interrupted : report.status === 'stopped' ? EXIT.stopped : report.status === 'waiting' ? EXIT.waiting : EXIT.failure;
   if (json) {
     io.stdout.write(jsonDocument(runReportJson(report)));
   } else {
@@ -99,6 +139,10 @@ export function printRunReport(io: CliIo, report: RunReport, json: boolean, resu
     }
     out.push(`\nworkspace: ${report.workspaceDir}`);
     if (inspectCommand) out.push(`inspect with: ${inspectCommand}`);
+    if (report.status === 'waiting' && report.waitingFor) {
+      const dbFlag = resumeCommand.includes(' --db ') ? resumeCommand.slice(resumeCommand.indexOf(' --db ')) : '';
+      out.push(`\nwaiting for the operator (${report.waitingFor.length}):`, ...waitingLines(report.runId, report.waitingFor, dbFlag));
+    }
     const hint = resumeHint(report.status, resumeCommand);
     if (hint) out.push(hint);
     io.stdout.write(`${out.join('\n')}\n`);
@@ -114,12 +158,14 @@ function resumeHint(status: RunReport['status'], resumeCommand: string): string 
       return `resume with: ${resumeCommand}`;
     case 'failed':
       return `to run the failed tasks again from fresh sessions: ${resumeCommand} --retry-failed`;
+    case 'waiting':
+      return `once decided, continue with: ${resumeCommand}`;
     case 'stopped':
       return `to continue with a higher limit: ${resumeCommand} --budget dollars=N (or tokens=N, duration=45m; <task>.dollars=N for a task's budget)`;
   }
 }
 
-const MARK: Record<string, string> = { completed: '✓', failed: '✗', cancelled: '■', skipped: '–', running: '▶', pending: '·' };
+const MARK: Record<string, string> = { waiting: '⏸', completed: '✓', failed: '✗', cancelled: '■', skipped: '–', running: '▶', pending: '·' };
 
 /** Wires SIGINT to an abort signal: the first stops the run cleanly, the second exits at once. */
 export function interruptOnSigint(io: CliIo): { signal: AbortSignal; dispose: () => void } {

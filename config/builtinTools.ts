@@ -5,7 +5,7 @@
 export interface BuiltinToolInfo {
   /** `builtins.<namespace>.<name>` */
   ref: string;
-  namespace: 'http' | 'utils' | 'files';
+  namespace: 'http' | 'utils' | 'files' | 'human';
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
@@ -150,9 +150,29 @@ export const BUILTIN_TOOLS: readonly BuiltinToolInfo[] = [
     },
     idempotent: true,
   },
+  {
+    ref: 'builtins.human.ask',
+    namespace: 'human',
+    name: 'ask',
+    description:
+      'Ask the human operator a question and wait for the answer. Give choices to have them pick one (or several with multi_select). ' +
+      'Use it for decisions and facts only a person can give, not for progress updates.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        question: { type: 'string', description: 'The question, complete on its own (the operator may not see the conversation).' },
+        choices: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Answers to choose from (optional; without them the answer is free text).' },
+        multi_select: { type: 'boolean', description: 'With choices: the operator may pick several (default false).' },
+      },
+      required: ['question'],
+      additionalProperties: false,
+    },
+    // Asking again is safe: an answer already given is found by the call's id.
+    idempotent: true,
+  },
 ];
 
-export const BUILTIN_NAMESPACES = ['http', 'utils', 'files'] as const;
+export const BUILTIN_NAMESPACES = ['http', 'utils', 'files', 'human'] as const;
 
 export function builtinTool(ref: string): BuiltinToolInfo | undefined {
   return BUILTIN_TOOLS.find((t) => t.ref === ref);

@@ -51,6 +51,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   REF013: 'A --var names a variable that is not declared.',
   REF014: 'A custom tool field references something other than its inputs and the variables.',
   REF015: 'Two tools given to one agent have the same API name (the name the model calls), e.g. mcp.x.a_b and mcp.x_a.b.',
+  REF016: 'An approval list names a tool that the task (its worker or agents) or the agent does not hold.',
   // Graph: mission structure and work assignment.
   GRA001: 'A mission has no tasks.',
   GRA002: 'A task has no work source (no tools, no task agents, no mission agents).',

@@ -90,11 +90,25 @@ export interface VariableValue {
   source: 'cli' | 'env' | 'default' | 'unset';
 }
 
+/**
+ * Why a tool's calls wait for the operator's approval: its own `tool` block (`approval = true`), a
+ * toolset with `approval = true` that brought it, or the `approval` list of a task or an agent.
+ */
+export type ApprovalVia = 'tool' | 'task' | `toolset:${string}` | `agent:${string}`;
+
+/** One entry of an `approval = [...]` list: `ref` may be `mcp.<server>.all` (every tool of the server). */
+export interface ApprovalRule {
+  ref: string;
+  via: ApprovalVia;
+}
+
 /** A tool reference after expansion: `builtins.http.get`, `tools.weather`, `mcp.fs.read_file`, `mcp.fs.all`. */
 export interface ToolRefWithProvenance {
   /** Canonical dotted ref. `mcp.<server>.all` stays unexpanded until the server is connected. */
   ref: string;
   via: Provenance;
+  /** Set when a route that brought the tool requires approval (any one wins over the others). */
+  approval?: ApprovalVia;
 }
 
 export interface SkillRefWithProvenance {
@@ -129,6 +143,8 @@ export interface CustomTool {
    */
   fields: Readonly<Record<string, Expression>>;
   idempotent: boolean;
+  /** `approval = true`: every call waits for the operator's approval. */
+  approval?: true;
   location: SourceLocation;
 }
 
@@ -183,6 +199,8 @@ export interface Toolset {
   description?: string;
   /** The toolset's own refs (builtins `.all` expanded), each with via `toolset:<name>`. */
   tools: ToolRefWithProvenance[];
+  /** `approval = true`: every tool it brings needs approval (its entries carry `approval`). */
+  approval?: true;
   location: SourceLocation;
 }
 
@@ -245,6 +263,8 @@ export interface AgentSpec {
   toolResponse?: ToolResponse;
   context?: ContextSettings;
   loopGuard?: LoopGuard;
+  /** The agent's `approval = [...]`: its tools whose calls need approval, in every task. */
+  approval?: ApprovalRule[];
   location: SourceLocation;
 }
 
@@ -305,6 +325,8 @@ export interface TaskSpec {
   iterator?: IteratorSpec;
   /** Covers every session and iteration of the task. */
   budget?: Budget;
+  /** The task's `approval = [...]`: tools whose calls need approval, for every agent working on the task. */
+  approval?: ApprovalRule[];
   location: SourceLocation;
 }
 

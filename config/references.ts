@@ -155,7 +155,8 @@ export function resolveToolRef(p: RefPath, direct: Provenance, scope: Scope, dia
     }
     case 'tools': {
       const name = resolveName(p, 'custom tool', scope.symbols.tools, scope, diags);
-      return name === undefined ? undefined : [{ ref: `tools.${name}`, via: direct }];
+      if (name === undefined) return undefined;
+      return [{ ref: `tools.${name}`, via: direct, ...(scope.symbols.tools.get(name)?.approval ? { approval: 'tool' as const } : {}) }];
     }
     case 'mcp': {
       if (p.parts.length !== 2) return wrongShape(p, 'mcp.<server>.<tool> or mcp.<server>.all', diags);
@@ -176,10 +177,18 @@ export function resolveToolRef(p: RefPath, direct: Provenance, scope: Scope, dia
   }
 }
 
-/** Appends refs not yet present: order kept, first occurrence (and its provenance) wins. */
+/**
+ * Appends refs not yet present: order kept, first occurrence (and its provenance) wins, except that a
+ * later route requiring approval marks the kept entry (a copy: entries may be a toolset's, shared).
+ */
 export function mergeTools(into: ToolRefWithProvenance[], more: readonly ToolRefWithProvenance[], seen = new Set(into.map((t) => t.ref))): void {
   for (const t of more) {
-    if (seen.has(t.ref)) continue;
+    if (seen.has(t.ref)) {
+      if (t.approval === undefined) continue;
+      const at = into.findIndex((x) => x.ref === t.ref);
+      if (at >= 0 && into[at]!.approval === undefined) into[at] = { ...into[at]!, approval: t.approval };
+      continue;
+    }
     seen.add(t.ref);
     into.push(t);
   }

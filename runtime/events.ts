@@ -2,8 +2,8 @@
 // the progress view). Emitting is synchronous and ordered; a sink that throws is reported once and
 // detached, so a broken terminal never stops a run.
 
-import type { Provenance } from '../config/graph.js';
-import type { FinishedRunStatus, FinishedSessionStatus } from '../core/statuses.js';
+import type { ApprovalVia, Provenance } from '../config/graph.js';
+import type { FinishedRunStatus, FinishedSessionStatus, OperatorRequestKind, OperatorRequestStatus } from '../core/statuses.js';
 import type { Store } from '../store/index.js';
 import type { StopReason, Usage } from './providers/types.js';
 import type { McpToolInfo } from './tools/mcp/toolInfo.js';
@@ -12,6 +12,8 @@ import type { BudgetKind } from './budget/limits.js';
 export interface GivenTool {
   ref: string;
   via: Provenance;
+  /** Why each call of the tool waits for the operator's approval (absent: it does not). */
+  approval?: ApprovalVia;
 }
 
 export interface GivenSkill {
@@ -27,6 +29,12 @@ export type RunEvent =
   | { type: 'task.completed'; task: string; summary: string; route?: string }
   | { type: 'task.failed'; task: string; error: string }
   | { type: 'task.cancelled'; task: string }
+  /** The task (or an item of it) stopped to wait for its operator; resumed once the requests are decided. */
+  | { type: 'task.waiting'; task: string; requests: string[] }
+  /** A call waits for the operator: an approval, or a question (builtins.human.ask, an MCP elicitation). */
+  | { type: 'operator.requested'; task: string; agent: string; requestId: string; kind: OperatorRequestKind; tool: string; callId: string }
+  /** The operator decided at the run's terminal (approve, deny and answer record theirs in the database). */
+  | { type: 'operator.decided'; task: string; requestId: string; kind: OperatorRequestKind; status: OperatorRequestStatus; by: string; reason?: string }
   | { type: 'task.skipped'; task: string; reason: string }
   | { type: 'task.retried'; task: string; attempt: number }
   /** An item of an iterated task started (`attempt` 2+ is a re-run from a fresh session). */

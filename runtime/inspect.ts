@@ -2,7 +2,7 @@
 // task, and optionally every session's conversation with its tool calls in order. Works from the
 // database alone (the run stores its task graph), so a run can be inspected without its config.
 
-import type { ContextViewRow, ItemRow, LedgerRow, MessageRow, RunRow, SessionRow, Store, TaskRow, UnitRow } from '../store/index.js';
+import type { ContextViewRow, ItemRow, LedgerRow, MessageRow, OperatorRequestRow, RunRow, SessionRow, Store, TaskRow, UnitRow } from '../store/index.js';
 import { itemLabel } from './iteration/labels.js';
 import type { StoredPayload } from '../core/storedResults.js';
 import { RunOptionsSchema, type TaskGraphEntry } from './runOptions.js';
@@ -75,6 +75,8 @@ export interface RunInspection {
   tasks: TaskInspection[];
   /** Each budget with its limits and spend, and the budget and loop-guard events, oldest first. */
   control: StoredControl;
+  /** What the run asked its operator (approvals, questions) and the decisions, oldest first. */
+  requests: OperatorRequestRow[];
 }
 
 export async function inspectRun(store: Store, runId: string, opts: { task?: string; item?: number; transcript?: boolean } = {}): Promise<RunInspection | undefined> {
@@ -130,7 +132,8 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
   const usage = await store.turns.totalsForRun(runId);
   const taskUsage = (name: string) => sumTotals(sessions.filter((s) => isSessionOfTask(s.task, name)).map((s) => bySession.get(s.id)));
   const control = await storedControl(store, runId, (scope) => (scope === MISSION_SCOPE ? usage : taskUsage(scope)));
-  return { run, ...(coordinator ? { runner: coordinator } : {}), usage, tasks, control };
+  const requests = (await store.operatorRequests.list(runId)).filter((r) => opts.task === undefined || r.task === opts.task || r.task.startsWith(`${opts.task}[`));
+  return { run, ...(coordinator ? { runner: coordinator } : {}), usage, tasks, control, requests };
 }
 
 function runnerOf(unit: UnitRow | undefined): RunnerInfo | undefined {

@@ -33,6 +33,8 @@ export class ProgressView {
   private budget: string | undefined;
   private notice: string | undefined;
   private drawnLines = 0;
+  /** Requests being asked at the terminal: no redraw meanwhile. */
+  private held = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly started = Date.now();
 
@@ -52,6 +54,7 @@ export class ProgressView {
 
   readonly sink = (event: RunEvent): void => {
     this.apply(event);
+    if (this.live) this.holdForOperator(event);
     if (this.live) this.scheduleDraw();
     else {
       const line = plainLine(event);
@@ -127,8 +130,24 @@ export class ProgressView {
     }
   }
 
+  /**
+   * While the operator is asked at the terminal the view is not redrawn (it would overwrite the
+   * prompt); it starts again below the prompt once the request is decided or waits.
+   */
+  private holdForOperator(event: RunEvent): void {
+    if (event.type === 'operator.requested') {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      this.draw();
+      this.held += 1;
+      this.drawnLines = 0;
+    } else if ((event.type === 'operator.decided' || event.type === 'task.waiting') && this.held > 0) {
+      this.held -= 1;
+    }
+  }
+
   private scheduleDraw(): void {
-    if (this.timer) return;
+    if (this.timer || this.held > 0) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.draw();
@@ -184,6 +203,12 @@ function plainLine(event: RunEvent): string | undefined {
       return `task ${event.task}: failed: ${oneLine(event.error, 200)}`;
     case 'task.cancelled':
       return `task ${event.task}: cancelled`;
+    case 'task.waiting':
+      return `task ${event.task}: waiting for the operator (${event.requests.join(', ')})`;
+    case 'operator.requested':
+      return `task ${event.task}: ${event.kind === 'approval' ? `${event.tool} needs approval` : `${event.tool} asks a question`} (${event.requestId})`;
+    case 'operator.decided':
+      return `task ${event.task}: ${event.requestId} ${event.status} by ${event.by}`;
     case 'task.skipped':
       return `task ${event.task}: skipped (${event.reason})`;
     case 'task.retried':

@@ -39,6 +39,10 @@ import { shownRunStatus } from './runStatus.js';
 import { BudgetLedger } from './budget/ledger.js';
 import { restoreBudget } from './budget/restore.js';
 import { missionLimits, MISSION_SCOPE, type BudgetKind, type Limits } from './budget/limits.js';
+import { OperatorDesk } from './operator/desk.js';
+import { missionNeedsOperator } from './operator/needs.js';
+import type { OperatorPrompt } from './operator/types.js';
+import type { OperatorRequestRow } from '../store/index.js';
 
 export type { RunOptions } from './runOptions.js';
 export { RunBusy, RunRefused, type RefusalKind } from './runRefused.js';
@@ -68,6 +72,8 @@ export interface RunEnvironment {
   handOff?: AbortSignal;
   /** On PostgreSQL, whether this process also executes its run's tasks (default true; a worker runs them from its own loop). */
   executeOwnTasks?: boolean;
+  /** Asks the operator at a terminal (approvals, questions); without it such calls wait and the run ends `waiting`. */
+  operatorPrompt?: OperatorPrompt;
 }
 
 export interface TaskReport {
@@ -101,6 +107,8 @@ export interface RunReport {
   replayed?: true;
   /** Each budget (`mission` or a task) with its limits and what it has spent, when any is set. */
   budgets?: BudgetReport[];
+  /** A waiting run: the requests its operator has to decide before `resume`. */
+  waitingFor?: OperatorRequestRow[];
 }
 
 export interface BudgetReport {
@@ -391,6 +399,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
         clients: modelClients(req.options, redactor, env),
         resumed: req.resumed,
         budget: (emit) => new BudgetLedger(budgetState, emit),
+        operator: (bus) => new OperatorDesk(store, bus, env.operatorPrompt),
         onBus: (bus) => {
           progress = new ProgressView(env.progress.stream, env.progress.live, req.mission.tasks.map((t) => t.name), initial);
           bus.subscribe('progress', progress.sink);
@@ -402,6 +411,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     const { bus, models } = services;
     const ledger = services.budget!;
     budget = ledger;
+    const operator = services.operator!;
     models.warmUp([req.mission.commander.model, ...req.mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : []))]);
 
     const ctx: RunContext = {
@@ -418,6 +428,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
       overrides: req.options.overrides,
       limits: { ...DEFAULT_LIMITS, ...env.limits },
       budget: ledger,
+      operator,
     };
 
     await store.runs.setStatus(req.runId, 'running');
@@ -430,7 +441,8 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     await req.onLeased?.(bus);
     // A budget is one ledger in one process, reserved before each call: a run with one keeps all its
     // tasks in its coordinator, since another runner would spend against a total it cannot see.
-    if (units && !ledger.active) {
+    // So does a run that may ask its operator: the desk (and its terminal) is here.
+    if (units && !ledger.active && !missionNeedsOperator(graph, req.mission)) {
       // This process is a runner of its own run's tasks too; workers that are up may take some.
       const runCtx = ctx;
       const stopLocal = new AbortController();
@@ -475,6 +487,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   await store.runs.setStatus(req.runId, result.status, result.error);
   opened.log?.close();
   const out = await report(store, graph, req, result, logPath);
+  if (result.status === 'waiting') out.waitingFor = await store.operatorRequests.list(req.runId, { pendingOnly: true });
   if (budget?.active) out.budgets = [...budget.limits].map(([scope, limits]) => ({ scope, limits, spent: budget!.spent(scope) }));
   return out;
 }

@@ -6,6 +6,7 @@ import type { Value } from '../config/hcl/value.js';
 import type { Store } from '../store/index.js';
 import type { EventBus } from './events.js';
 import type { BudgetLedger } from './budget/ledger.js';
+import type { OperatorDesk } from './operator/desk.js';
 import type { ModelResolver } from './models.js';
 import type { ToolResult, ToolSpec } from './tools/types.js';
 
@@ -55,6 +56,8 @@ export interface RunContext {
   limits: RunLimits;
   /** The run's budgets; every model call reserves against it (see runtime/budget/). */
   budget?: BudgetLedger;
+  /** Approvals and questions for the run's operator (see runtime/operator/). */
+  operator?: OperatorDesk;
 }
 
 export const DEFAULT_LIMITS: RunLimits = { commanderMaxTurns: 40, agentMaxTurns: 40 };

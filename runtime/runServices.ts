@@ -10,6 +10,8 @@ import type { BudgetLedger } from './budget/ledger.js';
 import { eventRows, type EventRows } from './eventRows.js';
 import { EventBus, type RunEvent } from './events.js';
 import { createSampler } from './mcpSampling.js';
+import type { OperatorDesk } from './operator/desk.js';
+import { createElicitor } from './operator/elicitation.js';
 import { recordedToolLists } from './mcpToolChanges.js';
 import { ModelResolver } from './models.js';
 import type { ModelClient } from './providers/types.js';
@@ -32,6 +34,8 @@ export interface RunServicesRequest {
   budget?: (emit: (event: RunEvent) => void) => BudgetLedger;
   /** Subscribes the caller's own sinks (progress, an API caller) before any event is emitted. */
   onBus?: (bus: EventBus) => void;
+  /** The run's operator desk, built on the bus; MCP servers' questions (elicitation) go to it. Undefined: nobody can be asked here. */
+  operator?: (bus: EventBus) => OperatorDesk;
 }
 
 export interface RunServices {
@@ -40,6 +44,7 @@ export interface RunServices {
   models: ModelResolver;
   runTools: RunTools;
   budget: BudgetLedger | undefined;
+  operator: OperatorDesk | undefined;
   /** Stops the tools' servers, waits for the events still being stored, and closes the log. */
   close(): Promise<void>;
 }
@@ -61,11 +66,13 @@ export async function openRunServices(req: RunServicesRequest, opened: { bus?: E
   makePrivateDirs(req.workspaceDir);
   const models = new ModelResolver(req.graph, req.clients);
   const budget = req.budget?.((event) => bus.emit(event));
+  const operator = req.operator?.(bus);
   const knownTools = req.resumed ? await recordedToolLists(req.store, req.runId) : undefined;
   const runTools: RunTools = createRunTools(req.graph, (ref, message) => bus.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }), {
     workspaceDir: req.workspaceDir,
     emit: (event) => bus.emit(event),
     sample: createSampler({ graph: req.graph, mission: req.mission, runId: req.runId, store: req.store, bus, models, ...(budget ? { budget } : {}) }),
+    ...(operator ? { elicit: createElicitor(req.store, req.runId, operator) } : {}),
     ...(knownTools ? { knownTools } : {}),
   });
   return {
@@ -74,6 +81,7 @@ export async function openRunServices(req: RunServicesRequest, opened: { bus?: E
     models,
     runTools,
     budget,
+    operator,
     async close() {
       await runTools.close();
       await rows.settled();

@@ -10,6 +10,7 @@ import type { FinishedRunStatus } from '../core/statuses.js';
 import { commanderAgents } from './agents/definitions.js';
 import { runCommander, type TaskOutcome, type UpstreamResult } from './agents/commander.js';
 import { RunInterrupted } from './agents/sessionTypes.js';
+import { waitingTask } from './operator/waiting.js';
 import { renderObjective } from '../config/objective.js';
 import { ancestorsOf } from './taskGraph.js';
 import { tasksToSkip } from './skipping.js';
@@ -73,9 +74,10 @@ export async function runMission(base: RunContext, interrupt: AbortSignal, execu
     return next;
   };
 
-  // A task whose own budget refused a call stopped unfinished: it is not started again (resume --budget continues it).
+  // Not started again before the run is resumed: a task whose own budget refused a call (resume
+  // --budget continues it), and a task waiting for its operator.
   const startable = (task: TaskSpec) =>
-    activated.has(task.name) && !completed.has(task.name) && !running.has(task.name) && task.dependsOn.every((d) => completed.has(d)) && !ctx.budget?.taskStopped(task.name);
+    activated.has(task.name) && !completed.has(task.name) && !running.has(task.name) && task.dependsOn.every((d) => completed.has(d)) && !ctx.budget?.taskStopped(task.name) && !ctx.operator?.hasParked(task.name);
 
   const skipUnreachable = async (): Promise<void> => {
     for (const { task, reason } of tasksToSkip({ tasks, activated, completed: new Set(completed.keys()), skipped })) {
@@ -151,6 +153,8 @@ export async function runMission(base: RunContext, interrupt: AbortSignal, execu
   if (interrupt.aborted) return { status: 'interrupted', error: 'interrupted' };
   if (failure !== undefined) return { status: 'failed', error: failure };
   if (ctx.budget?.stop) return { status: 'stopped', error: ctx.budget.stop.message };
+  // Nothing else could proceed: what is left waits for the operator (approve, deny, answer; resume).
+  if (ctx.operator?.waiting) return { status: 'waiting', error: 'waiting for the operator' };
   // Every task has now completed or been skipped: nothing else can have stopped the loop.
   const stuck = tasks.filter((t) => !completed.has(t.name) && !skipped.has(t.name)).map((t) => t.name);
   if (stuck.length > 0) throw new Error(`scheduler: tasks ${stuck.join(', ')} neither ran nor were skipped`);
@@ -194,6 +198,7 @@ export async function executeTaskHere(
     }
     return outcome;
   } catch (error) {
+    if (await waitingTask(ctx, task.name, error)) return 'interrupted';
     if (error instanceof RunInterrupted || ctx.signal.aborted) {
       await store.tasks.setStatus(runId, task.name, 'cancelled');
       bus.emit({ type: 'task.cancelled', task: task.name });

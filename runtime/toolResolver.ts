@@ -6,6 +6,7 @@ import { mcpPromptRef } from '../config/toolRefs.js';
 import type { ToolResolver } from './runContext.js';
 import type { RunEvent } from './events.js';
 import type { McpConnectionOptions, McpConnections, McpSampler, McpToolInfo } from './tools/mcp/connections.js';
+import type { McpElicitor } from './tools/mcp/client.js';
 import { mcpToolRef } from './tools/mcp/toolInfo.js';
 import { buildToolRegistry } from './tools/registry.js';
 import { textResult, type ToolResult, type ToolSpec } from './tools/types.js';
@@ -24,6 +25,8 @@ export interface RunToolsOptions {
   emit: (event: RunEvent) => void;
   /** Answers the sampling requests of servers with `sampling = true`. */
   sample?: McpSampler;
+  /** Asks the run's operator the servers' questions (elicitation). */
+  elicit?: McpElicitor;
   /** On resume: each server's latest recorded tool list (`mcp.tools.changed`). */
   knownTools?: ReadonlyMap<string, McpToolInfo[]>;
 }
@@ -47,6 +50,7 @@ export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string,
     cwd: graph.projectRoot,
     ...(options ? { defaultRoots: [options.workspaceDir] } : {}),
     ...(options?.sample ? { sample: options.sample } : {}),
+    ...(options?.elicit ? { elicit: options.elicit } : {}),
     onProgress: (p) => {
       const event: RunEvent = { type: 'tool.progress', task: p.task, agent: p.agent, callId: p.callId, tool: mcpToolRef(p.server, p.tool), progress: p.progress };
       if (p.total !== undefined) event.total = p.total;

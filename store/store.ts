@@ -8,6 +8,7 @@ import type { ItemsRepo } from './repos/items.js';
 import type { LedgerRepo } from './repos/ledger.js';
 import type { LeasesRepo } from './repos/leases.js';
 import type { MessagesRepo } from './repos/messages.js';
+import type { OperatorRequestsRepo } from './repos/operatorRequests.js';
 import type { RoutesRepo } from './repos/routes.js';
 import type { RunsRepo } from './repos/runs.js';
 import type { SessionsRepo } from './repos/sessions.js';
@@ -50,4 +51,6 @@ export interface Store {
   /** The queue of units of work many runners share: PostgreSQL only (a SQLite run has one runner). */
   units?: UnitsRepo;
   contextViews: ContextViewsRepo;
+  /** What runs ask their operator: approvals of tool calls and questions. */
+  operatorRequests: OperatorRequestsRepo;
 }

@@ -76,6 +76,12 @@ function renderInspection(ins: RunInspection): string {
   for (const record of run.configChanges) out.push(`resumed with a changed config at ${record.at}: ${record.changes.join('; ')}`);
   for (const b of ins.control.budgets) out.push(`budget ${b.scope === 'mission' ? 'of the mission' : `of task ${b.scope}`}: ${spendText(b)}`);
   for (const e of ins.control.events) out.push(`${e.type}${e.task ? ` (${e.task})` : ''} at ${e.at}: ${e.message}`);
+  for (const r of ins.requests) {
+    const what = r.kind === 'approval' ? `approval of ${r.toolRef} ${JSON.stringify(r.payload)}` : `question from ${r.toolRef}: ${(r.payload as { question?: string }).question ?? ''}`;
+    const decided = r.status === 'pending' ? 'waiting' : `${r.status} by ${r.decidedBy ?? '?'} at ${r.decidedAt ?? '?'}${r.reason ? ` (${r.reason})` : ''}`;
+    const answer = r.answer !== undefined ? ` · answer ${JSON.stringify(r.answer)}` : '';
+    out.push(`${r.id} ${what} (task ${r.task}, ${r.agent}, asked ${r.createdAt}): ${decided}${answer}`);
+  }
   for (const task of ins.tasks) {
     out.push('');
     const deps = task.dependsOn.length > 0 ? ` ← ${task.dependsOn.join(', ')}` : '';

@@ -94,7 +94,7 @@ function renderAgent(task: string, a: AgentPlan): string[] {
   out.push(`             ${describeSelection(a.name, task, a.tools, a.skills, a.discovery)}`);
   for (const tool of a.tools) {
     const hints = a.tool_hints[tool.ref];
-    out.push(`               - ${tool.ref}  (${tool.via})${hints ? ` · ${hints.join(', ')}` : ''}`);
+    out.push(`               - ${tool.ref}  (${tool.via})${hints ? ` · ${hints.join(', ')}` : ''}${tool.approval ? ` · needs approval (${tool.approval === 'tool' ? 'its tool block' : tool.approval})` : ''}`);
   }
   if (a.preloaded_skills.length > 0) out.push(`             preloaded (mentioned in the objective): ${a.preloaded_skills.join(', ')}`);
   if (a.discovery) out.push(`             first request carries ${a.first_request_tools.length} tools: ${a.first_request_tools.join(', ')}`);

@@ -3,6 +3,7 @@
 // its secret ones, refuses a changed config (unless --allow-config-change) and a failed run (unless
 // --retry-failed) before doing anything.
 
+import { promptIfTerminal } from '../operatorPrompt.js';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 
@@ -80,6 +81,7 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
       ...(budget ? { budget } : {}),
       signal: interrupt.signal,
       progress: progressFor(io, Boolean(flags.json)),
+      ...promptIfTerminal(io),
       onSecrets: seen.record,
       onLoaded: async (project) => {
         await maskSecrets(io, seen.secrets());

@@ -1,5 +1,6 @@
 // `squadron run <path>`: executes a mission and prints the run id first, then each task's result.
 
+import { promptIfTerminal } from '../operatorPrompt.js';
 import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Mission, MissionGraph } from '../../config/graph.js';
@@ -71,6 +72,7 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
       ...request,
       signal: interrupt.signal,
       progress: progressFor(io, Boolean(flags.json)),
+      ...promptIfTerminal(io),
       onRunId: (id) => {
         runId = id;
         if (!flags.json) io.stdout.write(`run ${id}\n`);

@@ -12,6 +12,15 @@ import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { DB_OPTION_HELP, openStoresToRead, shownPath } from '../storeAccess.js';
 import { formatDuration, table } from '../table.js';
 import { groupDigits } from '../../core/digits.js';
+import { requestJson } from '../runReport.js';
+
+/** `1 approval, 2 questions` */
+function waitingText(requests: readonly Record<string, unknown>[]): string {
+  const approvals = requests.filter((r) => r['kind'] === 'approval').length;
+  const questions = requests.length - approvals;
+  const parts = [approvals > 0 ? `${approvals} approval${approvals === 1 ? '' : 's'}` : '', questions > 0 ? `${questions} question${questions === 1 ? '' : 's'}` : ''];
+  return parts.filter(Boolean).join(', ');
+}
 
 /**
  * The mission's budget of a run and its spend; null when the run has none. One read: the budget the
@@ -57,6 +66,7 @@ export function register(program: Command, io: CliIo): void {
               tokens: totalTokens(r.totals),
               cost_usd: Number(r.totals.costUsd.toFixed(6)),
               budget: await missionBudget(store, r, status, Date.now()),
+              ...(r.status === 'waiting' ? { waiting_for: (await store.operatorRequests.list(r.id, { pendingOnly: true })).map(requestJson) } : {}),
               ...(r.error ? { error: r.error } : {}),
               db: shownPath(io, path),
             });
@@ -80,7 +90,7 @@ export function register(program: Command, io: CliIo): void {
             rows.map((r) => [
               r.id,
               r.mission,
-              r.status,
+              r.waiting_for ? `waiting (${waitingText(r.waiting_for)})` : r.status,
               r.started_at.replace('T', ' ').slice(0, 19),
               r.duration_ms === null ? '-' : formatDuration(r.duration_ms),
               `${r.tasks.completed}/${r.tasks.total}${r.tasks.skipped > 0 ? ` (${r.tasks.skipped} skipped)` : ''}`,

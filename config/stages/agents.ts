@@ -1,6 +1,7 @@
 // Stage 5: `agent` blocks, global or inside a mission (same schema). An agent is a fixed bundle of
 // model, personality, tools and skills; the name `worker` is reserved for each task's dynamic agent.
 
+import { loadApprovalList } from './approval.js';
 import type { Block } from '../hcl/ast.js';
 import { diagnosticAt, type Diagnostic } from '../hcl/diagnostic.js';
 import type { AgentSpec, LoopGuard, ModelRef, Reasoning } from '../graph.js';
@@ -21,7 +22,7 @@ export const REASONING: readonly Reasoning[] = ['low', 'medium', 'high'];
 export const LOOP_GUARD_ATTRIBUTES = { max_repeated_calls: {}, max_turns_without_progress: {} } as const;
 
 const SCHEMA: BlockSchema = {
-  attributes: { model: { required: true }, personality: { required: true }, tools: {}, skills: {}, reasoning: {}, max_turns: {}, ...LOOP_GUARD_ATTRIBUTES },
+  attributes: { model: { required: true }, personality: { required: true }, tools: {}, skills: {}, reasoning: {}, max_turns: {}, approval: {}, ...LOOP_GUARD_ATTRIBUTES },
   blocks: { tool_response: TOOL_RESPONSE_BLOCK, ...CONTEXT_BLOCKS },
 };
 
@@ -100,5 +101,7 @@ export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, 
   const context = loadContextSettings(body.blocks, scope, ctx);
   if (context !== undefined) agent.context = context;
   if (loopGuard !== undefined) agent.loopGuard = loopGuard;
+  const approvalAttr = a('approval');
+  if (approvalAttr !== undefined) agent.approval = loadApprovalList(approvalAttr, `agent:${name}`, tools, `agent "${name}"`, scope, ctx);
   return agent;
 }

@@ -18,7 +18,7 @@ import { evaluateValue, readBool, readText } from '../values.js';
 import { typeName } from '../hcl/convert.js';
 import { isObjectValue, isUnknown, type Value } from '../hcl/value.js';
 
-const BASE: BlockSchema['attributes'] = { implements: { required: true }, description: {}, inputs: {}, idempotent: {} };
+const BASE: BlockSchema['attributes'] = { implements: { required: true }, description: {}, inputs: {}, idempotent: {}, approval: {} };
 const HTTP_METHODS = builtinToolsIn('http').map((t) => t.ref);
 
 export function loadCustomTools(blocks: readonly Block[], ctx: LoadContext): CustomTool[] {
@@ -53,6 +53,7 @@ function loadCustomTool(block: Block, name: string, ctx: LoadContext): CustomToo
   const body = decodeBody(ast, { attributes: BASE, blocks: { inputs: { labels: [], max: 1 } }, extraAttributes: extra }, { what: where, header: blockHeader(block) }, ctx.diags);
   const description = readText(body.attrs.get('description'), scope, ctx.diags);
   const idempotent = readBool(body.attrs.get('idempotent'), scope, ctx.diags);
+  const approval = readBool(body.attrs.get('approval'), scope, ctx.diags);
   const inputs = readFieldSchema(body.attrs.get('inputs'), body.blocks.get('inputs'), scope, ctx.diags, `inputs of ${where}`) ?? [];
   if (base === undefined || properties === undefined) return undefined;
 
@@ -88,6 +89,7 @@ function loadCustomTool(block: Block, name: string, ctx: LoadContext): CustomToo
     description: description ?? base.description,
     inputs: exactList(inputs as FieldSchema[]),
     idempotent: idempotent ?? base.idempotent,
+    ...(approval === true ? { approval: true as const } : {}),
   });
 }
 
@@ -103,6 +105,7 @@ class BlockBackedTool implements CustomTool {
   description!: string;
   inputs!: FieldSchema[];
   idempotent!: boolean;
+  approval?: true;
   /** The tool block's whole range. Private: for…in (and so deepFreeze) does not reach it. */
   readonly #block: Range;
 

@@ -4,7 +4,7 @@
 // each read, and its location is computed from the range. Validating never reads either.
 
 import { rangeSource, reparseBlock, type Expression, type Range } from '../hcl/index.js';
-import type { Budget, FieldSchema, Route, SourceLocation, TaskSpec, WorkerSpec } from '../graph.js';
+import type { ApprovalRule, Budget, FieldSchema, Route, SourceLocation, TaskSpec, WorkerSpec } from '../graph.js';
 
 /** What a task holds besides what it reads from its block. */
 export type TaskFields = Omit<TaskSpec, 'objective' | 'objectiveSource' | 'location'>;
@@ -22,6 +22,7 @@ export class BlockBackedTask implements TaskSpec {
   sendTo!: string[];
   output?: FieldSchema[];
   budget?: Budget;
+  approval?: ApprovalRule[];
   /** The task block's whole range. Private: for…in (and so deepFreeze) does not reach it. */
   readonly #block: Range;
 

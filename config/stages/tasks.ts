@@ -18,6 +18,7 @@ import { resolveWorker, type WorkerSettings } from './worker.js';
 import { exactList } from '../exactList.js';
 import { BlockBackedTask } from './taskSpec.js';
 import { BUDGET_BLOCK, loadBudget } from './budget.js';
+import { loadApprovalList } from './approval.js';
 
 const SCHEMA: BlockSchema = {
   attributes: {
@@ -34,6 +35,7 @@ const SCHEMA: BlockSchema = {
     discovery_threshold: {},
     always_load: {},
     max_turns: {},
+    approval: {},
   },
   blocks: { router: { labels: [], max: 1 }, output: { labels: [], max: 1 }, iterator: { labels: [], max: 1 }, budget: BUDGET_BLOCK },
 };
@@ -159,6 +161,12 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
     ...(iterator !== undefined ? { iterator } : {}),
     ...(budget !== undefined ? { budget } : {}),
   });
+  const approvalAttr = a('approval');
+  if (approvalAttr !== undefined) {
+    // The task's list covers its worker and the declared agents its commander may call.
+    const held = [...(worker?.tools ?? []), ...spec.agents.flatMap((n) => knownAgents.get(n)?.tools ?? [])];
+    spec.approval = loadApprovalList(approvalAttr, 'task', held, `task "${name}" (its worker and agents)`, scope, ctx);
+  }
   if (toolsAttr === undefined && spec.agents.length === 0 && !agentsFailed) {
     const hint =
       agentsAttr !== undefined

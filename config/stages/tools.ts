@@ -23,7 +23,7 @@ const MCP_SCHEMA: BlockSchema = {
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
 /** The `max_timeout` of an mcp block without one: how long progress may keep one call alive. */
 export const DEFAULT_MCP_MAX_TIMEOUT_MS = 600_000;
-const TOOLSET_SCHEMA: BlockSchema = { attributes: { description: {}, tools: { required: true } } };
+const TOOLSET_SCHEMA: BlockSchema = { attributes: { description: {}, tools: { required: true }, approval: {} } };
 
 export interface ToolStageResult {
   mcpServers: McpServer[];
@@ -172,8 +172,12 @@ function loadToolset(block: Block, name: string, ctx: LoadContext): Toolset | un
   const description = readText(body.attrs.get('description'), scope, ctx.diags);
   const toolsAttr = body.attrs.get('tools');
   const tools = toolsAttr === undefined ? undefined : resolveToolList(toolsAttr, `toolset:${name}`, scope, ctx.diags);
+  const approval = readBool(body.attrs.get('approval'), scope, ctx.diags) === true;
   if (tools === undefined) return undefined;
-  const toolset: Toolset = { name, tools: ctx.toolLists.intern(tools), location: locationOf(block) };
+  // Every tool it brings carries the toolset as its reason for approval (a tool's own block may already give one).
+  const entries = approval ? tools.map((t) => ({ ...t, approval: t.approval ?? (`toolset:${name}` as const) })) : tools;
+  const toolset: Toolset = { name, tools: ctx.toolLists.intern(entries), location: locationOf(block) };
+  if (approval) toolset.approval = true;
   if (description !== undefined) toolset.description = description;
   return toolset;
 }

@@ -132,7 +132,7 @@ export class AgentPool implements AgentDirectory {
     const toolbox = await buildAgentToolbox(
       {
         resolver: ctx.tools,
-        toolContext: (callId, signal) => ({ workspaceDir: ctx.workspaceDir, signal, runId: ctx.runId, task, agent: name, callId }),
+        toolContext: (callId, signal) => ({ workspaceDir: ctx.workspaceDir, signal, runId: ctx.runId, task, agent: name, callId, sessionId: row.id }),
         stored: await ctx.store.sessions.loadedTools(row.id),
         onClose: (close) => this.closers.push(close),
         onLoaded: async (entry) => {
@@ -166,6 +166,7 @@ export class AgentPool implements AgentDirectory {
       signal: ctx.signal,
       requireToolCall: false,
       ...(ctx.budget?.active ? { budget: ctx.budget } : {}),
+      ...(ctx.operator ? { operator: ctx.operator } : {}),
       // Agents are guarded against loops (the commander has its own limits: turns, corrections).
       loopGuard: def.loopGuard ?? {},
     };

@@ -3,7 +3,8 @@
 // visible; when it has skills, load_skill, whose tools become callable from the next turn. What was
 // loaded is stored with the session, so a resumed session sends the same tool list again.
 
-import type { McpPromptSkill, Skill, ToolRefWithProvenance } from '../../config/graph.js';
+import type { ApprovalVia, McpPromptSkill, Skill, ToolRefWithProvenance } from '../../config/graph.js';
+import { approvalOf } from '../../config/stages/approval.js';
 import {
   createDiscoveryState,
   createToolIndex,
@@ -36,9 +37,12 @@ export interface ToolboxScope {
   onLoaded: (entry: string) => Promise<void>;
   /** Receives what to call when the session ends (it stops following its servers' tool changes). */
   onClose?: (close: () => void) => void;
+  /** Why a tool's calls wait for the operator's approval (set from the definition's rules). */
+  approvalOf?: (ref: string) => ApprovalVia | undefined;
 }
 
-export async function buildAgentToolbox(scope: ToolboxScope, def: AgentDefinition): Promise<Toolbox> {
+export async function buildAgentToolbox(given: ToolboxScope, def: AgentDefinition): Promise<Toolbox> {
+  const scope: ToolboxScope = { ...given, approvalOf: (ref) => approvalOf(ref, [], def.approvalRules ?? []) };
   const world = def.tools.map((spec) => worldTool(spec, scope));
   let toolbox: Toolbox;
   let discovery: { index: ToolIndex; state: DiscoveryState } | undefined;
@@ -172,8 +176,10 @@ async function unlockTools(scope: ToolboxScope, toolbox: Toolbox, refs: readonly
 }
 
 /** Adapts a world tool (builtin, custom, MCP) to a session tool bound to this run's context. */
-export function worldTool(spec: ToolSpec, scope: Pick<ToolboxScope, 'toolContext'>): SessionTool {
+export function worldTool(spec: ToolSpec, scope: Pick<ToolboxScope, 'toolContext' | 'approvalOf'>): SessionTool {
+  const approval = scope.approvalOf?.(spec.ref);
   return {
+    ...(approval !== undefined ? { approval } : {}),
     ref: spec.ref,
     definition: { name: spec.apiName, description: spec.description, inputSchema: spec.inputSchema },
     onInterrupted: spec.idempotent ? 'rerun' : 'report',

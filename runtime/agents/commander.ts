@@ -150,6 +150,7 @@ export async function runCommander(
     isDone: () => state.completion !== undefined,
     onToolResult: (call, result) => state.observe(call, result),
     ...(ctx.budget?.active ? { budget: ctx.budget } : {}),
+    ...(ctx.operator ? { operator: ctx.operator } : {}),
   };
   const session = await AgentSession.restore(deps, history);
   ctx.bus.emit({

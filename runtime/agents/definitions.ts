@@ -2,7 +2,7 @@
 // declared tools, and the declared agents from their blocks. A definition is pure data plus the
 // authorized ToolSpecs; `plan` renders the same definitions that `run` executes.
 
-import type { AgentSpec, ContextSettings, LoopGuard, Mission, MissionGraph, ModelRef, Provenance, Reasoning, Skill, TaskSpec, WorkerSpec } from '../../config/graph.js';
+import type { ApprovalRule, ToolRefWithProvenance, AgentSpec, ContextSettings, LoopGuard, Mission, MissionGraph, ModelRef, Provenance, Reasoning, Skill, TaskSpec, WorkerSpec } from '../../config/graph.js';
 import { contractGroups, createToolIndex, renderDiscoveryContract, shouldUseDiscovery, type ToolIndex } from '../discovery/index.js';
 import type { GivenSkill, GivenTool } from '../events.js';
 import { renderPrompt } from '../promptTemplates.js';
@@ -13,6 +13,7 @@ import { serverInstructionsSection } from '../tools/mcp/instructions.js';
 import { isToolOfMcpAll, mcpPromptRef } from '../../config/toolRefs.js';
 import type { ToolSpec } from '../tools/types.js';
 import { DEFAULT_TOOL_RESPONSE_MAX_TOKENS } from '../../config/stages/toolResponse.js';
+import { approvalOf } from '../../config/stages/approval.js';
 
 /** Bytes of system prompt the skill catalog may take before it is trimmed. */
 export const SKILL_CATALOG_BUDGET = 4096;
@@ -45,6 +46,8 @@ export interface AgentDefinition {
   context: { settings?: ContextSettings; via: 'agent' | 'agent_defaults' };
   /** Runaway guards: the agent's own, else agent_defaults' (the defaults apply when neither sets one). */
   loopGuard?: LoopGuard;
+  /** Which of its tools wait for the operator's approval, and why: the first rule covering a ref applies. */
+  approvalRules?: ApprovalRule[];
 }
 
 export interface ResultLimit {
@@ -176,7 +179,9 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
     warnings,
     toolResponse: resultLimit(worker.toolResponse, 'agent_defaults'),
     context: worker.context === undefined ? { via: 'agent_defaults' } : { settings: worker.context, via: 'agent_defaults' },
+    approvalRules: approvalRules(ctx, worker.tools, undefined),
   };
+  def.given.tools = withApproval(def.given.tools, def.approvalRules ?? []);
   if (index) def.discovery = { alwaysLoad: [...worker.alwaysLoad], index };
   if (worker.reasoning) def.reasoning = worker.reasoning;
   if (worker.maxTurns !== undefined) def.maxTurns = worker.maxTurns;
@@ -210,7 +215,9 @@ export async function declaredAgentDefinition(ctx: DefinitionContext, spec: Agen
     warnings: named.warnings,
     toolResponse: resultLimit(spec.toolResponse, 'agent'),
     context: spec.context === undefined ? { via: 'agent' } : { settings: spec.context, via: 'agent' },
+    approvalRules: approvalRules(ctx, spec.tools, spec.approval),
   };
+  def.given.tools = withApproval(def.given.tools, def.approvalRules ?? []);
   if (spec.reasoning) def.reasoning = spec.reasoning;
   if (spec.maxTurns !== undefined) def.maxTurns = spec.maxTurns;
   const loopGuard = { ...ctx.mission.agentDefaults?.loopGuard, ...spec.loopGuard };
@@ -284,4 +291,25 @@ function discoveryContract(graph: MissionGraph, index: ToolIndex): string {
   for (const toolset of graph.toolsets) if (toolset.description) descriptions[toolset.name] = toolset.description;
   for (const server of graph.mcpServers) if (server.description) descriptions[`mcp.${server.name}`] = server.description;
   return renderDiscoveryContract(contractGroups(index, descriptions));
+}
+
+/**
+ * An agent's approval rules, strongest first: the routes that brought its tools (a tool block or a
+ * toolset with approval = true), its own approval list, the task's list, and every custom tool whose
+ * block says approval = true (a skill may unlock one later). Any rule covering a tool applies.
+ */
+function approvalRules(ctx: DefinitionContext, tools: readonly ToolRefWithProvenance[], own: readonly ApprovalRule[] | undefined): ApprovalRule[] {
+  return [
+    ...tools.flatMap((t) => (t.approval === undefined ? [] : [{ ref: t.ref, via: t.approval }])),
+    ...(own ?? []),
+    ...(ctx.task.approval ?? []),
+    ...ctx.graph.customTools.filter((t) => t.approval).map((t) => ({ ref: t.ref, via: 'tool' as const })),
+  ];
+}
+
+function withApproval(tools: readonly GivenTool[], rules: readonly ApprovalRule[]): GivenTool[] {
+  return tools.map((t) => {
+    const approval = approvalOf(t.ref, [], rules);
+    return approval === undefined ? t : { ...t, approval };
+  });
 }

@@ -7,6 +7,7 @@ import type { EventBus } from '../events.js';
 import type { ModelClient, Part, ToolResultPart, ToolUsePart } from '../providers/types.js';
 import type { Toolbox } from './toolbox.js';
 import type { SessionContext } from '../context/sessionContext.js';
+import type { OperatorDesk } from '../operator/desk.js';
 
 /** Why a user-role message exists; lets resume tell corrections and instructions apart. */
 export type MessageKind = 'instruction' | 'tool_results' | 'correction' | 'truncation';
@@ -59,6 +60,8 @@ export interface SessionDeps {
   budget?: BudgetGate;
   /** Runaway guards of this session's agent. */
   loopGuard?: LoopGuard;
+  /** Asks the operator (approvals, questions); absent outside a run, where such calls are refused. */
+  operator?: OperatorDesk;
   /** Observes every call's result, fresh or replayed from the ledger (commander state is derived from these). */
   onToolResult?: (call: ToolUsePart, result: ToolResultPart) => void;
 }
@@ -73,6 +76,17 @@ export class RunInterrupted extends Error {
   constructor(message = 'run interrupted') {
     super(message);
     this.name = 'RunInterrupted';
+  }
+}
+
+/**
+ * Thrown when a call waits for the operator (an approval, a question) and nobody can answer now: the
+ * session stops where it is, as an interruption would leave it, and continues on resume.
+ */
+export class RunParked extends RunInterrupted {
+  constructor(message = 'waiting for the operator') {
+    super(message);
+    this.name = 'RunParked';
   }
 }
 

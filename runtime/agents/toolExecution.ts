@@ -15,7 +15,8 @@ import type { Store } from '../../store/index.js';
 import type { ToolResultPart, ToolUsePart } from '../providers/types.js';
 import { isResultReader, offloadResult, revealResultTools, type ResultScope } from '../results/index.js';
 import type { ToolResult } from '../tools/types.js';
-import { RunInterrupted, type SessionDeps } from './sessionTypes.js';
+import { RunInterrupted, RunParked, type SessionDeps } from './sessionTypes.js';
+import { operatorPlan } from '../operator/gate.js';
 import type { SessionTool } from './toolbox.js';
 
 export const INTERRUPTED_MESSAGE =
@@ -38,7 +39,9 @@ type Write = (tx: StepTx) => void | Promise<void>;
 /** How one call is answered, decided from the ledger and the toolbox before anything runs. */
 type Plan =
   | { kind: 'answered'; result: ToolResult; write?: Write }
-  | { kind: 'run'; tool: SessionTool; write: Write };
+  | { kind: 'run'; tool: SessionTool; write: Write }
+  /** Waits for the operator (approval, question): not run; the session stops after the turn's other calls. */
+  | { kind: 'parked' };
 
 export async function executeToolCalls(deps: SessionDeps, calls: readonly ToolUsePart[], step: ToolStep = {}): Promise<ToolResultPart[]> {
   const results = new Array<ToolResultPart>(calls.length);
@@ -55,12 +58,13 @@ export async function executeToolCalls(deps: SessionDeps, calls: readonly ToolUs
     // The calls that run together: every write-ahead start is committed before the first of them runs.
     const wave: { i: number; plan: Plan }[] = [];
     for (const [i, call] of calls.entries()) if (!last(call)) wave.push({ i, plan: await planCall(deps, call, step.answers) });
-    for (const { plan } of wave) if (plan.write) writes.add(plan.write);
+    for (const { plan } of wave) if (plan.kind !== 'parked' && plan.write) writes.add(plan.write);
     const running = wave.filter((w): w is { i: number; plan: Extract<Plan, { kind: 'run' }> } => w.plan.kind === 'run');
     if (running.length > 0) await writes.commit();
     for (const { i, plan } of wave) if (plan.kind === 'answered') finish(i, plan.result);
     let outstanding = running.length;
-    await Promise.all(
+    // Every call of the wave is waited for, even when one fails: none is left running unrecorded.
+    const settled = await Promise.allSettled(
       running.map(async ({ i, plan }) => {
         const call = calls[i]!;
         const done = await runTool(deps, call, plan.tool);
@@ -71,10 +75,15 @@ export async function executeToolCalls(deps: SessionDeps, calls: readonly ToolUs
         finish(i, done.result);
       }),
     );
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    // A call waiting for the operator: what ran is recorded, the turn's results are not (resume plans it again).
+    if (wave.some((w) => w.plan.kind === 'parked')) throw new RunParked();
     // Bookkeeping tools (submit_output, task_complete) see the effects of the turn's other calls.
     for (const [i, call] of calls.entries()) {
       if (!last(call)) continue;
       const plan = await planCall(deps, call, step.answers);
+      if (plan.kind === 'parked') throw new RunParked();
       if (plan.write) writes.add(plan.write);
       if (plan.kind === 'answered') {
         finish(i, plan.result);
@@ -160,8 +169,20 @@ async function planCall(deps: SessionDeps, call: ToolUsePart, answers: ToolStep[
       `Send the call again with a JSON object as arguments. Received: ${truncate(call.malformedInput, 300)}`;
     return { kind: 'answered', result: refusal(text) };
   }
+  const operator = await operatorPlan(deps, call, tool, stored);
+  if (operator.kind === 'parked') return operator;
+  if (operator.kind === 'answered') {
+    const result = operator.result;
+    const write = async (tx: StepTx): Promise<void> => {
+      await tx.store.ledger.recordStarted({ sessionId, callId: call.id, toolRef: tool.ref, apiName: call.name, input: call.input, idempotent: tool.onInterrupted !== 'report' });
+      await tx.store.ledger.recordCompleted(sessionId, call.id, result);
+      emitFinished(deps, tx, call, tool.ref, result.isError, 0, false);
+    };
+    return { kind: 'answered', result, write };
+  }
   const write = async (tx: StepTx): Promise<void> => {
-    if (!stored) {
+    // An approved call waiting as pending_approval becomes started here, in the commit before it runs.
+    if (!stored || stored.status === 'pending_approval') {
       await tx.store.ledger.recordStarted({
         sessionId,
         callId: call.id,

@@ -3,6 +3,7 @@
 // visible once its schema or skill is loaded, and an authorized tool that is not visible yet may
 // still be called. Anything outside the authorized set is unknown — never executed.
 
+import type { ApprovalVia } from '../../config/graph.js';
 import type { ToolDefinition } from '../providers/types.js';
 import type { ToolResult } from '../tools/types.js';
 
@@ -28,6 +29,8 @@ export interface SessionTool {
   onInterrupted: InterruptionPolicy;
   /** Run after the turn's other calls, in order (bookkeeping that depends on them). */
   runsLast?: boolean;
+  /** Each call waits for the operator's approval first; why (a tool block, a toolset, an approval list). */
+  approval?: ApprovalVia;
   /** Input must be validated by the tool; problems are error results. */
   execute(call: ToolCall): Promise<ToolResult>;
 }

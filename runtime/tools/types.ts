@@ -19,6 +19,8 @@ export interface ToolContext {
   agent: string;
   /** The tool_use id of this call (stable across resume). */
   callId: string;
+  /** The calling session (an MCP server's question during the call is tied to it). */
+  sessionId?: string;
 }
 
 export interface ToolSpec {

@@ -25,6 +25,7 @@ import { createStoredResultsRepo } from './repos/storedResults.js';
 import { createUnitsRepo } from './repos/units.js';
 import { queueNotices, type QueueNotices } from './queueNotices.js';
 import { createContextViewsRepo } from './repos/contextViews.js';
+import { createOperatorRequestsRepo } from './repos/operatorRequests.js';
 
 export interface PostgresStoreOptions extends PostgresConnectOptions {
   /** Applied to every stored text that may carry user or model content; restored on read. */
@@ -102,6 +103,7 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
     storedResults: createStoredResultsRepo(ctx),
     units: createUnitsRepo(ctx),
     contextViews: createContextViewsRepo(ctx),
+    operatorRequests: createOperatorRequestsRepo(ctx),
   };
 }
 

@@ -12,12 +12,19 @@ import type { LedgerRepo } from '../repos/ledger.js';
 export function createLedgerRepo({ db, codec, now }: RepoContext): LedgerRepo {
   const insert = db.prepare(
     `INSERT INTO tool_calls (session_id, call_id, tool_ref, api_name, input_json, idempotent, status, started_at)
-     VALUES (?, ?, ?, ?, ?, ?, 'started', ?) ON CONFLICT (session_id, call_id) DO NOTHING`,
+     VALUES (?, ?, ?, ?, ?, ?, 'started', ?)
+     ON CONFLICT (session_id, call_id) DO UPDATE SET status = 'started', started_at = excluded.started_at
+     WHERE tool_calls.status = 'pending_approval'`,
+  );
+  const insertPending = db.prepare(
+    `INSERT INTO tool_calls (session_id, call_id, tool_ref, api_name, input_json, idempotent, status, started_at)
+     VALUES (?, ?, ?, ?, ?, ?, 'pending_approval', ?) ON CONFLICT (session_id, call_id) DO NOTHING`,
   );
   const complete = db.prepare(
     `UPDATE tool_calls SET status = 'completed', result_json = ?, is_error = ?, finished_at = ?
-     WHERE session_id = ? AND call_id = ? AND status = 'started'`,
+     WHERE session_id = ? AND call_id = ? AND status IN ('started', 'pending_approval')`,
   );
+  const reopen = db.prepare("UPDATE tool_calls SET status = 'pending_approval' WHERE session_id = ? AND call_id = ? AND status = 'started'");
   const exists = db.prepare<[string, string], number>('SELECT 1 FROM tool_calls WHERE session_id = ? AND call_id = ?').pluck();
   const byCall = db.prepare('SELECT * FROM tool_calls WHERE session_id = ? AND call_id = ?');
   const bySession = db.prepare('SELECT * FROM tool_calls WHERE session_id = ? ORDER BY id');
@@ -27,6 +34,12 @@ export function createLedgerRepo({ db, codec, now }: RepoContext): LedgerRepo {
   return {
     async recordStarted(c) {
       insert.run(c.sessionId, c.callId, c.toolRef, c.apiName, codec.json(c.input), c.idempotent ? 1 : 0, now());
+    },
+    async recordPending(c) {
+      insertPending.run(c.sessionId, c.callId, c.toolRef, c.apiName, codec.json(c.input), c.idempotent ? 1 : 0, now());
+    },
+    async reopen(sessionId, callId) {
+      reopen.run(sessionId, callId);
     },
     async recordCompleted(sessionId, callId, result) {
       const changes = complete.run(codec.json(result), result.isError ? 1 : 0, now(), sessionId, callId).changes;

@@ -23,8 +23,9 @@ import { createTasksRepo } from './tasks.js';
 import { createTurnsRepo } from './turns.js';
 import { createStoredResultsRepo } from './storedResults.js';
 import { createContextViewsRepo } from './contextViews.js';
+import { createOperatorRequestsRepo } from './operatorRequests.js';
 
-type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews';
+type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests';
 type Repos = Pick<Store, RepoName>;
 
 export interface SqliteStoreOptions {
@@ -58,6 +59,7 @@ function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
     leases: createLeasesRepo(ctx),
     storedResults: createStoredResultsRepo(ctx),
     contextViews: createContextViewsRepo(ctx),
+    operatorRequests: createOperatorRequestsRepo(ctx),
   };
 }
 
@@ -113,7 +115,7 @@ function view(v: View): Store {
     },
   } as Store;
   // Every transaction gets a view of its own, and most use one or two repositories: each is wrapped
-  // on first use, not all twelve up front.
+  // on first use, not all of them up front.
   for (const name of REPO_NAMES) {
     let wrapped: object | undefined;
     Object.defineProperty(store, name, { enumerable: true, get: () => (wrapped ??= gated(v.repos[name], guard)) });
@@ -121,7 +123,7 @@ function view(v: View): Store {
   return store;
 }
 
-const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews'];
+const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests'];
 
 /** The repository with every method behind `guard`. */
 function gated<R extends object>(repo: R, guard: <T>(fn: () => Promise<T>) => Promise<T>): R {

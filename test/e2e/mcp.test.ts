@@ -235,26 +235,52 @@ describe('MCP servers in a run', () => {
   });
 });
 
-describe('an MCP server that asks the operator a question', () => {
-  it('ends the call in a clear tool error instead of whatever the server makes of the refusal', async () => {
+describe('an MCP server that asks the operator a question (elicitation)', () => {
+  it('parks the call until `answer`, then runs it again and the server gets the answer', async () => {
     const turns = turnScript({
       'commander of task "use"': [callAgent('worker', 'Ask.'), (req) => taskComplete(`Worker: ${lastToolResult(req)}`)],
-      'worker agent of task "use"': [toolCall('mcp_asking_ask', {}), toolCall('mcp_asking_echo', { text: 'still here' }), (req) => ({ text: lastToolResult(req) })],
+      'worker agent of task "use"': [toolCall('mcp_asking_ask', {}), (req) => ({ text: lastToolResult(req) })],
     });
     const model = await startFakeModelServer({ respond: turns.respond });
     try {
-      const dir = project(fakeModelBlock(model), '[mcp.asking.ask, mcp.asking.echo]', stdioBlock('asking', { MCP_TEST_ASKING: '1' }));
+      const dir = project(fakeModelBlock(model), '[mcp.asking.ask]', stdioBlock('asking', { MCP_TEST_ASKING: '1' }));
       const run = await runCli(['run', dir], { cwd: dir });
       expect(turns.problems).toEqual([]);
-      expect(run.code, run.stderr).toBe(0);
-      const requests = requestsOf(model, workerOf('use'));
-      const asked = latestToolResults(requests[1]!)[0]!;
-      expect(asked.isError).toBe(true);
-      expect(resultText(asked)).toBe(
-        'MCP server "asking" asked the operator a question during the call to "ask"; Squadron does not support human input yet, so the call cannot complete',
-      );
-      // The server itself was told why, and keeps working.
-      expect(resultText(latestToolResults(requests[2]!)[0]!)).toBe('still here');
+      expect(run.code, run.stderr).toBe(4);
+      expect(run.stdout).toContain('MCP server "asking" asks: Which city?');
+      const db = openRunDb(dir);
+      const runId = db.prepare('SELECT id FROM runs').pluck().get() as string;
+      expect(db.prepare("SELECT status FROM tool_calls WHERE tool_ref = 'mcp.asking.ask'").pluck().get()).toBe('pending_approval');
+      db.close();
+      const wrong = await runCli(['answer', runId, '--field', 'town=Paris', '--db', dir], { cwd: dir });
+      expect(wrong.stderr).toContain('the form has no field "town" (fields: city)');
+      expect((await runCli(['answer', runId, '--field', 'city=Paris', '--db', dir], { cwd: dir })).code).toBe(0);
+      const resumed = await runCli(['resume', runId, '--db', dir], { cwd: dir });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(turns.problems).toEqual([]);
+      const answered = latestToolResults(requestsOf(model, workerOf('use')).at(-1)!)[0]!;
+      expect(resultText(answered)).toBe('the operator said {"action":"accept","content":{"city":"Paris"}}');
+    } finally {
+      await model.close();
+    }
+  });
+
+  it('tells the server the operator declined', async () => {
+    const turns = turnScript({
+      'commander of task "use"': [callAgent('worker', 'Ask.'), (req) => taskComplete(`Worker: ${lastToolResult(req)}`)],
+      'worker agent of task "use"': [toolCall('mcp_asking_ask', {}), (req) => ({ text: lastToolResult(req) })],
+    });
+    const model = await startFakeModelServer({ respond: turns.respond });
+    try {
+      const dir = project(fakeModelBlock(model), '[mcp.asking.ask]', stdioBlock('asking', { MCP_TEST_ASKING: '1' }));
+      expect((await runCli(['run', dir], { cwd: dir })).code).toBe(4);
+      const db = openRunDb(dir);
+      const runId = db.prepare('SELECT id FROM runs').pluck().get() as string;
+      db.close();
+      expect((await runCli(['answer', runId, '--decline', '--db', dir], { cwd: dir })).code).toBe(0);
+      expect((await runCli(['resume', runId, '--db', dir], { cwd: dir })).code).toBe(0);
+      const answered = latestToolResults(requestsOf(model, workerOf('use')).at(-1)!)[0]!;
+      expect(resultText(answered)).toBe('the operator said {"action":"decline"}');
     } finally {
       await model.close();
     }

@@ -38,6 +38,8 @@ function implementations(options: BuiltinOptions): Record<string, Implementation
     'builtins.files.read': (input: { path: string; max_bytes?: number }, ctx: ToolContext) => readFileTool(input, ctx, files),
     'builtins.files.write': (input: { path: string; content: string; append?: boolean }, ctx: ToolContext) => writeFileTool(input, ctx, files),
     'builtins.files.list': (input: { path?: string; recursive?: boolean }, ctx: ToolContext) => listFilesTool(input, ctx, files),
+    // Answered by the run's operator desk before any tool runs (runtime/operator/gate.ts): never called in a run.
+    'builtins.human.ask': () => textResult('builtins.human.ask is answered by the operator of a run; nobody can be asked here.', true),
   };
 }
 

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CreateMessageRequestSchema,
+  ElicitRequestSchema,
   ErrorCode,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
@@ -18,11 +19,13 @@ import {
   ToolListChangedNotificationSchema,
   type CreateMessageRequest,
   type CreateMessageResult,
+  type ElicitRequest,
+  type ElicitResult,
   type LoggingLevel,
 } from '@modelcontextprotocol/sdk/types.js';
 
-/** Squadron has no human-input path yet: what a server that asks one (elicitation) is told. */
-export const NO_HUMAN_INPUT = 'this server asked the operator a question; Squadron does not support human input yet';
+/** What a server that asks the operator a question where nobody can be asked (validate, plan, tools, another runner's task) is told. */
+export const NO_HUMAN_INPUT = 'this server asked the operator a question, and nobody can be asked here';
 
 export interface McpLogMessage {
   server: string;
@@ -37,6 +40,10 @@ export interface McpLogMessage {
  */
 export interface InFlightCall {
   asked: boolean;
+  /** Questions the server asked during the call so far. */
+  elicited?: number;
+  /** Set when a question must wait for the operator: the connection throws it after the call. */
+  parked?: Error;
   refusedSampling?: boolean;
   /** Who made the call: a sampling request during it is answered with that agent's task's model. */
   caller?: McpSamplingCaller;
@@ -46,7 +53,23 @@ export interface McpSamplingCaller {
   task: string;
   agent: string;
   callId: string;
+  sessionId?: string;
 }
+
+/** A server's `elicitation/create` during a call: `seq` counts the questions of that call (0, 1, …). */
+export interface McpElicitationRequest {
+  server: string;
+  caller: McpSamplingCaller;
+  seq: number;
+  params: ElicitRequest['params'];
+}
+
+/**
+ * Answers a question to the operator: the result for the server, or `park` — nobody can answer now,
+ * so the server is told the question was cancelled and the call is left to run again on resume
+ * (thrown by the connection once the call returns).
+ */
+export type McpElicitor = (request: McpElicitationRequest) => Promise<{ result: ElicitResult } | { park: Error }>;
 
 /** A server's `sampling/createMessage`, with the call it arrived during. */
 export interface McpSamplingRequest {
@@ -77,11 +100,13 @@ export interface ClientSetup {
   onPromptsChanged?: (() => void) | undefined;
   /** `sampling = true`: declared as a capability; requests go to `sample` (absent: validate, plan, tools, which run no model). */
   sampling?: { sample?: McpSampler | undefined } | undefined;
+  /** Questions to the operator (a run's desk): declared as the elicitation capability when given. */
+  elicit?: McpElicitor | undefined;
 }
 
 export function createMcpClient(setup: ClientSetup): Client {
-  // Roots, and sampling when the block allows it; no elicitation, so a well-behaved server never asks for it.
-  const capabilities = setup.sampling ? { roots: {}, sampling: {} } : { roots: {} };
+  // Roots, sampling when the block allows it, and elicitation when a run's operator can be asked.
+  const capabilities = { roots: {}, ...(setup.sampling ? { sampling: {} } : {}), ...(setup.elicit ? { elicitation: {} } : {}) };
   const client = new Client({ name: 'squadron', version: setup.version }, { capabilities });
   const roots = setup.roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: path.basename(dir) || dir }));
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
@@ -110,6 +135,22 @@ export function createMcpClient(setup: ClientSetup): Client {
         if (err instanceof McpError) throw err;
         throw new McpError(ErrorCode.InternalError, `Squadron could not answer the sampling request: ${err instanceof Error ? err.message : String(err)}`);
       }
+    });
+  }
+  const { elicit } = setup;
+  if (elicit) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      // As for sampling: over stdio a request is charged to the oldest call in flight.
+      const call = [...setup.inFlight].find((c) => c.caller !== undefined);
+      if (!call?.caller?.sessionId) return { action: 'decline' as const };
+      const seq = call.elicited ?? 0;
+      call.elicited = seq + 1;
+      const outcome = await elicit({ server: setup.server, caller: call.caller, seq, params: request.params });
+      if ('park' in outcome) {
+        call.parked = outcome.park;
+        return { action: 'cancel' as const };
+      }
+      return outcome.result;
     });
   }
   client.fallbackRequestHandler = async (request) => {

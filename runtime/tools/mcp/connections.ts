@@ -12,7 +12,7 @@ import type { McpPromptSkill, McpServer } from '../../../config/graph.js';
 import { DEFAULT_MCP_MAX_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS } from '../../../config/stages/tools.js';
 import type { ToolResult, ToolSpec } from '../types.js';
 import { textResult } from '../types.js';
-import { createMcpClient, samplingOff, type InFlightCall, type McpLogMessage, type McpSampler } from './client.js';
+import { createMcpClient, samplingOff, type InFlightCall, type McpElicitor, type McpLogMessage, type McpSampler } from './client.js';
 import { appendTail, delay, describeError, seconds, STDERR_TAIL_CHARS } from './connectionText.js';
 import { CredentialStore } from './credentialStore.js';
 import { StoredOAuthProvider, usesOwnAuthorization } from './oauthProvider.js';
@@ -49,6 +49,8 @@ export interface McpConnectionOptions {
   onLog?: (message: McpLogMessage) => void;
   /** Answers the sampling requests of servers with `sampling = true` (a run's model); absent: refused. */
   sample?: McpSampler;
+  /** Asks the run's operator a server's questions (elicitation); absent: refused. */
+  elicit?: McpElicitor;
   /**
    * A server's new tool list after `notifications/tools/list_changed` (all its tools, as listed). The
    * call during which the change arrived returns only once this has settled, so the agent's next
@@ -70,6 +72,8 @@ export interface McpCaller {
   task: string;
   agent: string;
   callId: string;
+  /** The calling session (a question the server asks during the call is tied to it). */
+  sessionId?: string;
 }
 
 export interface McpToolProgress extends McpCaller {
@@ -229,7 +233,7 @@ export class McpConnections {
     const inFlight: InFlightCall = { asked: false, ...(call.caller ? { caller: call.caller } : {}) };
     const asked = () =>
       inFlight.asked
-        ? textResult(`MCP server "${server.name}" asked the operator a question during ${what}; Squadron does not support human input yet, so the call cannot complete`, true)
+        ? textResult(`MCP server "${server.name}" asked the operator a question during ${what}, and nobody can be asked here, so the call cannot complete`, true)
         : textResult(`MCP server "${server.name}" asked for a model completion during ${what}, but ${samplingOff(server.name)}`, true);
     const refused = () => inFlight.asked || inFlight.refusedSampling === true;
     live.inFlight.add(inFlight);
@@ -244,10 +248,13 @@ export class McpConnections {
       const result = await live.client.callTool({ name: tool, arguments: args }, undefined, options);
       // A change the server announced during the call (it arrives before the result) is in place first.
       await state.refreshing;
+      // A question that waits for the operator: the call's result is not used; it runs again on resume.
+      if (inFlight.parked) throw inFlight.parked;
       // Whatever the server made of the refusal, the model is told why the call failed.
       if (refused() && result.isError === true) return asked();
       return toToolResult(result as CallToolResult);
     } catch (err) {
+      if (inFlight.parked) throw inFlight.parked;
       if (signal?.aborted) return textResult(`${what} on MCP server "${server.name}" was cancelled`, true);
       if (refused() && err instanceof McpError) return asked();
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
@@ -383,6 +390,7 @@ export class McpConnections {
       onLog: this.options.onLog,
       inFlight,
       sampling: state.server.sampling ? { sample: this.options.sample } : undefined,
+      elicit: this.options.elicit,
       onToolsChanged: () => this.toolsChanged(state),
       onPromptsChanged: () => this.options.onPromptsChanged?.(state.server.name),
     });

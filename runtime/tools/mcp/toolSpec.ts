@@ -29,7 +29,7 @@ export function mcpToolSpec(server: McpServer, info: McpToolInfo, connections: M
       }
       return connections.callTool(server, info.name, checked.value as Record<string, unknown>, {
         signal: ctx.signal,
-        caller: { task: ctx.task, agent: ctx.agent, callId: ctx.callId },
+        caller: { task: ctx.task, agent: ctx.agent, callId: ctx.callId, ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) },
       });
     },
   };

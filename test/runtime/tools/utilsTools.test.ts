@@ -83,6 +83,7 @@ describe('builtin specs', () => {
       'builtins.files.read',
       'builtins.files.write',
       'builtins.files.list',
+      'builtins.human.ask',
     ]);
   });
 });

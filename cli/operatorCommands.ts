@@ -1,0 +1,33 @@
+// What `approve`, `deny` and `answer` share: open the database that holds the run, record the
+// decision (runtime/operator/decide.ts checks it), and print what was decided and the command that
+// continues the run (no --json: they print no data; `inspect --json` shows the decisions). They
+// never continue it themselves: resume may need the run's secret variables
+// again, and a script that approves several calls resumes once.
+
+import type { DecideAction } from '../runtime/operator/decide.js';
+import { CliError, type CliIo } from './io.js';
+import { findRunDatabase, storeCommand } from './storeAccess.js';
+
+export async function recordDecision(io: CliIo, runId: string, db: string | undefined, action: DecideAction): Promise<void> {
+  const { decideRequests } = await import('../runtime/operator/decide.js');
+  const { operatorName } = await import('../runtime/operator/desk.js');
+  const { openDatabase } = await import('../store/index.js');
+  // Found read-only first (as inspect does), then opened for writing: only the database holding the run.
+  const path = await findRunDatabase(io, db, runId);
+  const store = await openDatabase(path);
+  let resume: string;
+  try {
+    const outcome = await decideRequests(store, runId, action, operatorName(io.env));
+    if (!outcome.ok) throw new CliError(outcome.error, outcome.code);
+    resume = storeCommand(io, 'resume', runId, path);
+    const left = await store.operatorRequests.list(runId, { pendingOnly: true });
+    for (const r of outcome.decided) {
+      const why = r.reason ? `: ${r.reason}` : '';
+      io.stdout.write(`${r.id} ${r.status} by ${r.decidedBy} (${r.toolRef}, task ${r.task})${why}\n`);
+    }
+    if (left.length > 0) io.stdout.write(`still waiting: ${left.map((r) => r.id).join(', ')}\n`);
+    io.stdout.write(`continue the run with: ${resume}\n`);
+  } finally {
+    await store.close();
+  }
+}
