@@ -67,7 +67,15 @@ describe('the MCP reference servers in a run', () => {
         toolCall('mcp_fs_read_media_file', { path: join(ws, 'pixel.png') }),
         { text: 'Files done.' },
       ],
-      'worker agent of task "data"': [toolCall('mcp_fsdata_read_text_file', { path: join(realpathSync(dir), 'data', 'facts.txt') }), { text: 'Data done.' }],
+      // server-filesystem applies the roots it asked for after the handshake, asynchronously: a call in
+      // its first moments can find none. So this worker lists the allowed folders until the data root
+      // is there (as a careful model would), then reads.
+      'worker agent of task "data"': Array.from({ length: 40 }, () => (req: FakeRequest) => {
+        const last = lastToolResult(req);
+        if (last === 'the data root\n') return { text: 'Data done.' };
+        if (last.includes(realpathSync(join(dir, 'data')))) return toolCall('mcp_fsdata_read_text_file', { path: join(realpathSync(dir), 'data', 'facts.txt') });
+        return { ...toolCall('mcp_fsdata_list_allowed_directories', {}), delayMs: 250 };
+      }),
       'worker agent of task "everything"': [
         toolCall('mcp_every_toggle-simulated-logging', {}),
         toolCall('mcp_every_get-resource-reference', { resourceType: 'Blob', resourceId: 3 }),
@@ -97,7 +105,7 @@ mission "reference" {
   max_parallel = 1
   commander { model = ${ANTHROPIC_MODEL} }
 ${task('files', '[mcp.fs.all]')}
-${task('data', '[mcp.fsdata.read_text_file]')}
+${task('data', '[mcp.fsdata.read_text_file, mcp.fsdata.list_allowed_directories]')}
 ${task('everything', '[mcp.every.all]')}
 ${task('stuck', '[mcp.impatient["trigger-long-running-operation"]]')}
 ${task('reading', '[mcp.every.resources]')}
@@ -134,7 +142,7 @@ ${task('reading', '[mcp.every.resources]')}
   });
 
   it('answers roots/list with the block\'s roots when it has them', () => {
-    const facts = result('data', 1);
+    const facts = result('data', worker('data').length - 1);
     expect(facts.isError, resultText(facts)).toBe(false);
     expect(resultText(facts)).toBe('the data root\n');
   });
