@@ -31,7 +31,7 @@ describe('builtinsPage', () => {
     expect(page).toContain('### builtins.utils.uuid\n\nReturn a random UUID.\n\nAPI name `builtins_utils_uuid`; not re-run when interrupted.');
     expect(page).toContain('| `version` | integer | yes | UUID version (4 or 7). |');
     expect(page).toMatch(/`builtins\.utils\.all` expands to: [^\n]*`builtins\.utils\.uuid`\./);
-    expect(page).toContain('The 11 built-in tools');
+    expect(page).toContain(`The ${builtinToolSpecs().length + 1} built-in tools`);
   });
 
   test('a tool without inputs says so', () => {
