@@ -3,8 +3,8 @@
 // step is written in that step's transaction. Any other is queued and the queue written in one
 // transaction when the event loop's turn ends (a fan-out emits thousands of events; a commit each
 // was a large share of its CPU), or at once, with what is queued before it, for the events a resumed
-// run reads back (budget, MCP tool lists, skip reasons). settled() writes the queue and waits for it
-// before the run is closed. Rows keep the order of emission.
+// run reads back (budget, MCP tool lists, skip reasons). settled() writes the queue and waits for it:
+// before each model request leaves (the bus's barrier) and before the run is closed. Rows keep the order of emission.
 
 import type { NewEvent, Store } from '../store/index.js';
 import type { EventScope, RunEvent, RunEventType } from './events.js';

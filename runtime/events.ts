@@ -146,11 +146,26 @@ export type EventSink = (event: RunEvent, scope?: EventScope) => void;
 
 export class EventBus {
   private readonly sinks: { name: string; sink: EventSink }[] = [];
+  private readonly barriers: (() => Promise<void>)[] = [];
 
   constructor(private readonly onSinkError: (name: string, error: unknown) => void = () => {}) {}
 
   subscribe(name: string, sink: EventSink): void {
     this.sinks.push({ name, sink });
+  }
+
+  /** Registers what barrier() waits for: a sink that writes what it was given later (the events table's queue). */
+  onBarrier(settle: () => Promise<void>): void {
+    this.barriers.push(settle);
+  }
+
+  /**
+   * Resolves once everything emitted so far is where its sinks keep it. Called before the run acts
+   * on the world (a model request leaves), so a kill at any point never finds an effect without the
+   * events that led to it.
+   */
+  async barrier(): Promise<void> {
+    await Promise.all(this.barriers.map((settle) => settle()));
   }
 
   emit(event: RunEvent, scope?: EventScope): void {

@@ -61,6 +61,7 @@ export async function openRunServices(req: RunServicesRequest, opened: { bus?: E
   const rows = eventRows(req.store, req.runId, log);
   opened.rows = rows;
   bus.subscribe('store', (event, scope) => rows.sink(event, scope));
+  bus.onBarrier(() => rows.settled());
   bus.subscribe('log', log.sink);
   req.onBus?.(bus);
   makePrivateDirs(req.workspaceDir);

@@ -46,6 +46,8 @@ export async function runModelTurn(
   if (prepared.kind === 'failed') return prepared;
   const { request } = prepared;
   const reservation = await reserveCall(deps.budget, deps.task, deps.agent, request, deps.model, deps.signal);
+  // The events queued so far are stored before the request leaves (see EventBus.barrier).
+  await deps.bus.barrier();
   const started = performance.now();
   let response: ModelResponse;
   try {
