@@ -480,9 +480,12 @@ mission "bench" {
         workerCalls.length = 0;
         const { ms, cpu, code, stderr } = await timeResume(built.dbPath, built.runId, v.cli);
         if (code !== 0) throw new Error(`squadron resume exited with ${code}: ${stderr.slice(-500)}`);
-        // Measure what the label says: the stored answer delivered, or one call carrying the session.
+        // Measure what the label says: the stored answer delivered, or one call continuing the session
+        // (the whole session, or — once it no longer fits the model's window, as 10,000 messages of
+        // ~2 KB do not — its compacted view: the session is still read back whole to build it).
         const expected = v.finished ? [] : [2 * v.workerPairs + 1];
-        if (JSON.stringify(workerCalls) !== JSON.stringify(expected) || stderr.includes('call_agent (error)')) {
+        const continued = !v.finished && workerCalls.length === 1 && workerCalls[0] <= expected[0];
+        if ((!continued && JSON.stringify(workerCalls) !== JSON.stringify(expected)) || stderr.includes('call_agent (error)')) {
           throw new Error(`resume of "${v.label}" made worker calls ${JSON.stringify(workerCalls)}, expected ${JSON.stringify(expected)}: ${stderr.slice(-500)}`);
         }
         v.samples.push(ms);
