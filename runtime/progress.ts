@@ -7,6 +7,7 @@ import type { TaskStatus } from '../core/statuses.js';
 import type { GivenSkill, GivenTool, RunEvent } from './events.js';
 import { totalTokens } from './usage.js';
 import { parseItemLabel } from './iteration/labels.js';
+import { groupDigits } from '../core/digits.js';
 
 /** `worker[gather]: 5 tools (task 2, toolset:browsing 3) · skills: web_scraping (task)` */
 export function describeSelection(agent: string, task: string, tools: readonly GivenTool[], skills: readonly GivenSkill[], discovery = false): string {
@@ -230,7 +231,7 @@ function plainLine(event: RunEvent): string | undefined {
     case 'model.retry':
       return `  ${event.agent}[${event.task}] model call retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)}s: ${event.reason}`;
     case 'context.cut':
-      return `  ${event.agent}[${event.task}] ${event.kind === 'compaction' ? `compacted (${event.inputTokens.toLocaleString('en-US')} input tokens > ${event.tokenLimit.toLocaleString('en-US')})` : 'pruned'}: messages 1–${event.keepFrom - 1} left out of its requests`;
+      return `  ${event.agent}[${event.task}] ${event.kind === 'compaction' ? `compacted (${groupDigits(event.inputTokens)} input tokens > ${groupDigits(event.tokenLimit)})` : 'pruned'}: messages 1–${event.keepFrom - 1} left out of its requests`;
     case 'skill.loaded':
       return `  ${event.agent}[${event.task}] loaded skill ${event.skill} (${event.how})`;
     case 'warning':

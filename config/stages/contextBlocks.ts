@@ -9,6 +9,7 @@ import type { Compaction, ContextSettings, Pruning } from '../graph.js';
 import { decodeBody, type BlockSchema, type NestedBlockSpec } from '../schema.js';
 import type { LoadContext, Scope } from '../scope.js';
 import { readBool, readInteger } from '../values.js';
+import { groupDigits } from '../../core/digits.js';
 
 /** Below this, a compacted request would hold little more than its head. */
 export const MIN_TOKEN_LIMIT = 1_000;
@@ -45,7 +46,7 @@ function loadCompaction(block: Block | undefined, scope: Scope, ctx: LoadContext
         limitAttr!.expr.range,
         'error',
         'SCH013',
-        `token_limit must be at most ${MAX_TOKEN_LIMIT.toLocaleString('en-US')}, got ${tokenLimit}`,
+        `token_limit must be at most ${groupDigits(MAX_TOKEN_LIMIT)}, got ${tokenLimit}`,
         "a request above this many input tokens is compacted; leave it out to follow the model's context window",
       ),
     );

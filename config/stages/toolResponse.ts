@@ -8,6 +8,7 @@ import type { ToolResponse } from '../graph.js';
 import { decodeBody, type BlockSchema, type NestedBlockSpec } from '../schema.js';
 import type { LoadContext, Scope } from '../scope.js';
 import { readNumber } from '../values.js';
+import { groupDigits } from '../../core/digits.js';
 
 /** Go's default. A result above it is stored; what the model gets instead stays under ~2 KB. */
 export const DEFAULT_TOOL_RESPONSE_MAX_TOKENS = 16_000;
@@ -33,15 +34,11 @@ export function loadToolResponse(block: Block | undefined, scope: Scope, ctx: Lo
         attr.expr.range,
         'error',
         'SCH013',
-        `max_tokens must be a whole number from ${fmt(MIN_TOOL_RESPONSE_MAX_TOKENS)} to ${fmt(MAX_TOOL_RESPONSE_MAX_TOKENS)}, got ${n}`,
-        `a tool result above this many tokens is stored and the model reads it by handle; the default is ${fmt(DEFAULT_TOOL_RESPONSE_MAX_TOKENS)}`,
+        `max_tokens must be a whole number from ${groupDigits(MIN_TOOL_RESPONSE_MAX_TOKENS)} to ${groupDigits(MAX_TOOL_RESPONSE_MAX_TOKENS)}, got ${n}`,
+        `a tool result above this many tokens is stored and the model reads it by handle; the default is ${groupDigits(DEFAULT_TOOL_RESPONSE_MAX_TOKENS)}`,
       ),
     );
     return undefined;
   }
   return { maxTokens: n };
-}
-
-function fmt(n: number): string {
-  return n.toLocaleString('en-US');
 }

@@ -3,6 +3,7 @@
 // messages, `plan` and `runs`.
 
 import type { Budget, Mission } from '../../config/graph.js';
+import { groupDigits } from '../../core/digits.js';
 
 export type BudgetKind = 'tokens' | 'dollars' | 'duration';
 export const BUDGET_KINDS: readonly BudgetKind[] = ['tokens', 'dollars', 'duration'];
@@ -41,7 +42,7 @@ export function missionLimits(mission: Mission, raises: readonly Record<BudgetSc
 /** `$0.42 of $1.00`, `12,345 of 50,000 tokens`, `3m 20s of 45m`. */
 export function describeAmount(kind: BudgetKind, value: number): string {
   if (kind === 'dollars') return `$${value < 10 ? value.toFixed(4) : value.toFixed(2)}`;
-  if (kind === 'tokens') return `${Math.round(value).toLocaleString('en-US')} tokens`;
+  if (kind === 'tokens') return `${groupDigits(Math.round(value))} tokens`;
   return describeDuration(value);
 }
 

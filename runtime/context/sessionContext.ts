@@ -26,6 +26,7 @@ import { compactedHead, prunedHead } from './head.js';
 import { latestResultsSection, withLatest } from './latestResults.js';
 import { requestRoom, type ContextPolicy } from './policy.js';
 import { SUMMARY_OUTPUT_TOKENS, summarize, summaryText } from './summarize.js';
+import { groupDigits } from '../../core/digits.js';
 
 /** A cut the check asks for, and the summary call it cost (if any). */
 export interface PendingCut {
@@ -280,7 +281,7 @@ export class SessionContext {
 }
 
 function tooLarge(tokens: number, policy: ContextPolicy, why: string): string {
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = groupDigits;
   return `the next model request would hold about ${n(tokens)} input tokens, more than the ${n(requestRoom(policy))} its model's context window of ${n(policy.window)} leaves beside the reply, ${why}`;
 }
 

@@ -2,7 +2,7 @@
 // length, long strings shortened, deep or wide objects summarized. Deterministic: the same value and
 // budget always give the same bytes (levels are tried from the most detailed down, in a fixed order).
 
-import { fmt } from './size.js';
+import { groupDigits } from '../../core/digits.js';
 
 interface Level {
   items: number;
@@ -31,31 +31,31 @@ export function jsonShape(value: unknown, budget: number): string {
 
 function shapeOf(value: unknown, level: Level, depth: number): unknown {
   if (typeof value === 'string') {
-    return value.length <= level.chars ? value : `${value.slice(0, level.chars)}… (${fmt(value.length)} chars)`;
+    return value.length <= level.chars ? value : `${value.slice(0, level.chars)}… (${groupDigits(value.length)} chars)`;
   }
   if (value === null || typeof value !== 'object') return value;
   if (depth >= level.depth) return describe(value);
   if (Array.isArray(value)) {
     const shown = value.slice(0, level.items).map((v) => shapeOf(v, level, depth + 1));
-    if (value.length > shown.length) shown.push(`… ${fmt(value.length - shown.length)} more (${fmt(value.length)} items)`);
+    if (value.length > shown.length) shown.push(`… ${groupDigits(value.length - shown.length)} more (${groupDigits(value.length)} items)`);
     return shown;
   }
   const entries = Object.entries(value);
   const out: Record<string, unknown> = {};
   for (const [k, v] of entries.slice(0, level.keys)) out[k] = shapeOf(v, level, depth + 1);
-  if (entries.length > level.keys) out['…'] = `${fmt(entries.length - level.keys)} more keys: ${entries.slice(level.keys, level.keys + 8).map(([k]) => k).join(', ')}${entries.length > level.keys + 8 ? ', …' : ''}`;
+  if (entries.length > level.keys) out['…'] = `${groupDigits(entries.length - level.keys)} more keys: ${entries.slice(level.keys, level.keys + 8).map(([k]) => k).join(', ')}${entries.length > level.keys + 8 ? ', …' : ''}`;
   return out;
 }
 
 /** One line naming what a value is: `array of 1,200 items`, `object with 3 keys: a, b, c`. */
 export function describe(value: unknown): string {
-  if (Array.isArray(value)) return `array of ${fmt(value.length)} items`;
+  if (Array.isArray(value)) return `array of ${groupDigits(value.length)} items`;
   if (value !== null && typeof value === 'object') {
     const keys = Object.keys(value);
     const names = keys.slice(0, 8).join(', ');
-    return `object with ${fmt(keys.length)} keys${keys.length > 0 ? `: ${names}${keys.length > 8 ? ', …' : ''}` : ''}`;
+    return `object with ${groupDigits(keys.length)} keys${keys.length > 0 ? `: ${names}${keys.length > 8 ? ', …' : ''}` : ''}`;
   }
-  if (typeof value === 'string') return `string of ${fmt(value.length)} chars`;
+  if (typeof value === 'string') return `string of ${groupDigits(value.length)} chars`;
   return value === null ? 'null' : typeof value;
 }
 

@@ -5,34 +5,35 @@
 
 import type { StoredPayload } from '../../core/storedResults.js';
 import { describe, jsonShape, largestArrayPath } from './jsonShape.js';
-import { fmt, headBytes, previewBudget, tailBytes } from './size.js';
+import { headBytes, previewBudget, tailBytes } from './size.js';
+import { groupDigits } from '../../core/digits.js';
 
 export function renderPreview(payload: StoredPayload, handle: string, tokens: number, maxTokens: number, json: unknown): string {
   const budget = previewBudget(maxTokens);
   const bytes = Buffer.byteLength(payload.text, 'utf8');
   const lines: string[] = [
-    `[stored result ${handle}] This tool result is too large for your context (≈${fmt(tokens)} tokens; the limit for one result is ${fmt(maxTokens)}), so it was stored whole.`,
+    `[stored result ${handle}] This tool result is too large for your context (≈${groupDigits(tokens)} tokens; the limit for one result is ${groupDigits(maxTokens)}), so it was stored whole.`,
   ];
   let readHint: string;
   if (payload.format === 'json') {
-    lines.push(`It is JSON, ${fmt(bytes)} bytes: ${describe(json)}. Its shape (arrays cut to their first items, long strings shortened):`);
+    lines.push(`It is JSON, ${groupDigits(bytes)} bytes: ${describe(json)}. Its shape (arrays cut to their first items, long strings shortened):`);
     lines.push(jsonShape(json, budget));
     const path = largestArrayPath(json);
     readHint = `result_read {"handle":"${handle}","path":"${path}","offset":0}`;
   } else if (bytes > 0) {
     const lineCount = countLines(payload.text);
-    lines.push(`It is text, ${fmt(bytes)} bytes in ${fmt(lineCount)} lines (${fmt(payload.text.length)} characters). Its start and end:`);
+    lines.push(`It is text, ${groupDigits(bytes)} bytes in ${groupDigits(lineCount)} lines (${groupDigits(payload.text.length)} characters). Its start and end:`);
     const half = Math.floor(budget / 2);
     const head = atLineEnd(headBytes(payload.text, half));
     const tail = atLineStart(tailBytes(payload.text, half));
     const omitted = bytes - Buffer.byteLength(head, 'utf8') - Buffer.byteLength(tail, 'utf8');
-    lines.push(head.replace(/\n$/, ''), `[… ${fmt(omitted)} bytes not shown …]`, tail.replace(/\n$/, ''));
+    lines.push(head.replace(/\n$/, ''), `[… ${groupDigits(omitted)} bytes not shown …]`, tail.replace(/\n$/, ''));
     readHint = `result_read {"handle":"${handle}","offset":${head.length}}`;
   } else {
     readHint = `result_read {"handle":"${handle}","image":1}`;
   }
   payload.images.forEach((image, i) => {
-    lines.push(`[image ${i + 1}: ${image.mediaType}, ${fmt(base64Bytes(image.data))} bytes, not shown; read it with result_read {"handle":"${handle}","image":${i + 1}}]`);
+    lines.push(`[image ${i + 1}: ${image.mediaType}, ${groupDigits(base64Bytes(image.data))} bytes, not shown; read it with result_read {"handle":"${handle}","image":${i + 1}}]`);
   });
   lines.push(`Read more with ${readHint}, or search it with result_search {"handle":"${handle}","pattern":"..."}.`);
   return lines.join('\n');

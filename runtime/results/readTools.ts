@@ -11,7 +11,8 @@ import type { ToolResult } from '../tools/types.js';
 import { describe, jsonShape, pathKey } from './jsonShape.js';
 import { parsePath, walk } from './jsonPath.js';
 import type { ResultScope } from './offload.js';
-import { fmt, headBytes, readBudget } from './size.js';
+import { headBytes, readBudget } from './size.js';
+import { groupDigits } from '../../core/digits.js';
 
 export const RESULT_READ = 'result_read';
 export const RESULT_SEARCH = 'result_search';
@@ -92,7 +93,7 @@ async function read(scope: ResultScope, input: z.infer<typeof ReadInput>): Promi
   if ('error' in found) return error(found.error);
   const value = found.value;
   const where = input.path ?? '$';
-  if (typeof value === 'string') return ok(`${where} is a string of ${fmt(value.length)} characters.\n${textPage(value, input.offset ?? 0, input.limit, budget)}`);
+  if (typeof value === 'string') return ok(`${where} is a string of ${groupDigits(value.length)} characters.\n${textPage(value, input.offset ?? 0, input.limit, budget)}`);
   if (Array.isArray(value)) return ok(arrayPage(value, where, input.offset ?? 0, input.limit, budget));
   const whole = JSON.stringify(value, null, 1);
   if (Buffer.byteLength(whole, 'utf8') <= budget) return ok(whole);
@@ -100,17 +101,17 @@ async function read(scope: ResultScope, input: z.infer<typeof ReadInput>): Promi
 }
 
 function textPage(text: string, offset: number, limit: number | undefined, budget: number): string {
-  if (offset >= text.length) return `(offset ${fmt(offset)} is at or past the end: the text has ${fmt(text.length)} characters)`;
+  if (offset >= text.length) return `(offset ${groupDigits(offset)} is at or past the end: the text has ${groupDigits(text.length)} characters)`;
   const wanted = text.slice(offset, limit === undefined ? undefined : offset + limit);
   const page = headBytes(wanted, budget - 200);
   const end = offset + page.length;
   const line = countTo(text, offset);
   const more = end < text.length ? ` Continue with offset ${end}.` : ' This is the end of the text.';
-  return `Characters ${fmt(offset)}–${fmt(end)} of ${fmt(text.length)} (from line ${fmt(line)}).${more}\n${page}`;
+  return `Characters ${groupDigits(offset)}–${groupDigits(end)} of ${groupDigits(text.length)} (from line ${groupDigits(line)}).${more}\n${page}`;
 }
 
 function arrayPage(items: readonly unknown[], where: string, offset: number, limit: number | undefined, budget: number): string {
-  if (offset >= items.length && items.length > 0) return `(offset ${offset} is past the end: ${where} has ${fmt(items.length)} items)`;
+  if (offset >= items.length && items.length > 0) return `(offset ${offset} is past the end: ${where} has ${groupDigits(items.length)} items)`;
   const out: string[] = [];
   let used = 200;
   let i = offset;
@@ -120,7 +121,7 @@ function arrayPage(items: readonly unknown[], where: string, offset: number, lim
     const size = Buffer.byteLength(text, 'utf8') + 2;
     if (used + size > budget) {
       if (out.length === 0) {
-        out.push(JSON.stringify(`item ${i} alone is too large to show (${fmt(size)} bytes): read ${where}[${i}] with a longer path`));
+        out.push(JSON.stringify(`item ${i} alone is too large to show (${groupDigits(size)} bytes): read ${where}[${i}] with a longer path`));
         i++;
       }
       break;
@@ -129,7 +130,7 @@ function arrayPage(items: readonly unknown[], where: string, offset: number, lim
     used += size;
   }
   const more = i < items.length ? ` Continue with offset ${i}.` : ' This is the last page.';
-  return `Items ${fmt(offset)}–${fmt(Math.max(offset, i - 1))} of ${fmt(items.length)} in ${where}.${more}\n[${out.join(',\n')}]`;
+  return `Items ${groupDigits(offset)}–${groupDigits(Math.max(offset, i - 1))} of ${groupDigits(items.length)} in ${where}.${more}\n[${out.join(',\n')}]`;
 }
 
 async function search(scope: ResultScope, input: z.infer<typeof SearchInput>): Promise<ToolResult> {
@@ -170,8 +171,8 @@ async function search(scope: ResultScope, input: z.infer<typeof SearchInput>): P
     });
   }
   if (total === 0) return ok(`No match for ${JSON.stringify(input.pattern)} in ${input.handle}.`);
-  const shown = matches.length < total ? ` (${fmt(matches.length)} shown)` : '';
-  return ok(`${fmt(total)} match${total === 1 ? '' : 'es'}${shown} in ${input.handle}:\n${matches.join('\n')}`);
+  const shown = matches.length < total ? ` (${groupDigits(matches.length)} shown)` : '';
+  return ok(`${groupDigits(total)} match${total === 1 ? '' : 'es'}${shown} in ${input.handle}:\n${matches.join('\n')}`);
 }
 
 /** Calls `visit` for every scalar, in document order, with its path and key. */

@@ -38,7 +38,3 @@ export function tailBytes(text: string, max: number): string {
   if (buf.length <= max) return text;
   return buf.subarray(buf.length - max).toString('utf8').replace(/^\uFFFD+/, '');
 }
-
-export function fmt(n: number): string {
-  return n.toLocaleString('en-US');
-}
