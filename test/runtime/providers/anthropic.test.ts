@@ -291,7 +291,8 @@ describe('anthropic adapter retries', () => {
   it('stops at once when the caller aborts, without retrying', async () => {
     const { server, client } = await withReplies([{ text: 'slow', delayMs: 5000 }, { text: 'never' }]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    // Abort once the request is at the server (a fixed delay could fire before a loaded machine sends it).
+    server.onRequest = () => controller.abort();
     const error = (await client.complete(request(), { signal: controller.signal }).catch((e: unknown) => e)) as ModelCallError;
     expect(error).toBeInstanceOf(ModelCallError);
     expect(error.kind).toBe('aborted');
