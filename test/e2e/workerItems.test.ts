@@ -250,6 +250,55 @@ async function killMidItems(victimKind: Victim): Promise<void> {
 }
 
 describe('items of an iterated task on many runners', () => {
+  it('run on PostgreSQL executes its items itself; interrupted, its unfinished item units are cancelled, and resume queues them again and completes them', async () => {
+    const url = await server.createDatabase();
+    const counter = await startCounter();
+    const models = await startFakeModelServer({ respond: script(counter.url) });
+    try {
+      const dir = project(models);
+      let child: ChildProcess | undefined;
+      const poll = setInterval(() => {
+        if (counter.marks.length >= ITEMS / 4) {
+          clearInterval(poll);
+          child?.kill('SIGINT');
+        }
+      }, 20);
+      const first = await runCli(['run', dir, '--db', url], { cwd: dir, onSpawn: (c) => (child = c), timeoutMs: 400_000 });
+      clearInterval(poll);
+      expect(first.code, first.stderr).toBe(130);
+      const runId = /^run (run_\w+)$/m.exec(first.stdout)?.[1];
+      const doneBefore = (await query<{ idx: number }>(url, "SELECT idx FROM task_items WHERE run_id = $1 AND status = 'completed'", [runId])).map((r) => Number(r.idx));
+      expect(doneBefore.length).toBeGreaterThan(0);
+      expect(doneBefore.length).toBeLessThan(ITEMS);
+      const before = await query<{ task: string; state: string }>(url, "SELECT task, state FROM work_units WHERE run_id = $1 AND kind = 'task'", [runId]);
+      // Only units of items the run had started (no more than max_parallel beyond the completed ones), none left queued or held.
+      expect(before.length).toBeLessThanOrEqual(doneBefore.length + MAX_PARALLEL);
+      expect(before.filter((u) => u.state !== 'done' && u.state !== 'cancelled')).toEqual([]);
+
+      const done = new Set(doneBefore);
+      const asked: number[] = [];
+      models.onRequest = (_n, request) => {
+        const item = itemOf(request);
+        if (item && done.has(item.index)) asked.push(item.index);
+      };
+      const resumed = await runCli(['resume', runId!, '--db', url], { cwd: dir, timeoutMs: 400_000 });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(asked).toEqual([]);
+      const items = await query<{ status: string }>(url, "SELECT status FROM task_items WHERE run_id = $1 AND task = 'mark'", [runId]);
+      expect(items.filter((r) => r.status === 'completed')).toHaveLength(ITEMS);
+      const after = await query<{ task: string; state: string; owner: string }>(url, "SELECT task, state, owner FROM work_units WHERE run_id = $1 AND kind = 'task'", [runId]);
+      expect(after.map((u) => u.task).sort()).toEqual(Array.from({ length: ITEMS }, (_, i) => `mark[${i}]`).sort());
+      expect(after.every((u) => u.state === 'done' && u.owner.startsWith('own_'))).toBe(true);
+      // No side effect twice; a POST the interrupt cut short is reported to the model, never sent again.
+      expect(new Set(counter.marks).size).toBe(counter.marks.length);
+      expect(counter.marks.length).toBeGreaterThanOrEqual(ITEMS - MAX_PARALLEL);
+      expect(models.maxInFlight).toBeLessThanOrEqual(MAX_PARALLEL);
+    } finally {
+      await models.close();
+      await counter.close();
+    }
+  }, 600_000);
+
   it('spreads the items over three workers within max_parallel; the coordinator killed mid-items is taken over and re-attaches: nothing lost, nothing done twice', async () => {
     await killMidItems('coordinator');
   }, 600_000);
