@@ -1,10 +1,12 @@
 // Takes units of work from the shared queue and runs them, at most `concurrency` at a time: the loop
-// of `squadron worker`, and of a `run` on PostgreSQL for its own run's tasks. Claims while a slot is
+// of `squadron worker`, and of a `run` on PostgreSQL for its own run's tasks and items (an item's
+// unit is a task unit named by the item's label, `task[i]`: executeTaskUnit runs either). Claims while a slot is
 // free; with the queue empty, waits for a notice that a unit was queued (with a slow poll behind it),
 // or polls when notices are unavailable; and on stop waits for the units in flight (their handlers see
 // the stop signal and give their units back).
 
 import type { TaskSpec } from '../config/graph.js';
+import type { Value } from '../config/hcl/value.js';
 import type { ClaimFilter, LeaseOwner, UnitRow, UnitsRepo } from '../store/index.js';
 import { startHeartbeat } from './leaseHeartbeat.js';
 import { pause } from '../core/pause.js';
@@ -105,6 +107,18 @@ export async function executeTaskUnit(ctx: RunContext, unit: UnitRow, units: Uni
   }
 }
 
+// A task's items as this runner's context of the run sees them, read once per context (keyed by its
+// inputs object), not once per item unit.
+const itemLists = new WeakMap<object, Map<string, Value[]>>();
+
+function datasetOf(ctx: RunContext, task: TaskSpec): Value[] {
+  let byTask = itemLists.get(ctx.inputs);
+  if (byTask === undefined) itemLists.set(ctx.inputs, (byTask = new Map()));
+  let items = byTask.get(task.name);
+  if (items === undefined) byTask.set(task.name, (items = taskItems(ctx.mission, task, ctx.inputs)));
+  return items;
+}
+
 /**
  * Runs a claimed item unit (one attempt of one item of a parallel iterated task, queued by the run's
  * coordinator): as a task unit, with the claim renewed while it runs; the item's sessions are
@@ -126,7 +140,7 @@ async function executeItemUnit(ctx: RunContext, unit: UnitRow, item: { task: str
   const lost = new AbortController();
   const heartbeat = startHeartbeat(() => units.heartbeat(unit.id, ownerId), () => lost.abort(), heartbeatMs);
   try {
-    const items = taskItems(ctx.mission, task, ctx.inputs);
+    const items = datasetOf(ctx, task);
     const value = items[item.index];
     if (value === undefined) return await end({ kind: 'failed', error: `the dataset of task "${task.name}" has ${items.length} items now; there is no item ${item.index}` });
     const upstream = await withItemDigests(ctx.store, ctx.runId, ctx.mission.tasks, await storedUpstream(ctx.store, ctx.runId, ctx.mission.tasks, task));
