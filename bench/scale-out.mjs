@@ -10,7 +10,7 @@
 // by 1 and 2 workers (--fanout-runners): wall time, items per second, and how many runners ran items.
 // Prints figures only; nothing here is asserted. Run after building:
 //   npm run build --silent && node bench/scale-out.mjs [--missions 10] [--tasks 20] [--latency 100] [--concurrency 4] [--runners 1,2,4]
-//     [--items 200] [--fanout-runners 1,2] [--only tasks|fanout]
+//     [--items 200] [--fanout-runners 1,2] [--only tasks|fanout] [--cpu-prof DIR]
 // The embedded PostgreSQL runs with fsync off (test settings); --durable keeps fsync on.
 
 import { spawn } from 'node:child_process';
@@ -36,6 +36,8 @@ const taskNames = Array.from({ length: TASKS }, (_, i) => `t${i + 1}`);
 const ITEMS = Number(option('--items', '200'));
 const FANOUT_RUNNERS = option('--fanout-runners', '1,2').split(',').map(Number);
 const ONLY = option('--only', '');
+// --cpu-prof DIR: each worker writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+const CPU_PROF = option('--cpu-prof', '');
 
 const marks = new Map();
 const counter = createServer((req, res) => {
@@ -90,7 +92,8 @@ function cli(argv, cwd) {
 const live = new Set();
 function startWorkers(n, url, cwd) {
   return Array.from({ length: n }, () => {
-    const child = spawn(process.execPath, [CLI, 'worker', '--db', url, '--concurrency', String(CONCURRENCY)], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const profile = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : [];
+    const child = spawn(process.execPath, [...profile, CLI, 'worker', '--db', url, '--concurrency', String(CONCURRENCY)], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     live.add(child);
     child.on('close', () => live.delete(child));
     child.stdout.resume();
@@ -162,7 +165,7 @@ function fanoutProject() {
   const slots = 2 * CONCURRENCY;
   writeFileSync(
     join(dir, 'main.hcl'),
-    `model "fake" {\n  provider = "anthropic"\n  base_url = "${models.anthropicBaseURL}"\n  api_key  = "k"\n}\nmission "fanout" {\n  max_parallel = ${slots}\n  commander { model = models.fake.claude_sonnet_4_6 }\n  dataset "things" {\n    items  = [${items}]\n    schema = {\n      n = integer("n", true)\n    }\n  }\n  task "fan" {\n    objective = "Thing \${item.n}."\n    iterator {\n      dataset           = datasets.things\n      parallel          = true\n      concurrency_limit = ${slots}\n    }\n  }\n}\n`,
+    `model "fake" {\n  provider = "anthropic"\n  base_url = "${models.anthropicBaseURL}"\n  api_key  = "k"\n}\nmission "fanout" {\n  max_parallel = ${slots}\n  commander { model = models.fake.claude_sonnet_4_6 }\n  dataset "things" {\n    items  = [${items}]\n    schema = {\n      n = integer("n", true)\n    }\n  }\n  task "fan" {\n    objective = "Thing \${item.n}."\n    tools     = [builtins.http.post]\n    iterator {\n      dataset           = datasets.things\n      parallel          = true\n      concurrency_limit = ${slots}\n    }\n  }\n}\n`,
   );
   return dir;
 }

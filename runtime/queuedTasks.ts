@@ -57,19 +57,30 @@ export function queuedItems(units: UnitsRepo, timing: QueueTiming, handOff: Abor
 
 /** Queues a unit (or finds it queued, running or done) and waits for its outcome; 'interrupted' when it stopped unfinished. */
 function unitDispatcher(units: UnitsRepo, timing: QueueTiming, handOff: AbortSignal): (ctx: RunContext, key: UnitKey) => Promise<unknown> {
-  // One read of the run's units per poll interval, shared by every unit in flight.
+  // One read of the units in flight per poll interval, shared by all of them (not the run's every
+  // unit: a fan-out of 1,000 items would read back 1,000 rows ten times a second).
+  const inFlight = new Set<string>();
   let snapshot: { at: number; rows: Promise<Map<string, UnitRow>> } | undefined;
-  const current = (runId: string, id: string): Promise<UnitRow | undefined> => {
+  const current = (id: string): Promise<UnitRow | undefined> => {
     if (snapshot === undefined || Date.now() - snapshot.at >= timing.pollMs) {
-      snapshot = { at: Date.now(), rows: units.list(runId).then((rows) => new Map(rows.map((r) => [r.id, r]))) };
+      snapshot = { at: Date.now(), rows: units.getMany([...inFlight]).then((rows) => new Map(rows.map((r) => [r.id, r]))) };
     }
     return snapshot.rows.then((rows) => rows.get(id));
   };
   return async (ctx, key) => {
     const unit = await units.enqueue(key);
+    inFlight.add(unit.id);
+    try {
+      return await awaitOutcome(ctx, unit);
+    } finally {
+      inFlight.delete(unit.id);
+    }
+  };
+
+  async function awaitOutcome(ctx: RunContext, unit: UnitRow): Promise<unknown> {
     let cancelled = false;
     for (;;) {
-      const row = (cancelled ? await units.get(unit.id) : await current(ctx.runId, unit.id)) ?? unit;
+      const row = (cancelled ? await units.get(unit.id) : await current(unit.id)) ?? unit;
       if (row.state === 'done') return row.outcome;
       if (row.state === 'cancelled') return 'interrupted';
       if (ctx.signal.aborted) {
@@ -83,5 +94,5 @@ function unitDispatcher(units: UnitsRepo, timing: QueueTiming, handOff: AbortSig
       }
       await pause(timing.pollMs, cancelled ? undefined : ctx.signal);
     }
-  };
+  }
 }

@@ -84,5 +84,7 @@ export interface UnitsRepo {
   /** Cancels a unit: a queued one at once, a claimed one once its holder notices (state 'cancelling'). */
   cancel(id: string): Promise<void>;
   get(id: string): Promise<UnitRow | undefined>;
+  /** The units with these ids (those that exist), in no particular order: a coordinator's units in flight. */
+  getMany(ids: readonly string[]): Promise<UnitRow[]>;
   list(runId: string): Promise<UnitRow[]>;
 }
