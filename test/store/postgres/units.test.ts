@@ -159,6 +159,9 @@ describe('units of work on PostgreSQL', () => {
       expect(new Set([first.id, retry.id, task.id, other.id]).size).toBe(4);
       expect((await coordinator!.get(first.id))?.outcome).toEqual({ kind: 'failed', error: 'no' });
       expect((await coordinator!.list(runId)).map((u) => `${u.task}#${u.attempt}:${u.state}`).sort()).toEqual(['mark#1:queued', 'mark[3]#1:done', 'mark[3]#2:queued', 'mark[4]#1:queued']);
+      // A coordinator reads back only the units it waits for.
+      expect((await coordinator!.getMany([retry.id, first.id, 'unit_gone'])).map((u) => `${u.task}#${u.attempt}:${u.state}`).sort()).toEqual(['mark[3]#1:done', 'mark[3]#2:queued']);
+      expect(await coordinator!.getMany([])).toEqual([]);
     });
   });
 });
