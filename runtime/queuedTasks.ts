@@ -68,6 +68,12 @@ function unitDispatcher(units: UnitsRepo, timing: QueueTiming, handOff: AbortSig
     return snapshot.rows.then((rows) => rows.get(id));
   };
   return async (ctx, key) => {
+    // The coordinator's slots bound what it queues; the store's count also covers units a previous
+    // coordinator of the run left queued or running (a takeover), so max_parallel holds across both.
+    while ((await units.activeCount(ctx.runId, key)) >= ctx.mission.maxParallel) {
+      if (ctx.signal.aborted) return 'interrupted';
+      await pause(timing.pollMs, ctx.signal);
+    }
     const unit = await units.enqueue(key);
     inFlight.add(unit.id);
     try {

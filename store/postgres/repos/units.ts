@@ -159,6 +159,13 @@ export function createUnitsRepo({ sql, atomic, codec, clock, now, queued }: PgRe
       const { rows } = await sql.query('SELECT * FROM work_units WHERE id = $1', [id]);
       return rows[0] === undefined ? undefined : read(rows[0]);
     },
+    async activeCount(runId, except) {
+      const { rows } = await sql.query(
+        `SELECT count(*)::int AS n FROM work_units WHERE run_id = $1 AND kind = 'task' AND state IN ('queued', 'claimed') AND NOT (task = $2 AND attempt = $3)`,
+        [runId, except.task, except.attempt],
+      );
+      return Number(rows[0]?.['n'] ?? 0);
+    },
     async getMany(ids) {
       if (ids.length === 0) return [];
       const { rows } = await sql.query('SELECT * FROM work_units WHERE id = ANY($1::text[])', [[...ids]]);

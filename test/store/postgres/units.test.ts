@@ -162,6 +162,13 @@ describe('units of work on PostgreSQL', () => {
       // A coordinator reads back only the units it waits for.
       expect((await coordinator!.getMany([retry.id, first.id, 'unit_gone'])).map((u) => `${u.task}#${u.attempt}:${u.state}`).sort()).toEqual(['mark[3]#1:done', 'mark[3]#2:queued']);
       expect(await coordinator!.getMany([])).toEqual([]);
+      // Queued or held task and item units of the run count toward max_parallel, but not the one
+      // being queued again, nor done ones, nor the run's coordination.
+      await coordinator!.claimOwn({ runId, kind: 'run', task: '', attempt: 0 }, here('own_c'));
+      expect(await coordinator!.activeCount(runId, { runId, kind: 'task', task: 'mark[9]', attempt: 1 })).toBe(3);
+      expect(await coordinator!.activeCount(runId, { runId, kind: 'task', task: 'mark[4]', attempt: 1 })).toBe(2);
+      await coordinator!.claim(here('wrk_3'), STALE_MS, { kinds: ['task'] });
+      expect(await coordinator!.activeCount(runId, { runId, kind: 'task', task: 'mark[9]', attempt: 1 })).toBe(3);
     });
   });
 });
