@@ -44,7 +44,7 @@ async function startCounter(): Promise<{ url: string; marks: string[]; close: ()
   return { url, marks, close: () => closeServer(http) };
 }
 
-function project(models: FakeModelServer): string {
+function project(models: FakeModelServer, iteratorExtra = ''): string {
   const items = Array.from({ length: ITEMS }, (_, i) => `{ n = ${i} }`).join(', ');
   return writeProject({
     'main.hcl': `
@@ -68,7 +68,7 @@ mission "fan" {
     iterator {
       dataset           = datasets.things
       parallel          = true
-      concurrency_limit = 10
+      concurrency_limit = 10${iteratorExtra}
     }
   }
 }
@@ -83,12 +83,13 @@ function itemOf(request: FakeRequest): { index: number; role: 'commander' | 'wor
 }
 
 /** Each item: its commander calls the worker, which POSTs `item-<i>` once; every reply takes a while. */
-function script(counterUrl: string): (request: FakeRequest) => FakeReply {
+function script(counterUrl: string, fails: (index: number) => boolean = () => false): (request: FakeRequest) => FakeReply {
   return (request) => {
     const item = itemOf(request);
     const turn = request.canonical.messages.filter((m) => m.role === 'assistant').length;
     let reply: FakeReply;
     if (item === undefined) reply = { status: 400, errorMessage: 'not an item' };
+    else if (item.role === 'commander' && turn === 0 && fails(item.index)) reply = taskComplete('could not', { succeed: false, reason: `thing ${item.index} refused` });
     else if (item.role === 'commander') reply = turn === 0 ? callAgent('worker', `Mark item-${item.index}`) : taskComplete(`item ${item.index}: ${lastToolResult(request).slice(0, 30)}`);
     else reply = turn === 0 ? toolCall('builtins_http_post', { url: `${counterUrl}/mark`, body: `item-${item.index}`, content_type: 'text' }) : { text: 'marked' };
     return { ...reply, delayMs: MODEL_DELAY_MS };
@@ -250,6 +251,50 @@ async function killMidItems(victimKind: Victim): Promise<void> {
 }
 
 describe('items of an iterated task on many runners', () => {
+  it('keeps the iterator rules across runners: smoke test first, a failed item retried from fresh sessions, the summary counts', async () => {
+    const url = await server.createDatabase();
+    const counter = await startCounter();
+    const failedOnce = new Set<number>();
+    // Item 5 fails its first attempt, item 7 every attempt.
+    const fails = (index: number): boolean => index === 7 || (index === 5 && !failedOnce.has(5) && Boolean(failedOnce.add(5)));
+    const models = await startFakeModelServer({ respond: script(counter.url, fails) });
+    const workers: Worker[] = [];
+    try {
+      const dir = project(models, '\n      smoketest         = true\n      max_retries       = 1');
+      const queued = await runCli(['run', dir, '--db', url, '--detach'], { cwd: dir });
+      expect(queued.code, queued.stderr).toBe(0);
+      const runId = /^run (run_\w+)$/m.exec(queued.stdout)?.[1];
+      for (let i = 0; i < 2; i++) workers.push(startWorker(dir, url, 3));
+      await waitFor('the run to finish', async () => {
+        const rows = await query<{ status: string }>(url, 'SELECT status FROM runs WHERE id = $1', [runId]);
+        return rows[0]?.status === 'completed' || rows[0]?.status === 'failed' ? rows[0].status : undefined;
+      });
+      for (const w of workers) w.child.kill('SIGTERM');
+      for (const w of workers) expect(await w.exited, w.out()).toBe(0);
+      const shown = await runCli(['inspect', runId!, '--db', url, '--json'], { cwd: dir });
+      const doc = JSON.parse(shown.stdout) as { run: { status: string }; tasks: { summary?: string; items: { list: { index: number; status: string; attempt: number; runner?: { id: string } }[] } }[] };
+      expect(doc.run.status).toBe('completed');
+      expect(doc.tasks[0]!.summary).toContain(`${ITEMS - 1} of ${ITEMS} items succeeded, 1 failed. Failed items: 7.`);
+      const list = doc.tasks[0]!.items.list;
+      expect(list.filter((i) => i.status !== 'completed').map((i) => `${i.index}:${i.status}:${i.attempt}`)).toEqual(['7:failed:2']);
+      expect(list[5]).toMatchObject({ status: 'completed', attempt: 2 });
+      expect(new Set(list.map((i) => i.runner?.id)).size).toBeGreaterThan(1);
+      // Smoke test: item 0's four requests came before any other item's.
+      const order = models.requests.map((r) => itemOf(r)?.index);
+      expect(order.slice(0, 4)).toEqual([0, 0, 0, 0]);
+      expect(order.slice(4)).not.toContain(0);
+      // Each attempt of an item is a unit of its own; the retries' sessions are fresh, the failed ones kept.
+      const units = await query<{ task: string; attempt: string }>(url, "SELECT task, attempt::text FROM work_units WHERE run_id = $1 AND task IN ('mark[5]', 'mark[7]') ORDER BY task, attempt", [runId]);
+      expect(units.map((u) => `${u.task}#${u.attempt}`)).toEqual(['mark[5]#1', 'mark[5]#2', 'mark[7]#1', 'mark[7]#2']);
+      const labels = await query<{ task_name: string }>(url, "SELECT task_name FROM sessions WHERE run_id = $1 AND agent = 'commander' AND task_name LIKE 'mark[5]%' ORDER BY task_name", [runId]);
+      expect(labels.map((l) => l.task_name)).toEqual(['mark[5]', 'mark[5]#1']);
+    } finally {
+      for (const w of workers) w.child.kill('SIGKILL');
+      await models.close();
+      await counter.close();
+    }
+  }, 600_000);
+
   it('run on PostgreSQL executes its items itself; interrupted, its unfinished item units are cancelled, and resume queues them again and completes them', async () => {
     const url = await server.createDatabase();
     const counter = await startCounter();
