@@ -1,9 +1,9 @@
 // Takes units of work from the shared queue and runs them, at most `concurrency` at a time: the loop
 // of `squadron worker`, and of a `run` on PostgreSQL for its own run's tasks and items (an item's
-// unit is a task unit named by the item's label, `task[i]`: executeTaskUnit runs either). Claims while a slot is
-// free; with the queue empty, waits for a notice that a unit was queued (with a slow poll behind it),
-// or polls when notices are unavailable; and on stop waits for the units in flight (their handlers see
-// the stop signal and give their units back).
+// unit is a task unit named by the item's label, `task[i]`: executeTaskUnit runs either). Claims
+// while a slot is free; with the queue empty, waits for a notice that a unit was queued (with a slow
+// poll behind it), or polls when notices are unavailable; and on stop waits for the units in flight
+// (their handlers see the stop signal and give their units back).
 
 import type { TaskSpec } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';

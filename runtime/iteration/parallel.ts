@@ -2,7 +2,8 @@
 // store. Items that completed in an earlier process are never run again; an interrupted item's
 // sessions are found again by their label and continued; a failed item is re-run from fresh sessions
 // (its old ones keep their transcripts under `task[i]#attempt`). The run's `max_parallel` slots bound
-// all units at once, `concurrency_limit` this task's items.
+// all units at once, `concurrency_limit` this task's items. An item's attempt runs here, or on
+// PostgreSQL is queued for any runner (deps.items: runtime/queuedTasks.ts).
 
 import type { TaskSpec } from '../../config/graph.js';
 import type { Value } from '../../config/hcl/value.js';
