@@ -31,7 +31,7 @@ import { checkConfig, failedRunRefusal } from './resumeChecks.js';
 import { RunBusy, RunRefused } from './runRefused.js';
 import { retryFailedTasks } from './taskAttempts.js';
 import { datasetProblems } from './iteration/index.js';
-import { queuedTaskExecutor } from './queuedTasks.js';
+import { queuedItems, queuedTaskExecutor } from './queuedTasks.js';
 import { executeTaskUnit, runUnitLoop } from './unitRunner.js';
 import { executeTaskHere } from './scheduler.js';
 import { QUEUE_TIMING, runUnitKey } from './queueTiming.js';
@@ -443,8 +443,9 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     // tasks in its coordinator, since another runner would spend against a total it cannot see.
     // So does a run that may ask its operator: the desk (and its terminal) is here.
     if (units && !ledger.active && !missionNeedsOperator(graph, req.mission)) {
-      // This process is a runner of its own run's tasks too; workers that are up may take some.
-      const runCtx = ctx;
+      // This process is a runner of its own run's tasks and items too; workers that are up may take some.
+      const handOff = env.handOff ?? new AbortController().signal;
+      const runCtx: RunContext = { ...ctx, itemDispatch: queuedItems(units, QUEUE_TIMING, handOff) };
       const stopLocal = new AbortController();
       const local = env.executeOwnTasks === false ? Promise.resolve() : runUnitLoop({
         units,
@@ -458,7 +459,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
         },
       });
       try {
-        result = await runMission(ctx, interrupt, queuedTaskExecutor(units, QUEUE_TIMING, env.handOff ?? new AbortController().signal));
+        result = await runMission(runCtx, interrupt, queuedTaskExecutor(units, QUEUE_TIMING, handOff));
       } finally {
         stopLocal.abort();
         await local;

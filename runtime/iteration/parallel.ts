@@ -2,7 +2,8 @@
 // store. Items that completed in an earlier process are never run again; an interrupted item's
 // sessions are found again by their label and continued; a failed item is re-run from fresh sessions
 // (its old ones keep their transcripts under `task[i]#attempt`). The run's `max_parallel` slots bound
-// all units at once, `concurrency_limit` this task's items.
+// all units at once, `concurrency_limit` this task's items. An item's attempt runs here, or on
+// PostgreSQL is queued for any runner (deps.items: runtime/queuedTasks.ts).
 
 import type { TaskSpec } from '../../config/graph.js';
 import type { Value } from '../../config/hcl/value.js';
@@ -21,7 +22,21 @@ export interface IterationDeps {
   slots: UnitSlots;
   /** Waits `ms` (start_delay); injectable so tests need no real time. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * Where an item's attempt executes: here (runItemHere, the default), or on a shared queue
+   * (PostgreSQL: runtime/queuedTasks.ts queues the item as a unit of work and waits for its outcome).
+   */
+  items?: ItemDispatch;
 }
+
+/** Executes one attempt of one item to its result, and says which items to start first on a re-attach. */
+export interface ItemDispatch {
+  run: ItemAttempt;
+  /** The items to start first: those whose attempt is already queued or running (a coordinator that took over). */
+  inFlight(ctx: RunContext, task: string, rows: readonly ItemRow[]): Promise<ReadonlySet<number>>;
+}
+
+export type ItemAttempt = (ctx: RunContext, task: TaskSpec, item: Value, row: ItemRow, upstream: readonly UpstreamResult[], total: number) => Promise<AttemptResult>;
 
 type ItemResult = 'completed' | 'failed' | 'interrupted';
 
@@ -51,7 +66,7 @@ export async function runParallelItems(
   const runOne = async (row: ItemRow): Promise<ItemResult> => {
     let current = row;
     for (;;) {
-      const result = await runAttempt(ctx, resolved, items[current.index]!, current, upstream, total);
+      const result = await (deps.items?.run ?? runItemHere)(ctx, resolved, items[current.index]!, current, upstream, total);
       if (result.kind === 'interrupted') return 'interrupted';
       if (result.kind === 'completed') {
         completed++;
@@ -76,6 +91,13 @@ export async function runParallelItems(
   for (const row of rows) {
     if (row.status === 'completed') continue;
     todo.push(row.status === 'failed' ? await freshAttempt(ctx, task.name, row.index, row.attempt) : row);
+  }
+  // A coordinator that took a run over starts with the items already queued or running elsewhere, so
+  // they take the run's slots before any new item is queued (item 0 stays first for a smoke test).
+  if (deps.items && todo.length > 0) {
+    const inFlight = await deps.items.inFlight(ctx, task.name, todo);
+    const first = (row: ItemRow): boolean => (iterator.smoketest && row.index === 0) || inFlight.has(row.index);
+    todo.splice(0, todo.length, ...todo.filter(first), ...todo.filter((row) => !first(row)));
   }
 
   const runInSlot = async (row: ItemRow): Promise<ItemResult | 'not started'> => {
@@ -139,9 +161,10 @@ export async function runParallelItems(
   return { status: 'completed', summary: `Iterated task "${task.name}": ${counts}.${failedText} Read the items' outputs with query_task_output.` };
 }
 
-type AttemptResult = { kind: 'completed' } | { kind: 'failed'; error: string } | { kind: 'interrupted' };
+export type AttemptResult = { kind: 'completed' } | { kind: 'failed'; error: string } | { kind: 'interrupted' };
 
-async function runAttempt(
+/** Runs one attempt of one item in this process, storing its result on the item's row. */
+export async function runItemHere(
   ctx: RunContext,
   task: TaskSpec,
   item: Value,
