@@ -258,3 +258,13 @@ export function readJsonColumn(codec: ColumnCodec, where: string, stored: string
     throw new StoreError('CORRUPT_ROW', `${where} is not valid JSON`, { cause: err });
   }
 }
+
+/** One budget scope's totals (budgets repo): settled spend, live reservations and their count. */
+export const RawScopeTotals = lazySchema(() => z.object({
+  scope: text,
+  tokens: z.coerce.number(),
+  dollars: z.coerce.number(),
+  reserved_tokens: z.coerce.number(),
+  reserved_dollars: z.coerce.number(),
+  in_flight: z.coerce.number(),
+}));
