@@ -11,6 +11,7 @@ import type { TaskExecutor } from './scheduler.js';
 import type { UnitRow, UnitsRepo } from '../store/index.js';
 import { holderIsGone } from './runStatus.js';
 import { pause } from '../core/pause.js';
+import { isBudgetStopped } from './unitRunner.js';
 
 export interface QueueTiming {
   /** How often the state of a unit in flight is read. */
@@ -33,7 +34,14 @@ export function queuedTaskExecutor(units: UnitsRepo, timing: QueueTiming, handOf
     let cancelled = false;
     for (;;) {
       const row = (cancelled ? await units.get(unit.id) : await current(ctx.runId, unit.id)) ?? unit;
-      if (row.state === 'done') return row.outcome as TaskOutcome;
+      if (row.state === 'done') {
+        // A budget stopped the task on whichever runner ran it: the run stops as if it had been here.
+        if (isBudgetStopped(row.outcome)) {
+          ctx.budget?.noteStop(row.outcome.stop);
+          return 'interrupted';
+        }
+        return row.outcome as TaskOutcome;
+      }
       if (row.state === 'cancelled') return 'interrupted';
       if (ctx.signal.aborted) {
         if (handOff.aborted) return 'interrupted';
