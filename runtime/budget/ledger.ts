@@ -75,7 +75,7 @@ export class BudgetLedger implements BudgetGate {
   private stopped: BudgetStop | undefined;
   /** Every budget that has refused a call for this process. */
   private readonly refused = new Set<BudgetScope>();
-  /** The unit of work each task runs under here (its reservations are that unit's). */
+  /** The unit of work each task (or session label) runs under here (its reservations are that unit's). */
   private readonly holders = new Map<string, BudgetHolder>();
   private readonly clock: () => number;
   private readonly startedAt: number;
@@ -133,14 +133,17 @@ export class BudgetLedger implements BudgetGate {
     if (!this.taskStarted.has(task)) this.taskStarted.set(task, this.clock());
   }
 
-  /** The task runs under unit of work `holder` here until `unhold`. */
-  hold(task: string, holder: BudgetHolder): void {
-    this.holders.set(task, holder);
-    this.refusedBy.delete(task);
+  /**
+   * The task (or one session label of it, such as an item `t[3]`) runs under unit of work `holder`
+   * here until `unhold`: its calls' reservations are that unit's.
+   */
+  hold(label: string, holder: BudgetHolder): void {
+    this.holders.set(label, holder);
+    this.refusedBy.delete(taskOfLabel(label));
   }
 
-  unhold(task: string): void {
-    this.holders.delete(task);
+  unhold(label: string): void {
+    this.holders.delete(label);
   }
 
   /** Reads every budget's settled spend from the port (for the final report). */
@@ -164,7 +167,7 @@ export class BudgetLedger implements BudgetGate {
         }
       }
       if (refusal === undefined) {
-        const result = await this.totals.reserve(scopes, bound, this.holders.get(task) ?? this.opts.defaultHolder?.(), (totals) => {
+        const result = await this.totals.reserve(scopes, bound, this.holders.get(taskLabel) ?? this.holders.get(task) ?? this.opts.defaultHolder?.(), (totals) => {
           for (const [scope, t] of totals) this.seen(scope, t.settled);
           for (const scope of scopes) {
             const r = this.check(scope, bound, totals.get(scope));

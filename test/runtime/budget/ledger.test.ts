@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../runtime/events.js';
 import { BudgetLedger, taskOfLabel, type BudgetState } from '../../../runtime/budget/ledger.js';
 import { callUpperBound } from '../../../runtime/budget/estimate.js';
+import type { BudgetHolder, BudgetTotals } from '../../../runtime/budget/totals.js';
 import { elapsedFromEvents } from '../../../runtime/budget/restore.js';
 import { parseBudgetFlag } from '../../../runtime/budget/limits.js';
 import type { ModelRequest } from '../../../runtime/providers/types.js';
@@ -98,6 +99,33 @@ describe('BudgetLedger', () => {
     expect(ledger.stopOf('b')).toBeUndefined();
     ledger.hold('a', { owner: 'wrk_1', unitId: 'unit_2' });
     expect(ledger.stopOf('a')).toBeUndefined();
+  });
+
+  it("reserves under the unit of work a session runs in: its label's, else its task's, else the run's lease", async () => {
+    const seen: (BudgetHolder | undefined)[] = [];
+    const totals: BudgetTotals = {
+      async reserve(_scopes, _bound, holder) {
+        seen.push(holder);
+        return { ok: true, id: String(seen.length) };
+      },
+      settleIn: async () => undefined,
+      settled: () => undefined,
+      release: async () => undefined,
+      totals: async () => new Map(),
+    };
+    const ledger = new BudgetLedger(state({ mission: { dollars: 10 } }), () => {}, { totals, defaultHolder: () => ({ owner: 'own_lease' }) });
+    ledger.hold('a', { owner: 'wrk_1', unitId: 'unit_a' });
+    ledger.hold('b[2]', { owner: 'wrk_2', unitId: 'unit_b2' });
+    for (const label of ['a', 'a[1]', 'b[2]', 'b[3]']) await ledger.reserve(label, 'worker', bound(1));
+    ledger.unhold('a');
+    await ledger.reserve('a', 'worker', bound(1));
+    expect(seen).toEqual([
+      { owner: 'wrk_1', unitId: 'unit_a' },
+      { owner: 'wrk_1', unitId: 'unit_a' },
+      { owner: 'wrk_2', unitId: 'unit_b2' },
+      { owner: 'own_lease' },
+      { owner: 'own_lease' },
+    ]);
   });
 
   it('maps iteration and attempt labels to their task', () => {
