@@ -259,12 +259,12 @@ export function readJsonColumn(codec: ColumnCodec, where: string, stored: string
   }
 }
 
-/** One budget scope's totals (budgets repo): settled spend, live reservations and their count. */
-export const RawScopeTotals = lazySchema(() => z.object({
-  scope: text,
+
+/** A row of the budgets repo's totals: a task label's spend (`spent`) or a scope's live reservations (`held`). */
+export const RawBudgetTotals = lazySchema(() => z.object({
+  kind: z.enum(['spent', 'held']),
+  name: text,
   tokens: z.coerce.number(),
   dollars: z.coerce.number(),
-  reserved_tokens: z.coerce.number(),
-  reserved_dollars: z.coerce.number(),
-  in_flight: z.coerce.number(),
+  calls: z.coerce.number(),
 }));

@@ -2,27 +2,17 @@
 // budget_reservations. A reservation is read, decided and stored in one IMMEDIATE transaction (the
 // database has one writer), so it can never pass a limit that another reservation already holds.
 
-import { LIVE_RESERVATION, scopeTotals } from '../budgetTotals.js';
+import { LIVE_RESERVATION, scopeTotals, totalsSql } from '../budgetTotals.js';
 import { newId } from '../ids.js';
 import type { BudgetsRepo } from '../repos/budgets.js';
 import type { RepoContext } from './context.js';
 
 export function createBudgetsRepo({ db, now }: RepoContext): BudgetsRepo {
-  const totals = db.prepare(`
-    WITH live AS (SELECT r.scope, r.tokens, r.dollars FROM budget_reservations r WHERE r.run_id = @runId AND ${LIVE_RESERVATION})
-    SELECT s.value AS scope,
-      (SELECT COALESCE(SUM(t.input_tokens + t.output_tokens + t.cache_read_tokens + t.cache_write_tokens), 0) FROM model_turns t
-        WHERE t.run_id = @runId AND (s.value = 'mission' OR t.task_name = s.value OR substr(t.task_name, 1, length(s.value) + 1) IN (s.value || '[', s.value || '#'))) AS tokens,
-      (SELECT COALESCE(SUM(t.cost_usd), 0) FROM model_turns t
-        WHERE t.run_id = @runId AND (s.value = 'mission' OR t.task_name = s.value OR substr(t.task_name, 1, length(s.value) + 1) IN (s.value || '[', s.value || '#'))) AS dollars,
-      (SELECT COALESCE(SUM(tokens), 0) FROM live WHERE live.scope = s.value) AS reserved_tokens,
-      (SELECT COALESCE(SUM(dollars), 0) FROM live WHERE live.scope = s.value) AS reserved_dollars,
-      (SELECT COUNT(*) FROM live WHERE live.scope = s.value) AS in_flight
-    FROM json_each(@scopes) s`);
+  const totals = db.prepare(totalsSql('?', 'INTEGER', 'REAL'));
   const dropDead = db.prepare(`DELETE FROM budget_reservations AS r WHERE r.run_id = ? AND NOT ${LIVE_RESERVATION}`);
   const insert = db.prepare('INSERT INTO budget_reservations (id, run_id, scope, tokens, dollars, unit_id, owner, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   const drop = db.prepare('DELETE FROM budget_reservations WHERE id = ?');
-  const read = (runId: string, scopes: readonly string[]) => scopeTotals(totals.all({ runId, scopes: JSON.stringify(scopes) }));
+  const read = (runId: string, scopes: readonly string[]) => scopeTotals(totals.all(runId, runId), scopes);
 
   return {
     async reserve(req) {

@@ -1,28 +1,18 @@
 // Budget totals on PostgreSQL, shared by every runner of a run: a reservation locks the run's row
 // (SELECT … FOR UPDATE), so reservations of one run are made one at a time across processes; it then
-// reads each scope's settled spend (the run's model turns) and live reservations in one statement
-// (one snapshot: a turn stored with its reservation's deletion is seen either whole or not at all),
+// reads the run's spend (its model turns, by task) and live reservations in one statement (one
+// snapshot: a turn stored with its reservation's deletion is seen either whole or not at all),
 // and stores the reservation if `decide` agrees. Reservations whose holder is gone are deleted first.
 
-import { LIVE_RESERVATION, scopeTotals } from '../../budgetTotals.js';
+import { LIVE_RESERVATION, scopeTotals, totalsSql } from '../../budgetTotals.js';
 import { newId } from '../../ids.js';
 import type { BudgetsRepo } from '../../repos/budgets.js';
 import type { PgRepoContext, Sql } from '../context.js';
 
-const TURNS_OF_SCOPE = `t.run_id = $1 AND (s.scope = 'mission' OR t.task_name = s.scope OR left(t.task_name, length(s.scope) + 1) IN (s.scope || '[', s.scope || '#'))`;
-
-const TOTALS = `
-  WITH live AS (SELECT r.scope, r.tokens, r.dollars FROM budget_reservations r WHERE r.run_id = $1 AND ${LIVE_RESERVATION})
-  SELECT s.scope,
-    (SELECT COALESCE(SUM(t.input_tokens + t.output_tokens + t.cache_read_tokens + t.cache_write_tokens), 0)::bigint FROM model_turns t WHERE ${TURNS_OF_SCOPE}) AS tokens,
-    (SELECT COALESCE(SUM(t.cost_usd), 0)::double precision FROM model_turns t WHERE ${TURNS_OF_SCOPE}) AS dollars,
-    (SELECT COALESCE(SUM(tokens), 0)::bigint FROM live WHERE live.scope = s.scope) AS reserved_tokens,
-    (SELECT COALESCE(SUM(dollars), 0)::double precision FROM live WHERE live.scope = s.scope) AS reserved_dollars,
-    (SELECT COUNT(*) FROM live WHERE live.scope = s.scope) AS in_flight
-  FROM unnest($2::text[]) AS s(scope)`;
+const TOTALS = totalsSql('$1', 'bigint', 'double precision');
 
 export function createBudgetsRepo({ sql, atomic, now }: PgRepoContext): BudgetsRepo {
-  const read = async (on: Sql, runId: string, scopes: readonly string[]) => scopeTotals((await on.query(TOTALS, [runId, [...scopes]])).rows);
+  const read = async (on: Sql, runId: string, scopes: readonly string[]) => scopeTotals((await on.query(TOTALS, [runId])).rows, scopes);
   return {
     reserve(req) {
       return atomic(async (tx) => {
