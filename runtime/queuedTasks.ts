@@ -15,6 +15,7 @@ import type { UnitKey, UnitRow, UnitsRepo } from '../store/index.js';
 import { holderIsGone } from './runStatus.js';
 import { pause } from '../core/pause.js';
 import { itemLabel, type AttemptResult, type ItemDispatch } from './iteration/index.js';
+import { isBudgetStopped } from './unitRunner.js';
 
 export interface QueueTiming {
   /** How often the state of a unit in flight is read. */
@@ -87,7 +88,14 @@ function unitDispatcher(units: UnitsRepo, timing: QueueTiming, handOff: AbortSig
     let cancelled = false;
     for (;;) {
       const row = (cancelled ? await units.get(unit.id) : await current(unit.id)) ?? unit;
-      if (row.state === 'done') return row.outcome;
+      if (row.state === 'done') {
+        // A budget stopped the task on whichever runner ran it: the run stops as if it had been here.
+        if (isBudgetStopped(row.outcome)) {
+          ctx.budget?.noteStop(row.outcome.stop);
+          return 'interrupted';
+        }
+        return row.outcome;
+      }
       if (row.state === 'cancelled') return 'interrupted';
       if (ctx.signal.aborted) {
         if (handOff.aborted) return 'interrupted';

@@ -14,6 +14,7 @@ import type { RunContext } from './runContext.js';
 import { executeTaskHere } from './scheduler.js';
 import { storedUpstream } from './storedUpstream.js';
 import { parseItemLabel, runItemHere, taskItems, withItemDigests, type AttemptResult } from './iteration/index.js';
+import type { BudgetStop } from './budget/ledger.js';
 
 export interface UnitLoopOptions {
   units: UnitsRepo;
@@ -75,7 +76,7 @@ export async function runUnitLoop(opts: UnitLoopOptions): Promise<void> {
 }
 
 /** How a task unit ended here: finished with the task's outcome, or given back unfinished. */
-export type TaskUnitEnd = 'completed' | 'failed' | 'released';
+export type TaskUnitEnd = 'completed' | 'failed' | 'stopped' | 'released';
 
 /**
  * Runs a claimed task unit with the run's context: renews the claim while the task runs (a lost or
@@ -92,17 +93,28 @@ export async function executeTaskUnit(ctx: RunContext, unit: UnitRow, units: Uni
   }
   const lost = new AbortController();
   const heartbeat = startHeartbeat(() => units.heartbeat(unit.id, ownerId), () => lost.abort(), heartbeatMs);
+  // The task's budget reservations are this unit's: they stop counting if the unit is taken over.
+  ctx.budget?.hold(task.name, { owner: ownerId, unitId: unit.id });
   try {
     const upstream = await storedUpstream(ctx.store, ctx.runId, ctx.mission.tasks, task);
-    const outcome = await executeTaskHere({ ...ctx, signal: AbortSignal.any([ctx.signal, lost.signal]) }, task, upstream);
+    const signal = AbortSignal.any([ctx.signal, lost.signal]);
+    const outcome = await executeTaskHere({ ...ctx, signal }, task, upstream);
     await heartbeat.stop();
     if (outcome === 'interrupted') {
+      // A budget refused the task's next call: the unit is done (taking it again would be refused
+      // too) and tells the run's coordinator which budget stopped it.
+      const stop = signal.aborted ? undefined : ctx.budget?.stopOf(task.name);
+      if (stop) {
+        await units.finish(unit.id, ownerId, { status: 'stopped', stop } satisfies BudgetStoppedOutcome);
+        return 'stopped';
+      }
       await units.release(unit.id, ownerId);
       return 'released';
     }
     await units.finish(unit.id, ownerId, outcome);
     return outcome.status;
   } finally {
+    ctx.budget?.unhold(task.name);
     await heartbeat.stop();
   }
 }
@@ -156,4 +168,14 @@ async function executeItemUnit(ctx: RunContext, unit: UnitRow, item: { task: str
   } finally {
     await heartbeat.stop();
   }
+}
+
+/** A task unit's outcome when a budget stopped its task (the run stops, resumable with a raised limit). */
+export interface BudgetStoppedOutcome {
+  status: 'stopped';
+  stop: BudgetStop;
+}
+
+export function isBudgetStopped(outcome: unknown): outcome is BudgetStoppedOutcome {
+  return typeof outcome === 'object' && outcome !== null && (outcome as { status?: unknown }).status === 'stopped' && typeof (outcome as { stop?: unknown }).stop === 'object';
 }

@@ -24,8 +24,9 @@ import { createTurnsRepo } from './turns.js';
 import { createStoredResultsRepo } from './storedResults.js';
 import { createContextViewsRepo } from './contextViews.js';
 import { createOperatorRequestsRepo } from './operatorRequests.js';
+import { createBudgetsRepo } from './budgets.js';
 
-type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests';
+type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests' | 'budgets';
 type Repos = Pick<Store, RepoName>;
 
 export interface SqliteStoreOptions {
@@ -60,6 +61,7 @@ function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
     storedResults: createStoredResultsRepo(ctx),
     contextViews: createContextViewsRepo(ctx),
     operatorRequests: createOperatorRequestsRepo(ctx),
+    budgets: createBudgetsRepo(ctx),
   };
 }
 
@@ -123,7 +125,7 @@ function view(v: View): Store {
   return store;
 }
 
-const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests'];
+const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests', 'budgets'];
 
 /** The repository with every method behind `guard`. */
 function gated<R extends object>(repo: R, guard: <T>(fn: () => Promise<T>) => Promise<T>): R {
