@@ -10,7 +10,8 @@ import type { Value } from '../../config/hcl/value.js';
 import { renderObjective } from '../../config/objective.js';
 import type { ItemRow } from '../../store/index.js';
 import { commanderAgents } from '../agents/definitions.js';
-import { runCommander, type TaskOutcome, type UpstreamResult } from '../agents/commander.js';
+import { runCommander, type CommanderSteps, type TaskOutcome, type UpstreamResult } from '../agents/commander.js';
+import type { RunEvent } from '../events.js';
 import { RunInterrupted } from '../agents/sessionTypes.js';
 import type { RunContext } from '../runContext.js';
 import { attemptLabel } from '../taskAttempts.js';
@@ -66,11 +67,19 @@ export async function runParallelItems(
   const runOne = async (row: ItemRow): Promise<ItemResult> => {
     let current = row;
     for (;;) {
-      const result = await (deps.items?.run ?? runItemHere)(ctx, resolved, items[current.index]!, current, upstream, total);
+      const index = current.index;
+      const announce = (emit: (event: RunEvent) => void): void => {
+        completed++;
+        emit({ type: 'item.finished', task: task.name, index, status: 'completed', completed, failed: failedItems.length, total });
+      };
+      // Here, the item.finished event rides on the commit that completes the item; an item run by
+      // another runner (deps.items) is announced once its outcome is read.
+      const result = deps.items
+        ? await deps.items.run(ctx, resolved, items[index]!, current, upstream, total)
+        : await runItemHere(ctx, resolved, items[index]!, current, upstream, total, announce);
       if (result.kind === 'interrupted') return 'interrupted';
       if (result.kind === 'completed') {
-        completed++;
-        bus.emit({ type: 'item.finished', task: task.name, index: current.index, status: 'completed', completed, failed: failedItems.length, total });
+        if (!result.announced) announce((event) => bus.emit(event));
         return 'completed';
       }
       if (current.attempt <= iterator.maxRetries && !ctx.signal.aborted) {
@@ -161,9 +170,16 @@ export async function runParallelItems(
   return { status: 'completed', summary: `Iterated task "${task.name}": ${counts}.${failedText} Read the items' outputs with query_task_output.` };
 }
 
-export type AttemptResult = { kind: 'completed' } | { kind: 'failed'; error: string } | { kind: 'interrupted' };
+/** `announced`: the item.finished event went out in the commit that completed the item. */
+export type AttemptResult = { kind: 'completed'; announced?: boolean } | { kind: 'failed'; error: string } | { kind: 'interrupted' };
 
-/** Runs one attempt of one item in this process, storing its result on the item's row. */
+/**
+ * Runs one attempt of one item in this process, storing its result on the item's row. Its writes
+ * ride on the commander's commits (CommanderSteps): the item is marked running in the commit that
+ * opens its session and instruction, and completed (with its item.finished event, when `announce`
+ * is given — the coordinator's count) in the commit that stores the results of the turn that
+ * completed it.
+ */
 export async function runItemHere(
   ctx: RunContext,
   task: TaskSpec,
@@ -171,11 +187,29 @@ export async function runItemHere(
   row: ItemRow,
   upstream: readonly UpstreamResult[],
   total: number,
+  announce?: (emit: (event: RunEvent) => void) => void,
 ): Promise<AttemptResult> {
   const { store, runId, bus } = ctx;
   const index = row.index;
-  await store.items.markRunning(runId, task.name, index);
-  bus.emit({ type: 'item.started', task: task.name, index, attempt: row.attempt, total });
+  const started: RunEvent = { type: 'item.started', task: task.name, index, attempt: row.attempt, total };
+  let begun = false;
+  let announced = false;
+  const steps: CommanderSteps = {
+    begin: async (tx) => {
+      await tx.store.items.markRunning(runId, task.name, index);
+      tx.emit(started);
+      begun = true;
+    },
+    end: async (outcome, tx) => {
+      if (outcome.status === 'failed') return false;
+      await tx.store.items.complete(runId, task.name, index, itemResult(outcome));
+      if (announce) {
+        announce(tx.emit);
+        announced = true;
+      }
+      return true;
+    },
+  };
   try {
     const rendered = renderObjective(task, ctx.graph.variables, ctx.inputs, { value: item, index });
     if (rendered.text === undefined) throw new Error(rendered.diagnostics.map((d) => d.message).join('; '));
@@ -183,16 +217,15 @@ export async function runItemHere(
     // (`task` is a plain object here: runParallelItems read the block-backed getters once.)
     const itemTask: TaskSpec = { ...task, name: itemLabel(task.name, index) };
     const agents = await commanderAgents(ctx, itemTask, rendered.text);
-    const outcome = await runCommander(ctx, itemTask, agents, upstream, rendered.text);
+    const outcome = await runCommander(ctx, itemTask, agents, upstream, rendered.text, undefined, steps);
     if (outcome.status === 'failed') {
       await store.items.fail(runId, task.name, index, outcome.error);
       return { kind: 'failed', error: outcome.error };
     }
-    const done: { summary: string; output?: unknown } = { summary: outcome.summary };
-    if (outcome.output !== undefined) done.output = outcome.output;
-    await store.items.complete(runId, task.name, index, done);
-    return { kind: 'completed' };
+    if (!outcome.stored) await store.items.complete(runId, task.name, index, itemResult(outcome));
+    return { kind: 'completed', announced: outcome.stored === true && announced };
   } catch (error) {
+    if (!begun) bus.emit(started);
     if (error instanceof RunInterrupted || ctx.signal.aborted) {
       await store.items.setStatus(runId, task.name, index, 'cancelled');
       return { kind: 'interrupted' };
@@ -201,6 +234,12 @@ export async function runItemHere(
     await store.items.fail(runId, task.name, index, message);
     return { kind: 'failed', error: message };
   }
+}
+
+function itemResult(outcome: { summary: string; output?: unknown }): { summary: string; output?: unknown } {
+  const done: { summary: string; output?: unknown } = { summary: outcome.summary };
+  if (outcome.output !== undefined) done.output = outcome.output;
+  return done;
 }
 
 /** A failed item's next attempt: its sessions move aside (kept, readable) so the attempt opens fresh ones. */
