@@ -209,8 +209,8 @@ export interface StoredRun {
 }
 
 /** Undefined (and nothing left open) when the database holds no such run. */
-export async function openStoredRun(dbPath: string, runId: string): Promise<StoredRun | undefined> {
-  const store = await openDatabase(dbPath);
+export async function openStoredRun(dbPath: string, runId: string, onNote?: (message: string) => void): Promise<StoredRun | undefined> {
+  const store = await openDatabase(dbPath, onNote ? { onNote } : {});
   try {
     const run = await store.runs.get(runId);
     if (!run) {
