@@ -6,7 +6,7 @@
 // Then inputs that once crashed or stalled the loader (see hostileInputs). With --huge, also
 // generated configs of 5 MB and 50 MB (many blocks in one file): `validate` wall and CPU time and
 // peak RSS of each, with V8's default heap sizing (target for 50 MB: under 500 MB RSS) and under a
-// 400 MB heap cap (the 50 MB config needs about 100 MB). Prints figures only; nothing is asserted. Run
+// 400 MB heap cap (the 50 MB config needs about 90 MB). Prints figures only; nothing is asserted. Run
 // after building:
 //   npm run build && node bench/validate.mjs [--runs 15] [--huge]
 
