@@ -209,7 +209,7 @@ export interface ResumeRequest extends ProjectOptions, RunHooks {
   budget?: Record<string, Partial<Record<'tokens' | 'dollars' | 'duration', number>>>;
   /** Told once the run is this process's to continue, before any work. */
   onStart?: (runId: string) => void;
-  /** Things to tell the user (an older run resumed unchecked, an accepted config change). */
+  /** Things to tell the user (a database upgraded to the current schema, an older run resumed unchecked, an accepted config change). */
   onNote?: (message: string) => void;
   /** Told the loaded project (its warnings) before the run continues; awaited. */
   onLoaded?: (project: LoadedProject) => void | Promise<void>;
@@ -239,7 +239,7 @@ export async function requeue(req: ResumeRequest): Promise<'queued' | 'completed
 async function resumeWith<T>(req: ResumeRequest, go: (env: RunEnvironment, opts: ResumeOptions) => Promise<T>): Promise<T> {
   const [{ failedRunRefusal, openStoredRun }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run.js'), import('../runtime/runConfig.js')]);
   const db = databaseLocation(req.db);
-  const opened = await openStoredRun(db, req.runId);
+  const opened = await openStoredRun(db, req.runId, req.onNote);
   if (!opened) throw new SquadronError('not_found', `no run ${req.runId} in ${shownDatabase(db)}`);
   const stored = opened.facts;
   return refusalsAsErrors(async () => {

@@ -7,7 +7,9 @@
 // Options: --dir <folder> (default: the OS temp folder; use a real disk, fsync cost is the point);
 // --only <group> runs one group of rows: events, messages, turn, load, resume or readback;
 // --cli <other/dist/cli/main.js> (repeatable): the resume rows also time that build of the CLI, in the
-// same rounds (e.g. a copy of an earlier build, to compare before/after on a busy machine).
+// same rounds (e.g. a copy of an earlier build, to compare before/after on a busy machine);
+// --cpu-prof <folder>: every `squadron resume` process of the resume rows writes a V8 CPU profile
+// there (named after its row and round; open in Chrome DevTools or summarise with bench/cpuprofile.mjs).
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +33,8 @@ let dbCounter = 0;
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const wanted = (group) => only === undefined || only === group;
 const otherClis = args.flatMap((a, i) => (a === '--cli' ? [args[i + 1]] : []));
+const cpuProfDir = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1] : undefined;
+if (cpuProfDir) mkdirSync(cpuProfDir, { recursive: true });
 
 const SECRETS = [
   { name: 'vars.api_key', value: 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789' },
@@ -478,7 +482,8 @@ mission "bench" {
         const built = await buildKilledRun(project, v.workerPairs, v.finished);
         v.messages = built.messages;
         workerCalls.length = 0;
-        const { ms, cpu, code, stderr } = await timeResume(built.dbPath, built.runId, v.cli);
+        const profName = cpuProfDir ? `${v.label.replace(/[^a-z0-9]+/gi, '-')}-${rep}.cpuprofile` : undefined;
+        const { ms, cpu, code, stderr } = await timeResume(built.dbPath, built.runId, v.cli, profName);
         if (code !== 0) throw new Error(`squadron resume exited with ${code}: ${stderr.slice(-500)}`);
         // Measure what the label says: the stored answer delivered, or one call continuing the session
         // (the whole session, or — once it no longer fits the model's window, as 10,000 messages of
@@ -654,10 +659,11 @@ async function benchReadback() {
 }
 
 /** Wall and CPU time (user + system, from /usr/bin/time when there is one) of `squadron resume`. */
-function timeResume(dbPath, runId, cli = CLI) {
+function timeResume(dbPath, runId, cli = CLI, profName = undefined) {
   return new Promise((resolve, reject) => {
     const timeFile = join(root, `resume-time-${++dbCounter}.txt`);
-    const args = [cli, 'resume', runId, '--db', dbPath, '--json'];
+    const prof = profName ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir, '--cpu-prof-name', profName] : [];
+    const args = [...prof, cli, 'resume', runId, '--db', dbPath, '--json'];
     const start = performance.now();
     const child = HAS_TIME
       ? spawn('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, process.execPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })

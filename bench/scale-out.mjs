@@ -5,8 +5,12 @@
 // Prints, per runner count: wall time, tasks per second, queue overhead per task (enqueue → claim,
 // p50/p99). Then with 4 runners, one killed with SIGKILL when about half the tasks are done: tasks
 // lost, side effects repeated, and the time from the kill until its units were claimed again.
+// Fan-out: one mission whose parallel iterated task has N items (--items, default 200; each item one
+// model reply), max_parallel = concurrency_limit = 2 × --concurrency, queued with --detach and executed
+// by 1 and 2 workers (--fanout-runners): wall time, items per second, and how many runners ran items.
 // Prints figures only; nothing here is asserted. Run after building:
 //   npm run build --silent && node bench/scale-out.mjs [--missions 10] [--tasks 20] [--latency 100] [--concurrency 4] [--runners 1,2,4]
+//     [--items 200] [--fanout-runners 1,2] [--only tasks|fanout] [--cpu-prof DIR]
 // The embedded PostgreSQL runs with fsync off (test settings); --durable keeps fsync on.
 
 import { spawn } from 'node:child_process';
@@ -29,6 +33,11 @@ const LATENCY = Number(option('--latency', '100'));
 const CONCURRENCY = Number(option('--concurrency', '4'));
 const RUNNERS = option('--runners', '1,2,4').split(',').map(Number);
 const taskNames = Array.from({ length: TASKS }, (_, i) => `t${i + 1}`);
+const ITEMS = Number(option('--items', '200'));
+const FANOUT_RUNNERS = option('--fanout-runners', '1,2').split(',').map(Number);
+const ONLY = option('--only', '');
+// --cpu-prof DIR: each worker writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+const CPU_PROF = option('--cpu-prof', '');
 
 const marks = new Map();
 const counter = createServer((req, res) => {
@@ -47,6 +56,8 @@ for (const t of taskNames) {
   rules[`commander of task "${t}"`] = [(req) => callAgent('worker', `Mark ${t} (run-key ${runKey(req)})`), (req) => taskComplete(`${t}: ${lastToolResult(req).slice(0, 20)}`)];
   rules[`worker agent of task "${t}"`] = [(req) => toolCall('builtins_http_post', { url: `${counterUrl}/mark`, body: `${runKey(req)}/${t}`, content_type: 'text' }), { text: 'marked' }];
 }
+// An item's commander (task "fan[i]") completes in one reply.
+rules['commander of task "fan['] = [taskComplete('done')];
 const script = turnScript(rules);
 const models = await startFakeModelServer({ respond: (req) => ({ ...script.respond(req), delayMs: LATENCY }) });
 const server = await startPostgres({ durable: args.includes('--durable') });
@@ -81,7 +92,8 @@ function cli(argv, cwd) {
 const live = new Set();
 function startWorkers(n, url, cwd) {
   return Array.from({ length: n }, () => {
-    const child = spawn(process.execPath, [CLI, 'worker', '--db', url, '--concurrency', String(CONCURRENCY)], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const profile = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : [];
+    const child = spawn(process.execPath, [...profile, CLI, 'worker', '--db', url, '--concurrency', String(CONCURRENCY)], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     live.add(child);
     child.on('close', () => live.delete(child));
     child.stdout.resume();
@@ -147,8 +159,58 @@ async function scenario(n, kill) {
   };
 }
 
+function fanoutProject() {
+  const dir = mkdtempSync(join(tmpdir(), 'squadron-bench-fanout-'));
+  const items = Array.from({ length: ITEMS }, (_, i) => `{ n = ${i} }`).join(', ');
+  const slots = 2 * CONCURRENCY;
+  writeFileSync(
+    join(dir, 'main.hcl'),
+    `model "fake" {\n  provider = "anthropic"\n  base_url = "${models.anthropicBaseURL}"\n  api_key  = "k"\n}\nmission "fanout" {\n  max_parallel = ${slots}\n  commander { model = models.fake.claude_sonnet_4_6 }\n  dataset "things" {\n    items  = [${items}]\n    schema = {\n      n = integer("n", true)\n    }\n  }\n  task "fan" {\n    objective = "Thing \${item.n}."\n    tools     = [builtins.http.post]\n    iterator {\n      dataset           = datasets.things\n      parallel          = true\n      concurrency_limit = ${slots}\n    }\n  }\n}\n`,
+  );
+  return dir;
+}
+
+/** One run of ITEMS items queued with --detach, executed by `n` workers. */
+async function fanout(n) {
+  const url = await server.createDatabase();
+  const dir = fanoutProject();
+  const out = await cli(['run', dir, '--db', url, '--detach'], dir);
+  const runId = /run (run_\w+)/.exec(out)?.[1];
+  const started = Date.now();
+  const workers = startWorkers(n, url, dir);
+  for (;;) {
+    const [run] = await query(url, 'SELECT status FROM runs WHERE id = $1', [runId]);
+    if (run.status === 'completed' || run.status === 'failed') break;
+    if (Date.now() - started > 20 * 60_000) throw new Error('the fan-out did not finish within 20 minutes');
+    await sleep(50);
+  }
+  const wallMs = Date.now() - started;
+  for (const w of workers) w.child.kill('SIGTERM');
+  await Promise.all(workers.map((w) => w.exited));
+  const [{ completed }] = await query(url, "SELECT count(*)::int AS completed FROM task_items WHERE run_id = $1 AND status = 'completed'", [runId]);
+  const [{ runners }] = await query(url, "SELECT count(DISTINCT pid)::int AS runners FROM work_units WHERE run_id = $1 AND task LIKE 'fan[%'", [runId]);
+  rmSync(dir, { recursive: true, force: true });
+  return { runners: n, wallMs, completed, ran: runners, itemsPerSecond: (ITEMS / wallMs) * 1000 };
+}
+
 try {
   console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
+  if (ONLY !== 'tasks') {
+    console.log(`fan-out: 1 run, ${ITEMS} items of one parallel iterated task, ${LATENCY} ms per model reply (1 reply per item), max_parallel = concurrency_limit = ${2 * CONCURRENCY}, --concurrency ${CONCURRENCY} per worker`);
+    console.log('runners  wall s  items/s  completed  runners that ran items');
+    for (const n of FANOUT_RUNNERS) {
+      const r = await fanout(n);
+      console.log(`${String(n).padStart(7)}  ${(r.wallMs / 1000).toFixed(1).padStart(6)}  ${r.itemsPerSecond.toFixed(2).padStart(7)}  ${String(r.completed).padStart(9)}  ${String(r.ran).padStart(22)}`);
+    }
+  }
+  if (ONLY !== 'fanout') await taskScenarios();
+} finally {
+  await models.close();
+  await closeServer(counter);
+  await server.stop();
+}
+
+async function taskScenarios() {
   console.log(`scale-out: ${MISSIONS} missions × ${TASKS} tasks, ${LATENCY} ms per model reply (4 replies per task), --concurrency ${CONCURRENCY} per worker`);
   console.log('runners  wall s  tasks/s  enqueue→claim p50 ms  p99 ms');
   for (const n of RUNNERS) {
@@ -157,8 +219,4 @@ try {
   }
   const k = await scenario(4, true);
   console.log(`kill -9 of 1 of 4 runners at half-way: tasks lost ${k.lost}, side effects repeated ${k.repeated} (missing ${k.missingEffects}), units taken over ${k.retaken}, kill → last takeover ${Number.isNaN(k.recoverMs) ? 'n/a' : `${k.recoverMs.toFixed(0)} ms`}, wall ${(k.wallMs / 1000).toFixed(1)} s`);
-} finally {
-  await models.close();
-  await closeServer(counter);
-  await server.stop();
 }

@@ -6,7 +6,7 @@
 // Then inputs that once crashed or stalled the loader (see hostileInputs). With --huge, also
 // generated configs of 5 MB and 50 MB (many blocks in one file): `validate` wall and CPU time and
 // peak RSS of each, with V8's default heap sizing (target for 50 MB: under 500 MB RSS) and under a
-// 400 MB heap cap (the 50 MB config needs about 120 MB). Prints figures only; nothing is asserted. Run
+// 400 MB heap cap (the 50 MB config needs about 90 MB). Prints figures only; nothing is asserted. Run
 // after building:
 //   npm run build && node bench/validate.mjs [--runs 15] [--huge]
 
@@ -290,7 +290,7 @@ function hugeConfigs() {
         const cpu = Number(/@@cpu ([\d.]+)/.exec(r.stderr)?.[1]);
         const rss = Number(/@@rss (\d+)/.exec(r.stderr)?.[1]) / 1024;
         rows[`${mb}:${heap ?? ''}`] = { wall, cpu, rss };
-        const target = mb === 50 && heap === undefined ? ' (target: under 500 MB RSS)' : '';
+        const target = mb === 50 && heap === undefined ? ' (target: under 500 MB RSS; run it a few times, V8 decides when to collect)' : '';
         console.log(`validate, ${String(mb).padStart(2)} MB generated, ${label.padEnd(17)} wall ${ms(wall).padStart(11)} · cpu ${ms(cpu).padStart(11)} · peak RSS ${rss.toFixed(0)} MB${target}`);
       }
     } finally {

@@ -76,6 +76,7 @@ function taskJson(t: TaskInspection): Record<string, unknown> {
               ...(i.error !== undefined ? { error: i.error } : {}),
               ...(i.startedAt !== undefined ? { started_at: i.startedAt } : {}),
               ...(i.finishedAt !== undefined ? { finished_at: i.finishedAt } : {}),
+              ...(i.runner !== undefined ? { runner: i.runner } : {}),
             })),
           },
         }

@@ -47,15 +47,32 @@ export async function openStoreWithRun(io: CliIo, flag: string | undefined, runI
   } finally {
     for (const o of opened) if (o !== holder) await o.store.close();
   }
-  if (!holder) throw new CliError(`no run ${runId} in ${location.paths.map((p) => shownPath(io, p)).join(', ')} (see squadron runs)`, 'not_found');
+  if (!holder) throw noRunIn(io, runId, location.paths);
   return holder;
 }
 
-/** The path of the database that holds `runId` (resume then opens it for writing). */
+/** The path of the database that holds `runId` (approve, deny and answer then open it for writing). */
 export async function findRunDatabase(io: CliIo, flag: string | undefined, runId: string): Promise<string> {
   const { store, path } = await openStoreWithRun(io, flag, runId);
   await store.close();
   return path;
+}
+
+/**
+ * The database to resume `runId` from, which resume then opens (for writing) once. Where the rule
+ * names the database (--db, the environment, the one in this folder) it is that one, unopened:
+ * resume's own open finds the run or not (and says so with `noRunIn`). Only databases found by
+ * searching below this folder are each opened read-only first, to find the one that holds the run
+ * (and skip, with a warning, one that cannot be read).
+ */
+export async function resumeDatabase(io: CliIo, flag: string | undefined, runId: string): Promise<string> {
+  const location = existingLocation(io, flag);
+  return location.source === 'below' ? findRunDatabase(io, flag, runId) : location.paths[0]!;
+}
+
+/** Said when the database holds no such run, in the words of every command that reads runs. */
+export function noRunIn(io: CliIo, runId: string, paths: readonly string[]): CliError {
+  return new CliError(`no run ${runId} in ${paths.map((p) => shownPath(io, p)).join(', ')} (see squadron runs)`, 'not_found');
 }
 
 /**

@@ -57,17 +57,33 @@ export function summarize(graph: MissionGraph): ConfigSummary {
   return { ...summarizeAllButMissions(graph), missions: graph.missions.map(summarizeMission) };
 }
 
+type Item<K extends keyof MissionGraph> = MissionGraph[K] extends readonly (infer T)[] ? T : never;
+
+/**
+ * The summary of one item of each kind, for a caller that goes through a large config's tools,
+ * toolsets and agents one at a time instead of holding all their summaries at once.
+ */
+export const summarizeItem = {
+  variable: (v: Item<'variables'>): ConfigSummary['variables'][number] => ({ name: v.name, secret: v.secret, source: v.source }),
+  model: (m: Item<'models'>): ConfigSummary['models'][number] => ({ name: m.name, provider: m.provider, apiKey: m.apiKey !== undefined }),
+  customTool: (t: Item<'customTools'>): ConfigSummary['customTools'][number] => ({ name: t.name, implements: t.implements }),
+  mcpServer: (s: Item<'mcpServers'>): ConfigSummary['mcpServers'][number] => ({ name: s.name, transport: s.transport.kind, ...(s.needsVariables ? { needsVariables: [...s.needsVariables] } : {}) }),
+  toolset: (t: Item<'toolsets'>): ConfigSummary['toolsets'][number] => ({ name: t.name, tools: t.tools.length, ...wholeServers(t.tools) }),
+  skill: (s: Item<'skills'>): ConfigSummary['skills'][number] => ({ name: s.name, origin: s.origin.kind }),
+  agent: (a: Item<'agents'>): ConfigSummary['agents'][number] => ({ name: a.name, model: modelLabel(a.model), tools: a.tools.length, skills: a.skills.length, ...wholeServers(a.tools) }),
+};
+
 /** Everything but the missions, which a large config is mostly made of: see summarizeMission. */
 export function summarizeAllButMissions(graph: MissionGraph): Omit<ConfigSummary, 'missions'> {
   return {
     files: graph.files.length,
-    variables: graph.variables.map((v) => ({ name: v.name, secret: v.secret, source: v.source })),
-    models: graph.models.map((m) => ({ name: m.name, provider: m.provider, apiKey: m.apiKey !== undefined })),
-    customTools: graph.customTools.map((t) => ({ name: t.name, implements: t.implements })),
-    mcpServers: graph.mcpServers.map((s) => ({ name: s.name, transport: s.transport.kind, ...(s.needsVariables ? { needsVariables: [...s.needsVariables] } : {}) })),
-    toolsets: graph.toolsets.map((t) => ({ name: t.name, tools: t.tools.length, ...wholeServers(t.tools) })),
-    skills: graph.skills.map((s) => ({ name: s.name, origin: s.origin.kind })),
-    agents: graph.agents.map((a) => ({ name: a.name, model: modelLabel(a.model), tools: a.tools.length, skills: a.skills.length, ...wholeServers(a.tools) })),
+    variables: graph.variables.map(summarizeItem.variable),
+    models: graph.models.map(summarizeItem.model),
+    customTools: graph.customTools.map(summarizeItem.customTool),
+    mcpServers: graph.mcpServers.map(summarizeItem.mcpServer),
+    toolsets: graph.toolsets.map(summarizeItem.toolset),
+    skills: graph.skills.map(summarizeItem.skill),
+    agents: graph.agents.map(summarizeItem.agent),
   };
 }
 

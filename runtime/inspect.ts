@@ -63,9 +63,12 @@ export interface TaskInspection {
    */
   runner?: RunnerInfo;
   /** An iterated task's items (all of them, or the one asked for with `item`). */
-  items?: { total: number; completed: number; failed: number; list: ItemRow[]; only?: number };
+  items?: { total: number; completed: number; failed: number; list: ItemInspection[]; only?: number };
   sessions?: SessionTranscript[];
 }
+
+/** An item of an iterated task, with (PostgreSQL) the runner that executed its current attempt, as for a task. */
+export type ItemInspection = ItemRow & { runner?: RunnerInfo };
 
 export interface RunInspection {
   run: RunRow;
@@ -121,7 +124,10 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
     if (row?.finishedAt !== undefined) entry.finishedAt = row.finishedAt;
     if (itemRows.length > 0) {
       const count = (status: string): number => itemRows.filter((r) => r.status === status).length;
-      const list = opts.item === undefined ? itemRows : itemRows.filter((r) => r.index === opts.item);
+      const list = (opts.item === undefined ? itemRows : itemRows.filter((r) => r.index === opts.item)).map((r): ItemInspection => {
+        const itemRunner = taskRunner(units, itemLabel(name, r.index), r.attempt, r.startedAt !== undefined ? coordinator : undefined);
+        return itemRunner ? { ...r, runner: itemRunner } : r;
+      });
       entry.items = { total: itemRows.length, completed: count('completed'), failed: count('failed'), list, ...(opts.item !== undefined ? { only: opts.item } : {}) };
     }
     if (opts.transcript) {
@@ -141,7 +147,10 @@ function runnerOf(unit: UnitRow | undefined): RunnerInfo | undefined {
   return { id: unit.owner, pid: unit.pid ?? 0, host: unit.host ?? '', claims: unit.claims };
 }
 
-/** The holder of the task's unit for its current attempt; without one, the coordinator if the task started. */
+/**
+ * The holder of the task's unit for its current attempt (an item's unit is named by its label,
+ * `task[i]`); without one, the coordinator if the task or item started.
+ */
 function taskRunner(units: readonly UnitRow[], task: string, attempt: number, coordinator: RunnerInfo | undefined): RunnerInfo | undefined {
   const unit = units.find((u) => u.kind === 'task' && u.task === task && u.attempt === attempt);
   return unit ? runnerOf(unit) : coordinator;

@@ -52,7 +52,7 @@ export function createSampler(ctx: SamplingContext): (request: McpSamplingReques
     try {
       response = await ctx.models.client(ref).complete(modelRequest, { signal: request.signal });
     } catch (error) {
-      reservation?.release();
+      await reservation?.release();
       if (error instanceof ModelCallError) throw new Error(`the model call failed: ${error.message}`);
       throw error;
     }
@@ -63,6 +63,7 @@ export function createSampler(ctx: SamplingContext): (request: McpSamplingReques
       for (const m of messages) await tx.store.messages.append(session, { role: m.role, parts: m.parts, turn, kind: 'sampling' });
       await tx.store.messages.append(session, { role: 'assistant', parts: response.message.parts, turn });
       await tx.store.turns.record({ runId: ctx.runId, ...facts });
+      await reservation?.settleIn(tx.store);
       await tx.store.sessions.setStatus(session, 'completed');
       tx.emit({ type: 'model.turn', agent, ...facts });
     });

@@ -34,7 +34,7 @@ export class ModelResolver {
     return client;
   }
 
-  /** Creates the clients of these models now, so their SDKs load while the run sets up. */
+  /** Creates the clients of these models now (each loads its provider's SDK on its first request). */
   warmUp(refs: readonly ModelRef[]): void {
     for (const ref of refs) this.client(ref);
   }

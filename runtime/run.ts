@@ -31,13 +31,14 @@ import { checkConfig, failedRunRefusal } from './resumeChecks.js';
 import { RunBusy, RunRefused } from './runRefused.js';
 import { retryFailedTasks } from './taskAttempts.js';
 import { datasetProblems } from './iteration/index.js';
-import { queuedTaskExecutor } from './queuedTasks.js';
+import { queuedItems, queuedTaskExecutor } from './queuedTasks.js';
 import { executeTaskUnit, runUnitLoop } from './unitRunner.js';
 import { executeTaskHere } from './scheduler.js';
 import { QUEUE_TIMING, runUnitKey } from './queueTiming.js';
 import { shownRunStatus } from './runStatus.js';
 import { BudgetLedger } from './budget/ledger.js';
 import { restoreBudget } from './budget/restore.js';
+import { storedTotals } from './budget/totals.js';
 import { missionLimits, MISSION_SCOPE, type BudgetKind, type Limits } from './budget/limits.js';
 import { OperatorDesk } from './operator/desk.js';
 import { missionNeedsOperator } from './operator/needs.js';
@@ -208,8 +209,8 @@ export interface StoredRun {
 }
 
 /** Undefined (and nothing left open) when the database holds no such run. */
-export async function openStoredRun(dbPath: string, runId: string): Promise<StoredRun | undefined> {
-  const store = await openDatabase(dbPath);
+export async function openStoredRun(dbPath: string, runId: string, onNote?: (message: string) => void): Promise<StoredRun | undefined> {
+  const store = await openDatabase(dbPath, onNote ? { onNote } : {});
   try {
     const run = await store.runs.get(runId);
     if (!run) {
@@ -398,7 +399,9 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
         workspaceDir: req.options.workspaceDir,
         clients: modelClients(req.options, redactor, env),
         resumed: req.resumed,
-        budget: (emit) => new BudgetLedger(budgetState, emit),
+        // The totals live in the database, shared with every runner of the run; calls outside a unit
+        // of work (an iterated task's items here) reserve under this process's run lease.
+        budget: (emit) => new BudgetLedger(budgetState, emit, { totals: storedTotals(store, req.runId), defaultHolder: () => ({ owner: owner.id }) }),
         operator: (bus) => new OperatorDesk(store, bus, env.operatorPrompt),
         onBus: (bus) => {
           progress = new ProgressView(env.progress.stream, env.progress.live, req.mission.tasks.map((t) => t.name), initial);
@@ -439,12 +442,14 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     if (ledger.active) bus.emit({ type: 'budget.limits', limits: Object.fromEntries(ledger.limits) });
     await store.runs.setBudget(req.runId, { ...budgetRecord(ledger), since: new Date().toISOString() });
     await req.onLeased?.(bus);
-    // A budget is one ledger in one process, reserved before each call: a run with one keeps all its
-    // tasks in its coordinator, since another runner would spend against a total it cannot see.
-    // So does a run that may ask its operator: the desk (and its terminal) is here.
-    if (units && !ledger.active && !missionNeedsOperator(graph, req.mission)) {
-      // This process is a runner of its own run's tasks too; workers that are up may take some.
-      const runCtx = ctx;
+    // Budgets hold across runners (their totals are in the database), so a budgeted run's tasks go
+    // to the queue like any other's. A run that may ask its operator keeps its tasks here: the desk
+    // (and its terminal) is in this process.
+    if (units && !missionNeedsOperator(graph, req.mission)) {
+      // This process is a runner of its own run's tasks and items too; workers that are up may take some.
+      // Items of a budgeted run stay on this coordinator's slots, reserving under the run's lease.
+      const handOff = env.handOff ?? new AbortController().signal;
+      const runCtx: RunContext = ledger.active ? ctx : { ...ctx, itemDispatch: queuedItems(units, QUEUE_TIMING, handOff) };
       const stopLocal = new AbortController();
       const local = env.executeOwnTasks === false ? Promise.resolve() : runUnitLoop({
         units,
@@ -458,7 +463,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
         },
       });
       try {
-        result = await runMission(ctx, interrupt, queuedTaskExecutor(units, QUEUE_TIMING, env.handOff ?? new AbortController().signal));
+        result = await runMission(runCtx, interrupt, queuedTaskExecutor(units, QUEUE_TIMING, handOff));
       } finally {
         stopLocal.abort();
         await local;
@@ -481,7 +486,11 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     if (env.handOff?.aborted) await units.release(runUnitId, owner.id);
     else await units.finish(runUnitId, owner.id, { status: result.status });
   }
-  if (budget) await store.runs.setBudget(req.runId, budgetRecord(budget));
+  if (budget) {
+    // What every runner settled, not only this process.
+    await budget.refresh().catch(() => undefined);
+    await store.runs.setBudget(req.runId, budgetRecord(budget));
+  }
   await store.leases.release(req.runId, owner.id);
   // Closing the run is its last write: nothing is stored for it after this.
   await store.runs.setStatus(req.runId, result.status, result.error);

@@ -7,6 +7,7 @@ import type { Store } from '../store/index.js';
 import type { EventBus } from './events.js';
 import type { BudgetLedger } from './budget/ledger.js';
 import type { OperatorDesk } from './operator/desk.js';
+import type { ItemDispatch } from './iteration/parallel.js';
 import type { ModelResolver } from './models.js';
 import type { ToolResult, ToolSpec } from './tools/types.js';
 
@@ -58,6 +59,8 @@ export interface RunContext {
   budget?: BudgetLedger;
   /** Approvals and questions for the run's operator (see runtime/operator/). */
   operator?: OperatorDesk;
+  /** PostgreSQL: parallel items are queued as units of work for any runner (runtime/queuedTasks.ts); undefined: they run here. */
+  itemDispatch?: ItemDispatch;
 }
 
 export const DEFAULT_LIMITS: RunLimits = { commanderMaxTurns: 40, agentMaxTurns: 40 };

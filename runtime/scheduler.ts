@@ -97,8 +97,8 @@ export async function runMission(base: RunContext, interrupt: AbortSignal, execu
           if (slots.free === 0) break;
           if (!startable(task)) continue;
           const upstream = upstreamOf(task, tasks, activatedBy, completed);
-          // An iterated task runs here, in the run's coordinator: its items take this run's slots.
-          // (On PostgreSQL its items are not spread over other runners yet; plain tasks are.)
+          // An iterated task runs here, in the run's coordinator: its items take this run's slots (on
+          // PostgreSQL each item is then queued as a unit of work for any runner: ctx.itemDispatch).
           const unit = task.iterator === undefined;
           if (unit) slots.tryTake();
           const run = (unit ? execute(ctx, task, upstream) : executeTaskHere(ctx, task, upstream, slots)).finally(() => unit && slots.release());
@@ -179,7 +179,7 @@ export async function executeTaskHere(
   bus.emit({ type: 'task.started', task: task.name });
   try {
     if (task.iterator !== undefined) {
-      const outcome = await runIteratedTask(ctx, task, upstream, { slots });
+      const outcome = await runIteratedTask(ctx, task, upstream, { slots, ...(ctx.itemDispatch ? { items: ctx.itemDispatch } : {}) });
       if (outcome === 'interrupted') throw new RunInterrupted();
       if (outcome.status === 'failed') {
         await store.tasks.fail(runId, task.name, outcome.error);

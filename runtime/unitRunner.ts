@@ -1,16 +1,20 @@
 // Takes units of work from the shared queue and runs them, at most `concurrency` at a time: the loop
-// of `squadron worker`, and of a `run` on PostgreSQL for its own run's tasks. Claims while a slot is
-// free; with the queue empty, waits for a notice that a unit was queued (with a slow poll behind it),
-// or polls when notices are unavailable; and on stop waits for the units in flight (their handlers see
-// the stop signal and give their units back).
+// of `squadron worker`, and of a `run` on PostgreSQL for its own run's tasks and items (an item's
+// unit is a task unit named by the item's label, `task[i]`: executeTaskUnit runs either). Claims
+// while a slot is free; with the queue empty, waits for a notice that a unit was queued (with a slow
+// poll behind it), or polls when notices are unavailable; and on stop waits for the units in flight
+// (their handlers see the stop signal and give their units back).
 
 import type { TaskSpec } from '../config/graph.js';
+import type { Value } from '../config/hcl/value.js';
 import type { ClaimFilter, LeaseOwner, UnitRow, UnitsRepo } from '../store/index.js';
 import { startHeartbeat } from './leaseHeartbeat.js';
 import { pause } from '../core/pause.js';
 import type { RunContext } from './runContext.js';
 import { executeTaskHere } from './scheduler.js';
 import { storedUpstream } from './storedUpstream.js';
+import { parseItemLabel, runItemHere, taskItems, withItemDigests, type AttemptResult } from './iteration/index.js';
+import type { BudgetStop } from './budget/ledger.js';
 
 export interface UnitLoopOptions {
   units: UnitsRepo;
@@ -72,7 +76,7 @@ export async function runUnitLoop(opts: UnitLoopOptions): Promise<void> {
 }
 
 /** How a task unit ended here: finished with the task's outcome, or given back unfinished. */
-export type TaskUnitEnd = 'completed' | 'failed' | 'released';
+export type TaskUnitEnd = 'completed' | 'failed' | 'stopped' | 'released';
 
 /**
  * Runs a claimed task unit with the run's context: renews the claim while the task runs (a lost or
@@ -80,6 +84,8 @@ export type TaskUnitEnd = 'completed' | 'failed' | 'released';
  * unit with the outcome — or gives it back when the task stopped unfinished.
  */
 export async function executeTaskUnit(ctx: RunContext, unit: UnitRow, units: UnitsRepo, ownerId: string, heartbeatMs: number): Promise<TaskUnitEnd> {
+  const item = parseItemLabel(unit.task);
+  if (item !== undefined) return executeItemUnit(ctx, unit, item, units, ownerId, heartbeatMs);
   const task: TaskSpec | undefined = ctx.mission.tasks.find((t) => t.name === unit.task);
   if (task === undefined) {
     await units.finish(unit.id, ownerId, { status: 'failed', error: `task "${unit.task}" is not in the loaded config of mission "${ctx.mission.name}"` });
@@ -87,17 +93,89 @@ export async function executeTaskUnit(ctx: RunContext, unit: UnitRow, units: Uni
   }
   const lost = new AbortController();
   const heartbeat = startHeartbeat(() => units.heartbeat(unit.id, ownerId), () => lost.abort(), heartbeatMs);
+  // The task's budget reservations are this unit's: they stop counting if the unit is taken over.
+  ctx.budget?.hold(task.name, { owner: ownerId, unitId: unit.id });
   try {
     const upstream = await storedUpstream(ctx.store, ctx.runId, ctx.mission.tasks, task);
-    const outcome = await executeTaskHere({ ...ctx, signal: AbortSignal.any([ctx.signal, lost.signal]) }, task, upstream);
+    const signal = AbortSignal.any([ctx.signal, lost.signal]);
+    const outcome = await executeTaskHere({ ...ctx, signal }, task, upstream);
     await heartbeat.stop();
     if (outcome === 'interrupted') {
+      // A budget refused the task's next call: the unit is done (taking it again would be refused
+      // too) and tells the run's coordinator which budget stopped it.
+      const stop = signal.aborted ? undefined : ctx.budget?.stopOf(task.name);
+      if (stop) {
+        await units.finish(unit.id, ownerId, { status: 'stopped', stop } satisfies BudgetStoppedOutcome);
+        return 'stopped';
+      }
       await units.release(unit.id, ownerId);
       return 'released';
     }
     await units.finish(unit.id, ownerId, outcome);
     return outcome.status;
   } finally {
+    ctx.budget?.unhold(task.name);
     await heartbeat.stop();
   }
+}
+
+// A task's items as this runner's context of the run sees them, read once per context (keyed by its
+// inputs object), not once per item unit.
+const itemLists = new WeakMap<object, Map<string, Value[]>>();
+
+function datasetOf(ctx: RunContext, task: TaskSpec): Value[] {
+  let byTask = itemLists.get(ctx.inputs);
+  if (byTask === undefined) itemLists.set(ctx.inputs, (byTask = new Map()));
+  let items = byTask.get(task.name);
+  if (items === undefined) byTask.set(task.name, (items = taskItems(ctx.mission, task, ctx.inputs)));
+  return items;
+}
+
+/**
+ * Runs a claimed item unit (one attempt of one item of a parallel iterated task, queued by the run's
+ * coordinator): as a task unit, with the claim renewed while it runs; the item's sessions are
+ * continued if it has some (a runner that took it over), and an item already completed (its runner
+ * died before finishing the unit) is not run again. The unit's outcome is the attempt's result.
+ */
+async function executeItemUnit(ctx: RunContext, unit: UnitRow, item: { task: string; index: number }, units: UnitsRepo, ownerId: string, heartbeatMs: number): Promise<TaskUnitEnd> {
+  const end = async (result: AttemptResult & { kind: 'completed' | 'failed' }): Promise<TaskUnitEnd> => {
+    await units.finish(unit.id, ownerId, result);
+    return result.kind;
+  };
+  const task = ctx.mission.tasks.find((t) => t.name === item.task);
+  const row = task?.iterator?.parallel ? await ctx.store.items.get(ctx.runId, item.task, item.index) : undefined;
+  if (task === undefined || row === undefined) {
+    return end({ kind: 'failed', error: `item ${unit.task} is not an item of a parallel iterated task of mission "${ctx.mission.name}" in the loaded config` });
+  }
+  if (row.status === 'completed') return end({ kind: 'completed' });
+  if (row.attempt !== unit.attempt) return end({ kind: 'failed', error: `item ${unit.task} is at attempt ${row.attempt}, not ${unit.attempt}` });
+  const lost = new AbortController();
+  const heartbeat = startHeartbeat(() => units.heartbeat(unit.id, ownerId), () => lost.abort(), heartbeatMs);
+  try {
+    const items = datasetOf(ctx, task);
+    const value = items[item.index];
+    if (value === undefined) return await end({ kind: 'failed', error: `the dataset of task "${task.name}" has ${items.length} items now; there is no item ${item.index}` });
+    const upstream = await withItemDigests(ctx.store, ctx.runId, ctx.mission.tasks, await storedUpstream(ctx.store, ctx.runId, ctx.mission.tasks, task));
+    // The objective and its source are getters that parse the task's block: read them once (as the coordinator does).
+    const resolved: TaskSpec = { ...task, objective: task.objective, objectiveSource: task.objectiveSource, location: task.location };
+    const result = await runItemHere({ ...ctx, signal: AbortSignal.any([ctx.signal, lost.signal]) }, resolved, value, row, upstream, items.length);
+    await heartbeat.stop();
+    if (result.kind === 'interrupted') {
+      await units.release(unit.id, ownerId);
+      return 'released';
+    }
+    return await end(result);
+  } finally {
+    await heartbeat.stop();
+  }
+}
+
+/** A task unit's outcome when a budget stopped its task (the run stops, resumable with a raised limit). */
+export interface BudgetStoppedOutcome {
+  status: 'stopped';
+  stop: BudgetStop;
+}
+
+export function isBudgetStopped(outcome: unknown): outcome is BudgetStoppedOutcome {
+  return typeof outcome === 'object' && outcome !== null && (outcome as { status?: unknown }).status === 'stopped' && typeof (outcome as { stop?: unknown }).stop === 'object';
 }

@@ -1,7 +1,8 @@
 // `squadron worker`: a long-running runner on a PostgreSQL database. It claims units of work from
-// the shared queue — tasks of any run (at most `concurrency` at once) and the coordination of runs
-// queued with `run --detach` or left by a runner that died — runs them, and on stop gives back what
-// it holds unfinished, so another runner continues it from the ledger.
+// the shared queue — tasks, and items of parallel iterated tasks, of any run (at most `concurrency`
+// at once) and the coordination of runs queued with `run --detach` or left by a runner that died —
+// runs them, and on stop gives back what it holds unfinished, so another runner continues it from
+// the ledger.
 
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -10,6 +11,7 @@ import { QUEUE_TIMING } from './queueTiming.js';
 import { LEASE_HEARTBEAT_MS, resumeRun, RunRefused, type RunEnvironment } from './run.js';
 import { executeTaskUnit, runUnitLoop } from './unitRunner.js';
 import { openUnitContext, type UnitContext } from './unitContext.js';
+import { parseItemLabel } from './iteration/labels.js';
 
 export interface WorkerRequest {
   dbPath: string;
@@ -44,7 +46,8 @@ export async function runWorker(req: WorkerRequest): Promise<void> {
 }
 
 async function executeTask(unit: UnitRow, units: UnitsRepo, ownerId: string, contexts: RunContexts, req: WorkerRequest): Promise<void> {
-  const what = `task ${unit.task} of ${unit.runId}`;
+  // An item of a parallel iterated task is a unit named by its label, `task[i]`.
+  const what = `${parseItemLabel(unit.task) ? 'item' : 'task'} ${unit.task} of ${unit.runId}`;
   req.onNote(`took ${what}${unit.claims > 1 ? ` (taken over: claim ${unit.claims})` : ''}`);
   let context: UnitContext;
   try {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
-export type IdPrefix = 'run' | 'ses' | 'tsk' | 'unit';
+export type IdPrefix = 'run' | 'ses' | 'tsk' | 'unit' | 'rsv';
 
 export function newId(prefix: IdPrefix): string {
   const bytes = randomBytes(20);

@@ -29,6 +29,7 @@ export type { StoredResultsRepo } from './repos/storedResults.js';
 export type { ContextViewsRepo, ContextViewRow, ContextViewKind, NewContextView } from './repos/contextViews.js';
 export type { OperatorRequestsRepo, OperatorRequestRow, NewOperatorRequest, OperatorDecision } from './repos/operatorRequests.js';
 export type { LeasesRepo, LeaseOwner, AcquireResult } from './repos/leases.js';
+export type { BudgetsRepo, BudgetAmount, BudgetHolder, ScopeTotals } from './repos/budgets.js';
 export type { UnitsRepo, UnitRow, UnitKey, UnitKind, UnitState, ClaimFilter, QueueSignal } from './repos/units.js';
 export { RUN_STATUSES, TASK_STATUSES, SESSION_STATUSES } from '../core/statuses.js';
 export type {

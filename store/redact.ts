@@ -143,7 +143,11 @@ function restoreJson(text: string, restore: (s: string) => string): unknown {
   return text.includes(PLACEHOLDER_START) || text.includes('\\u') ? mapStrings(value, restore) : value;
 }
 
-/** Copies a JSON-shaped value with `f` applied to every string and object key. */
+/**
+ * A JSON-shaped value with `f` applied to every string and object key. Only what `f` changes is
+ * copied (with the arrays and objects holding it): a value without secrets, the usual case for every
+ * row and log line, comes back as it is, without a copy of each of its objects to collect.
+ */
 function mapStrings<T>(value: T, f: (s: string) => string): T {
   return mapAny(value, f) as T;
 }
@@ -151,7 +155,16 @@ function mapStrings<T>(value: T, f: (s: string) => string): T {
 function mapAny(value: unknown, f: (s: string) => string): unknown {
   if (typeof value === 'string') return f(value);
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((item: unknown) => mapAny(item, f));
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const mapped = mapAny(item, f);
+      if (copy === undefined && mapped !== item) copy = value.slice(0, i);
+      copy?.push(mapped);
+    }
+    return copy ?? value;
+  }
   const withToJson = value as { toJSON?: () => unknown };
   // Mirror JSON.stringify, which serialises Dates and similar through toJSON.
   if (typeof withToJson.toJSON === 'function') return mapAny(withToJson.toJSON(), f);
@@ -161,15 +174,27 @@ function mapAny(value: unknown, f: (s: string) => string): unknown {
     if (value.stack !== undefined) out['stack'] = f(value.stack);
     return Object.assign(out, mapAny({ ...value }, f));
   }
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
+  const entries = Object.entries(value);
+  // Only a plain object may come back as it is: anything else is copied as JSON.stringify reads it.
+  const proto = Object.getPrototypeOf(value) as unknown;
+  let out: Record<string, unknown> | undefined = proto === Object.prototype || proto === null ? undefined : {};
+  for (let i = 0; i < entries.length; i++) {
+    const [key, item] = entries[i]!;
     const mapped = mapAny(item, f);
     const k = f(key);
-    // Plain assignment of "__proto__" would change the prototype instead of adding a key.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: mapped, enumerable: true, writable: true, configurable: true });
-    else out[k] = mapped;
+    if (out === undefined && (mapped !== item || k !== key)) {
+      out = {};
+      for (let j = 0; j < i; j++) setKey(out, entries[j]![0], entries[j]![1]);
+    }
+    if (out !== undefined) setKey(out, k, mapped);
   }
-  return out;
+  return out ?? value;
+}
+
+function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
+  // Plain assignment of "__proto__" would change the prototype instead of adding a key.
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 function addOnce(map: Map<string, string>, needle: string, replacement: string): void {

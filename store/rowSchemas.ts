@@ -258,3 +258,13 @@ export function readJsonColumn(codec: ColumnCodec, where: string, stored: string
     throw new StoreError('CORRUPT_ROW', `${where} is not valid JSON`, { cause: err });
   }
 }
+
+
+/** A row of the budgets repo's totals: a task label's spend (`spent`) or a scope's live reservations (`held`). */
+export const RawBudgetTotals = lazySchema(() => z.object({
+  kind: z.enum(['spent', 'held']),
+  name: text,
+  tokens: z.coerce.number(),
+  dollars: z.coerce.number(),
+  calls: z.coerce.number(),
+}));

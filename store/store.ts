@@ -2,6 +2,7 @@
 // SQL outside store/. store/sqlite/ and store/postgres/ implement it.
 
 import type { Redactor } from './redact.js';
+import type { BudgetsRepo } from './repos/budgets.js';
 import type { ContextViewsRepo } from './repos/contextViews.js';
 import type { EventsRepo } from './repos/events.js';
 import type { ItemsRepo } from './repos/items.js';
@@ -51,6 +52,8 @@ export interface Store {
   /** The queue of units of work many runners share: PostgreSQL only (a SQLite run has one runner). */
   units?: UnitsRepo;
   contextViews: ContextViewsRepo;
+  /** What a run's budgets have spent and hold reserved, shared by all its runners. */
+  budgets: BudgetsRepo;
   /** What runs ask their operator: approvals of tool calls and questions. */
   operatorRequests: OperatorRequestsRepo;
 }

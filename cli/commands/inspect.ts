@@ -115,6 +115,7 @@ function itemLines(items: NonNullable<RunInspection['tasks'][number]['items']>):
     out.push(`  [${item.index}] ${item.status}${item.attempt > 1 ? ` (attempt ${item.attempt})` : ''}${item.error ? `: ${item.error}` : ''}`);
     if (one && item.summary) out.push(indent(item.summary, '      '));
     if (one && item.output !== undefined) out.push(indent(`output: ${JSON.stringify(item.output, null, 2)}`, '      '));
+    if (one && item.runner) out.push(`      ran on ${runnerText(item.runner)}`);
   }
   return out;
 }

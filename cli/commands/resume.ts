@@ -11,7 +11,7 @@ import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP } from '../json.js';
 import { parseBudgetFlag, type Limits } from '../../runtime/budget/limits.js';
 import { configErrors, maskSecrets, printWarnings, secretsSeen } from '../project.js';
-import { DB_OPTION_HELP, findRunDatabase, shownPath, storeCommand } from '../storeAccess.js';
+import { DB_OPTION_HELP, noRunIn, resumeDatabase, shownPath, storeCommand } from '../storeAccess.js';
 import { readDbLocation } from '../dbLocation.js';
 import { isPostgresUrl } from '../../store/postgres/url.js';
 import type { ResumeRequest } from '../../api/index.js';
@@ -65,7 +65,7 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
   if (flags.detach && !readDbLocation(io.cwd, io.env, flags.db).paths.some(isPostgresUrl)) {
     throw new CliError(`--detach needs a PostgreSQL database (--db postgres://… or SQUADRON_DATABASE_URL): a SQLite run has no workers to take it; resume it without --detach`, 'usage');
   }
-  const dbPath = await findRunDatabase(io, flags.db, runId);
+  const dbPath = await resumeDatabase(io, flags.db, runId);
   const resumeCommandLine = storeCommand(io, 'resume', runId, dbPath);
   const seen = secretsSeen();
   const interrupt = interruptOnSigint(io);
@@ -102,6 +102,8 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
     const report = await resume(request);
     return printRunReport(io, report, Boolean(flags.json), resumeCommandLine, storeCommand(io, 'inspect', runId, dbPath));
   } catch (error) {
+    // The run is looked up by resume's own open of the database (the CLI does not open it first).
+    if (error instanceof SquadronError && error.code === 'not_found' && error.message.startsWith(`no run ${runId} in `)) throw noRunIn(io, runId, [dbPath]);
     if (error instanceof SquadronError && error.code === 'not_found') throw new CliError(`${error.message} (see squadron runs)`, 'not_found');
     if (error instanceof SquadronError && error.code === 'refused') {
       throw new CliError(`${error.message}; to run its failed tasks again from fresh sessions: ${resumeCommandLine} --retry-failed`, 'refused');

@@ -5,11 +5,12 @@
 
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { Option, type Command } from 'commander';
 import type { McpToolLister, McpToolListing } from '../../config/mcpCheck.js';
 import { countSummary, diagnosticToJson, renderDiagnostics, sourceReaderFor } from '../../config/diagnostics.js';
 import { validateProject } from '../../config/validateProject.js';
-import { summarize, summarizeAllButMissions, summarizeMission, type ConfigSummary, type MissionSummary, type WholeServers } from '../../config/summary.js';
+import { summarize, summarizeItem, summarizeMission, type MissionSummary, type WholeServers } from '../../config/summary.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import type { McpServer, Mission, MissionGraph } from '../../config/graph.js';
 import type { LoadedFiles } from '../../config/load.js';
@@ -54,10 +55,12 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
   const lister = deps.mcpTools !== undefined ? (offline ? undefined : deps.mcpTools) : cachingMcpLister(full, offline);
   const json = opts.json === true || opts.format === 'json';
   // The text summary of each mission, made as the mission loads: the loader then lets the mission
-  // go (unless an MCP check needs it), so a large config's tasks are never all held at once.
-  const missionTexts: string[] = [];
+  // go (unless an MCP check needs it), so a large config's tasks are never all held at once. Kept
+  // compressed until the load says whether the config is valid (a 50 MB config's summary is 26 MB
+  // of text, which deflate makes 1.5 MB for about 10 ms of CPU a megabyte).
+  const missionTexts: Buffer[] = [];
   const result = await validateProject(full, {
-    ...(json ? {} : { eachMission: (m: Mission) => missionTexts.push(missionText(m)) }),
+    ...(json ? {} : { eachMission: (m: Mission) => missionTexts.push(deflateRawSync(missionText(m), { level: 1 })) }),
     vars,
     env: io.env,
     // A CI check need not hold the secrets: values that need a missing variable are left unchecked.
@@ -83,7 +86,7 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
 async function writeText(
   diagnostics: readonly Diagnostic[],
   graph: MissionGraph | undefined,
-  missionTexts: string[],
+  missionTexts: Buffer[],
   io: CliIo,
   readSource: (file: string) => string | undefined,
   loaded: LoadedFiles | undefined,
@@ -119,19 +122,26 @@ function toolCount(s: { tools: number } & WholeServers): string {
   return [...(rest > 0 || all.length === 0 ? [plural(rest, 'tool')] : []), ...all].join(' + ');
 }
 
-/** The success summary's first lines: one line per kind of block (models, tools, …). */
-function summaryRows(s: Omit<ConfigSummary, 'missions'>): string[] {
-  const lines: string[] = [];
-  const row = (label: string, items: string[]): void => {
-    if (items.length > 0) lines.push(`${label.padEnd(10)} ${items.join(', ')}`);
+/** Appends text to what is being written, with how many lines it ends. */
+type AddText = (text: string, lines: number) => Promise<void>;
+
+/**
+ * The success summary's first lines: one line per kind of block (models, tools, …), written an
+ * item at a time: a large config's tools, toolsets and agents are not all summarised at once.
+ */
+async function writeRows(graph: MissionGraph, add: AddText): Promise<void> {
+  const row = async <T, S>(label: string, items: readonly T[], summarize: (item: T) => S, show: (s: S) => string): Promise<void> => {
+    if (items.length === 0) return;
+    await add(`${label.padEnd(10)} `, 0);
+    for (let i = 0; i < items.length; i++) await add(`${i > 0 ? ', ' : ''}${show(summarize(items[i]!))}`, 0);
+    await add('\n', 1);
   };
-  row('models', s.models.map((m) => `${m.name} (${m.provider}${m.apiKey || m.provider === 'replay' ? '' : ', no api_key'})`));
-  row('tools', s.customTools.map((t) => `${t.name} (${t.implements})`));
-  row('mcp', s.mcpServers.map((m) => `${m.name} (${m.transport}${m.needsVariables ? `, needs ${m.needsVariables.map((n) => `vars.${n}`).join(', ')}` : ''})`));
-  row('toolsets', s.toolsets.map((t) => `${t.name} (${toolCount(t)})`));
-  row('skills', s.skills.map((k) => k.name));
-  row('agents', s.agents.map((a) => `${a.name} (${a.model}, ${toolCount(a)})`));
-  return lines;
+  await row('models', graph.models, summarizeItem.model, (m) => `${m.name} (${m.provider}${m.apiKey || m.provider === 'replay' ? '' : ', no api_key'})`);
+  await row('tools', graph.customTools, summarizeItem.customTool, (t) => `${t.name} (${t.implements})`);
+  await row('mcp', graph.mcpServers, summarizeItem.mcpServer, (m) => `${m.name} (${m.transport}${m.needsVariables ? `, needs ${m.needsVariables.map((n) => `vars.${n}`).join(', ')}` : ''})`);
+  await row('toolsets', graph.toolsets, summarizeItem.toolset, (t) => `${t.name} (${toolCount(t)})`);
+  await row('skills', graph.skills, summarizeItem.skill, (k) => k.name);
+  await row('agents', graph.agents, summarizeItem.agent, (a) => `${a.name} (${a.model}, ${toolCount(a)})`);
 }
 
 /** A mission's lines in the success summary, each ending in a newline, as one flat string. */
@@ -162,22 +172,20 @@ function missionLines(m: MissionSummary): string[] {
  */
 const FLUSH_AT = 1 << 15;
 
+const EMPTY = Buffer.alloc(0);
+
 /**
  * Writes the success summary, one mission at a time, as fast as `out` takes it: a large config's
- * summary is tens of megabytes of text, never held twice (the missions' texts are let go as they
- * are written; a graph's missions are summarised one by one, never their summary objects at once).
+ * summary is tens of megabytes of text, never held whole (the missions' texts, deflated, are
+ * inflated and let go one at a time as they are written; a graph's missions are summarised one by
+ * one, never their summary objects at once).
  */
-async function writeSummary(graph: MissionGraph, missionTexts: string[], out: NodeJS.WritableStream, head: string, tail: string): Promise<void> {
+async function writeSummary(graph: MissionGraph, missionTexts: Buffer[], out: NodeJS.WritableStream, head: string, tail: string): Promise<void> {
   let pending = head;
   let lines = 0;
-  const add = async (more: string[] | string): Promise<void> => {
-    if (typeof more === 'string') {
-      pending += more;
-      lines++;
-    } else {
-      for (const line of more) pending += `${line}\n`;
-      lines += more.length;
-    }
+  const add: AddText = async (text, more) => {
+    pending += text;
+    lines += more;
     if (pending.length >= FLUSH_AT) {
       const ready = out.write(pending);
       pending = '';
@@ -186,13 +194,17 @@ async function writeSummary(graph: MissionGraph, missionTexts: string[], out: No
       if (!ready) await drained(out);
     }
   };
-  await add(summaryRows(summarizeAllButMissions(graph)));
+  await writeRows(graph, add);
   // Missions the loader handed over as they loaded (then the graph has none), else the graph's.
   for (let i = 0; i < missionTexts.length; i++) {
-    await add(missionTexts[i]!);
-    missionTexts[i] = '';
+    const text = inflateRawSync(missionTexts[i]!).toString('utf8');
+    missionTexts[i] = EMPTY;
+    await add(text, 1);
   }
-  for (const m of graph.missions) await add(missionLines(summarizeMission(m)));
+  for (const m of graph.missions) {
+    const mission = missionLines(summarizeMission(m));
+    await add(`${mission.join('\n')}\n`, mission.length);
+  }
   // As `lines.join('\n')` printed it: a summary of no lines still leaves its empty line.
   out.write(`${pending}${lines === 0 ? '\n' : ''}${tail}`);
 }

@@ -13,7 +13,10 @@ import { normalizeOutput } from './outputValidation.js';
 import { resultLimit, type AgentDefinition } from './definitions.js';
 import { addResultTools } from '../results/index.js';
 import { AgentSession, loadHistory } from './session.js';
-import type { SessionDeps } from './sessionTypes.js';
+import type { SessionDeps, SessionMessage } from './sessionTypes.js';
+import { durableStep, type StepTx } from '../durableStep.js';
+import type { RunEvent } from '../events.js';
+import type { SessionRow } from '../../store/index.js';
 import { digestText, type ItemsDigest } from '../iteration/digest.js';
 import { queryTaskOutputTool, type QuerySource } from '../iteration/queryTaskOutput.js';
 import { SessionContext } from '../context/sessionContext.js';
@@ -97,6 +100,17 @@ export function commanderToolset(tools: SessionTool[], source: QuerySource): Ses
   return [...tools.slice(0, at), queryTaskOutputTool(source), ...tools.slice(at)];
 }
 
+/**
+ * Writes the caller makes around the commander, folded into the commander's own commits: `begin` with
+ * the session's opening (the item marked running), `end` with the commit that stores the completing
+ * turn's results (the item's outcome). `end` is given the outcome and returns whether it stored it;
+ * when the session ends any other way, the caller stores the outcome itself after runCommander returns.
+ */
+export interface CommanderSteps {
+  begin?: (tx: StepTx) => Promise<void>;
+  end?: (outcome: TaskOutcome, tx: StepTx) => Promise<boolean>;
+}
+
 export async function runCommander(
   ctx: RunContext,
   task: TaskSpec,
@@ -104,25 +118,51 @@ export async function runCommander(
   upstream: readonly UpstreamResult[],
   objective: string,
   extension?: CommanderExtension,
-): Promise<TaskOutcome & { state?: CommanderState }> {
+  steps: CommanderSteps = {},
+): Promise<TaskOutcome & { state?: CommanderState; stored?: boolean }> {
   const { store, mission } = ctx;
   const model = mission.commander.model;
   const stored = await store.sessions.get(ctx.runId, task.name, 'commander');
-  const row =
-    stored ??
-    (await store.sessions.open({
-      runId: ctx.runId,
-      task: task.name,
-      agent: 'commander',
-      role: 'commander',
-      model: model.apiModel,
-      systemPrompt: commanderSystemPrompt({ mission, task, agents, upstream, ...(extension ? { dataset: extension.dataset } : {}) }),
-      tools: [],
-      skills: [],
-    }));
+  const started = (sessionId: string): RunEvent => ({
+    type: 'session.started',
+    task: task.name,
+    agent: 'commander',
+    sessionId,
+    model: model.apiModel,
+    tools: [],
+    skills: [],
+    discovery: false,
+    resumed: stored !== undefined,
+  });
+  let row: SessionRow;
+  let history: SessionMessage[];
+  if (stored === undefined) {
+    // A new session: opened with its instruction (and the caller's `begin`) in one commit.
+    const instruction: SessionMessage = { role: 'user', parts: [{ type: 'text', text: objective }], kind: 'instruction' };
+    row = await durableStep(store, ctx.bus, async (tx) => {
+      await steps.begin?.(tx);
+      const opened = await tx.store.sessions.open({
+        runId: ctx.runId,
+        task: task.name,
+        agent: 'commander',
+        role: 'commander',
+        model: model.apiModel,
+        systemPrompt: commanderSystemPrompt({ mission, task, agents, upstream, ...(extension ? { dataset: extension.dataset } : {}) }),
+        tools: [],
+        skills: [],
+      });
+      tx.emit(started(opened.id));
+      await tx.store.messages.append(opened.id, { role: instruction.role, parts: instruction.parts, turn: 1, kind: 'instruction' });
+      return opened;
+    });
+    history = [instruction];
+  } else {
+    if (steps.begin) await durableStep(store, ctx.bus, steps.begin);
+    row = stored;
+    history = await loadHistory(store, row.id);
+  }
 
   const pool = new AgentPool(ctx, task, agents, row.id);
-  const history = await loadHistory(store, row.id);
   const state = CommanderState.fromHistory(history);
   const orchestration = commanderTools({ agents: pool, state, output: task.output, routes: task.router });
   if (extension) orchestration.unshift(...extension.tools(state));
@@ -130,6 +170,7 @@ export async function runCommander(
   const limit = resultLimit(mission.commander.toolResponse, 'commander');
   await addResultTools(toolbox, { store, runId: ctx.runId, sessionId: row.id, maxTokens: limit.maxTokens });
   const sessionModel = ctx.models.sessionModel(model, mission.commander.reasoning);
+  let closedOutcome: (TaskOutcome & { stored?: boolean }) | undefined;
   const policy = contextPolicy({ settings: mission.commander.context, via: 'commander' }, sessionModel);
   const deps: SessionDeps = {
     store,
@@ -148,23 +189,21 @@ export async function runCommander(
     signal: ctx.signal,
     requireToolCall: true,
     isDone: () => state.completion !== undefined,
+    closeInStep: async (tx) => {
+      await tx.store.sessions.setStatus(row.id, 'completed');
+      tx.emit({ type: 'session.finished', task: task.name, agent: 'commander', sessionId: row.id, status: 'completed' });
+      const outcome = outcomeOf(state, task);
+      closedOutcome = steps.end && (await steps.end(outcome, tx)) ? { ...outcome, stored: true } : outcome;
+    },
     onToolResult: (call, result) => state.observe(call, result),
     ...(ctx.budget?.active ? { budget: ctx.budget } : {}),
     ...(ctx.operator ? { operator: ctx.operator } : {}),
   };
   const session = await AgentSession.restore(deps, history);
-  ctx.bus.emit({
-    type: 'session.started',
-    task: task.name,
-    agent: 'commander',
-    sessionId: row.id,
-    model: model.apiModel,
-    tools: [],
-    skills: [],
-    discovery: false,
-    resumed: stored !== undefined,
-  });
-  if (session.length === 0) await session.appendInstruction([{ type: 'text', text: objective }]);
+  if (stored !== undefined) {
+    ctx.bus.emit(started(row.id));
+    if (session.length === 0) await session.appendInstruction([{ type: 'text', text: objective }]);
+  }
 
   let outcome: Awaited<ReturnType<typeof session.run>>;
   try {
@@ -172,16 +211,22 @@ export async function runCommander(
   } finally {
     pool.close();
   }
+  if (outcome.kind === 'done' && outcome.closed && closedOutcome) return extension ? { ...closedOutcome, state } : closedOutcome;
   const status = outcome.kind === 'failed' ? 'failed' : 'completed';
   await store.sessions.setStatus(row.id, status);
   ctx.bus.emit({ type: 'session.finished', task: task.name, agent: 'commander', sessionId: row.id, status });
 
-  if (outcome.kind === 'failed') return { status: 'failed', error: outcome.reason };
+  const result: TaskOutcome = outcome.kind === 'failed' ? { status: 'failed', error: outcome.reason } : outcomeOf(state, task);
+  return extension ? { ...result, state } : result;
+}
+
+/** The task's outcome from what its commander decided (a session that ended `done`). */
+function outcomeOf(state: CommanderState, task: TaskSpec): TaskOutcome {
   const completion = state.completion;
   if (!completion) return { status: 'failed', error: 'the commander finished without calling task_complete' };
   if (!completion.succeed) return { status: 'failed', error: completion.reason ?? 'the commander reported that the task failed' };
   const result: TaskOutcome = { status: 'completed', summary: completion.summary };
   if (state.hasOutput) result.output = task.output ? normalizeOutput(task.output, state.output) : state.output;
   if (completion.route !== undefined && completion.route !== 'none') result.route = completion.route;
-  return extension ? { ...result, state } : result;
+  return result;
 }

@@ -186,7 +186,7 @@ function internalTool<S extends z.ZodType>(
   run: (input: z.infer<S>, call: ToolCall) => Promise<ToolResult>,
 ): SessionTool {
   const inputSchema = opts.json ?? cachedInputSchema(name, schema, opts.key ?? '');
-  const definition: ToolDefinition = { name, description, inputSchema, strict: true };
+  const definition = sharedDefinition(name, description, inputSchema);
   return {
     ref: name,
     definition,
@@ -255,6 +255,18 @@ function cachedInputSchema(name: string, schema: z.ZodType, variant: string): Re
   }
   bySchema.set(schema, json);
   return json;
+}
+
+// The definition sent to the model, one object per schema: what is derived from a definition once
+// (its request size, its provider form) is then derived once for every commander that holds it.
+const definitions = new WeakMap<object, ToolDefinition>();
+
+function sharedDefinition(name: string, description: string, inputSchema: Record<string, unknown>): ToolDefinition {
+  const known = definitions.get(inputSchema);
+  if (known?.name === name && known.description === description) return known;
+  const definition: ToolDefinition = { name, description, inputSchema, strict: true };
+  definitions.set(inputSchema, definition);
+  return definition;
 }
 
 export function toolInputSchema(schema: z.ZodType): Record<string, unknown> {

@@ -157,20 +157,24 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
   const useDiscovery = tools.length > 0 && shouldUseDiscovery(tools.length, { discovery: worker.discovery, threshold: worker.discoveryThreshold });
   // One index serves the prompt's group list and the session's search_tools.
   const index = useDiscovery ? createToolIndex(tools) : undefined;
-  const systemPrompt = renderPrompt('worker', {
-    task: ctx.task.name,
-    mission: ctx.mission.name,
-    missionDescription: ctx.mission.description,
-    objective: ctx.objective,
-    discovery: index ? discoveryContract(ctx.graph, index) : undefined,
-    serverInstructions: serverInstructionsSection(tools),
-    skills: skillsSection(skills, preloaded),
-  });
+  // Rendered when first read (the worker's session opens): a fan-out's commanders each hold a
+  // worker definition, and one that finishes without calling its worker never needs the prompt.
+  let systemPrompt: string | undefined;
   const def: AgentDefinition = {
     name: 'worker',
     description: "This task's own agent, holding exactly the tools the task declares.",
     model: worker.model,
-    systemPrompt,
+    get systemPrompt() {
+      return (systemPrompt ??= renderPrompt('worker', {
+        task: ctx.task.name,
+        mission: ctx.mission.name,
+        missionDescription: ctx.mission.description,
+        objective: ctx.objective,
+        discovery: index ? discoveryContract(ctx.graph, index) : undefined,
+        serverInstructions: serverInstructionsSection(tools),
+        skills: skillsSection(skills, preloaded),
+      }));
+    },
     tools,
     declaredTools,
     skills,

@@ -57,7 +57,7 @@ export async function runModelTurn(
         deps.bus.emit({ type: 'model.retry', task: deps.task, agent: deps.agent, attempt: notice.attempt, delayMs: notice.delayMs, reason: notice.reason }),
     });
   } catch (error) {
-    reservation?.release();
+    await reservation?.release();
     if (deps.signal.aborted) throw new RunInterrupted();
     if (error instanceof ModelCallError) return { kind: 'failed', reason: error.message };
     throw error;
@@ -91,6 +91,8 @@ export async function runModelTurn(
   await deps.store.transaction(async (tx) => {
     await append(assistant, turn, tx);
     await tx.turns.record({ runId: deps.runId, ...facts });
+    // The stored turn is the call's spend from now on: its reservation goes in the same transaction.
+    await reservation?.settleIn(tx);
     if (followUp) await append(followUp, turn, tx);
   });
   // What the provider reported for this request: the next request's check starts from it.

@@ -138,15 +138,25 @@ export class AgentSession {
         const opening = announce;
         announce = undefined;
         const guard = deps.loopGuard ? await this.repeatGuard(calls) : undefined;
+        // Without a loop guard (which may still stop the session after the results), a session done
+        // after these results is closed in the same commit.
+        const close = deps.loopGuard ? undefined : deps.closeInStep;
+        let closed = false;
         await executeToolCalls(deps, calls, {
           opening: opening && ((tx) => opening(tx.emit)),
-          persist: (results, tx) => this.append({ role: 'user', parts: results, kind: 'tool_results' }, this.turnsTaken, tx.store),
+          persist: async (results, tx) => {
+            await this.append({ role: 'user', parts: results, kind: 'tool_results' }, this.turnsTaken, tx.store);
+            if (close && deps.isDone?.()) {
+              await close(tx);
+              closed = true;
+            }
+          },
           answers: guard?.answers,
         });
         if (guard?.stop) return { kind: 'failed', reason: guard.stop };
         const idle = deps.loopGuard ? this.progressGuard() : undefined;
         if (idle) return { kind: 'failed', reason: idle };
-        if (deps.isDone?.()) return { kind: 'done' };
+        if (deps.isDone?.()) return closed ? { kind: 'done', closed } : { kind: 'done' };
         continue;
       }
 

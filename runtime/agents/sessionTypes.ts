@@ -8,6 +8,7 @@ import type { ModelClient, Part, ToolResultPart, ToolUsePart } from '../provider
 import type { Toolbox } from './toolbox.js';
 import type { SessionContext } from '../context/sessionContext.js';
 import type { OperatorDesk } from '../operator/desk.js';
+import type { StepTx } from '../durableStep.js';
 
 /** Why a user-role message exists; lets resume tell corrections and instructions apart. */
 export type MessageKind = 'instruction' | 'tool_results' | 'correction' | 'truncation';
@@ -56,6 +57,12 @@ export interface SessionDeps {
   requireToolCall: boolean;
   /** Commander: true once task_complete has succeeded; the loop stops after that turn's results. */
   isDone?: () => boolean;
+  /**
+   * Commander: the writes that close the session once isDone() holds, made in the commit that stores
+   * the completing turn's results (its status, the task's or item's outcome) instead of commits of
+   * their own. The session then returns `done` with `closed: true`.
+   */
+  closeInStep?: (tx: StepTx) => Promise<void>;
   /** The run's budgets (absent when none is set): each model call reserves its cost here first. */
   budget?: BudgetGate;
   /** Runaway guards of this session's agent. */
@@ -68,7 +75,8 @@ export interface SessionDeps {
 
 export type SessionOutcome =
   | { kind: 'answer'; text: string }
-  | { kind: 'done' }
+  /** `closed`: closeInStep ran in the commit that stored the completing results. */
+  | { kind: 'done'; closed?: boolean }
   | { kind: 'failed'; reason: string };
 
 /** Thrown when the run is being stopped (SIGINT, a sibling task failed): state stays resumable. */

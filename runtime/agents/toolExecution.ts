@@ -7,7 +7,9 @@
 // turn with their events (and the reply's `model.turn`) in one commit before any tool runs, the
 // results with the tool_results message in one commit after the last of them. A result whose loss
 // would cost more than a re-run (a call that is not safe to repeat, or one that resumes its own work)
-// is committed as soon as it is known while other calls still run.
+// is committed as soon as it is known while other calls still run. The bookkeeping calls that run
+// last (submit_output, task_complete) are safe to repeat and touch nothing outside: their starts go
+// in the last commit with their results.
 
 import { durableStep, type StepTx } from '../durableStep.js';
 import type { EventBus } from '../events.js';
@@ -89,7 +91,10 @@ export async function executeToolCalls(deps: SessionDeps, calls: readonly ToolUs
         finish(i, plan.result);
         continue;
       }
-      await writes.commit();
+      // Bookkeeping that acts on nothing outside the process and is safe to repeat needs no commit of
+      // its own before it runs: its start goes in with its result (a kill before that commit leaves
+      // no entry, and resume runs it, as it would re-run a `started` one).
+      if (plan.tool.onInterrupted !== 'rerun') await writes.commit();
       const done = await runTool(deps, call, plan.tool);
       writes.add((tx) => recordResult(deps, tx, call, plan.tool.ref, done));
       finish(i, done.result);

@@ -11,7 +11,8 @@ import { runSequentialItems } from './sequential.js';
 
 export { UnitSlots } from './slots.js';
 export { itemLabel, parseItemLabel } from './labels.js';
-export type { IterationDeps } from './parallel.js';
+export type { IterationDeps, ItemDispatch, ItemAttempt, AttemptResult } from './parallel.js';
+export { runItemHere } from './parallel.js';
 export { withItemDigests } from './digest.js';
 
 /** The items of the dataset a task iterates over, as this run sees them. */

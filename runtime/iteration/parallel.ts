@@ -2,14 +2,16 @@
 // store. Items that completed in an earlier process are never run again; an interrupted item's
 // sessions are found again by their label and continued; a failed item is re-run from fresh sessions
 // (its old ones keep their transcripts under `task[i]#attempt`). The run's `max_parallel` slots bound
-// all units at once, `concurrency_limit` this task's items.
+// all units at once, `concurrency_limit` this task's items. An item's attempt runs here, or on
+// PostgreSQL is queued for any runner (deps.items: runtime/queuedTasks.ts).
 
 import type { TaskSpec } from '../../config/graph.js';
 import type { Value } from '../../config/hcl/value.js';
 import { renderObjective } from '../../config/objective.js';
 import type { ItemRow } from '../../store/index.js';
 import { commanderAgents } from '../agents/definitions.js';
-import { runCommander, type TaskOutcome, type UpstreamResult } from '../agents/commander.js';
+import { runCommander, type CommanderSteps, type TaskOutcome, type UpstreamResult } from '../agents/commander.js';
+import type { RunEvent } from '../events.js';
 import { RunInterrupted } from '../agents/sessionTypes.js';
 import type { RunContext } from '../runContext.js';
 import { attemptLabel } from '../taskAttempts.js';
@@ -21,7 +23,21 @@ export interface IterationDeps {
   slots: UnitSlots;
   /** Waits `ms` (start_delay); injectable so tests need no real time. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * Where an item's attempt executes: here (runItemHere, the default), or on a shared queue
+   * (PostgreSQL: runtime/queuedTasks.ts queues the item as a unit of work and waits for its outcome).
+   */
+  items?: ItemDispatch;
 }
+
+/** Executes one attempt of one item to its result, and says which items to start first on a re-attach. */
+export interface ItemDispatch {
+  run: ItemAttempt;
+  /** The items to start first: those whose attempt is already queued or running (a coordinator that took over). */
+  inFlight(ctx: RunContext, task: string, rows: readonly ItemRow[]): Promise<ReadonlySet<number>>;
+}
+
+export type ItemAttempt = (ctx: RunContext, task: TaskSpec, item: Value, row: ItemRow, upstream: readonly UpstreamResult[], total: number) => Promise<AttemptResult>;
 
 type ItemResult = 'completed' | 'failed' | 'interrupted';
 
@@ -51,11 +67,19 @@ export async function runParallelItems(
   const runOne = async (row: ItemRow): Promise<ItemResult> => {
     let current = row;
     for (;;) {
-      const result = await runAttempt(ctx, resolved, items[current.index]!, current, upstream, total);
+      const index = current.index;
+      const announce = (emit: (event: RunEvent) => void): void => {
+        completed++;
+        emit({ type: 'item.finished', task: task.name, index, status: 'completed', completed, failed: failedItems.length, total });
+      };
+      // Here, the item.finished event rides on the commit that completes the item; an item run by
+      // another runner (deps.items) is announced once its outcome is read.
+      const result = deps.items
+        ? await deps.items.run(ctx, resolved, items[index]!, current, upstream, total)
+        : await runItemHere(ctx, resolved, items[index]!, current, upstream, total, announce);
       if (result.kind === 'interrupted') return 'interrupted';
       if (result.kind === 'completed') {
-        completed++;
-        bus.emit({ type: 'item.finished', task: task.name, index: current.index, status: 'completed', completed, failed: failedItems.length, total });
+        if (!result.announced) announce((event) => bus.emit(event));
         return 'completed';
       }
       if (current.attempt <= iterator.maxRetries && !ctx.signal.aborted) {
@@ -76,6 +100,13 @@ export async function runParallelItems(
   for (const row of rows) {
     if (row.status === 'completed') continue;
     todo.push(row.status === 'failed' ? await freshAttempt(ctx, task.name, row.index, row.attempt) : row);
+  }
+  // A coordinator that took a run over starts with the items already queued or running elsewhere, so
+  // they take the run's slots before any new item is queued (item 0 stays first for a smoke test).
+  if (deps.items && todo.length > 0) {
+    const inFlight = await deps.items.inFlight(ctx, task.name, todo);
+    const first = (row: ItemRow): boolean => (iterator.smoketest && row.index === 0) || inFlight.has(row.index);
+    todo.splice(0, todo.length, ...todo.filter(first), ...todo.filter((row) => !first(row)));
   }
 
   const runInSlot = async (row: ItemRow): Promise<ItemResult | 'not started'> => {
@@ -139,20 +170,46 @@ export async function runParallelItems(
   return { status: 'completed', summary: `Iterated task "${task.name}": ${counts}.${failedText} Read the items' outputs with query_task_output.` };
 }
 
-type AttemptResult = { kind: 'completed' } | { kind: 'failed'; error: string } | { kind: 'interrupted' };
+/** `announced`: the item.finished event went out in the commit that completed the item. */
+export type AttemptResult = { kind: 'completed'; announced?: boolean } | { kind: 'failed'; error: string } | { kind: 'interrupted' };
 
-async function runAttempt(
+/**
+ * Runs one attempt of one item in this process, storing its result on the item's row. Its writes
+ * ride on the commander's commits (CommanderSteps): the item is marked running in the commit that
+ * opens its session and instruction, and completed (with its item.finished event, when `announce`
+ * is given — the coordinator's count) in the commit that stores the results of the turn that
+ * completed it.
+ */
+export async function runItemHere(
   ctx: RunContext,
   task: TaskSpec,
   item: Value,
   row: ItemRow,
   upstream: readonly UpstreamResult[],
   total: number,
+  announce?: (emit: (event: RunEvent) => void) => void,
 ): Promise<AttemptResult> {
   const { store, runId, bus } = ctx;
   const index = row.index;
-  await store.items.markRunning(runId, task.name, index);
-  bus.emit({ type: 'item.started', task: task.name, index, attempt: row.attempt, total });
+  const started: RunEvent = { type: 'item.started', task: task.name, index, attempt: row.attempt, total };
+  let begun = false;
+  let announced = false;
+  const steps: CommanderSteps = {
+    begin: async (tx) => {
+      await tx.store.items.markRunning(runId, task.name, index);
+      tx.emit(started);
+      begun = true;
+    },
+    end: async (outcome, tx) => {
+      if (outcome.status === 'failed') return false;
+      await tx.store.items.complete(runId, task.name, index, itemResult(outcome));
+      if (announce) {
+        announce(tx.emit);
+        announced = true;
+      }
+      return true;
+    },
+  };
   try {
     const rendered = renderObjective(task, ctx.graph.variables, ctx.inputs, { value: item, index });
     if (rendered.text === undefined) throw new Error(rendered.diagnostics.map((d) => d.message).join('; '));
@@ -160,16 +217,15 @@ async function runAttempt(
     // (`task` is a plain object here: runParallelItems read the block-backed getters once.)
     const itemTask: TaskSpec = { ...task, name: itemLabel(task.name, index) };
     const agents = await commanderAgents(ctx, itemTask, rendered.text);
-    const outcome = await runCommander(ctx, itemTask, agents, upstream, rendered.text);
+    const outcome = await runCommander(ctx, itemTask, agents, upstream, rendered.text, undefined, steps);
     if (outcome.status === 'failed') {
       await store.items.fail(runId, task.name, index, outcome.error);
       return { kind: 'failed', error: outcome.error };
     }
-    const done: { summary: string; output?: unknown } = { summary: outcome.summary };
-    if (outcome.output !== undefined) done.output = outcome.output;
-    await store.items.complete(runId, task.name, index, done);
-    return { kind: 'completed' };
+    if (!outcome.stored) await store.items.complete(runId, task.name, index, itemResult(outcome));
+    return { kind: 'completed', announced: outcome.stored === true && announced };
   } catch (error) {
+    if (!begun) bus.emit(started);
     if (error instanceof RunInterrupted || ctx.signal.aborted) {
       await store.items.setStatus(runId, task.name, index, 'cancelled');
       return { kind: 'interrupted' };
@@ -178,6 +234,12 @@ async function runAttempt(
     await store.items.fail(runId, task.name, index, message);
     return { kind: 'failed', error: message };
   }
+}
+
+function itemResult(outcome: { summary: string; output?: unknown }): { summary: string; output?: unknown } {
+  const done: { summary: string; output?: unknown } = { summary: outcome.summary };
+  if (outcome.output !== undefined) done.output = outcome.output;
+  return done;
 }
 
 /** A failed item's next attempt: its sessions move aside (kept, readable) so the attempt opens fresh ones. */

@@ -5,7 +5,7 @@
 
 import type Anthropic from '@anthropic-ai/sdk';
 import { strictToolSchema } from './strictSchema.js';
-import type { Message, ModelRequest, Part, ToolResultContent } from './types.js';
+import type { Message, ModelRequest, Part, ToolDefinition, ToolResultContent } from './types.js';
 
 type Params = Anthropic.MessageCreateParamsStreaming;
 type BlockParam = Anthropic.ContentBlockParam;
@@ -37,15 +37,10 @@ export function toAnthropicParams(request: ModelRequest, options: AnthropicReque
     params.system = [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }];
   }
   if (request.tools.length > 0) {
+    const last = request.tools.length - 1;
     params.tools = request.tools.map((tool, index) => {
-      const strict = tool.strict ? strictToolSchema(tool.inputSchema, 'anthropic') : undefined;
-      return {
-        name: tool.name,
-        description: tool.description,
-        input_schema: (strict ?? { type: 'object', ...tool.inputSchema }) as Anthropic.Tool.InputSchema,
-        ...(strict ? { strict: true } : {}),
-        ...(index === request.tools.length - 1 ? { cache_control: { type: 'ephemeral' as const } } : {}),
-      };
+      const param = toolParam(tool);
+      return index === last ? { ...param, cache_control: { type: 'ephemeral' as const } } : param;
     });
   }
   if (budget !== undefined) params.thinking = { type: 'enabled', budget_tokens: budget };
@@ -54,6 +49,28 @@ export function toAnthropicParams(request: ModelRequest, options: AnthropicReque
     params.output_config = { effort: request.reasoning };
   }
   return params;
+}
+
+/**
+ * A tool definition in the API's form, converted once per definition object (the toolbox hands out
+ * the same objects turn after turn, and the commanders of a fan-out share theirs). Never changed
+ * after it is made: the cache breakpoint goes on a copy.
+ */
+const toolParams = new WeakMap<ToolDefinition, Anthropic.Tool>();
+
+function toolParam(tool: ToolDefinition): Anthropic.Tool {
+  let param = toolParams.get(tool);
+  if (param === undefined) {
+    const strict = tool.strict ? strictToolSchema(tool.inputSchema, 'anthropic') : undefined;
+    param = {
+      name: tool.name,
+      description: tool.description,
+      input_schema: (strict ?? { type: 'object', ...tool.inputSchema }) as Anthropic.Tool.InputSchema,
+      ...(strict ? { strict: true } : {}),
+    };
+    toolParams.set(tool, param);
+  }
+  return param;
 }
 
 function toMessageParam(message: Message): Anthropic.MessageParam {

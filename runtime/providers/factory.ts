@@ -56,16 +56,17 @@ export function createModelClient(block: ModelBlock, options: ModelClientFactory
 }
 
 /**
- * Each SDK costs ~0.2–0.3 s to load, so it is imported only for a model block that is actually used:
- * the import starts when the block's client is created (the runtime creates them as a run starts)
- * and the first call waits for it.
+ * A provider's SDK (~1 MB of code, and Node's fetch under it) is loaded when the block's first request
+ * is about to be sent, not when its client is created: a run creates the clients of its commander and
+ * workers as it starts, and a resume that finds their answers in the store sends nothing. Loading it
+ * earlier bought nothing measurable (bench/persistence.mjs, resume rows): the code is compiled on the
+ * same thread either way. Concurrent first calls share one load.
  */
 function onFirstCall(provider: 'anthropic' | 'openai', create: () => Promise<ModelClient>): ModelClient {
-  const client = create();
-  client.catch(() => {}); // reported by the first call that awaits it
+  let client: Promise<ModelClient> | undefined;
   return {
     provider,
-    complete: async (request, call) => (await client).complete(request, call),
+    complete: async (request, call) => (await (client ??= create())).complete(request, call),
   };
 }
 

@@ -5,7 +5,7 @@
 
 import type OpenAI from 'openai';
 import { strictToolSchema } from './strictSchema.js';
-import type { Message, ModelRequest, Part, ToolResultPart } from './types.js';
+import type { Message, ModelRequest, Part, ToolDefinition, ToolResultPart } from './types.js';
 
 type Params = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
 type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -38,14 +38,24 @@ export function toOpenAIParams(request: ModelRequest, options: OpenAIRequestOpti
   const field = reasoning ? 'max_completion_tokens' : options.maxTokensField;
   params[field] = request.maxOutputTokens;
   if (request.tools.length > 0) {
-    params.tools = request.tools.map((tool) => {
-      const strict = tool.strict ? strictToolSchema(tool.inputSchema, 'openai') : undefined;
-      const parameters = strict ?? { type: 'object', ...tool.inputSchema };
-      return { type: 'function', function: { name: tool.name, description: tool.description, parameters, ...(strict ? { strict: true } : {}) } };
-    });
+    params.tools = request.tools.map(toolParam);
   }
   if (reasoning) params.reasoning_effort = reasoning;
   return params;
+}
+
+/** A tool definition in the API's form, converted once per definition object (see anthropicRequest.ts). */
+const toolParams = new WeakMap<ToolDefinition, OpenAI.Chat.Completions.ChatCompletionTool>();
+
+function toolParam(tool: ToolDefinition): OpenAI.Chat.Completions.ChatCompletionTool {
+  let param = toolParams.get(tool);
+  if (param === undefined) {
+    const strict = tool.strict ? strictToolSchema(tool.inputSchema, 'openai') : undefined;
+    const parameters = strict ?? { type: 'object', ...tool.inputSchema };
+    param = { type: 'function', function: { name: tool.name, description: tool.description, parameters, ...(strict ? { strict: true } : {}) } };
+    toolParams.set(tool, param);
+  }
+  return param;
 }
 
 function toMessageParams(message: Message): MessageParam[] {

@@ -26,6 +26,7 @@ import { createUnitsRepo } from './repos/units.js';
 import { queueNotices, type QueueNotices } from './queueNotices.js';
 import { createContextViewsRepo } from './repos/contextViews.js';
 import { createOperatorRequestsRepo } from './repos/operatorRequests.js';
+import { createBudgetsRepo } from './repos/budgets.js';
 
 export interface PostgresStoreOptions extends PostgresConnectOptions {
   /** Applied to every stored text that may carry user or model content; restored on read. */
@@ -104,6 +105,7 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
     units: createUnitsRepo(ctx),
     contextViews: createContextViewsRepo(ctx),
     operatorRequests: createOperatorRequestsRepo(ctx),
+    budgets: createBudgetsRepo(ctx),
   };
 }
 

@@ -84,5 +84,12 @@ export interface UnitsRepo {
   /** Cancels a unit: a queued one at once, a claimed one once its holder notices (state 'cancelling'). */
   cancel(id: string): Promise<void>;
   get(id: string): Promise<UnitRow | undefined>;
+  /**
+   * How many of the run's task and item units are queued or held now, other than `except`: what a
+   * coordinator checks before queueing one more, so that `max_parallel` holds whoever queued them.
+   */
+  activeCount(runId: string, except: UnitKey): Promise<number>;
+  /** The units with these ids (those that exist), in no particular order: a coordinator's units in flight. */
+  getMany(ids: readonly string[]): Promise<UnitRow[]>;
   list(runId: string): Promise<UnitRow[]>;
 }

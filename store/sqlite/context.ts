@@ -1,5 +1,6 @@
 // What every repository receives: the connection, the column codec (redaction + JSON) and the clock.
-// Repositories prepare their statements once, when the store opens.
+// Repositories prepare their statements once, when the store opens (on a current schema, each is
+// really prepared on first use: lazyStatements.ts).
 
 import type Database from 'better-sqlite3';
 import type { ColumnCodec } from '../columns.js';

@@ -24,7 +24,11 @@ export function createEventsRepo({ db, codec, now }: RepoContext): EventsRepo {
       append(e);
     },
     async appendMany(events) {
-      appendMany.immediate(events);
+      // Inside a store transaction (a durable step's events) the rows join it as they are: a
+      // savepoint around them would add two statements per event and undo nothing the step's own
+      // rollback does not.
+      if (db.inTransaction) for (const e of events) append(e);
+      else appendMany.immediate(events);
     },
     async list(runId, opts = {}) {
       return list.all(runId, opts.afterId ?? 0, opts.limit ?? -1).map((row) => toEventRow(codec, parseRow(RawEvent, 'events', row)));

@@ -5,8 +5,9 @@
 // Then WAL with synchronous=NORMAL and checkpoints every WAL_CHECKPOINT_PAGES, foreign keys on, a busy
 // timeout, and the repositories with their statements prepared once.
 
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { accessSync, constants, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { createDbFile, examineDbFile, notSquadronDb } from '../dbFile.js';
 import { StoreError } from '../errors.js';
@@ -24,7 +25,10 @@ export interface OpenStoreOptions {
    * file and its folder are writable, and reported through onNote).
    */
   access?: 'write' | 'read';
-  /** Told what a read-only open did or could not do (an upgrade applied, an old schema read as it is). */
+  /**
+   * Told what an open did or could not do: an existing database upgraded to the current schema, or a
+   * read-only one of an older schema read as it is.
+   */
   onNote?: (message: string) => void;
   /** Applied to every stored text that may carry user or model content; restored on read. */
   redactor?: Redactor;
@@ -59,7 +63,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
   if (path === MEMORY) {
     const db = connect(MEMORY, {});
     prepareWritable(db, MEMORY, files, opts);
-    return storeOn(db, MEMORY, opts);
+    return storeOn(db, MEMORY, opts, true);
   }
   const file = resolve(path);
   return opts.access === 'read' ? openForReading(file, files, opts) : openForWriting(file, files, opts);
@@ -84,8 +88,9 @@ function openForWriting(file: string, files: MigrationFile[], opts: OpenStoreOpt
     check.close();
   }
   const db = connect(file, { fileMustExist: true });
-  prepareWritable(db, file, files, opts);
-  return storeOn(db, file, opts);
+  const { applied } = prepareWritable(db, file, files, opts);
+  if (applied.length > 0) opts.onNote?.(upgraded(file, applied));
+  return storeOn(db, file, opts, true);
 }
 
 function openForReading(file: string, files: MigrationFile[], opts: OpenStoreOptions): Store {
@@ -101,12 +106,13 @@ function openForReading(file: string, files: MigrationFile[], opts: OpenStoreOpt
     const writer = connect(file, { fileMustExist: true });
     const { applied } = prepareWritable(writer, file, files, opts);
     writer.close();
-    if (applied.length > 0) opts.onNote?.(`upgraded the database ${file} to the current schema (applied ${applied.join(', ')})`);
+    if (applied.length > 0) opts.onNote?.(upgraded(file, applied));
     pending = [];
   }
   const db = openReadOnly(file);
   try {
-    const store = storeOn(db, file, opts);
+    // Statements are prepared as it opens when its schema is older: what it cannot answer is refused now.
+    const store = storeOn(db, file, opts, pending.length === 0);
     if (pending.length > 0) opts.onNote?.(`reading ${file} as it is: it is read-only, so its schema was not upgraded (missing ${names(pending)})`);
     return store;
   } catch (err) {
@@ -168,7 +174,7 @@ function connect(filename: string, options: { readonly?: boolean; fileMustExist?
   const previous = process.env['SQLITE_USE_URI'];
   process.env['SQLITE_USE_URI'] = '1';
   try {
-    return new Database(filename, dbOptions);
+    return new (betterSqlite3())(filename, dbOptions);
   } catch (err) {
     const shown = uri ? decodeURIComponent(filename.replace(/^file:/, '').replace(/\?immutable=1$/, '')) : filename;
     throw new StoreError('OPEN_FAILED', `cannot open the database ${shown}: ${(err as Error).message}`, { cause: err });
@@ -176,6 +182,17 @@ function connect(filename: string, options: { readonly?: boolean; fileMustExist?
     if (previous === undefined) delete process.env['SQLITE_USE_URI'];
     else process.env['SQLITE_USE_URI'] = previous;
   }
+}
+
+let addon: typeof Database | undefined;
+
+/**
+ * better-sqlite3, required on first use. It is CommonJS: importing it made Node's ES module loader
+ * parse its entry file for export names first (and set up the parser for that), a cost on every CLI
+ * start that opens a database; require loads it as it is.
+ */
+function betterSqlite3(): typeof Database {
+  return (addon ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database);
 }
 
 function prepareWritable(db: Database.Database, file: string, files: MigrationFile[], opts: OpenStoreOptions): { applied: string[] } {
@@ -194,9 +211,9 @@ function prepareWritable(db: Database.Database, file: string, files: MigrationFi
   }
 }
 
-function storeOn(db: Database.Database, file: string, opts: OpenStoreOptions): Store {
+function storeOn(db: Database.Database, file: string, opts: OpenStoreOptions, currentSchema: boolean): Store {
   db.pragma('foreign_keys = ON');
-  const storeOpts: SqliteStoreOptions = {};
+  const storeOpts: SqliteStoreOptions = { lazyStatements: currentSchema };
   if (opts.redactor !== undefined) storeOpts.redactor = opts.redactor;
   if (opts.clock !== undefined) storeOpts.clock = opts.clock;
   return sqliteStore(db, file, storeOpts);
@@ -214,6 +231,10 @@ function canAccess(path: string, mode: number): boolean {
   } catch {
     return false;
   }
+}
+
+function upgraded(file: string, applied: string[]): string {
+  return `upgraded the database ${file} to the current schema (applied ${applied.join(', ')})`;
 }
 
 function names(files: MigrationFile[]): string {

@@ -35,18 +35,14 @@ export function createSessionsRepo({ db, codec, now }: RepoContext): SessionsRep
 
   return {
     async open(s) {
-      insert.run(
-        newId('ses'),
-        s.runId,
-        s.task,
-        s.agent,
-        s.role,
-        s.model,
-        codec.text(s.systemPrompt),
-        codec.json(s.tools),
-        codec.json(s.skills),
-        now(),
-      );
+      const id = newId('ses');
+      const startedAt = now();
+      const opened = insert.run(id, s.runId, s.task, s.agent, s.role, s.model, codec.text(s.systemPrompt), codec.json(s.tools), codec.json(s.skills), startedAt);
+      // The row just written is what the caller gave (a fan-out opens a session per item: no read back
+      // and validation of it); the one already there, when another writer came first, is read.
+      if (opened.changes === 1) {
+        return { id, runId: s.runId, task: s.task, agent: s.agent, role: s.role, model: s.model, status: 'running', systemPrompt: s.systemPrompt, tools: s.tools, skills: s.skills, answerDelivered: false, startedAt };
+      }
       return read(byKey.get(s.runId, s.task, s.agent));
     },
     async get(runId, task, agent) {

@@ -24,13 +24,17 @@ import { createTurnsRepo } from './turns.js';
 import { createStoredResultsRepo } from './storedResults.js';
 import { createContextViewsRepo } from './contextViews.js';
 import { createOperatorRequestsRepo } from './operatorRequests.js';
+import { createBudgetsRepo } from './budgets.js';
+import { lazyStatements } from './lazyStatements.js';
 
-type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests';
+type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests' | 'budgets';
 type Repos = Pick<Store, RepoName>;
 
 export interface SqliteStoreOptions {
   redactor?: Redactor;
   clock?: () => number;
+  /** Prepare each statement when first used (see lazyStatements.ts): only for a current schema. */
+  lazyStatements?: boolean;
 }
 
 /** A transaction's store: its nesting depth, and whether its transaction is still open. */
@@ -45,7 +49,7 @@ export function sqliteStore(db: Database.Database, path: string, opts: SqliteSto
 
 function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
   const clock = opts.clock ?? Date.now;
-  const ctx: RepoContext = { db, codec: createColumnCodec(opts.redactor), clock, now: () => isoTime(clock()) };
+  const ctx: RepoContext = { db: opts.lazyStatements ? lazyStatements(db) : db, codec: createColumnCodec(opts.redactor), clock, now: () => isoTime(clock()) };
   return {
     runs: createRunsRepo(ctx),
     tasks: createTasksRepo(ctx),
@@ -60,6 +64,7 @@ function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
     storedResults: createStoredResultsRepo(ctx),
     contextViews: createContextViewsRepo(ctx),
     operatorRequests: createOperatorRequestsRepo(ctx),
+    budgets: createBudgetsRepo(ctx),
   };
 }
 
@@ -123,7 +128,7 @@ function view(v: View): Store {
   return store;
 }
 
-const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests'];
+const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests', 'budgets'];
 
 /** The repository with every method behind `guard`. */
 function gated<R extends object>(repo: R, guard: <T>(fn: () => Promise<T>) => Promise<T>): R {

@@ -215,6 +215,32 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('0013 adds budget_reservations, empty for a run stored before: its budget totals are its stored turns', async () => {
+    const path = join(tempDir(), 'store.db');
+    const files = readMigrations(assetPath('migrations', 'sqlite'));
+    const db = new Database(path);
+    db.pragma('foreign_keys = ON');
+    migrate(db, files.filter((f) => f.version < 13), () => '2025-01-01T00:00:00.000Z');
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'budget_reservations'").pluck().get()).toBeUndefined();
+    db.exec(`INSERT INTO runs (id, mission, config_path, status, inputs_json, started_at) VALUES ('run_a', 'm', '/c.hcl', 'stopped', '{}', '2025-01-01T00:00:00.000Z');
+      INSERT INTO sessions (id, run_id, task_name, agent, role, model, system_prompt, tools_json, skills_json, status, started_at) VALUES ('ses_a', 'run_a', 't', 'worker', 'agent', 'x', '', '[]', '[]', 'completed', '2025-01-01T00:00:00.000Z');
+      INSERT INTO model_turns (run_id, task_name, session_id, turn, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, duration_ms, stop_reason, created_at) VALUES ('run_a', 't', 'ses_a', 1, 'x', 10, 5, 0, 0, 0.25, 1, 'end_turn', '2025-01-01T00:00:00.000Z');`);
+    migrate(db, files, () => '2025-01-01T00:00:00.000Z');
+    expect(db.prepare('SELECT COUNT(*) FROM budget_reservations').pluck().get()).toBe(0);
+    // A reservation goes with its run.
+    db.prepare("INSERT INTO budget_reservations (id, run_id, scope, tokens, dollars, owner, created_at) VALUES ('rsv_a', 'run_a', 'mission', 1, 0.5, 'own_a', '2025-01-01T00:00:00.000Z')").run();
+    db.close();
+    const store = openStore(path);
+    try {
+      const totals = await store.budgets.totals('run_a', ['mission', 't']);
+      // The reservation's holder holds no lease: it does not count.
+      expect(totals.get('mission')).toMatchObject({ settled: { tokens: 15, dollars: 0.25 }, reserved: { tokens: 0, dollars: 0 }, inFlight: 0 });
+      expect(totals.get('t')?.settled.tokens).toBe(15);
+    } finally {
+      store.close();
+    }
+  });
+
   it('0012 adds runs.budget_json, NULL for a run stored before: that run opens with no recorded budget', async () => {
     const path = join(tempDir(), 'store.db');
     const files = readMigrations(assetPath('migrations', 'sqlite'));

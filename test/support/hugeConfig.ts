@@ -4,12 +4,15 @@
 // 50 MB (each mission copied every global agent), later 21.8 s and 2.3 GB (the whole syntax tree
 // held at once).
 
-/** `bytes` of HCL text (a little more: the last mission is written whole). */
-export function hugeConfig(bytes: number): string {
+/**
+ * `bytes` of HCL text (a little more: the last mission is written whole), `globals` of it (a
+ * fraction) in tools, toolsets and agents and the rest in missions.
+ */
+export function hugeConfig(bytes: number, globals = 0.5): string {
   const out = ['variable "api_key" {\n  secret = true\n}\nmodel "claude" {\n  provider = "anthropic"\n  api_key  = vars.api_key\n}\n'];
   let size = out[0]!.length;
   let n = 0;
-  for (; size < bytes / 2; n++) {
+  for (; size < bytes * globals || n === 0; n++) {
     const text = `tool "lookup_${n}" {
   implements  = builtins.http.get
   description = "Lookup service ${n}"

@@ -13,7 +13,10 @@ import type { ClaimFilter, UnitKey, UnitRow, UnitsRepo } from '../../repos/units
 import type { PgRepoContext, Sql } from '../context.js';
 import { WORK_CHANNEL } from '../queueNotices.js';
 
-const RawUnit = () =>
+// Built on first use, then kept: a coordinator reads its units in flight ten times a second.
+let rawUnit: ReturnType<typeof buildRawUnit> | undefined;
+const RawUnit = () => (rawUnit ??= buildRawUnit());
+const buildRawUnit = () =>
   z.object({
     id: z.string(),
     run_id: z.string(),
@@ -155,6 +158,18 @@ export function createUnitsRepo({ sql, atomic, codec, clock, now, queued }: PgRe
     async get(id) {
       const { rows } = await sql.query('SELECT * FROM work_units WHERE id = $1', [id]);
       return rows[0] === undefined ? undefined : read(rows[0]);
+    },
+    async activeCount(runId, except) {
+      const { rows } = await sql.query(
+        `SELECT count(*)::int AS n FROM work_units WHERE run_id = $1 AND kind = 'task' AND state IN ('queued', 'claimed') AND NOT (task = $2 AND attempt = $3)`,
+        [runId, except.task, except.attempt],
+      );
+      return Number(rows[0]?.['n'] ?? 0);
+    },
+    async getMany(ids) {
+      if (ids.length === 0) return [];
+      const { rows } = await sql.query('SELECT * FROM work_units WHERE id = ANY($1::text[])', [[...ids]]);
+      return rows.map(read);
     },
     async list(runId) {
       const { rows } = await sql.query('SELECT * FROM work_units WHERE run_id = $1 ORDER BY enqueued_at, id', [runId]);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../runtime/events.js';
 import { BudgetLedger, taskOfLabel, type BudgetState } from '../../../runtime/budget/ledger.js';
 import { callUpperBound } from '../../../runtime/budget/estimate.js';
+import type { BudgetHolder, BudgetTotals } from '../../../runtime/budget/totals.js';
 import { elapsedFromEvents } from '../../../runtime/budget/restore.js';
 import { parseBudgetFlag } from '../../../runtime/budget/limits.js';
 import type { ModelRequest } from '../../../runtime/providers/types.js';
@@ -41,7 +42,7 @@ describe('BudgetLedger', () => {
     expect(settledC).toBe(false);
     if (a.ok) a.reservation.settle(bound(0.2));
     expect((await c).ok).toBe(true);
-    if (b.ok) b.reservation.release();
+    if (b.ok) await b.reservation.release();
     expect(ledger.spent('mission').dollars).toBeCloseTo(0.2);
   });
 
@@ -72,10 +73,59 @@ describe('BudgetLedger', () => {
     let now = 1_000;
     const s = state({ mission: { duration: 60_000 } });
     s.elapsedBefore.set('mission', 59_000);
-    const ledger = new BudgetLedger(s, () => {}, () => now);
+    const ledger = new BudgetLedger(s, () => {}, { clock: () => now });
     expect((await ledger.reserve('t', 'worker', bound(0))).ok).toBe(true);
     now += 1_000;
     expect(await ledger.reserve('t', 'worker', bound(0))).toMatchObject({ ok: false, stop: { kind: 'duration' } });
+  });
+
+  it('takes a stop noted from another runner as its own: the mission budget stops new tasks, a task budget its task', () => {
+    const ledger = new BudgetLedger(state({ mission: { dollars: 3 }, a: { dollars: 1 } }), () => {});
+    const stop = { scope: 'a', kind: 'dollars' as const, spent: 0.5, needed: 1, limit: 1, message: 'the budget of task "a" cannot afford the next model call' };
+    ledger.noteStop(stop);
+    expect([ledger.taskStopped('a'), ledger.taskStopped('b'), ledger.missionStopped]).toEqual([true, false, false]);
+    expect(ledger.stop).toBe(stop);
+    ledger.noteStop({ ...stop, scope: 'mission', message: 'the mission budget cannot afford the next model call' });
+    expect(ledger.missionStopped).toBe(true);
+    // The first stop stays the run's reason.
+    expect(ledger.stop).toBe(stop);
+  });
+
+  it('names the stop that ended a task here, until the task starts again under a new unit of work', async () => {
+    const ledger = new BudgetLedger(state({ mission: { dollars: 1 } }), () => {});
+    ledger.hold('a', { owner: 'wrk_1', unitId: 'unit_1' });
+    expect(await ledger.reserve('a[1]', 'worker', bound(2))).toMatchObject({ ok: false, stop: { scope: 'mission' } });
+    expect(ledger.stopOf('a')).toMatchObject({ scope: 'mission', kind: 'dollars' });
+    expect(ledger.stopOf('b')).toBeUndefined();
+    ledger.hold('a', { owner: 'wrk_1', unitId: 'unit_2' });
+    expect(ledger.stopOf('a')).toBeUndefined();
+  });
+
+  it("reserves under the unit of work a session runs in: its label's, else its task's, else the run's lease", async () => {
+    const seen: (BudgetHolder | undefined)[] = [];
+    const totals: BudgetTotals = {
+      async reserve(_scopes, _bound, holder) {
+        seen.push(holder);
+        return { ok: true, id: String(seen.length) };
+      },
+      settleIn: async () => undefined,
+      settled: () => undefined,
+      release: async () => undefined,
+      totals: async () => new Map(),
+    };
+    const ledger = new BudgetLedger(state({ mission: { dollars: 10 } }), () => {}, { totals, defaultHolder: () => ({ owner: 'own_lease' }) });
+    ledger.hold('a', { owner: 'wrk_1', unitId: 'unit_a' });
+    ledger.hold('b[2]', { owner: 'wrk_2', unitId: 'unit_b2' });
+    for (const label of ['a', 'a[1]', 'b[2]', 'b[3]']) await ledger.reserve(label, 'worker', bound(1));
+    ledger.unhold('a');
+    await ledger.reserve('a', 'worker', bound(1));
+    expect(seen).toEqual([
+      { owner: 'wrk_1', unitId: 'unit_a' },
+      { owner: 'wrk_1', unitId: 'unit_a' },
+      { owner: 'wrk_2', unitId: 'unit_b2' },
+      { owner: 'own_lease' },
+      { owner: 'own_lease' },
+    ]);
   });
 
   it('maps iteration and attempt labels to their task', () => {

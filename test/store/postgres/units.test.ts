@@ -143,4 +143,32 @@ describe('units of work on PostgreSQL', () => {
       expect((await units!.claim(here('own_2'), STALE_MS, { kinds: ['run'] }))?.owner).toBe('own_2');
     });
   });
+  it('keeps one unit per attempt of each item (named by its label): queueing it again while it is held returns the held unit, a retry is a unit of its own', async () => {
+    await withStores(2, Date.now, async (_stores, [coordinator, taker], runId) => {
+      const first = await coordinator!.enqueue({ runId, kind: 'task', task: 'mark[3]', attempt: 1 });
+      const held = await taker!.claim(here('wrk_1'), STALE_MS, { kinds: ['task'] });
+      expect(held).toMatchObject({ id: first.id, task: 'mark[3]', state: 'claimed' });
+      // A coordinator that took the run over queues the same item again: it gets the held unit back.
+      expect(await coordinator!.enqueue({ runId, kind: 'task', task: 'mark[3]', attempt: 1 })).toMatchObject({ id: first.id, state: 'claimed', owner: 'wrk_1' });
+      expect(await coordinator!.claim(here('wrk_2'), STALE_MS, { kinds: ['task'] })).toBeUndefined();
+      expect(await taker!.finish(first.id, 'wrk_1', { kind: 'failed', error: 'no' })).toBe(true);
+      // The item's next attempt, the task's own unit and another item are other units.
+      const retry = await coordinator!.enqueue({ runId, kind: 'task', task: 'mark[3]', attempt: 2 });
+      const task = await coordinator!.enqueue({ runId, kind: 'task', task: 'mark', attempt: 1 });
+      const other = await coordinator!.enqueue({ runId, kind: 'task', task: 'mark[4]', attempt: 1 });
+      expect(new Set([first.id, retry.id, task.id, other.id]).size).toBe(4);
+      expect((await coordinator!.get(first.id))?.outcome).toEqual({ kind: 'failed', error: 'no' });
+      expect((await coordinator!.list(runId)).map((u) => `${u.task}#${u.attempt}:${u.state}`).sort()).toEqual(['mark#1:queued', 'mark[3]#1:done', 'mark[3]#2:queued', 'mark[4]#1:queued']);
+      // A coordinator reads back only the units it waits for.
+      expect((await coordinator!.getMany([retry.id, first.id, 'unit_gone'])).map((u) => `${u.task}#${u.attempt}:${u.state}`).sort()).toEqual(['mark[3]#1:done', 'mark[3]#2:queued']);
+      expect(await coordinator!.getMany([])).toEqual([]);
+      // Queued or held task and item units of the run count toward max_parallel, but not the one
+      // being queued again, nor done ones, nor the run's coordination.
+      await coordinator!.claimOwn({ runId, kind: 'run', task: '', attempt: 0 }, here('own_c'));
+      expect(await coordinator!.activeCount(runId, { runId, kind: 'task', task: 'mark[9]', attempt: 1 })).toBe(3);
+      expect(await coordinator!.activeCount(runId, { runId, kind: 'task', task: 'mark[4]', attempt: 1 })).toBe(2);
+      await coordinator!.claim(here('wrk_3'), STALE_MS, { kinds: ['task'] });
+      expect(await coordinator!.activeCount(runId, { runId, kind: 'task', task: 'mark[9]', attempt: 1 })).toBe(3);
+    });
+  });
 });
