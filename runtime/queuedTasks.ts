@@ -96,6 +96,19 @@ function unitDispatcher(units: UnitsRepo, timing: QueueTiming, handOff: AbortSig
         }
         return row.outcome;
       }
+      // Only a coordinator cancels units, and this one has not: a unit cancelled (or being cancelled)
+      // was cancelled by an earlier coordinator of the run (an interrupt), and this one (a resume)
+      // wants it done. A cancelled unit is queued again; a cancelling one once its holder gave it
+      // back — or at once if that holder died, since no runner claims a cancelling unit.
+      if (!cancelled && !ctx.signal.aborted && (row.state === 'cancelled' || (row.state === 'cancelling' && holderIsGone(row, timing.staleAfterMs)))) {
+        const fresh = await units.get(unit.id); // not the shared snapshot: it may be a poll old
+        const key = fresh && { runId: fresh.runId, kind: fresh.kind, task: fresh.task, attempt: fresh.attempt };
+        if (key && fresh.state === 'cancelled') await units.enqueue(key);
+        else if (key && fresh.state === 'cancelling' && holderIsGone(fresh, timing.staleAfterMs)) await units.requeue(key);
+        snapshot = undefined;
+        await pause(timing.pollMs, ctx.signal);
+        continue;
+      }
       if (row.state === 'cancelled') return 'interrupted';
       if (ctx.signal.aborted) {
         if (handOff.aborted) return 'interrupted';
