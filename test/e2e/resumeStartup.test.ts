@@ -4,7 +4,7 @@
 // other command when it does not hold the run, and a note when it had to be upgraded.
 
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,9 @@ import { CLI, runCli, type CliResult } from '../support/cli.js';
 import { ANTHROPIC_MODEL, fakeModelBlock, openRunDb, removeProjects, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, withFakeModelServer } from '../support/fakeModelServer.js';
 import { taskComplete } from '../support/turnScript.js';
+
+/** The number of the newest SQLite migration in the repository. */
+const latestMigration = Math.max(...readdirSync(new URL('../../migrations/sqlite/', import.meta.url)).map((f) => Number.parseInt(f, 10)).filter(Number.isFinite));
 
 afterAll(removeProjects);
 
@@ -150,17 +153,18 @@ describe('squadron resume before it continues', () => {
     await withFakeModelServer(() => taskComplete('one said'), async (server) => {
       const { dir, runId } = await finishedButRunning(server);
       const path = join(dir, '.squadron', 'squadron.db');
-      // What a squadron before migration 0012 left: no budget column on runs, 0012 not applied.
+      // What a squadron before migration 0013 left: no budget reservations table, 0013 not applied.
       const db = new Database(path);
-      db.exec('ALTER TABLE runs DROP COLUMN budget_json; DELETE FROM schema_migrations WHERE version = 12');
+      db.exec('DROP TABLE budget_reservations; DELETE FROM schema_migrations WHERE version = 13');
       db.close();
       const resumed = await runCli(['resume', runId], { cwd: dir });
       expect(resumed.code, resumed.stderr).toBe(0);
-      expect(resumed.stderr).toContain(`note: upgraded the database ${path} to the current schema (applied 0012_run_budgets.sql)\n`);
+      expect(resumed.stderr).toContain(`note: upgraded the database ${path} to the current schema (applied 0013_budget_reservations.sql)\n`);
       const after = openRunDb(dir);
       const versions = after.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
       after.close();
-      expect(versions.at(-1)).toBe(12);
+      expect(versions).toContain(13);
+      expect(versions.at(-1)).toBe(latestMigration);
     });
   }, 240_000);
 });
