@@ -5,16 +5,16 @@
 // item's side effect (a POST to a counting server) happens once, no completed item's model call is
 // asked again, and inspect names the runner of each item.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, runCli } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, removeProjects, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeReply, type FakeRequest, startFakeModelServer } from '../support/fakeModelServer.js';
 import { closeServer, listenLocal, readBody } from '../support/localServer.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { query, startWorker, waitFor, type Worker } from '../support/workerProcess.js';
 import { callAgent, lastToolResult, taskComplete, toolCall } from '../support/turnScript.js';
 
 let server: TestPostgres;
@@ -94,41 +94,6 @@ function script(counterUrl: string, fails: (index: number) => boolean = () => fa
     else reply = turn === 0 ? toolCall('builtins_http_post', { url: `${counterUrl}/mark`, body: `item-${item.index}`, content_type: 'text' }) : { text: 'marked' };
     return { ...reply, delayMs: MODEL_DELAY_MS };
   };
-}
-
-interface Worker {
-  child: ChildProcess;
-  out: () => string;
-  exited: Promise<number | null>;
-}
-
-function startWorker(dir: string, url: string, concurrency: number): Worker {
-  const child = spawn(process.execPath, [CLI, 'worker', '--db', url, '--concurrency', String(concurrency)], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, out: () => out, exited };
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 400_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function query<T extends Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 /** The most items whose stored [started_at, finished_at] spans overlap at one moment. */

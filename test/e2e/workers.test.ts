@@ -4,17 +4,17 @@
 // reply is stored twice, and the work was spread over more than one worker. Also: `worker` and
 // `--detach` against SQLite are one clear line, and `--concurrency` bounds a worker's tasks in flight.
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, runCli } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, removeProjects, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeRequest, startFakeModelServer } from '../support/fakeModelServer.js';
 import { closeServer, listenLocal, readBody } from '../support/localServer.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { query, startWorker, waitFor, type Worker } from '../support/workerProcess.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
 let server: TestPostgres;
@@ -70,41 +70,6 @@ function script(counterUrl: string): (request: FakeRequest) => ReturnType<Return
   }
   const turns = turnScript(rules);
   return (request) => ({ ...turns.respond(request), delayMs: MODEL_DELAY_MS });
-}
-
-interface Worker {
-  child: ChildProcess;
-  out: () => string;
-  exited: Promise<number | null>;
-}
-
-function startWorker(dir: string, url: string, concurrency: number): Worker {
-  const child = spawn(process.execPath, [CLI, 'worker', '--db', url, '--concurrency', String(concurrency)], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, out: () => out, exited };
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 300_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function query<T extends Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 describe('squadron worker', () => {
