@@ -3,7 +3,7 @@
 // database alone (the run stores its task graph), so a run can be inspected without its config.
 
 import type { ContextViewRow, ItemRow, LedgerRow, MessageRow, OperatorRequestRow, RunRow, SessionRow, Store, TaskRow, UnitRow } from '../store/index.js';
-import { itemLabel } from './iteration/labels.js';
+import { itemLabel } from '../core/sessionLabels.js';
 import type { StoredPayload } from '../core/storedResults.js';
 import { RunOptionsSchema, type TaskGraphEntry } from './runOptions.js';
 import { isSessionOfTask } from './taskAttempts.js';

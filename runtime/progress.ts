@@ -6,7 +6,7 @@ import { describeLimits } from './budget/limits.js';
 import type { TaskStatus } from '../core/statuses.js';
 import type { GivenSkill, GivenTool, RunEvent } from './events.js';
 import { totalTokens } from './usage.js';
-import { parseItemLabel } from './iteration/labels.js';
+import { parseItemLabel } from '../core/sessionLabels.js';
 import { groupDigits } from '../core/digits.js';
 
 /** `worker[gather]: 5 tools (task 2, toolset:browsing 3) · skills: web_scraping (task)` */

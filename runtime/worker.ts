@@ -11,7 +11,7 @@ import { QUEUE_TIMING } from './queueTiming.js';
 import { LEASE_HEARTBEAT_MS, resumeRun, RunRefused, type RunEnvironment } from './run.js';
 import { executeTaskUnit, runUnitLoop } from './unitRunner.js';
 import { openUnitContext, type UnitContext } from './unitContext.js';
-import { parseItemLabel } from './iteration/labels.js';
+import { parseItemLabel } from '../core/sessionLabels.js';
 
 export interface WorkerRequest {
   dbPath: string;

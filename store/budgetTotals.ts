@@ -6,6 +6,7 @@
 import { parseRow, RawBudgetTotals } from './rowSchemas.js';
 import type { ScopeTotals } from './repos/budgets.js';
 import { MISSION_BUDGET_SCOPE } from './repos/budgets.js';
+import { taskOfLabel } from '../core/sessionLabels.js';
 
 /** SQL condition on `r` (a budget_reservations row): its holder still holds what it reserved under. */
 export const LIVE_RESERVATION = `((r.unit_id IS NULL AND EXISTS (SELECT 1 FROM leases l WHERE l.run_id = r.run_id AND l.owner = r.owner))
@@ -24,11 +25,6 @@ export function totalsSql(run: string, int: string, real: string): string {
     FROM budget_reservations r WHERE r.run_id = ${run} AND ${LIVE_RESERVATION} GROUP BY r.scope`;
 }
 
-/** The task a turn's label belongs to: iterations (`t[3]`) and earlier attempts (`t#1`) count for `t`. */
-function taskOf(label: string): string {
-  return label.replace(/[[#].*$/, '');
-}
-
 /** The rows of totalsSql added up for each of `scopes` (`mission`: every turn of the run). */
 export function scopeTotals(rows: readonly unknown[], scopes: readonly string[]): Map<string, ScopeTotals> {
   const out = new Map<string, ScopeTotals>(scopes.map((s) => [s, { settled: { tokens: 0, dollars: 0 }, reserved: { tokens: 0, dollars: 0 }, inFlight: 0 }]));
@@ -41,7 +37,7 @@ export function scopeTotals(rows: readonly unknown[], scopes: readonly string[])
       t.inFlight = r.calls;
       continue;
     }
-    for (const scope of [MISSION_BUDGET_SCOPE, taskOf(r.name)]) {
+    for (const scope of [MISSION_BUDGET_SCOPE, taskOfLabel(r.name)]) {
       const t = out.get(scope);
       if (!t) continue;
       t.settled = { tokens: t.settled.tokens + r.tokens, dollars: t.settled.dollars + r.dollars };

@@ -10,6 +10,7 @@
 // process's clock: the mission's from the run's start across resumes, a task's from its start here.
 
 import type { Store } from '../../store/index.js';
+import { taskOfLabel } from '../../core/sessionLabels.js';
 import type { RunEvent } from '../events.js';
 import type { Spend } from './estimate.js';
 import { memoryTotals, type BudgetHolder, type BudgetTotals, type ScopeTotals } from './totals.js';
@@ -316,7 +317,3 @@ export class BudgetLedger implements BudgetGate {
   }
 }
 
-/** The task a session's label belongs to: iterations (`t[3]`) and earlier attempts (`t#1`) share its budget. */
-export function taskOfLabel(label: string): string {
-  return label.replace(/[[#].*$/, '');
-}

@@ -9,7 +9,7 @@ import type { Store } from '../../store/index.js';
 import { totalTokens } from '../usage.js';
 import type { Spend } from './estimate.js';
 import type { BudgetState } from './ledger.js';
-import { taskOfLabel } from './ledger.js';
+import { taskOfLabel } from '../../core/sessionLabels.js';
 import { missionLimits, MISSION_SCOPE, type BudgetScope, type Limits } from './limits.js';
 
 /** `resumed`: false for a new run, which has nothing stored yet (nothing is read). */

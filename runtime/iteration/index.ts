@@ -10,7 +10,7 @@ import { runParallelItems, type IterationDeps } from './parallel.js';
 import { runSequentialItems } from './sequential.js';
 
 export { UnitSlots } from './slots.js';
-export { itemLabel, parseItemLabel } from './labels.js';
+export { itemLabel, parseItemLabel } from '../../core/sessionLabels.js';
 export type { IterationDeps, ItemDispatch, ItemAttempt, AttemptResult } from './parallel.js';
 export { runItemHere } from './parallel.js';
 export { withItemDigests } from './digest.js';

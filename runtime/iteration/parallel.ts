@@ -15,7 +15,7 @@ import type { RunEvent } from '../events.js';
 import { RunInterrupted } from '../agents/sessionTypes.js';
 import type { RunContext } from '../runContext.js';
 import { attemptLabel } from '../taskAttempts.js';
-import { itemLabel } from './labels.js';
+import { itemLabel } from '../../core/sessionLabels.js';
 import type { UnitSlots } from './slots.js';
 import { pause } from '../../core/pause.js';
 

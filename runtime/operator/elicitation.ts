@@ -6,7 +6,7 @@
 
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { RunParked } from '../agents/sessionTypes.js';
-import { parseItemLabel } from '../iteration/labels.js';
+import { parseItemLabel } from '../../core/sessionLabels.js';
 import type { Store } from '../../store/index.js';
 import type { McpElicitationRequest, McpElicitor } from '../tools/mcp/client.js';
 import type { OperatorDesk } from './desk.js';

@@ -2,7 +2,7 @@
 // once approved, and a denied one is answered with the operator's reason instead; a human.ask call is
 // answered with the operator's answer. Either waits ('parked') when nobody can decide now.
 
-import { parseItemLabel } from '../iteration/labels.js';
+import { parseItemLabel } from '../../core/sessionLabels.js';
 import type { LedgerRow, NewOperatorRequest } from '../../store/index.js';
 import type { ToolUsePart } from '../providers/types.js';
 import type { ToolResult } from '../tools/types.js';

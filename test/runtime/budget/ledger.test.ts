@@ -3,7 +3,8 @@
 
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../runtime/events.js';
-import { BudgetLedger, taskOfLabel, type BudgetState } from '../../../runtime/budget/ledger.js';
+import { BudgetLedger, type BudgetState } from '../../../runtime/budget/ledger.js';
+import { taskOfLabel } from '../../../core/sessionLabels.js';
 import { callUpperBound } from '../../../runtime/budget/estimate.js';
 import type { BudgetHolder, BudgetTotals } from '../../../runtime/budget/totals.js';
 import { elapsedFromEvents } from '../../../runtime/budget/restore.js';

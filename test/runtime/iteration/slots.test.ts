@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { UnitSlots } from '../../../runtime/iteration/slots.js';
 import { itemsText } from '../../../runtime/progress.js';
-import { parseItemLabel, itemLabel } from '../../../runtime/iteration/labels.js';
+import { parseItemLabel, itemLabel } from '../../../core/sessionLabels.js';
 
 describe('UnitSlots', () => {
   it('grants at most capacity slots and hands a released slot to the first waiter', async () => {
