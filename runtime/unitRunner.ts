@@ -13,7 +13,8 @@ import { pause } from '../core/pause.js';
 import type { RunContext } from './runContext.js';
 import { executeTaskHere } from './scheduler.js';
 import { storedUpstream } from './storedUpstream.js';
-import { parseItemLabel, runItemHere, taskItems, withItemDigests, type AttemptResult } from './iteration/index.js';
+import { parseItemLabel, readOnce, runItemHere, taskItems, withItemDigests, type AttemptResult } from './iteration/index.js';
+import type { UpstreamResult } from './agents/commander.js';
 import type { BudgetStop } from './budget/ledger.js';
 
 export interface UnitLoopOptions {
@@ -119,16 +120,28 @@ export async function executeTaskUnit(ctx: RunContext, unit: UnitRow, units: Uni
   }
 }
 
-// A task's items as this runner's context of the run sees them, read once per context (keyed by its
-// inputs object), not once per item unit.
-const itemLists = new WeakMap<object, Map<string, Value[]>>();
+// What every item unit of one iterated task needs, read once per context of the run on this runner
+// (keyed by its inputs object), not once per item unit: the task read once, its dataset's items, and
+// its upstream results with their digests (its upstream tasks finished before its items were queued).
+interface ItemTaskView {
+  task: TaskSpec;
+  items: Value[];
+  upstream: Promise<UpstreamResult[]>;
+}
+const itemTaskViews = new WeakMap<object, Map<string, ItemTaskView>>();
 
-function datasetOf(ctx: RunContext, task: TaskSpec): Value[] {
-  let byTask = itemLists.get(ctx.inputs);
-  if (byTask === undefined) itemLists.set(ctx.inputs, (byTask = new Map()));
-  let items = byTask.get(task.name);
-  if (items === undefined) byTask.set(task.name, (items = taskItems(ctx.mission, task, ctx.inputs)));
-  return items;
+function itemTaskView(ctx: RunContext, task: TaskSpec): ItemTaskView {
+  let byTask = itemTaskViews.get(ctx.inputs);
+  if (byTask === undefined) itemTaskViews.set(ctx.inputs, (byTask = new Map()));
+  let view = byTask.get(task.name);
+  if (view === undefined) {
+    const upstream = storedUpstream(ctx.store, ctx.runId, ctx.mission.tasks, task).then((found) => withItemDigests(ctx.store, ctx.runId, ctx.mission.tasks, found));
+    view = { task: readOnce(task), items: taskItems(ctx.mission, task, ctx.inputs), upstream };
+    byTask.set(task.name, view);
+    // A failed read is not kept: the next item unit reads again.
+    upstream.catch(() => byTask!.delete(task.name));
+  }
+  return view;
 }
 
 /**
@@ -152,13 +165,10 @@ async function executeItemUnit(ctx: RunContext, unit: UnitRow, item: { task: str
   const lost = new AbortController();
   const heartbeat = startHeartbeat(() => units.heartbeat(unit.id, ownerId), () => lost.abort(), heartbeatMs);
   try {
-    const items = datasetOf(ctx, task);
-    const value = items[item.index];
-    if (value === undefined) return await end({ kind: 'failed', error: `the dataset of task "${task.name}" has ${items.length} items now; there is no item ${item.index}` });
-    const upstream = await withItemDigests(ctx.store, ctx.runId, ctx.mission.tasks, await storedUpstream(ctx.store, ctx.runId, ctx.mission.tasks, task));
-    // The objective and its source are getters that parse the task's block: read them once (as the coordinator does).
-    const resolved: TaskSpec = { ...task, objective: task.objective, objectiveSource: task.objectiveSource, location: task.location };
-    const result = await runItemHere({ ...ctx, signal: AbortSignal.any([ctx.signal, lost.signal]) }, resolved, value, row, upstream, items.length);
+    const view = itemTaskView(ctx, task);
+    const value = view.items[item.index];
+    if (value === undefined) return await end({ kind: 'failed', error: `the dataset of task "${task.name}" has ${view.items.length} items now; there is no item ${item.index}` });
+    const result = await runItemHere({ ...ctx, signal: AbortSignal.any([ctx.signal, lost.signal]) }, view.task, value, row, await view.upstream, view.items.length);
     await heartbeat.stop();
     if (result.kind === 'interrupted') {
       await units.release(unit.id, ownerId);

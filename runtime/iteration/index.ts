@@ -12,7 +12,7 @@ import { runSequentialItems } from './sequential.js';
 export { UnitSlots } from './slots.js';
 export { itemLabel, parseItemLabel } from '../../core/sessionLabels.js';
 export type { IterationDeps, ItemDispatch, ItemAttempt, AttemptResult } from './parallel.js';
-export { runItemHere } from './parallel.js';
+export { readOnce, runItemHere } from './parallel.js';
 export { withItemDigests } from './digest.js';
 
 /** The items of the dataset a task iterates over, as this run sees them. */

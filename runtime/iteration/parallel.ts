@@ -50,9 +50,7 @@ export async function runParallelItems(
 ): Promise<TaskOutcome | 'interrupted'> {
   const iterator = task.iterator!;
   const { store, runId, bus } = ctx;
-  // The objective, its source and location are getters that parse the task's block again on every
-  // read: read once here, not once per item.
-  const resolved: TaskSpec = { ...task, objective: task.objective, objectiveSource: task.objectiveSource, location: task.location };
+  const resolved = readOnce(task);
   const total = items.length;
   await store.items.ensure(runId, task.name, total);
   const rows = await store.items.list(runId, task.name);
@@ -168,6 +166,14 @@ export async function runParallelItems(
   }
   const failedText = failed > 0 ? ` Failed items: ${failedList.slice(0, 20).join(', ')}${failed > 20 ? ', …' : ''}.` : '';
   return { status: 'completed', summary: `Iterated task "${task.name}": ${counts}.${failedText} Read the items' outputs with query_task_output.` };
+}
+
+/**
+ * The task with its objective, objective source and location read: those are getters that parse
+ * the task's block again on every read, so a task whose items run is read once, not once per item.
+ */
+export function readOnce(task: TaskSpec): TaskSpec {
+  return { ...task, objective: task.objective, objectiveSource: task.objectiveSource, location: task.location };
 }
 
 /** `announced`: the item.finished event went out in the commit that completed the item. */
