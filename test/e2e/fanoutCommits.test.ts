@@ -14,7 +14,7 @@ import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, fakeModelBlock, removeProjects, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
 import { firstUserMessage } from '../support/turnScript.js';
-import { commitsDuring } from '../support/walCommits.js';
+import { commitsDuring, leaseTablePages } from '../support/walCommits.js';
 
 const COMMITS_PER_ITEM = 3;
 
@@ -68,10 +68,7 @@ mission "support" {
   dbPath = join(dir, 'runs.db');
   // Held open for the whole file: the CLI's close then leaves the log in place.
   held = openStore(dbPath);
-  // The lease heartbeat commits on a timer (more often the slower the machine): not counted.
-  const raw = new Database(dbPath, { readonly: true });
-  leasePages = new Set((raw.prepare("SELECT rootpage FROM sqlite_master WHERE tbl_name = 'leases' AND rootpage > 0").all() as { rootpage: number }[]).map((r) => r.rootpage));
-  raw.close();
+  leasePages = leaseTablePages(dbPath); // heartbeat commits are not counted
   expect(leasePages.size).toBeGreaterThan(0);
 });
 

@@ -5,7 +5,6 @@
 // reply (with its usage, ledger starts and events) and the results (with the tool_results message) —
 // and each may take at most 2 commits.
 
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../store/index.js';
@@ -13,7 +12,7 @@ import { runCli } from '../support/cli.js';
 import { fakeModelBlock, removeProjects, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
 import { callAgent, taskComplete, turnScript, type TurnReply } from '../support/turnScript.js';
-import { commitsDuring } from '../support/walCommits.js';
+import { commitsDuring, leaseTablePages } from '../support/walCommits.js';
 
 const STEPS_PER_TURN = 2;
 const MAX_COMMITS_PER_STEP = 2;
@@ -34,11 +33,7 @@ beforeAll(async () => {
   dbPath = join(dir, 'runs.db');
   // Created here and held open for the whole file: the CLI's close then leaves the log in place.
   held = openStore(dbPath);
-  // The run's lease is renewed on a timer (every 2 s), so a slow machine adds heartbeat commits that
-  // have nothing to do with turns: transactions that wrote only the lease table's pages are not counted.
-  const raw = new Database(dbPath, { readonly: true });
-  leasePages = new Set((raw.prepare("SELECT rootpage FROM sqlite_master WHERE tbl_name = 'leases' AND rootpage > 0").all() as { rootpage: number }[]).map((r) => r.rootpage));
-  raw.close();
+  leasePages = leaseTablePages(dbPath); // heartbeat commits are not counted
   expect(leasePages.size).toBeGreaterThan(0);
 });
 

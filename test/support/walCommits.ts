@@ -5,6 +5,7 @@
 // keeps the database open (the last one to close folds the log into the file and deletes it).
 
 import { existsSync, readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 
 const WAL_HEADER = 32;
 const FRAME_HEADER = 24;
@@ -51,4 +52,17 @@ export async function commitsDuring(dbPath: string, action: () => Promise<void>,
   const after = walCommits(dbPath, ignorePages);
   if (before.salt !== '' && after.salt !== before.salt) throw new Error(`the write-ahead log of ${dbPath} was restarted while counting; keep the action smaller`);
   return after.commits - before.commits;
+}
+
+/**
+ * The pages of the leases table: a run's lease is renewed on a timer (more often the slower the
+ * machine), so transactions that wrote only these pages are heartbeats, not the work being counted.
+ */
+export function leaseTablePages(dbPath: string): ReadonlySet<number> {
+  const raw = new Database(dbPath, { readonly: true });
+  try {
+    return new Set((raw.prepare("SELECT rootpage FROM sqlite_master WHERE tbl_name = 'leases' AND rootpage > 0").all() as { rootpage: number }[]).map((r) => r.rootpage));
+  } finally {
+    raw.close();
+  }
 }
