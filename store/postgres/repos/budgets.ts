@@ -1,5 +1,8 @@
 // Budget totals on PostgreSQL, shared by every runner of a run: a reservation locks the run's row
-// (SELECT … FOR UPDATE), so reservations of one run are made one at a time across processes; it then
+// (SELECT … FOR NO KEY UPDATE), so reservations of one run are made one at a time across processes.
+// Not FOR UPDATE: that conflicts with the key-share lock every insert of a row referencing the run
+// takes (a turn, an event), and a transaction that inserted such a row and then updates the run's row
+// deadlocks with a reservation queued for FOR UPDATE (seen with a run and two workers). It then
 // reads the run's spend (its model turns, by task) and live reservations in one statement (one
 // snapshot: a turn stored with its reservation's deletion is seen either whole or not at all),
 // and stores the reservation if `decide` agrees. Reservations whose holder is gone are deleted first.
@@ -16,7 +19,7 @@ export function createBudgetsRepo({ sql, atomic, now }: PgRepoContext): BudgetsR
   return {
     reserve(req) {
       return atomic(async (tx) => {
-        await tx.query('SELECT id FROM runs WHERE id = $1 FOR UPDATE', [req.runId]);
+        await tx.query('SELECT id FROM runs WHERE id = $1 FOR NO KEY UPDATE', [req.runId]);
         await tx.query(`DELETE FROM budget_reservations r WHERE r.run_id = $1 AND NOT ${LIVE_RESERVATION}`, [req.runId]);
         const refusal = req.decide(await read(tx, req.runId, req.scopes));
         if (refusal !== undefined) return { ok: false as const, refusal };
