@@ -6,13 +6,12 @@
 // asked again, and inspect names the runner of each item.
 
 import type { ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, removeProjects, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeReply, type FakeRequest, startFakeModelServer } from '../support/fakeModelServer.js';
-import { closeServer, listenLocal, readBody } from '../support/localServer.js';
+import { startCounter } from '../support/localServer.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { query, startWorker, waitFor, type Worker } from '../support/workerProcess.js';
 import { callAgent, lastToolResult, taskComplete, toolCall } from '../support/turnScript.js';
@@ -31,18 +30,6 @@ afterAll(async () => {
 const ITEMS = 24;
 const MAX_PARALLEL = 4;
 const MODEL_DELAY_MS = 200;
-
-async function startCounter(): Promise<{ url: string; marks: string[]; close: () => Promise<void> }> {
-  const marks: string[] = [];
-  const http: Server = createServer((req, res) => {
-    void readBody(req).then((body) => {
-      marks.push(body);
-      res.end('marked');
-    });
-  });
-  const url = await listenLocal(http);
-  return { url, marks, close: () => closeServer(http) };
-}
 
 function project(models: FakeModelServer, iteratorExtra = ''): string {
   const items = Array.from({ length: ITEMS }, (_, i) => `{ n = ${i} }`).join(', ');

@@ -7,12 +7,11 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, removeProjects, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeRequest, startFakeModelServer } from '../support/fakeModelServer.js';
-import { closeServer, listenLocal, readBody } from '../support/localServer.js';
+import { startCounter } from '../support/localServer.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { query, startWorker, waitFor, type Worker } from '../support/workerProcess.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
@@ -30,19 +29,6 @@ afterAll(async () => {
 
 const TASKS = ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'];
 const MODEL_DELAY_MS = 300;
-
-/** Counts the POSTs each task's worker makes: the side effect that must happen once per task. */
-async function startCounter(): Promise<{ url: string; marks: string[]; close: () => Promise<void> }> {
-  const marks: string[] = [];
-  const http: Server = createServer((req, res) => {
-    void readBody(req).then((body) => {
-      marks.push(body);
-      res.end('marked');
-    });
-  });
-  const url = await listenLocal(http);
-  return { url, marks, close: () => closeServer(http) };
-}
 
 function project(models: FakeModelServer, maxParallel: number): string {
   const tasks = TASKS.map((t) => `  task "${t}" {\n    objective = "Mark ${t}."\n    tools     = [builtins.http.post]\n  }\n`).join('');

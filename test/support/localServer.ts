@@ -2,7 +2,7 @@
 // port and get the base URL, one way to close that does not wait for keep-alive connections, and
 // one way to read a request's body.
 
-import type { IncomingMessage, Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** Listens on a free port of 127.0.0.1 and resolves to `http://127.0.0.1:<port>`. */
@@ -30,4 +30,17 @@ export function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** A local server that records each POSTed body: the side effect a test counts (once per task or item). */
+export async function startCounter(): Promise<{ url: string; marks: string[]; close: () => Promise<void> }> {
+  const marks: string[] = [];
+  const http = createServer((req, res) => {
+    void readBody(req).then((body) => {
+      marks.push(body);
+      res.end('marked');
+    });
+  });
+  const url = await listenLocal(http);
+  return { url, marks, close: () => closeServer(http) };
 }
