@@ -4,6 +4,7 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { toAnthropicParams } from './anthropicRequest.js';
 import { AnthropicStreamAccumulator } from './anthropicStream.js';
+import { createHttpFetch } from './httpFetch.js';
 import { resolveNetworkOptions, type NetworkClientOptions } from './clientOptions.js';
 import { callSdk } from './sdkCall.js';
 import type { CallOptions, ModelClient, ModelRequest, ModelResponse } from './types.js';
@@ -22,6 +23,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
     ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
     maxRetries: 0,
     timeout: network.timeoutMs,
+    fetch: createHttpFetch(),
   });
   const cacheConversation = options.cacheConversation ?? true;
 

@@ -2,6 +2,7 @@
 // one streamed request per attempt through the `openai` SDK (its own retries off, ours on).
 
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { createHttpFetch } from './httpFetch.js';
 import { resolveNetworkOptions, type NetworkClientOptions } from './clientOptions.js';
 import { toOpenAIParams, type MaxTokensField } from './openaiRequest.js';
 import { OpenAIStreamAccumulator } from './openaiStream.js';
@@ -33,6 +34,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
     ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
     maxRetries: 0,
     timeout: network.timeoutMs,
+    fetch: createHttpFetch(),
   });
   const flag = options.supportsReasoning ?? isOpenAIReasoningModel;
   const supportsReasoning = typeof flag === 'function' ? flag : (): boolean => flag;
