@@ -19,6 +19,9 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { AgentSession } from '../dist/runtime/agents/session.js';
 import { Toolbox } from '../dist/runtime/agents/toolbox.js';
+import { DEFAULT_TOOL_RESPONSE_MAX_TOKENS } from '../dist/config/stages/toolResponse.js';
+import { contextPolicy } from '../dist/runtime/context/policy.js';
+import { SessionContext } from '../dist/runtime/context/sessionContext.js';
 import { EventBus } from '../dist/runtime/events.js';
 import { createSecretRedactor, openStore } from '../dist/store/index.js';
 import { startFakeModelServer } from '../dist/test/support/fakeModelServer.js';
@@ -212,10 +215,13 @@ async function driveTurns(store, runId, sessionId, turns, onTurn) {
       task: 'research',
       agent: 'worker',
       sessionId,
-      model: { apiModel: 'claude-sonnet-4', label: 'fake.claude_sonnet_4', maxOutputTokens: 4096 },
+      model: { apiModel: 'claude-sonnet-4', label: 'fake.claude_sonnet_4', maxOutputTokens: 4096, contextWindow: 200_000, contextWindowVia: 'catalog' },
       systemPrompt: 'You are a worker.',
       toolbox: new Toolbox([instantGet]),
+      // The default context policy of a 200k-token model, as a run opens it: nothing is cut here.
+      context: await SessionContext.open(store, sessionId, contextPolicy({ via: 'agent_defaults' }, { contextWindow: 200_000, contextWindowVia: 'catalog', maxOutputTokens: 4096 })),
       maxTurns: turns + 10,
+      resultMaxTokens: DEFAULT_TOOL_RESPONSE_MAX_TOKENS,
       signal: new AbortController().signal,
       requireToolCall: false,
     },
