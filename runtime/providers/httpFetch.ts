@@ -1,6 +1,6 @@
 // The `fetch` the provider SDKs are given: one model request over node:http/https with a keep-alive
 // agent per client, answered as a Response-shaped object whose body is the socket's own stream.
-// Node's fetch (undici) costs ~2× the CPU per streamed request and ~70 ms more on the first one
+// Node's fetch (undici) costs ~1.8× the CPU per streamed request and ~20 ms more on the first one
 // (bench/model-request.mjs); the SDKs only read `status`, `ok`, `headers`, `url`, `body` (async
 // iterable) and `text()`/`json()`. Anything this transport does not do the way fetch would — a proxy
 // from the environment, a body that is not text or bytes, a redirect — goes to Node's fetch.
