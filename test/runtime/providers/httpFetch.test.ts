@@ -1,7 +1,14 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpFetch, type SdkFetch } from '../../../runtime/providers/httpFetch.js';
+import { REPO_ROOT } from '../../support/cli.js';
 import { closeServer, listenLocal, readBody } from '../../support/localServer.js';
 
 interface Seen {
@@ -33,6 +40,13 @@ async function serve(handle: (req: IncomingMessage, res: ServerResponse, seen: S
   const url = await listenLocal(server);
   servers.push(() => closeServer(server));
   return { url, seen };
+}
+
+/** A node child process (the test's own node), its exit code and output. */
+function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { env }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+  });
 }
 
 const fallbackCalls: string[] = [];
@@ -153,5 +167,29 @@ describe('the node:http fetch given to the provider SDKs', () => {
 
     expect(fallbackCalls).toEqual([`${url}/a`, `${url}/moved`, `${url}/b`]);
     expect(seen.map((s) => s.url)).toEqual(['/moved', '/c']);
+  });
+});
+
+describe('the node:http fetch over HTTPS', () => {
+  it('talks TLS with the CAs Node trusts (NODE_EXTRA_CA_CERTS here), keeping one connection', async () => {
+    const tls = join(REPO_ROOT, 'test', 'support', 'tls');
+    let connections = 0;
+    const server = createHttpsServer({ key: readFileSync(join(tls, 'localhost-key.pem')), cert: readFileSync(join(tls, 'localhost-cert.pem')) }, (req, res) => {
+      void readBody(req).then((body) => res.end(`secure ${req.method} ${body}`));
+    });
+    server.on('secureConnection', () => connections++);
+    const url = `${(await listenLocal(server as unknown as Server)).replace('http:', 'https:')}/v1/messages`;
+    servers.push(() => closeServer(server as unknown as Server));
+    // The built transport in a child process: Node reads NODE_EXTRA_CA_CERTS once, at start-up.
+    const script = `import { createHttpFetch } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist/runtime/providers/httpFetch.js')).href)};
+      const fetch = createHttpFetch({ env: {} });
+      for (const n of [1, 2]) console.log(await (await fetch(process.argv[1], { method: 'POST', body: 'n=' + n })).text());`;
+    const child = await runNode(['--input-type=module', '-e', script, url], { ...process.env, NODE_EXTRA_CA_CERTS: join(tls, 'localhost-cert.pem') });
+    expect(child.stdout.trim().split('\n')).toEqual(['secure POST n=1', 'secure POST n=2']);
+    expect(connections).toBe(1);
+    // Without the CA, the certificate is refused, as fetch would refuse it.
+    const untrusted = await runNode(['--input-type=module', '-e', script, url], { ...process.env, NODE_EXTRA_CA_CERTS: '' });
+    expect(untrusted.code).not.toBe(0);
+    expect(untrusted.stderr).toMatch(/self-signed|SELF_SIGNED|unable to verify/i);
   });
 });
