@@ -1,24 +1,38 @@
-// One model turn: build the request from the persisted conversation, call the model, and store the
-// reply together with its usage and any follow-up the runtime must send (a truncation notice or a
-// no-tool-call correction) in one transaction, so a crash never leaves a half-handled reply. The
-// turn's `model.turn` event is never in that transaction: a reply is stored on its own, first. When
-// the reply's tool calls are due next, the event is handed back (`announce`) to be stored in the
-// commit that starts them.
+// One model turn: build the request from the persisted conversation, call the model, and make the
+// reply durable together with its usage, its budget reservation settled and any follow-up the runtime
+// must send (a truncation notice or a no-tool-call correction), so a crash never leaves a half-handled
+// reply. A reply whose tool calls are due next is not committed here: it is handed back (`reply`) to
+// go into the first commit that follows — the one that starts its calls, before any of them runs —
+// so that a turn costs two commits, not three (docs/concepts/persistence.md).
 
 import type { Store } from '../../store/index.js';
-import type { RunEvent } from '../events.js';
+import type { StepTx } from '../durableStep.js';
+import { durableStep } from '../durableStep.js';
 import { renderPrompt } from '../promptTemplates.js';
 import { ModelCallError, type ModelRequest, type ModelResponse, type Part, type ToolUsePart } from '../providers/types.js';
 import { costOf, totalTokens } from '../usage.js';
 import { reserveCall } from '../budget/gate.js';
 import { MAX_CORRECTIONS, MAX_TRUNCATIONS, RunInterrupted, type SessionDeps, type SessionMessage } from './sessionTypes.js';
 
-/** Emits the turn's event through `emit` (the bus, or a durable step's transaction). */
-export type Announce = (emit: (event: RunEvent) => void) => void;
+/**
+ * A reply held in the conversation but not stored yet: `write` stores it (the message, its usage, its
+ * reservation settled, its `model.turn` event) in the transaction of the step that follows, which
+ * must commit before anything acts on the reply; `committed` runs once that transaction committed.
+ */
+export interface PendingReply {
+  write(tx: StepTx): Promise<void>;
+  committed(): void;
+}
 
 export type TurnResult =
-  | { kind: 'continue'; /** Emits the turn's event; left to the caller when the reply's tool calls are due next. */ announce?: Announce }
+  | { kind: 'continue'; /** The reply, when its tool calls are due next: the caller commits it with their starts. */ reply?: PendingReply }
   | { kind: 'failed'; reason: string };
+
+/** Where a turn puts its messages: `hold` adds one to the conversation, `store` writes it through `store`. */
+export interface TurnLog {
+  hold(message: SessionMessage): void;
+  store(message: SessionMessage, turn: number, store: Store): Promise<void>;
+}
 
 export function buildRequest(deps: SessionDeps, messages: readonly SessionMessage[], turn: number): ModelRequest {
   const request: ModelRequest = {
@@ -39,7 +53,7 @@ export async function runModelTurn(
   deps: SessionDeps,
   messages: SessionMessage[],
   turn: number,
-  append: (m: SessionMessage, turn: number, store: Store) => Promise<void>,
+  log: TurnLog,
 ): Promise<TurnResult> {
   // The request as the context policy leaves it: a cut it asks for is stored before the request is sent.
   const prepared = await deps.context.prepare(deps, messages, turn, () => buildRequest(deps, messages, turn));
@@ -87,20 +101,29 @@ export async function runModelTurn(
   }
 
   const facts = { task: deps.task, sessionId: deps.sessionId, turn, model: deps.model.apiModel, usage: response.usage, costUsd, durationMs, stopReason: response.stopReason };
-  const sent = messages.length;
-  await deps.store.transaction(async (tx) => {
-    await append(assistant, turn, tx);
-    await tx.turns.record({ runId: deps.runId, ...facts });
-    // The stored turn is the call's spend from now on: its reservation goes in the same transaction.
-    await reservation?.settleIn(tx);
-    if (followUp) await append(followUp, turn, tx);
-  });
   // What the provider reported for this request: the next request's check starts from it.
-  deps.context.noteReply(request, sent, response.usage);
-  reservation?.settle({ tokens: totalTokens(response.usage), dollars: costUsd });
-  const announce: Announce = (emit) => emit({ type: 'model.turn', agent: deps.agent, ...facts });
-  if (failure === undefined && followUp === undefined && toolUses.length > 0) return { kind: 'continue', announce };
-  announce((event) => deps.bus.emit(event));
+  deps.context.noteReply(request, messages.length, response.usage);
+  const reply: PendingReply = {
+    write: async (tx) => {
+      await log.store(assistant, turn, tx.store);
+      await tx.store.turns.record({ runId: deps.runId, ...facts });
+      // The stored turn is the call's spend from now on: its reservation goes in the same transaction.
+      await reservation?.settleIn(tx.store);
+      tx.emit({ type: 'model.turn', agent: deps.agent, ...facts });
+    },
+    committed: () => reservation?.settle({ tokens: totalTokens(response.usage), dollars: costUsd }),
+  };
+  log.hold(assistant);
+  if (failure === undefined && followUp === undefined && toolUses.length > 0) return { kind: 'continue', reply };
+  // Nothing follows that could carry the reply: it is committed now, with its follow-up.
+  await durableStep(deps.store, deps.bus, async (tx) => {
+    await reply.write(tx);
+    if (followUp) {
+      await log.store(followUp, turn, tx.store);
+      log.hold(followUp);
+    }
+  });
+  reply.committed();
   return failure === undefined ? { kind: 'continue' } : { kind: 'failed', reason: failure };
 }
 

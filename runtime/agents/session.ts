@@ -5,7 +5,9 @@
 
 import type { MessageRow, Store } from '../../store/index.js';
 import type { Part, ToolUsePart } from '../providers/types.js';
-import { runModelTurn, type Announce } from './modelTurn.js';
+import { runModelTurn, type PendingReply, type TurnLog } from './modelTurn.js';
+import { durableStep } from '../durableStep.js';
+import type { RunEvent } from '../events.js';
 import { RunInterrupted, type MessageKind, type SessionDeps, type SessionMessage, type SessionOutcome } from './sessionTypes.js';
 import { executeToolCalls } from './toolExecution.js';
 import { checkRepeatedCalls, progressLimit, turnsWithoutProgress } from './loopGuard.js';
@@ -107,14 +109,25 @@ export class AgentSession {
   }
 
   async run(): Promise<SessionOutcome> {
+    // The latest reply, held but not stored yet: its tool calls are due next and it goes into the
+    // first commit that follows it (the one that starts them), or is committed on its own when the
+    // session stops before that.
+    const pending: { reply?: PendingReply | undefined } = {};
+    try {
+      return await this.steps(pending);
+    } catch (error) {
+      // A reply the loop left before its calls took it (the run stopping, an error): its model call
+      // was spent, so the reply and its usage are stored all the same (a resume then runs its calls).
+      if (pending.reply) await this.commitReply(pending.reply).catch(() => undefined); // the error on its way says more
+      throw error;
+    }
+  }
+
+  private async steps(pending: { reply?: PendingReply | undefined }): Promise<SessionOutcome> {
     const { deps } = this;
-    // The stored reply's event, when its tool calls are due next: stored with their starts.
-    let announce: Announce | undefined;
+    const log: TurnLog = { hold: (m) => this.hold(m), store: (m, t, store) => this.store(m, t, store) };
     for (;;) {
-      if (deps.signal.aborted) {
-        announce?.((event) => deps.bus.emit(event));
-        throw new RunInterrupted();
-      }
+      if (deps.signal.aborted) throw new RunInterrupted();
       const last = this.messages[this.messages.length - 1];
       if (!last) return { kind: 'failed', reason: 'the session has no instruction to work on' };
 
@@ -127,23 +140,34 @@ export class AgentSession {
           return { kind: 'failed', reason: `turn limit reached (${deps.maxTurns} model turns on one instruction)` };
         }
         await this.readParts(0);
-        const result = await runModelTurn(deps, this.messages, turn, (m, t, store) => this.append(m, t, store));
+        const result = await runModelTurn(deps, this.messages, turn, log);
         if (result.kind === 'failed') return result;
-        announce = result.announce;
+        pending.reply = result.reply;
         continue;
       }
 
       const calls = toolUsesOf(last);
       if (calls.length > 0) {
-        const opening = announce;
-        announce = undefined;
         const guard = deps.loopGuard ? await this.repeatGuard(calls) : undefined;
+        const opening = pending.reply;
+        pending.reply = undefined;
         // Without a loop guard (which may still stop the session after the results), a session done
         // after these results is closed in the same commit.
         const close = deps.loopGuard ? undefined : deps.closeInStep;
         let closed = false;
+        const events = guard?.events ?? [];
         await executeToolCalls(deps, calls, {
-          opening: opening && ((tx) => opening(tx.emit)),
+          opening:
+            opening || events.length > 0
+              ? {
+                  write: async (tx) => {
+                    await opening?.write(tx);
+                    // The guard's verdict on this reply's calls is logged with the reply.
+                    for (const event of events) tx.emit(event);
+                  },
+                  committed: () => opening?.committed(),
+                }
+              : undefined,
           persist: async (results, tx) => {
             await this.append({ role: 'user', parts: results, kind: 'tool_results' }, this.turnsTaken, tx.store);
             if (close && deps.isDone?.()) {
@@ -168,23 +192,25 @@ export class AgentSession {
     }
   }
 
+  private async commitReply(reply: PendingReply): Promise<void> {
+    await durableStep(this.deps.store, this.deps.bus, (tx) => reply.write(tx));
+    reply.committed();
+  }
+
   /**
    * The repeated-call guard on the calls due: corrections to answer some with, or (`stop`) every call
    * answered as not run, so the conversation stays valid for a later instruction, and a reason to stop.
    */
-  private async repeatGuard(calls: readonly ToolUsePart[]): Promise<{ answers?: Map<string, ToolResult>; stop?: string } | undefined> {
+  private async repeatGuard(calls: readonly ToolUsePart[]): Promise<{ answers?: Map<string, ToolResult>; stop?: string; events: RunEvent[] } | undefined> {
     const { deps } = this;
     await this.readParts(0);
     const verdict = checkRepeatedCalls(this.messages, deps.loopGuard);
     if (verdict.kind === 'ok') return undefined;
     const base = { type: 'loop.detected' as const, task: deps.task, agent: deps.agent, sessionId: deps.sessionId, guard: 'repeated_call' as const, tool: verdict.tool, count: verdict.count };
-    if (verdict.kind === 'correct') {
-      deps.bus.emit({ ...base, action: 'corrected', message: verdict.message });
-      return { answers: verdict.answers };
-    }
-    deps.bus.emit({ ...base, action: 'stopped', message: `session stopped: ${verdict.reason}` });
+    if (verdict.kind === 'correct') return { answers: verdict.answers, events: [{ ...base, action: 'corrected', message: verdict.message }] };
+    const stopped: RunEvent = { ...base, action: 'stopped', message: `session stopped: ${verdict.reason}` };
     const notRun: ToolResult = { content: [{ type: 'text', text: `Not executed: this session was stopped because ${verdict.reason}.` }], isError: true };
-    return { answers: new Map(calls.map((c) => [c.id, notRun])), stop: `stopped by the loop guard: ${verdict.reason}` };
+    return { answers: new Map(calls.map((c) => [c.id, notRun])), stop: `stopped by the loop guard: ${verdict.reason}`, events: [stopped] };
   }
 
   /** The no-progress guard after a turn's results are stored: a reason to stop, or undefined. */
@@ -200,6 +226,12 @@ export class AgentSession {
 
   /** Stores the message through `store` (the session's, or the transaction it is part of), then holds it. */
   private async append(message: SessionMessage, turn: number, store: Store): Promise<void> {
+    await this.store(message, turn, store);
+    this.hold(message);
+  }
+
+  /** Writes the message through `store`; the conversation holds it once `hold` is called. */
+  private async store(message: SessionMessage, turn: number, store: Store): Promise<void> {
     const row: { role: 'user' | 'assistant'; parts: Part[]; turn: number; kind?: string; callId?: string } = {
       role: message.role,
       parts: message.parts,
@@ -208,6 +240,9 @@ export class AgentSession {
     if (message.kind) row.kind = message.kind;
     if (message.callId) row.callId = message.callId;
     await store.messages.append(this.deps.sessionId, row);
+  }
+
+  private hold(message: SessionMessage): void {
     this.messages.push(message);
     this.count(message);
   }

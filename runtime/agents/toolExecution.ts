@@ -3,13 +3,15 @@
 // replayed, never re-run; one that started but never finished is re-run only when its tool says that
 // is safe; a name the session does not hold is refused and nothing runs.
 //
-// Writes are grouped into few commits (docs/concepts/persistence.md): the `started` entries of the
-// turn with their events (and the reply's `model.turn`) in one commit before any tool runs, the
-// results with the tool_results message in one commit after the last of them. A result whose loss
+// Writes are grouped into few commits (docs/concepts/persistence.md): the reply itself (with its usage
+// and `model.turn` event, handed over as the step's opening) and the `started` entries of the turn
+// with their events in one commit before any tool runs, the results with the tool_results message in
+// one commit after the last of them. The reply never waits for anything outside the process: it is
+// committed before a tool runs or the operator is asked. A result whose loss
 // would cost more than a re-run (a call that is not safe to repeat, or one that resumes its own work)
 // is committed as soon as it is known while other calls still run. The bookkeeping calls that run
 // last (submit_output, task_complete) are safe to repeat and touch nothing outside: their starts go
-// in the last commit with their results.
+// in the last commit with their results (and so does the reply, when they are its only calls).
 
 import { durableStep, type StepTx } from '../durableStep.js';
 import type { EventBus } from '../events.js';
@@ -19,6 +21,7 @@ import { isResultReader, offloadResult, revealResultTools, type ResultScope } fr
 import type { ToolResult } from '../tools/types.js';
 import { RunInterrupted, RunParked, type SessionDeps } from './sessionTypes.js';
 import { operatorPlan } from '../operator/gate.js';
+import { HUMAN_ASK } from '../operator/question.js';
 import type { SessionTool } from './toolbox.js';
 
 export const INTERRUPTED_MESSAGE =
@@ -27,8 +30,11 @@ export const INTERRUPTED_MESSAGE =
 
 /** What the caller stores around the calls: in the first commit, and in the last one with the results. */
 export interface ToolStep {
-  /** Writes that belong before any tool runs (the reply's `model.turn` event). */
-  opening?: Write | undefined;
+  /**
+   * Writes that belong before any tool runs (the reply, its usage and `model.turn` event), in the
+   * first commit; `committed` runs once that commit is made.
+   */
+  opening?: { write: Write; committed?: () => void } | undefined;
   /** Stores the results (the tool_results message), in the same commit as the last of them. */
   persist?: (results: ToolResultPart[], tx: StepTx) => Promise<void>;
   /** Calls the runtime answers itself instead of running them (a runaway guard's correction), by call id. */
@@ -48,7 +54,9 @@ type Plan =
 export async function executeToolCalls(deps: SessionDeps, calls: readonly ToolUsePart[], step: ToolStep = {}): Promise<ToolResultPart[]> {
   const results = new Array<ToolResultPart>(calls.length);
   const writes = new StepWrites(deps.store, deps.bus);
-  if (step.opening) writes.add(step.opening);
+  if (step.opening) writes.add(step.opening.write, step.opening.committed);
+  // Before the operator is asked (a request stored, maybe a wait), what is queued is committed.
+  const flush = () => writes.commit();
   const finish = (i: number, result: ToolResult): void => {
     const call = calls[i]!;
     const part: ToolResultPart = { type: 'tool_result', toolUseId: call.id, content: result.content, isError: result.isError };
@@ -59,7 +67,7 @@ export async function executeToolCalls(deps: SessionDeps, calls: readonly ToolUs
   try {
     // The calls that run together: every write-ahead start is committed before the first of them runs.
     const wave: { i: number; plan: Plan }[] = [];
-    for (const [i, call] of calls.entries()) if (!last(call)) wave.push({ i, plan: await planCall(deps, call, step.answers) });
+    for (const [i, call] of calls.entries()) if (!last(call)) wave.push({ i, plan: await planCall(deps, call, step.answers, flush) });
     for (const { plan } of wave) if (plan.kind !== 'parked' && plan.write) writes.add(plan.write);
     const running = wave.filter((w): w is { i: number; plan: Extract<Plan, { kind: 'run' }> } => w.plan.kind === 'run');
     if (running.length > 0) await writes.commit();
@@ -84,7 +92,7 @@ export async function executeToolCalls(deps: SessionDeps, calls: readonly ToolUs
     // Bookkeeping tools (submit_output, task_complete) see the effects of the turn's other calls.
     for (const [i, call] of calls.entries()) {
       if (!last(call)) continue;
-      const plan = await planCall(deps, call, step.answers);
+      const plan = await planCall(deps, call, step.answers, flush);
       if (plan.kind === 'parked') throw new RunParked();
       if (plan.write) writes.add(plan.write);
       if (plan.kind === 'answered') {
@@ -116,24 +124,30 @@ export async function executeToolCalls(deps: SessionDeps, calls: readonly ToolUs
  */
 class StepWrites {
   private queued: Write[] = [];
+  /** Run once the queued writes are committed. */
+  private onCommit: (() => void)[] = [];
 
   constructor(
     private readonly store: Store,
     private readonly bus: EventBus,
   ) {}
 
-  add(write: Write): void {
+  add(write: Write, committed?: () => void): void {
     this.queued.push(write);
+    if (committed) this.onCommit.push(committed);
   }
 
   async commit(last?: Write): Promise<void> {
     const writes = this.queued;
+    const committed = this.onCommit;
     this.queued = [];
+    this.onCommit = [];
     if (writes.length === 0 && !last) return;
     await durableStep(this.store, this.bus, async (tx) => {
       for (const write of writes) await write(tx);
       await last?.(tx);
     });
+    for (const hook of committed) hook();
   }
 
   async commitQuietly(): Promise<void> {
@@ -145,7 +159,7 @@ class StepWrites {
   }
 }
 
-async function planCall(deps: SessionDeps, call: ToolUsePart, answers: ToolStep['answers']): Promise<Plan> {
+async function planCall(deps: SessionDeps, call: ToolUsePart, answers: ToolStep['answers'], flush: () => Promise<void>): Promise<Plan> {
   const { store, sessionId } = deps;
   // The ledger comes first: a call that ran before a restart is answered with what really happened,
   // even if its tool is no longer available (a server that fails to start now, a changed config).
@@ -174,6 +188,9 @@ async function planCall(deps: SessionDeps, call: ToolUsePart, answers: ToolStep[
       `Send the call again with a JSON object as arguments. Received: ${truncate(call.malformedInput, 300)}`;
     return { kind: 'answered', result: refusal(text) };
   }
+  // The operator's request refers to the reply, and its answer may be long in coming: the reply is
+  // durable first.
+  if (tool.approval !== undefined || tool.ref === HUMAN_ASK) await flush();
   const operator = await operatorPlan(deps, call, tool, stored);
   if (operator.kind === 'parked') return operator;
   if (operator.kind === 'answered') {

@@ -1,9 +1,9 @@
 // What making a model turn durable costs, counted where commits land: the commit frames of the
 // database's write-ahead log (test/support/walCommits.ts). The test holds the database open, so each
 // `squadron run` leaves its commits in the log; two runs that differ only in how many tool-calling
-// turns the worker takes differ by exactly what those turns cost. A turn is two durable steps — the
-// reply (with its usage, ledger starts and events) and the results (with the tool_results message) —
-// and each may take at most 2 commits.
+// turns the worker takes differ by exactly what those turns cost. A turn is two commits: the reply
+// (with its usage, its `model.turn` event and the ledger starts of its calls with their events, before
+// any tool runs) and the results (with the tool_results message).
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +14,7 @@ import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRe
 import { callAgent, taskComplete, turnScript, type TurnReply } from '../support/turnScript.js';
 import { commitsDuring, leaseTablePages } from '../support/walCommits.js';
 
-const STEPS_PER_TURN = 2;
-const MAX_COMMITS_PER_STEP = 2;
+const COMMITS_PER_TURN = 2;
 const TIME = 'builtins_utils_current_time';
 
 let server: FakeModelServer;
@@ -63,16 +62,14 @@ async function commitsOfRun(turns: number, calls: number): Promise<number> {
   return commits;
 }
 
-describe('commits per durable step of a model turn', () => {
+describe('commits per model turn', () => {
   for (const calls of [1, 3]) {
-    it(`stores a turn with ${calls} tool call${calls > 1 ? 's' : ''} in at most ${MAX_COMMITS_PER_STEP} commits per step`, async () => {
+    it(`stores a turn with ${calls} tool call${calls > 1 ? 's' : ''} in ${COMMITS_PER_TURN} commits`, async () => {
       const few = await commitsOfRun(1, calls);
       const many = await commitsOfRun(4, calls);
       const perTurn = (many - few) / 3;
       console.log(`commits per turn with ${calls} tool call(s): ${perTurn} (runs: ${few} and ${many} commits)`);
-      expect(Number.isInteger(perTurn)).toBe(true);
-      expect(perTurn).toBeGreaterThan(0);
-      expect(perTurn).toBeLessThanOrEqual(STEPS_PER_TURN * MAX_COMMITS_PER_STEP);
+      expect(perTurn).toBe(COMMITS_PER_TURN);
     }, 240_000);
   }
 });

@@ -46,6 +46,16 @@ export function maxEventId(dbPath: string, runId: string): number {
   }
 }
 
+/** Model turns the run has stored (one per model reply made durable). */
+export function countTurns(dbPath: string, runId: string): number {
+  const db = openDb(dbPath);
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM model_turns WHERE run_id = ?').get(runId) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
 export function readLedger(dbPath: string, runId: string): LedgerEntry[] {
   const db = openDb(dbPath);
   try {

@@ -13,7 +13,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { latestRunId, maxEventId, readEvents, readLedger, type LedgerEntry, type StoredEvent } from './crashDb.js';
+import { countTurns, latestRunId, maxEventId, readEvents, readLedger, type LedgerEntry, type StoredEvent } from './crashDb.js';
 import { CRASH_AFTER_ENV } from './crashHook.js';
 import { crashMissionHcl, crashScript, JOURNAL, type CrashScript } from './crashMission.js';
 import { startSink, type Sink } from './crashSink.js';
@@ -54,7 +54,11 @@ export interface KillSnapshot {
   /** Events with a larger id were written by later processes. */
   maxEventId: number;
   ledger: LedgerEntry[];
-  /** Model calls whose reply the process never stored (in flight, or lost with a rolled-back transaction): they must be re-issued as they were. */
+  /**
+   * Model calls whose reply the process never stored (in flight, or answered but lost with the
+   * transaction the kill rolled back — the one storing the reply, which also holds the first writes
+   * that act on it): they must be re-issued as they were.
+   */
   reissue: FakeRequest[];
 }
 
@@ -142,6 +146,9 @@ export async function runScenario(world: CrashWorld, kills: readonly KillPoint[]
   const snapshots: KillSnapshot[] = [];
   const harness: string[] = [];
   let runId = '';
+  const requestsAtStart = world.server.requests.length;
+  // Requests never answered into the database so far: those in flight at a kill, and replies lost.
+  let unstored = 0;
   for (let i = 0; i < kills.length + (finish ? 1 : 0); i++) {
     const point = kills[i];
     const args = i === 0 ? ['run', world.dir, '--json', '--db', world.dbPath, '--workspace', world.workspace] : ['resume', runId, '--json', '--db', world.dbPath];
@@ -155,14 +162,20 @@ export async function runScenario(world: CrashWorld, kills: readonly KillPoint[]
       harness.push(`process ${i + 1} (${args[0]}) was to be killed at ${describeKill(point)} but ended with code ${result.code}, signal ${result.signal}: ${result.stderr.trim().slice(-300)}`);
       break;
     }
+    // A reply is lost when the kill rolled back the transaction storing it: the run then holds fewer
+    // turns than its answered requests. One task at a time, that is the process's last answered one.
+    const made = world.server.requests.slice(requestsAtStart);
+    const lostCount = made.length - countTurns(world.dbPath, runId) - unstored - inFlight.length;
+    const answered = world.server.requests.slice(requestsBefore).filter((r) => !inFlight.some((f) => f.n === r.n));
+    const lost = lostCount > 0 ? answered.slice(-lostCount) : [];
+    unstored += inFlight.length + lost.length;
     const snapshot: KillSnapshot = {
       point,
       requestsBefore: world.server.requests.length,
       sinkRequestsBefore,
       maxEventId: maxEventId(world.dbPath, runId),
       ledger: readLedger(world.dbPath, runId),
-      // A reply stored by a transaction that never committed is lost like one still in flight.
-      reissue: point.at === 'reply-stored' ? world.server.requests.slice(-1) : inFlight,
+      reissue: [...inFlight, ...lost],
     };
     if (point.at === 'model-request' && world.server.requests.length !== requestsBefore + point.k) {
       harness.push(`process ${i + 1}: killed at model request ${point.k} but ${world.server.requests.length - requestsBefore} requests arrived`);

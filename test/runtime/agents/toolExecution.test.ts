@@ -118,7 +118,7 @@ describe('executeToolCalls commits', () => {
     const { deps, sessionId } = await setup(new Toolbox([write.tool, read.tool]));
     wire(deps);
     const done = executeToolCalls(deps, [use('c1', 'write'), use('c2', 'read'), use('c3', 'write')], {
-      opening: (tx) => tx.emit({ type: 'warning', message: 'opening' }),
+      opening: { write: (tx) => tx.emit({ type: 'warning', message: 'opening' }) },
     });
     await write.finish('c1');
     await read.finish('c2');

@@ -6,6 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { executeToolCalls } from '../../../runtime/agents/toolExecution.js';
 import { RunParked, type SessionDeps } from '../../../runtime/agents/sessionTypes.js';
@@ -85,6 +86,34 @@ describe('the operator gate', () => {
     const [refused] = await executeToolCalls(deps, [denied]);
     expect(refused).toMatchObject({ isError: true, content: [{ text: 'The operator (bob) denied this call, so it was not executed. Reason: too much' }] });
     expect(paying.runs()).toBe(1);
+  });
+
+  it("commits the turn's opening (the reply) before the operator is asked, and does not wait with it", async () => {
+    const paying = countingTool('pay', 'task');
+    const seenWhenAsked: number[] = [];
+    let sessionId = '';
+    const { deps } = await setup([paying.tool], {
+      ask: async () => {
+        // What another connection sees while the operator decides: only committed rows.
+        const observer = new Database(store!.path, { readonly: true });
+        seenWhenAsked.push((observer.prepare('SELECT COUNT(*) AS n FROM messages WHERE session_id = ?').get(sessionId) as { n: number }).n);
+        observer.close();
+        return { status: 'approved' };
+      },
+    });
+    sessionId = deps.sessionId;
+    let committed = false;
+    const [result] = await executeToolCalls(deps, [pay], {
+      opening: {
+        write: async (tx) => {
+          await tx.store.messages.append(deps.sessionId, { role: 'assistant', parts: [pay], turn: 1 });
+        },
+        committed: () => (committed = true),
+      },
+    });
+    expect(result?.isError).toBe(false);
+    expect(seenWhenAsked).toEqual([1]);
+    expect(committed).toBe(true);
   });
 
   it('asks a prompt when there is one, and records its reply as the decision', async () => {
