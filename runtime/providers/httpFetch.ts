@@ -36,7 +36,9 @@ export function createHttpFetch(options: HttpFetchOptions = {}): SdkFetch {
   const httpAgent = new HttpAgent({ keepAlive: true });
   const httpsAgent = new HttpsAgent({ keepAlive: true });
   return (input, init = {}) => {
-    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    // A Request carries its own method, headers and body: fetch's to read (the SDKs pass a URL string).
+    if (typeof input !== 'string' && !(input instanceof URL)) return fallback(input, init);
+    const url = new URL(input);
     const body = init.body;
     const plainBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
     if (!plainBody || (url.protocol !== 'http:' && url.protocol !== 'https:')) return fallback(input, init);

@@ -147,7 +147,7 @@ describe('the node:http fetch given to the provider SDKs', () => {
     await expect(createHttpFetch({ env: {} })(`${url}/v1/messages`, { method: 'POST', body: '{}' })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
-  it('leaves proxied environments, redirects and streamed bodies to fetch', async () => {
+  it('leaves proxied environments, redirects, streamed bodies and Request objects to fetch', async () => {
     fallbackCalls.length = 0;
     const { url, seen } = await serve((req, res) => {
       if (req.url === '/moved') {
@@ -163,9 +163,10 @@ describe('the node:http fetch given to the provider SDKs', () => {
     expect(await (await direct(`${url}/moved`, { method: 'POST', body: '{}' })).text()).toBe('from fallback');
     const stream = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('x')), c.close()) });
     expect(await (await direct(`${url}/b`, { method: 'POST', body: stream })).text()).toBe('from fallback');
+    expect(await (await direct(new Request(`${url}/r`, { method: 'POST', body: '{}' }))).text()).toBe('from fallback');
     expect(await (await direct(`${url}/c`, { method: 'POST', body: '{}' })).text()).toBe('direct');
 
-    expect(fallbackCalls).toEqual([`${url}/a`, `${url}/moved`, `${url}/b`]);
+    expect(fallbackCalls).toEqual([`${url}/a`, `${url}/moved`, `${url}/b`, `[object Request]`]);
     expect(seen.map((s) => s.url)).toEqual(['/moved', '/c']);
   });
 });
