@@ -22,43 +22,36 @@ export interface StoredEvent {
   data: Record<string, unknown>;
 }
 
-function openDb(path: string): Database.Database {
-  return new Database(path, { readonly: true, fileMustExist: true });
+/** Opens the file read-only for one read, and closes it whatever the read does. */
+function readOnce<T>(path: string, read: (db: Database.Database) => T): T {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+function count(dbPath: string, sql: string, runId: string): number {
+  return readOnce(dbPath, (db) => (db.prepare(sql).get(runId) as { n: number }).n);
 }
 
 export function latestRunId(dbPath: string): string | undefined {
   if (!existsSync(dbPath)) return undefined;
-  const db = openDb(dbPath);
-  try {
-    const row = db.prepare('SELECT id FROM runs ORDER BY started_at DESC, rowid DESC LIMIT 1').get() as { id: string } | undefined;
-    return row?.id;
-  } finally {
-    db.close();
-  }
+  return readOnce(dbPath, (db) => (db.prepare('SELECT id FROM runs ORDER BY started_at DESC, rowid DESC LIMIT 1').get() as { id: string } | undefined)?.id);
 }
 
 export function maxEventId(dbPath: string, runId: string): number {
-  const db = openDb(dbPath);
-  try {
-    return (db.prepare('SELECT COALESCE(MAX(id), 0) AS n FROM events WHERE run_id = ?').get(runId) as { n: number }).n;
-  } finally {
-    db.close();
-  }
+  return count(dbPath, 'SELECT COALESCE(MAX(id), 0) AS n FROM events WHERE run_id = ?', runId);
 }
 
 /** Model turns the run has stored (one per model reply made durable). */
 export function countTurns(dbPath: string, runId: string): number {
-  const db = openDb(dbPath);
-  try {
-    return (db.prepare('SELECT COUNT(*) AS n FROM model_turns WHERE run_id = ?').get(runId) as { n: number }).n;
-  } finally {
-    db.close();
-  }
+  return count(dbPath, 'SELECT COUNT(*) AS n FROM model_turns WHERE run_id = ?', runId);
 }
 
 export function readLedger(dbPath: string, runId: string): LedgerEntry[] {
-  const db = openDb(dbPath);
-  try {
+  return readOnce(dbPath, (db) => {
     const rows = db
       .prepare(
         `SELECT s.task_name, s.agent, t.session_id, t.call_id, t.api_name, t.input_json, t.idempotent, t.status, t.result_json
@@ -79,17 +72,12 @@ export function readLedger(dbPath: string, runId: string): LedgerEntry[] {
       if (r.result_json !== null) entry.result = JSON.parse(r.result_json) as LedgerEntry['result'];
       return entry;
     });
-  } finally {
-    db.close();
-  }
+  });
 }
 
 export function readEvents(dbPath: string, runId: string): StoredEvent[] {
-  const db = openDb(dbPath);
-  try {
+  return readOnce(dbPath, (db) => {
     const rows = db.prepare('SELECT id, type, data_json FROM events WHERE run_id = ? ORDER BY id').all(runId) as { id: number; type: string; data_json: string }[];
     return rows.map((r) => ({ id: r.id, type: r.type, data: JSON.parse(r.data_json) as Record<string, unknown> }));
-  } finally {
-    db.close();
-  }
+  });
 }
