@@ -29,7 +29,7 @@ import { BudgetLedger } from '../dist/runtime/budget/ledger.js';
 import { reserveCall } from '../dist/runtime/budget/gate.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const CLI = join(ROOT, 'dist', 'cli', 'main.cjs');
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);

@@ -1,7 +1,7 @@
 // Context cost of large tool results: how many bytes a 1 MB JSON result and a 1 MB text result add
 // to the worker's next model request (goal ≤ 2 KB), with results stored by handle at the default
 // limit (tool_response max_tokens = 16,000) and, for contrast, with a limit so high that they pass
-// whole. Runs the real CLI (`node dist/cli/main.js run`) against the fake model server (real wire
+// whole. Runs the real CLI (`node dist/cli/main.cjs run`) against the fake model server (real wire
 // format over 127.0.0.1) and the stdio MCP server of test/support/mcpBigServer.mjs; the figures are
 // read from the request bodies the fake server received.
 //
@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { startFakeModelServer } from '../dist/test/support/fakeModelServer.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(repo, 'dist', 'cli', 'main.js');
+const cli = join(repo, 'dist', 'cli', 'main.cjs');
 const mcpServer = join(repo, 'test', 'support', 'mcpBigServer.mjs');
 const args = process.argv.slice(2);
 const API = args.includes('--api') ? args[args.indexOf('--api') + 1] : 'anthropic';

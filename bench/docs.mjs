@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
 const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 15;
-const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.js');
+const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.cjs');
 const env = { ...process.env, NO_COLOR: '1', COLUMNS: '80' };
 const cases = { '--version': ['--version'], docs: ['docs'], 'docs task': ['docs', 'task'], 'docs builtins': ['docs', 'builtins'] };
 

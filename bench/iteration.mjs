@@ -21,7 +21,7 @@ import { startFakeModelServer } from '../dist/test/support/fakeModelServer.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../dist/cli/main.cjs', import.meta.url));
 
 /** The CLI as a child process: its exit code and output; `onSpawn` gets the child (to kill it). */
 function runCli(args, { cwd, onSpawn } = {}) {

@@ -6,7 +6,7 @@
 //   npm run build && node bench/persistence.mjs
 // Options: --dir <folder> (default: the OS temp folder; use a real disk, fsync cost is the point);
 // --only <group> runs one group of rows: events, messages, turn, load, resume or readback;
-// --cli <other/dist/cli/main.js> (repeatable): the resume rows also time that build of the CLI, in the
+// --cli <other/dist/cli/main.cjs> (repeatable): the resume rows also time that build of the CLI, in the
 // same rounds (e.g. a copy of an earlier build, to compare before/after on a busy machine);
 // --cpu-prof <folder>: every `squadron resume` process of the resume rows writes a V8 CPU profile
 // there (named after its row and round; open in Chrome DevTools or summarise with bench/cpuprofile.mjs).
@@ -27,7 +27,7 @@ import { createSecretRedactor, openStore } from '../dist/store/index.js';
 import { startFakeModelServer } from '../dist/test/support/fakeModelServer.js';
 import { walCommits } from '../dist/test/support/walCommits.js';
 
-const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.js');
+const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.cjs');
 
 const args = process.argv.slice(2);
 const baseDir = args.includes('--dir') ? args[args.indexOf('--dir') + 1] : tmpdir();

@@ -1,6 +1,6 @@
 // Runtime overhead: runs a 50-task mission (root → 10 parallel chains of 4 → join → 7 parallel
 // tasks → final; each task = commander call_agent → worker one tool call → worker answer →
-// commander task_complete, so 4 model turns) through the real CLI (`node dist/cli/main.js run`)
+// commander task_complete, so 4 model turns) through the real CLI (`node dist/cli/main.cjs run`)
 // against the fake model server (real Anthropic/OpenAI wire format over 127.0.0.1), and prints:
 //
 // 1. Zero model latency, max_parallel = 1 (so model turns never overlap and time adds up):
@@ -61,7 +61,7 @@ import { missionHcl, overheadScript, TURNS_PER_TASK } from './fixtures/overhead-
 import { summarizeProfile } from './fixtures/overhead-profile.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(repo, 'dist', 'cli', 'main.js');
+const cli = join(repo, 'dist', 'cli', 'main.cjs');
 const preload = pathToFileURL(join(repo, 'bench', 'fixtures', 'overhead-cpu-preload.mjs')).href;
 
 const args = process.argv.slice(2);

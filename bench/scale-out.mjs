@@ -24,7 +24,7 @@ import { closeServer, listenLocal, readBody } from '../dist/test/support/localSe
 import { startPostgres } from '../dist/test/support/postgres.js';
 import { callAgent, firstUserMessage, lastToolResult, taskComplete, toolCall, turnScript } from '../dist/test/support/turnScript.js';
 
-const CLI = resolve(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
+const CLI = resolve(import.meta.dirname, '..', 'dist', 'cli', 'main.cjs');
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const MISSIONS = Number(option('--missions', '10'));

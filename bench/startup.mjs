@@ -1,7 +1,7 @@
 // CLI start-up: how long each command takes as a whole process, beside `node -e 0` measured in the
 // same rounds, and what each import costs on its own. Prints figures only; nothing is asserted.
 //   npm run build && node bench/startup.mjs [--runs 20] [--imports-only | --commands-only]
-//   [--cli other/main.js …]: also time these builds of the CLI (e.g. a copy of an earlier build), in
+//   [--cli other/main.cjs …]: also time these builds of the CLI (e.g. a copy of an earlier build), in
 //   the same rounds
 //
 // Commands run against a copy of examples/quickstart, run once offline (its model replays a
@@ -12,7 +12,7 @@
 // itself costs a little, in every row alike, node -e 0 included).
 //
 // The "modules" column counts the files (ES and CommonJS) each command loads, from a load-hook preload:
-// dist/cli/main.js is a bundle (scripts/bundle.mjs), so these are its chunks plus the packages kept
+// dist/cli/main.cjs is a bundle (scripts/bundle.mjs), so these are its chunks plus the packages kept
 // out of it (better-sqlite3, pino, …) and what is loaded by createRequire (yaml, re2js).
 //
 // The import table imports one module in a fresh process and times that `await import()` alone: the
@@ -30,7 +30,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const args = process.argv.slice(2);
 const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 20;
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(repo, 'dist', 'cli', 'main.js');
+const cli = join(repo, 'dist', 'cli', 'main.cjs');
 const others = args.flatMap((a, i) => (a === '--cli' ? [resolve(args[i + 1])] : []));
 const env = { ...process.env, NO_COLOR: '1' };
 

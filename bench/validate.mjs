@@ -23,7 +23,7 @@ import { hugeConfig } from '../dist/test/support/hugeConfig.js';
 const args = process.argv.slice(2);
 const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 15;
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(repo, 'dist', 'cli', 'main.js');
+const cli = join(repo, 'dist', 'cli', 'main.cjs');
 const env = { ...process.env, SQUADRON_VAR_api_key: 'bench', NO_COLOR: '1' };
 
 function bigProject() {

@@ -26,9 +26,14 @@ for (const stream of [process.stdout, process.stderr]) stream.on('error', endOnC
 // Through io.stderr, not process.stderr: once a command knows the secrets, they are masked there.
 console.warn = warnOncePerText((...args: unknown[]) => io.stderr.write(`${format(...args)}\n`));
 
-const code = await main(process.argv.slice(2), io);
-await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-process.exit(code);
+void run();
+
+/** Runs the command, then exits once its output is flushed. (A function: the bundle is CommonJS, which has no top-level await.) */
+async function run(): Promise<never> {
+  const code = await main(process.argv.slice(2), io);
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+}
 
 function endOnClosedPipe(error: NodeJS.ErrnoException): void {
   if (error.code === 'EPIPE') process.exit(EXIT_CLOSED_PIPE);

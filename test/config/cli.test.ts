@@ -1,4 +1,4 @@
-// `squadron validate` and `squadron docs` through the built CLI (dist/cli/main.js), as a user runs
+// `squadron validate` and `squadron docs` through the built CLI (dist/cli/main.cjs), as a user runs
 // them: output, exit codes (0 valid, 1 invalid, 2 usage), JSON contract, MCP check, no stack traces.
 
 import { existsSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Hostile or accidental inputs through the built CLI (dist/cli/main.js): nesting thousands deep,
+// Hostile or accidental inputs through the built CLI (dist/cli/main.cjs): nesting thousands deep,
 // flat chains of thousands of terms, long task chains, FIFOs and devices where files are expected,
 // binary files, load() through a symlink or of a huge file, half-written expressions. Each must
 // end in diagnostics with a position, in text and JSON, never in a hang or a stack overflow.

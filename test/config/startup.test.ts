@@ -76,7 +76,7 @@ describe('modules loaded by the built CLI', () => {
     // The CLI is a bundle (scripts/bundle.mjs): a loaded chunk stands for the modules bundled into it.
     return files.flatMap((f) => [f, ...(bundled[f.replace(/^\/dist\/cli\//, '')] ?? [])]);
   }
-  /** The modules of each file of the bundle (dist/cli/main.js and its chunks), as the build recorded them. */
+  /** The modules of each file of the bundle (dist/cli/main.cjs and its chunks), as the build recorded them. */
   let bundled: Record<string, string[]> = {};
   beforeAll(() => {
     bundled = JSON.parse(readFileSync(join(dirname(CLI), 'chunks', 'modules.json'), 'utf8')) as Record<string, string[]>;
@@ -87,7 +87,7 @@ describe('modules loaded by the built CLI', () => {
     const chunks = files.filter((f) => f.startsWith('/dist/cli/chunks/'));
     expect(chunks.length).toBeGreaterThan(0);
     // Our own modules and the bundled packages are read from chunks, never from their own files.
-    expect(files.filter((f) => f.startsWith('/dist/') && !f.startsWith('/dist/cli/chunks/') && f !== '/dist/cli/main.js' && !Object.values(bundled).some((m) => m.includes(f)))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('/dist/') && !f.startsWith('/dist/cli/chunks/') && f !== '/dist/cli/main.cjs' && !Object.values(bundled).some((m) => m.includes(f)))).toEqual([]);
     expect(files.filter((f) => /\/node_modules\/(zod|commander)\//.test(f) && !Object.values(bundled).some((m) => m.includes(f)))).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-// Runs the built CLI (dist/cli/main.js) as a child process, the way a user does, and captures its
+// Runs the built CLI (dist/cli/main.cjs) as a child process, the way a user does, and captures its
 // output and exit code. End-to-end tests use this; they never import our modules directly.
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
-export const CLI = join(REPO_ROOT, 'dist', 'cli', 'main.js');
+export const CLI = join(REPO_ROOT, 'dist', 'cli', 'main.cjs');
 
 export interface CliResult {
   code: number | null;

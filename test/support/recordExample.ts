@@ -40,7 +40,7 @@ try {
   writeFileSync(join(dir, mission), hcl);
   const cassette = join(dir, 'cassette.jsonl');
   const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, [assetPath('dist', 'cli', 'main.js'), 'run', dir, '--record', cassette], { cwd: dir, stdio: 'inherit' });
+    const child = spawn(process.execPath, [assetPath('dist', 'cli', 'main.cjs'), 'run', dir, '--record', cassette], { cwd: dir, stdio: 'inherit' });
     child.on('close', resolve);
   });
   const problems = [...script.problems, ...server.errors];
