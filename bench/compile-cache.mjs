@@ -1,7 +1,8 @@
-// What Node's compile cache (module.enableCompileCache, Node 22.8+; the CLI turns it on at start-up)
-// buys the CLI's start-up, under whichever node runs this script. Prints figures only.
+// What the CLI's compile cache buys its start-up, under whichever node runs this script: Node's own
+// (module.enableCompileCache) on Node 22.8+, the CLI's code cache of its chunks (cli/codeCache.ts) on
+// Node 20; the CLI turns it on at start-up either way. Prints figures only.
 //   npm run build && node bench/compile-cache.mjs [--runs 15]
-//   scripts/node-matrix.sh runs it under each Node line; on Node 20 only the "off" rows exist.
+//   scripts/node-matrix.sh runs it under each Node line.
 //
 // Each command runs as a whole process in three states, interleaved round by round so that load from
 // other processes hits them alike: "off" (NODE_DISABLE_COMPILE_CACHE=1), "cold" (a new, empty cache
@@ -23,7 +24,7 @@ const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(repo, 'dist', 'cli', 'main.cjs');
 const CPU_PRELOAD = `data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write('\\n@@cpu '+(u.user+u.system)/1000+'\\n')})`;
-const hasCache = typeof module.enableCompileCache === 'function';
+const nodeCache = typeof module.enableCompileCache === 'function';
 
 const commands = [
   ['node -e 0', ['-e', '0']],
@@ -36,7 +37,8 @@ const warmDir = join(scratch, 'warm');
 let coldCount = 0;
 const states = {
   off: () => ({ NODE_DISABLE_COMPILE_CACHE: '1' }),
-  ...(hasCache ? { cold: () => ({ NODE_COMPILE_CACHE: join(scratch, `cold-${coldCount++}`) }), warm: () => ({ NODE_COMPILE_CACHE: warmDir }) } : {}),
+  cold: () => ({ NODE_COMPILE_CACHE: join(scratch, `cold-${coldCount++}`) }),
+  warm: () => ({ NODE_COMPILE_CACHE: warmDir }),
 };
 
 function timeOne(argv, extraEnv) {
@@ -76,4 +78,4 @@ for (const [name] of commands) {
   });
   console.log(`${name.padEnd(40)}${cells.join('')}`);
 }
-if (!hasCache) console.log('(no module.enableCompileCache on this node: the CLI starts without a compile cache)');
+console.log(nodeCache ? "(the cache: Node's compile cache)" : "(the cache: the CLI's code cache of its chunks; this node has no module.enableCompileCache)");

@@ -135,7 +135,7 @@ for v in "${versions[@]}"; do
     step "quickstart"
     npx squadron run examples/quickstart >>"$log" 2>&1
 
-    # Start-up of the CLI beside `node -e 0`, with Node's compile cache off, cold and warm (on 22+).
+    # Start-up of the CLI beside `node -e 0`, with the CLI's compile cache off, cold and warm.
     step "start-up (bench/compile-cache.mjs)"
     node bench/compile-cache.mjs --runs "$runs" >"$dir.startup"
 

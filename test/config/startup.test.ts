@@ -91,6 +91,19 @@ describe('modules loaded by the built CLI', () => {
     expect(files.filter((f) => /\/node_modules\/(zod|commander)\//.test(f) && !Object.values(bundled).some((m) => m.includes(f)))).toEqual([]);
   });
 
+  test('the bundle is CommonJS, `squadron` runs it, and dist/cli/main.js (what earlier installs linked) forwards to it', () => {
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    expect(pkg.bin.squadron).toBe('dist/cli/main.cjs');
+    expect(Object.keys(bundled).filter((f) => !f.endsWith('.cjs'))).toEqual([]);
+    const project = tempProject({ 'main.hcl': valid });
+    const [direct, forwarded] = ['main.cjs', 'main.js'].map((file) =>
+      spawnSync(process.execPath, [join(dirname(CLI), file), 'validate', '--offline'], { cwd: project, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } }),
+    );
+    expect(direct).toMatchObject({ status: 0, stderr: '' });
+    expect(direct!.stdout).toContain('config is valid');
+    expect(forwarded).toMatchObject({ status: 0, stdout: direct!.stdout, stderr: '' });
+  });
+
   const valid = withMission('  task "a" {\n    objective = "x"\n    tools     = [builtins.http.get]\n  }\n');
 
   test('validate loads the config loader, never the runtime, the other commands or yaml', () => {
