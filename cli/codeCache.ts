@@ -6,15 +6,18 @@
 // command's next start reads the code it ran instead of compiling it again. It is what Node 22.8+
 // does natively for the same files (cli/compileCache.ts uses Node's there).
 //
-// Where: <folder>/squadron-<node version>-<arch>/<chunk file name>, the folder being Node's own
-// choice for its compile cache (NODE_COMPILE_CACHE, else <os temp>/node-compile-cache), and
-// NODE_DISABLE_COMPILE_CACHE=1 turns it off as it turns Node's off. Chunk file names carry a hash of
-// their content, so a rebuilt chunk never meets an old cache; V8 checks the rest (its own version, the
-// flags, the source's length) and rejects a cache that does not fit, which is then rewritten. A folder
-// owned by another user is not used (a cache is code this process would run), and a cache that cannot
-// be read or written costs the speed-up only, never the command.
+// Where: <folder>/squadron-<node version>-<arch>/<install>/<chunk file name>, the folder being
+// Node's own choice for its compile cache (NODE_COMPILE_CACHE, else <os temp>/node-compile-cache),
+// <install> a hash of the bundle's path, and NODE_DISABLE_COMPILE_CACHE=1 turns it off as it turns
+// Node's off. Chunk file names carry a hash of their content, so a rebuilt chunk never meets an old
+// cache, and when a process writes caches it removes those of chunks its install no longer has (a
+// rebuild leaves no cache behind). V8 checks the rest (its own version, the flags, the source's
+// length) and rejects a cache that does not fit, which is then rewritten. A folder owned by another
+// user is not used (a cache is code this process would run), and a cache that cannot be read or
+// written costs the speed-up only, never the command.
 
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
@@ -36,18 +39,19 @@ interface CjsModuleClass {
   _extensions: Record<string, unknown>;
 }
 
-/** The cache folder for this Node, or undefined when the environment turns the cache off. */
-export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+/** The cache folder of the bundle in `bundleDir` for this Node, or undefined when the environment turns the cache off. */
+export function codeCacheDir(bundleDir: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE === '1') return undefined;
   const root = env.NODE_COMPILE_CACHE || join(tmpdir(), 'node-compile-cache');
-  return join(root, `squadron-${process.version}-${process.arch}`);
+  const install = createHash('sha256').update(bundleDir).digest('hex').slice(0, 16);
+  return join(root, `squadron-${process.version}-${process.arch}`, install);
 }
 
 /**
  * Compiles the CommonJS files under `bundleDir` with V8 code cache from `cacheDir`, and writes the
  * missing caches when the process exits. Does nothing when the folder cannot be made or is not ours.
  */
-export function startCodeCache(bundleDir: string, cacheDir: string | undefined = codeCacheDir()): void {
+export function startCodeCache(bundleDir: string, cacheDir: string | undefined = codeCacheDir(bundleDir)): void {
   if (cacheDir === undefined || !usableDir(cacheDir)) return;
   const prefix = bundleDir.endsWith(sep) ? bundleDir : `${bundleDir}${sep}`;
   const CjsModule = Module as unknown as CjsModuleClass;
@@ -63,8 +67,21 @@ export function startCodeCache(bundleDir: string, cacheDir: string | undefined =
     return wrapper.call(this.exports, this.exports, requireFor(this, CjsModule), this, filename, dirname(filename));
   };
   process.once('exit', () => {
+    if (toWrite.length === 0) return;
     for (const { script, file } of toWrite) writeCache(file, script);
+    removeStale(cacheDir, bundleDir);
   });
+}
+
+/** Removes the caches of files the bundle no longer has (chunks of an earlier build). */
+function removeStale(cacheDir: string, bundleDir: string): void {
+  try {
+    const current = new Set(readdirSync(bundleDir, { recursive: true }).map((f) => basename(String(f))));
+    // Not a cache another process is writing (<name>.<pid>, renamed into place when whole).
+    for (const file of readdirSync(cacheDir)) if (!current.has(file) && !/\.\d+$/.test(file)) rmSync(join(cacheDir, file), { force: true });
+  } catch {
+    // Left for the next process that writes a cache.
+  }
 }
 
 /** The folder exists (made if needed, private) and belongs to this user. */

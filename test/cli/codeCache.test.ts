@@ -83,6 +83,28 @@ describe('the code cache of the CLI bundle', () => {
     expect(statSync(join(cache, 'work-abc123.cjs')).size).toBeGreaterThan(100);
   });
 
+  it('removes the caches of chunks the bundle no longer has when it writes one', () => {
+    const { dir, cache } = bundle();
+    runChild(dir, cache);
+    // A rebuild: the chunk's content, so its name, changed; the old cache goes with the first write.
+    rmSync(join(dir, 'chunks', 'other-def456.cjs'));
+    writeFileSync(join(dir, 'chunks', 'other-0f0f0f.cjs'), 'module.exports = { value: 42 };\n');
+    writeFileSync(join(dir, 'chunks', 'work-abc123.cjs'), readFileSync(join(dir, 'chunks', 'work-abc123.cjs'), 'utf8').replaceAll('other-def456', 'other-0f0f0f'));
+    rmSync(join(cache, 'work-abc123.cjs'));
+    writeFileSync(join(cache, 'work-abc123.cjs.99999'), 'a cache another process is writing');
+    expect(runChild(dir, cache)).toEqual({ code: 0, seen: { ...EXPECTED, resolved: 'other-0f0f0f.cjs' }, stderr: '' });
+    expect(listing(cache)).toEqual(['other-0f0f0f.cjs', 'work-abc123.cjs', 'work-abc123.cjs.99999']);
+  });
+
+  it('keeps a cache per install, for the same Node', async () => {
+    const { codeCacheDir } = (await import(CODE_CACHE)) as typeof import('../../cli/codeCache.js');
+    const env = { NODE_COMPILE_CACHE: '/c' };
+    expect(codeCacheDir('/a/dist/cli', env)).toMatch(new RegExp(`^/c/squadron-${process.version}-${process.arch}/[0-9a-f]{16}$`));
+    expect(codeCacheDir('/a/dist/cli', env)).toBe(codeCacheDir('/a/dist/cli', env));
+    expect(codeCacheDir('/b/dist/cli', env)).not.toBe(codeCacheDir('/a/dist/cli', env));
+    expect(codeCacheDir('/a/dist/cli', { ...env, NODE_DISABLE_COMPILE_CACHE: '1' })).toBeUndefined();
+  });
+
   it('leaves files outside the bundle to Node', () => {
     const { dir, cache } = bundle();
     const outside = join(dir, '..', 'outside.cjs');

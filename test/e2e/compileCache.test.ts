@@ -54,7 +54,10 @@ describe(`the compile cache on Node ${process.versions.node}`, () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(cacheFiles(tmp).length).toBeGreaterThan(1);
     // On Node 20, the CLI's own cache: one file per chunk loaded, named as the chunk.
-    if (!HAS_COMPILE_CACHE) expect(cacheFiles(tmp)).toContain(join(`squadron-${process.version}-${process.arch}`, basename(chunkOf('bin'))));
+    if (!HAS_COMPILE_CACHE) {
+      const own = cacheFiles(tmp).filter((f) => f.startsWith(`squadron-${process.version}-${process.arch}/`));
+      expect(own.filter((f) => f.endsWith(`/${basename(chunkOf('bin'))}`))).toHaveLength(1);
+    }
   });
 
   it('serves the commands after the first: a command that ran before writes no cache', async () => {
