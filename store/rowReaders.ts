@@ -124,10 +124,12 @@ export function toSessionRow(codec: ColumnCodec, r: Parsed<typeof RawSession>): 
 
 /** A message row's head columns as the database returns them (types held by the table's constraints). */
 export function readMessageHead(row: unknown): MessageHead {
-  const r = row as { id: number; seq: number; role: 'user' | 'assistant'; turn: number; kind: string | null; call_id: string | null };
+  const r = row as { id: number; seq: number; role: 'user' | 'assistant'; turn: number; kind: string | null; call_id: string | null; bytes?: number | string | null };
   const head: MessageHead = { id: r.id, seq: r.seq, role: r.role, turn: r.turn };
   if (r.kind !== null) head.kind = r.kind;
   if (r.call_id !== null) head.callId = r.call_id;
+  // PostgreSQL returns a bigint as text.
+  if (r.bytes !== undefined && r.bytes !== null) head.bytes = Number(r.bytes);
   return head;
 }
 
