@@ -128,12 +128,6 @@ export interface MessageHead {
   turn: number;
   kind?: string;
   callId?: string;
-  /**
-   * UTF-8 bytes of the stored parts (`headsWithBytes` only), when they are exactly the JSON text of
-   * the parts they read back as: the row carries a checksum (this store wrote it with
-   * `JSON.stringify`) and holds no redacted secret to restore. Absent for any other row.
-   */
-  bytes?: number;
 }
 
 export interface MessageRow {

@@ -30,14 +30,14 @@ export class AgentSession {
 
   /**
    * Opens the session with its stored conversation (empty for a new session), or with `history`. A
-   * stored conversation is not read whole to find its place: its messages' heads are (with the size
-   * of their parts), and then only the parts a step needs: the last message's now; those a request
-   * sends or a cut is made from when a request is built (runtime/context/sessionContext.ts).
+   * stored conversation is not read whole to find its place: its messages' heads are, and then only
+   * the parts a step needs: the last message's now; those a request sends or a cut is made from when
+   * a request is built (runtime/context/sessionContext.ts, storedParts.ts).
    */
   static async restore(deps: SessionDeps, history?: SessionMessage[]): Promise<AgentSession> {
     if (history) return new AgentSession(deps, history);
-    const messages = (await deps.store.messages.headsWithBytes(deps.sessionId)).map((head) => {
-      const m: SessionMessage = { role: head.role, parts: unreadParts(head) };
+    const messages = (await deps.store.messages.heads(deps.sessionId)).map((head) => {
+      const m: SessionMessage = { role: head.role, parts: unreadParts() };
       if (head.kind) m.kind = head.kind as MessageKind;
       if (head.callId) m.callId = head.callId;
       return m;

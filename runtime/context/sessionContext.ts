@@ -21,7 +21,7 @@ import { costOf } from '../usage.js';
 import { inputUpperBound, messagesUpperBound, toolsUpperBound } from '../budget/estimate.js';
 import type { SessionDeps, SessionMessage } from '../agents/sessionTypes.js';
 import { headSources, keepStart, turnsFrom, viewMessages, type View } from './cut.js';
-import { indices, isUnread, readStoredParts, unsized } from './storedParts.js';
+import { fetchStoredRows, indices, isUnread, readStoredParts } from './storedParts.js';
 import { commanderState } from './commanderState.js';
 import { compactedHead, prunedHead } from './head.js';
 import { latestResultsSection, withLatest } from './latestResults.js';
@@ -97,9 +97,10 @@ export class SessionContext {
    * again. Fails when even the last model turn alone does not fit the model's window.
    */
   async prepare(deps: SessionDeps, messages: readonly SessionMessage[], turn: number, build: () => ModelRequest): Promise<Prepared> {
-    // A resumed session's stored parts are read as needed (storedParts.ts); those with no known size
-    // first, so every estimate below is made as if the whole conversation had been read.
-    if (!this.restored) await readStoredParts(deps.store, deps.sessionId, messages, [...indices(0, messages.length)].filter((i) => unsized(messages[i]!)));
+    // A resumed session's stored parts are parsed as needed (storedParts.ts); the rows of the messages
+    // the estimates below may size are fetched first, so they are made as if the whole conversation
+    // had been read.
+    if (!this.restored) await fetchStoredRows(deps.store, deps.sessionId, messages, this.sizedFrom(messages));
     let request = build();
     if (!this.restored) await this.restore(deps, messages, request);
     // A view made for this very request was checked when it was made (and a resume must send it as is).
@@ -119,6 +120,23 @@ export class SessionContext {
       request = build();
     }
     return { kind: 'ready', request: await this.readRequest(deps, messages, request, build) };
+  }
+
+  /**
+   * The first message the checks of a resumed session may size: those the current view keeps (a
+   * request, the last one rebuilt by restore, a candidate cut), or all of them when there is no view
+   * or the last request was sent before it was made.
+   */
+  private sizedFrom(messages: readonly SessionMessage[]): number {
+    if (this.view === undefined) return 0;
+    let sent = -1;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      if (messages[i]?.role === 'assistant') {
+        sent = i;
+        break;
+      }
+    }
+    return sent >= 0 && sent < this.view.afterSeq ? 0 : this.view.keepFrom - 1;
   }
 
   /** `request` with every message it sends read from the store (built again if any was not). */

@@ -25,11 +25,6 @@ export interface MessagesRepo {
    * without reading it (the parts of the few messages it needs are then read with `list`).
    */
   heads(sessionId: string): Promise<MessageHead[]>;
-  /**
-   * The heads with `bytes` (see MessageHead), read from the rows: what a resume estimates a long
-   * conversation's size from without reading its parts.
-   */
-  headsWithBytes(sessionId: string): Promise<MessageHead[]>;
   /** The messages of the given seqs (any order; unknown ones are left out), by seq, parts as in `list`. */
   listSeqs(sessionId: string, seqs: readonly number[]): Promise<MessageRow[]>;
   count(sessionId: string): Promise<number>;

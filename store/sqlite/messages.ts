@@ -4,7 +4,6 @@
 
 import type { Part } from '../../core/messages.js';
 import { messageChecksum } from '../rowChecksum.js';
-import { PLACEHOLDER_START } from '../redact.js';
 import { readMessageHead, readMessageRow } from '../rowReaders.js';
 import type { MessageRow } from '../rows.js';
 import type { RepoContext } from './context.js';
@@ -12,14 +11,6 @@ import type { MessagesRepo } from '../repos/messages.js';
 
 /** A session's message heads: read from the messages_heads index alone (0006), never from the rows and their parts. */
 export const HEADS_SQL = 'SELECT id, seq, role, turn, kind, call_id FROM messages WHERE session_id = ? ORDER BY seq';
-
-/**
- * The heads with the byte size of each row's stored parts where that is the size of the parts it
- * reads back as (see MessageHead.bytes): octet_length reads the size from the row, not its text.
- */
-const HEADS_WITH_BYTES_SQL = `SELECT id, seq, role, turn, kind, call_id,
-  CASE WHEN checksum IS NOT NULL AND instr(parts_json, @placeholder) = 0 THEN octet_length(parts_json) END AS bytes
-  FROM messages WHERE session_id = @session ORDER BY seq`;
 
 export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRepo {
   // A database of an older schema opened read-only (read as it is) has no checksum column: its rows
@@ -33,8 +24,6 @@ export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRep
   );
   const bySession = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq');
   const headsBySession = db.prepare(HEADS_SQL);
-  // A database from before checksums (read-only) has no sizes to offer.
-  const headsWithBytes = checksummed ? db.prepare(HEADS_WITH_BYTES_SQL) : undefined;
   const bySeqs = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq IN (SELECT value FROM json_each(?)) ORDER BY seq');
   const count = db.prepare<[string], number>('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck();
 
@@ -67,10 +56,6 @@ export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRep
     },
     async heads(sessionId) {
       return headsBySession.all(sessionId).map(readMessageHead);
-    },
-    async headsWithBytes(sessionId) {
-      if (headsWithBytes === undefined) return headsBySession.all(sessionId).map(readMessageHead);
-      return headsWithBytes.all({ session: sessionId, placeholder: PLACEHOLDER_START }).map(readMessageHead);
     },
     async listSeqs(sessionId, seqs) {
       return bySeqs.all(sessionId, JSON.stringify(seqs)).map(read);

@@ -3,7 +3,6 @@
 // is read after every earlier append committed; the unique (session_id, seq) key stays the backstop.
 // Each row carries its checksum (rowChecksum.ts), so it is read back without validating every part.
 
-import { PLACEHOLDER_START } from '../../redact.js';
 import { messageChecksum } from '../../rowChecksum.js';
 import { readMessageHead, readMessageRow } from '../../rowReaders.js';
 import type { MessageRow } from '../../rows.js';
@@ -41,16 +40,6 @@ export function createMessagesRepo({ sql, atomic, codec, now }: PgRepoContext): 
     },
     async heads(sessionId) {
       const { rows } = await sql.query('SELECT id, seq, role, turn, kind, call_id FROM messages WHERE session_id = $1 ORDER BY seq', [sessionId]);
-      return rows.map(readMessageHead);
-    },
-    async headsWithBytes(sessionId) {
-      // A json column keeps its text as written, so its octet_length is the stored JSON's.
-      const { rows } = await sql.query(
-        `SELECT id, seq, role, turn, kind, call_id,
-           CASE WHEN checksum IS NOT NULL AND strpos(parts_json::text, $2) = 0 THEN octet_length(parts_json::text) END AS bytes
-         FROM messages WHERE session_id = $1 ORDER BY seq`,
-        [sessionId, PLACEHOLDER_START],
-      );
       return rows.map(readMessageHead);
     },
     async listSeqs(sessionId, seqs) {

@@ -1,7 +1,7 @@
-// A resumed session reads from the store only the parts its next request sends or a cut's head is
-// made from, and sends exactly what a session holding its whole conversation would: the same request
-// and the same stored cut, with a large window, a compaction, a pruning, and rows holding a secret
-// (whose size is only known once they are read).
+// A resumed session parses only the stored parts its next request sends or a cut's head is made
+// from (and reads no row a stored cut dropped), and sends exactly what a session holding its whole
+// conversation would: the same request, estimate and stored cut, with a large window, a compaction,
+// a pruning, and rows holding a secret (whose size is only known once they are parsed).
 
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -135,5 +135,32 @@ describe('a resumed session reading its stored parts as needed', () => {
     const lazy = await resume(copy, ids, policies[1]![1], false);
     expect(lazy.views).toEqual(whole.views);
     expect(lazy.request).toEqual(whole.request);
+  });
+
+  it('resumes a session holding a stored cut reading only the messages the cut keeps', async () => {
+    const ids = await storedSession();
+    const broken = join(ids.path, '..', 'broken.db');
+    const compaction = policies[1]![1];
+    // A first resume compacts (and answers); the session is then given a new instruction.
+    await resume(ids.path, ids, compaction, false);
+    const store = openStore(ids.path, { redactor: redactor() });
+    await store.messages.append(ids.sessionId, { role: 'user', parts: [{ type: 'text', text: 'One more page.' }], turn: TURNS + 2, kind: 'instruction' });
+    const [view] = await store.contextViews.list(ids.sessionId);
+    await store.close();
+    copyFileSync(ids.path, broken);
+    // Every message the cut dropped is damaged (no checksum, not JSON): reading any of them fails.
+    const raw = new Database(broken);
+    const damaged = raw.prepare("UPDATE messages SET parts_json = 'not json', checksum = NULL WHERE session_id = ? AND seq < ?").run(ids.sessionId, view!.keepFrom).changes;
+    raw.close();
+    expect(damaged).toBeGreaterThan(70);
+    const check = openStore(broken);
+    await expect(loadHistory(check, ids.sessionId)).rejects.toThrow(/parts_json/);
+    await check.close();
+    const whole = await resume(ids.path, ids, compaction, true);
+    const lazy = await resume(broken, ids, compaction, false);
+    expect(lazy.views).toEqual(whole.views);
+    expect(lazy.views).toHaveLength(1);
+    expect(lazy.request).toEqual(whole.request);
+    expect(lazy.estimate).toBe(whole.estimate);
   });
 });
