@@ -438,7 +438,9 @@ async function measureStoreResume() {
  *     call on the long session, then the commander completes (1 small model call);
  *   - "session continues": the worker was cut off after a tool result; resume rebuilds the session
  *     and re-issues its model call carrying all of it (then 1 small commander call);
- *   - the same two shapes with 10 messages, for the fixed cost (process start, config, SDK).
+ *   - the same two shapes with 10 messages, for the fixed cost (process start, config, SDK);
+ *   - the continuing 10,000-message session once more on a model block whose context_window holds it
+ *     whole: nothing is cut, and the call resends every message (the resend cost).
  * Median of 3, each on a freshly built database. The worker's messages are the ~2 KB parts used above.
  */
 async function measureRuntimeResume() {
@@ -453,15 +455,19 @@ async function measureRuntimeResume() {
     },
   });
   try {
-    const project = join(root, 'resume-project');
-    mkdirSync(project, { recursive: true });
-    writeFileSync(
-      join(project, 'mission.hcl'),
-      `model "fake" {
+    // The same mission on two model blocks: the catalog's window of claude_haiku_4_5 (200,000 tokens,
+    // which 10,000 messages of ~2 KB do not fit: the session is compacted before its call), and a
+    // window set large enough to hold the whole session (it is sent whole: the resend cost).
+    const writeProject = (name, contextWindow) => {
+      const project = join(root, name);
+      mkdirSync(project, { recursive: true });
+      writeFileSync(
+        join(project, 'mission.hcl'),
+        `model "fake" {
   provider = "anthropic"
   base_url = "${server.anthropicBaseURL}"
   api_key  = "bench-key-0123456789"
-}
+${contextWindow ? `  context_window = ${contextWindow}\n` : ''}}
 
 mission "bench" {
   commander { model = models.fake.claude_haiku_4_5 }
@@ -473,19 +479,24 @@ mission "bench" {
   }
 }
 `,
-    );
+      );
+      return project;
+    };
+    const project = writeProject('resume-project');
+    const wideProject = writeProject('resume-project-wide', 100_000_000);
     const variants = [
-      ['10 messages, answer in store', 4, true],
-      ['10,000 messages, answer in store', 4998, true],
-      ['10 messages, session continues', 4, false],
-      ['10,000 messages, session continues', 4999, false],
-    ].flatMap(([label, workerPairs, finished]) =>
-      [CLI, ...otherClis].map((cli, n) => ({ label: n === 0 ? label : `${label} (cli #${n}: ${cli})`, cli, workerPairs, finished, samples: [], cpu: [], messages: 0 })),
+      ['10 messages, answer in store', 4, true, project],
+      ['10,000 messages, answer in store', 4998, true, project],
+      ['10 messages, session continues', 4, false, project],
+      ['10,000 messages, session continues', 4999, false, project],
+      ['10,000 messages, session continues, sent whole (context_window = 100,000,000)', 4999, false, wideProject],
+    ].flatMap(([label, workerPairs, finished, projectDir]) =>
+      [CLI, ...otherClis].map((cli, n) => ({ label: n === 0 ? label : `${label} (cli #${n}: ${cli})`, cli, workerPairs, finished, projectDir, wide: projectDir === wideProject, samples: [], cpu: [], messages: 0 })),
     );
     // Variants interleaved per repetition, so a change in machine load hits them all alike.
     for (let rep = 0; rep < 3; rep++) {
       for (const v of variants) {
-        const built = await buildKilledRun(project, v.workerPairs, v.finished);
+        const built = await buildKilledRun(v.projectDir, v.workerPairs, v.finished);
         v.messages = built.messages;
         workerCalls.length = 0;
         const profName = cpuProfDir ? `${v.label.replace(/[^a-z0-9]+/gi, '-')}-${rep}.cpuprofile` : undefined;
@@ -495,7 +506,8 @@ mission "bench" {
         // (the whole session, or — once it no longer fits the model's window, as 10,000 messages of
         // ~2 KB do not — its compacted view: the session is still read back whole to build it).
         const expected = v.finished ? [] : [2 * v.workerPairs + 1];
-        const continued = !v.finished && workerCalls.length === 1 && workerCalls[0] <= expected[0];
+        // With the wide window nothing is cut: the call carries every message.
+        const continued = !v.finished && workerCalls.length === 1 && (v.wide ? workerCalls[0] === expected[0] : workerCalls[0] <= expected[0]);
         if ((!continued && JSON.stringify(workerCalls) !== JSON.stringify(expected)) || stderr.includes('call_agent (error)')) {
           throw new Error(`resume of "${v.label}" made worker calls ${JSON.stringify(workerCalls)}, expected ${JSON.stringify(expected)}: ${stderr.slice(-500)}`);
         }

@@ -12,6 +12,7 @@ export type { StoreErrorCode } from './errors.js';
 export { createSecretRedactor, identityRedactor, MIN_SECRET_LENGTH, SecretValueError } from './redact.js';
 export type { Redactor, SecretValue } from './redact.js';
 export { newId } from './ids.js';
+export { storedPartsBytes } from './rowReaders.js';
 export { readMigrations, migrationChecksum, migrationsFolder } from './migrationFiles.js';
 export type { Backend, MigrationFile } from './migrationFiles.js';
 export { DEFAULT_LEASE_STALE_MS } from './repos/leases.js';

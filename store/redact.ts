@@ -36,7 +36,8 @@ export class SecretValueError extends Error {
   }
 }
 
-const PLACEHOLDER_START = '[REDACTED:';
+/** Every placeholder (and every escaped literal one) starts so: stored text without it restores as it is. */
+export const PLACEHOLDER_START = '[REDACTED:';
 /** A literal `[REDACTED:` already in the text is escaped to this so restore never invents a secret. */
 const ESCAPED_START = '[REDACTED::';
 /**

@@ -3,6 +3,7 @@
 
 import type { Part } from '../core/messages.js';
 import type { ColumnCodec } from './columns.js';
+import { PLACEHOLDER_START } from './redact.js';
 import { messageChecksum } from './rowChecksum.js';
 import type { EventRow, ItemRow, LeaseRow, LedgerRow, MessageHead, MessageRow, RouteRow, RunRow, RunSummary, SessionRow, TaskRow, UsageTotals } from './rows.js';
 import {
@@ -143,11 +144,26 @@ export function readMessageRow(codec: ColumnCodec, row: unknown): MessageRow {
   const r = row as Parsed<typeof RawMessage> & { checksum?: number | null };
   if (typeof r.checksum === 'number' && typeof r.parts_json === 'string' && r.checksum === messageChecksum(r.role, r.kind, r.call_id, r.parts_json)) {
     const stored = r.parts_json;
-    return messageRow(r, () => readJsonColumn(codec, partsWhere(r), stored) as Part[]);
+    const read = messageRow(r, () => readJsonColumn(codec, partsWhere(r), stored) as Part[]);
+    // This store wrote the text with JSON.stringify: without a placeholder to restore, it is the
+    // parts' own JSON, and its size theirs.
+    if (!stored.includes(PLACEHOLDER_START)) storedSizes.set(read, Buffer.byteLength(stored));
+    return read;
   }
   const valid = parseRow(RawMessage, 'messages', row);
   const parts = parseJsonColumn(codec, PartsSchema, partsWhere(valid), valid.parts_json);
   return messageRow(valid, () => parts);
+}
+
+const storedSizes = new WeakMap<MessageRow, number>();
+
+/**
+ * UTF-8 bytes of `JSON.stringify(row.parts)`, known without parsing them, for a row read back as
+ * this store wrote it (its checksum matches) with no redacted secret to restore; undefined for any
+ * other row.
+ */
+export function storedPartsBytes(row: MessageRow): number | undefined {
+  return storedSizes.get(row);
 }
 
 function partsWhere(r: { id: number }): string {

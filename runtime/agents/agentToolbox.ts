@@ -5,18 +5,9 @@
 
 import type { ApprovalVia, McpPromptSkill, Skill, ToolRefWithProvenance } from '../../config/graph.js';
 import { approvalOf } from '../../config/stages/approval.js';
-import {
-  createDiscoveryState,
-  createToolIndex,
-  type DiscoveryState,
-  type ToolIndex,
-  discoveryToolDefinitions,
-  GET_TOOL_SCHEMA,
-  getToolSchema,
-  SEARCH_TOOLS,
-  searchTools,
-  unknownToolResult,
-} from '../discovery/index.js';
+import type { DiscoveryState, ToolIndex } from '../discovery/index.js';
+// The search index and its thesaurus load only for a session that discovers its tools (below).
+import { GET_TOOL_SCHEMA, SEARCH_TOOLS } from '../discovery/definitions.js';
 import type { ToolResolver } from '../runContext.js';
 import { executeLoadSkill, loadSkillToolDefinition, SkillSession } from '../skills/index.js';
 import type { ToolContext, ToolSpec } from '../tools/types.js';
@@ -45,12 +36,14 @@ export async function buildAgentToolbox(given: ToolboxScope, def: AgentDefinitio
   const scope: ToolboxScope = { ...given, approvalOf: (ref) => approvalOf(ref, [], def.approvalRules ?? []) };
   const world = def.tools.map((spec) => worldTool(spec, scope));
   let toolbox: Toolbox;
-  let discovery: { index: ToolIndex; state: DiscoveryState } | undefined;
+  let discovery: { index: ToolIndex; state: DiscoveryState; lib: typeof import('../discovery/index.js') } | undefined;
 
   if (def.discovery) {
+    const lib = await import('../discovery/index.js');
+    const { createDiscoveryState, discoveryToolDefinitions, getToolSchema, searchTools, unknownToolResult } = lib;
     const { index } = def.discovery;
     // Replaced whole when a server changes its tools (followToolChanges); the handlers read the current one.
-    const current = { index, state: createDiscoveryState(index) };
+    const current = { index, state: createDiscoveryState(index), lib };
     discovery = current;
     const [searchDef, schemaDef] = discoveryToolDefinitions();
     const search: SessionTool = {
@@ -86,8 +79,8 @@ export async function buildAgentToolbox(given: ToolboxScope, def: AgentDefinitio
   followToolChanges(scope, toolbox, def, world, (specs) => {
     if (!reindex) return;
     // Search covers exactly the tools the agent now holds; what it had loaded and still holds stays loaded.
-    const index = createToolIndex(specs);
-    reindex.state = createDiscoveryState(index, reindex.state.loaded());
+    const index = reindex.lib.createToolIndex(specs);
+    reindex.state = reindex.lib.createDiscoveryState(index, reindex.state.loaded());
     reindex.index = index;
   });
   await unlockTools(scope, toolbox, def.preloadedSkills.flatMap((s) => s.tools));

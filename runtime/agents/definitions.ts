@@ -3,7 +3,9 @@
 // authorized ToolSpecs; `plan` renders the same definitions that `run` executes.
 
 import type { ApprovalRule, ToolRefWithProvenance, AgentSpec, ContextSettings, LoopGuard, Mission, MissionGraph, ModelRef, Provenance, Reasoning, Skill, TaskSpec, WorkerSpec } from '../../config/graph.js';
-import { contractGroups, createToolIndex, renderDiscoveryContract, shouldUseDiscovery, type ToolIndex } from '../discovery/index.js';
+// The discovery index and its thesaurus (a ~0.5 MB table) load only for a worker that discovers its tools.
+import { shouldUseDiscovery } from '../discovery/definitions.js';
+import type { ToolIndex } from '../discovery/index.js';
 import type { GivenSkill, GivenTool } from '../events.js';
 import { renderPrompt } from '../promptTemplates.js';
 import type { SelectionOverrides, ToolResolver } from '../runContext.js';
@@ -156,7 +158,8 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
   // Nothing to discover (e.g. --no-tools): no search tools and no contract claiming "0 tools".
   const useDiscovery = tools.length > 0 && shouldUseDiscovery(tools.length, { discovery: worker.discovery, threshold: worker.discoveryThreshold });
   // One index serves the prompt's group list and the session's search_tools.
-  const index = useDiscovery ? createToolIndex(tools) : undefined;
+  const discovery = useDiscovery ? await import('../discovery/index.js') : undefined;
+  const index = discovery?.createToolIndex(tools);
   // Rendered when first read (the worker's session opens): a fan-out's commanders each hold a
   // worker definition, and one that finishes without calling its worker never needs the prompt.
   let systemPrompt: string | undefined;
@@ -170,7 +173,7 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
         mission: ctx.mission.name,
         missionDescription: ctx.mission.description,
         objective: ctx.objective,
-        discovery: index ? discoveryContract(ctx.graph, index) : undefined,
+        discovery: discovery && index ? discoveryContract(discovery, ctx.graph, index) : undefined,
         serverInstructions: serverInstructionsSection(tools),
         skills: skillsSection(skills, preloaded),
       }));
@@ -290,11 +293,11 @@ function skillsSection(skills: readonly Skill[], preloaded: readonly Skill[]): s
   return parts.length > 0 ? parts.join('\n\n') : undefined;
 }
 
-function discoveryContract(graph: MissionGraph, index: ToolIndex): string {
+function discoveryContract(discovery: typeof import('../discovery/index.js'), graph: MissionGraph, index: ToolIndex): string {
   const descriptions: Record<string, string> = {};
   for (const toolset of graph.toolsets) if (toolset.description) descriptions[toolset.name] = toolset.description;
   for (const server of graph.mcpServers) if (server.description) descriptions[`mcp.${server.name}`] = server.description;
-  return renderDiscoveryContract(contractGroups(index, descriptions));
+  return discovery.renderDiscoveryContract(discovery.contractGroups(index, descriptions));
 }
 
 /**

@@ -11,10 +11,8 @@ import type { RunEvent } from '../events.js';
 import { RunInterrupted, type MessageKind, type SessionDeps, type SessionMessage, type SessionOutcome } from './sessionTypes.js';
 import { executeToolCalls } from './toolExecution.js';
 import { checkRepeatedCalls, progressLimit, turnsWithoutProgress } from './loopGuard.js';
+import { indices, readStoredParts, unreadParts } from '../context/storedParts.js';
 import type { ToolResult } from '../tools/types.js';
-
-/** The parts of a stored message not read yet (never handed out: see `readParts`). */
-const UNREAD: Part[] = [];
 
 export class AgentSession {
   /** Assistant messages held, and how many of them came before the latest instruction. */
@@ -23,9 +21,8 @@ export class AgentSession {
 
   private constructor(
     readonly deps: SessionDeps,
+    /** A message whose parts are still in the store holds a stub (runtime/context/storedParts.ts). */
     private readonly messages: SessionMessage[],
-    /** Messages before this index hold their role, kind and call id; their parts are still in the store. */
-    private unreadBefore = 0,
   ) {
     // Counted once here and kept up by `append`: a turn never re-scans a long conversation.
     for (const message of messages) this.count(message);
@@ -34,17 +31,18 @@ export class AgentSession {
   /**
    * Opens the session with its stored conversation (empty for a new session), or with `history`. A
    * stored conversation is not read whole to find its place: its messages' heads are, and then only
-   * the parts a step needs (the last message's now; everything once a model request is built).
+   * the parts a step needs: the last message's now; those a request sends or a cut is made from when
+   * a request is built (runtime/context/sessionContext.ts, storedParts.ts).
    */
   static async restore(deps: SessionDeps, history?: SessionMessage[]): Promise<AgentSession> {
     if (history) return new AgentSession(deps, history);
     const messages = (await deps.store.messages.heads(deps.sessionId)).map((head) => {
-      const m: SessionMessage = { role: head.role, parts: UNREAD };
+      const m: SessionMessage = { role: head.role, parts: unreadParts() };
       if (head.kind) m.kind = head.kind as MessageKind;
       if (head.callId) m.callId = head.callId;
       return m;
     });
-    const session = new AgentSession(deps, messages, messages.length);
+    const session = new AgentSession(deps, messages);
     await session.readParts(messages.length - 1);
     return session;
   }
@@ -54,17 +52,9 @@ export class AgentSession {
     return this.messages.length;
   }
 
-  /** Reads the parts of messages `from`… that are still in the store (a message's seq is its 1-based position). */
+  /** Reads the parts of messages `from`… that are still in the store. */
   private async readParts(from: number): Promise<void> {
-    const start = Math.max(from, 0);
-    if (start >= this.unreadBefore) return;
-    const rows = await this.deps.store.messages.list(this.deps.sessionId, start + 1);
-    for (let i = start; i < this.unreadBefore; i++) {
-      const row = rows[i - start];
-      if (row?.seq !== i + 1) throw new Error(`message ${i + 1} of session ${this.deps.sessionId} was not read back`);
-      this.messages[i] = fromRow(row);
-    }
-    this.unreadBefore = start;
+    await readStoredParts(this.deps.store, this.deps.sessionId, this.messages, indices(from, this.messages.length));
   }
 
   get turnsTaken(): number {
@@ -139,7 +129,7 @@ export class AgentSession {
         if (this.turnsSinceInstruction() >= deps.maxTurns) {
           return { kind: 'failed', reason: `turn limit reached (${deps.maxTurns} model turns on one instruction)` };
         }
-        await this.readParts(0);
+        // The context reads the stored parts the request needs (not necessarily all: see prepare).
         const result = await runModelTurn(deps, this.messages, turn, log);
         if (result.kind === 'failed') return result;
         pending.reply = result.reply;

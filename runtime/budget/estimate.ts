@@ -35,6 +35,14 @@ function jsonBytes(value: object): number {
   return n;
 }
 
+/**
+ * Records the JSON bytes of `value` as known without serialising it: the stored size of parts read
+ * back from the store (exactly their JSON text), or of a message whose parts are not read yet.
+ */
+export function noteJsonBytes(value: object, bytes: number): void {
+  measured.set(value, bytes);
+}
+
 /** The upper bound of some messages' input tokens (their share of a request). */
 export function messagesUpperBound(messages: readonly { parts: readonly object[] }[]): number {
   let tokens = 0;

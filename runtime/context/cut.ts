@@ -38,6 +38,22 @@ export function turnsFrom(messages: readonly CutMessage[], from: number): number
   return n;
 }
 
+/**
+ * Indices of the messages a compacted or pruned head is made from (head.ts): the model's replies
+ * (tools used, earlier answers), the instructions, and the first user message (the task when no
+ * message is marked as an instruction).
+ */
+export function headSources(messages: readonly (CutMessage & { kind?: string })[]): number[] {
+  const out: number[] = [];
+  let firstUser = true;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role === 'assistant' || m.kind === 'instruction' || firstUser) out.push(i);
+    if (m.role === 'user') firstUser = false;
+  }
+  return out;
+}
+
 /** The messages a request sends: everything, or the view's head and the messages it keeps. */
 export function viewMessages(messages: readonly { role: 'user' | 'assistant'; parts: Part[] }[], view: View | undefined): Message[] {
   const kept = view === undefined ? messages : messages.slice(view.keepFrom - 1);

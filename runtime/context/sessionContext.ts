@@ -20,7 +20,8 @@ import { RunInterrupted } from '../agents/sessionTypes.js';
 import { costOf } from '../usage.js';
 import { inputUpperBound, messagesUpperBound, toolsUpperBound } from '../budget/estimate.js';
 import type { SessionDeps, SessionMessage } from '../agents/sessionTypes.js';
-import { keepStart, turnsFrom, viewMessages, type View } from './cut.js';
+import { headSources, keepStart, turnsFrom, viewMessages, type View } from './cut.js';
+import { fetchStoredRows, indices, isUnread, readStoredParts } from './storedParts.js';
 import { commanderState } from './commanderState.js';
 import { compactedHead, prunedHead } from './head.js';
 import { latestResultsSection, withLatest } from './latestResults.js';
@@ -96,10 +97,14 @@ export class SessionContext {
    * again. Fails when even the last model turn alone does not fit the model's window.
    */
   async prepare(deps: SessionDeps, messages: readonly SessionMessage[], turn: number, build: () => ModelRequest): Promise<Prepared> {
+    // A resumed session's stored parts are parsed as needed (storedParts.ts); the rows of the messages
+    // the estimates below may size are fetched first, so they are made as if the whole conversation
+    // had been read.
+    if (!this.restored) await fetchStoredRows(deps.store, deps.sessionId, messages, this.sizedFrom(messages));
     let request = build();
     if (!this.restored) await this.restore(deps, messages, request);
     // A view made for this very request was checked when it was made (and a resume must send it as is).
-    if (this.view !== undefined && this.view.afterSeq === messages.length) return { kind: 'ready', request };
+    if (this.view !== undefined && this.view.afterSeq === messages.length) return { kind: 'ready', request: await this.readRequest(deps, messages, request, build) };
     const predicted = this.predict(messages, request);
     const room = requestRoom(this.policy);
     let cut = await this.check(deps, messages, turn, request, predicted, room);
@@ -114,7 +119,41 @@ export class SessionContext {
       applied();
       request = build();
     }
-    return { kind: 'ready', request };
+    return { kind: 'ready', request: await this.readRequest(deps, messages, request, build) };
+  }
+
+  /**
+   * The first message the checks of a resumed session may size: those the current view keeps (a
+   * request, the last one rebuilt by restore, a candidate cut), or all of them when there is no view
+   * or the last request was sent before it was made.
+   */
+  private sizedFrom(messages: readonly SessionMessage[]): number {
+    if (this.view === undefined) return 0;
+    let sent = -1;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      if (messages[i]?.role === 'assistant') {
+        sent = i;
+        break;
+      }
+    }
+    return sent >= 0 && sent < this.view.afterSeq ? 0 : this.view.keepFrom - 1;
+  }
+
+  /** `request` with every message it sends read from the store (built again if any was not). */
+  private async readRequest(deps: SessionDeps, messages: readonly SessionMessage[], request: ModelRequest, build: () => ModelRequest): Promise<ModelRequest> {
+    const from = this.view === undefined ? 0 : this.view.keepFrom - 1;
+    if ((await readStoredParts(deps.store, deps.sessionId, messages, indices(from, messages.length))) > 0) request = build();
+    if (request.messages.some(isUnread)) throw new Error(`a request of session ${deps.sessionId} was built from messages not read from the store`);
+    return request;
+  }
+
+  /**
+   * Reads what a cut's head is made from: the model's replies and the instructions (compactedHead,
+   * prunedHead), or every message (a commander's state, a summary, the last resort).
+   */
+  private async readForHead(deps: SessionDeps, messages: readonly SessionMessage[], all: boolean): Promise<void> {
+    const wanted = all ? indices(0, messages.length) : headSources(messages);
+    await readStoredParts(deps.store, deps.sessionId, messages, wanted);
   }
 
   /**
@@ -129,6 +168,7 @@ export class SessionContext {
     predicted: Predicted,
     room: number,
   ): Promise<{ kind: 'cut'; cut: PendingCut } | undefined> {
+    await this.readForHead(deps, messages, true);
     const calls = messages.at(-2)?.parts.filter((p) => p.type === 'tool_use').length ?? 0;
     const section = await latestResultsSection(deps, messages, Math.max(1_000, Math.floor(room / 4 / Math.max(calls, 1))));
     if (section === undefined) return undefined;
@@ -155,6 +195,7 @@ export class SessionContext {
     const from = this.view === undefined ? 0 : this.view.keepFrom - 1;
     const { compaction, pruning } = this.policy;
     if (predicted.tokens > compaction.tokenLimit || (predicted.measured && predicted.bound > room)) {
+      await this.readForHead(deps, messages, deps.requireToolCall || compaction.summarize);
       const chosen = this.chooseCompaction(deps, messages, from, request, room);
       if (chosen?.kind === 'failed') return chosen;
       if (chosen !== undefined) {
@@ -170,6 +211,7 @@ export class SessionContext {
     if (pruning !== undefined && turnsFrom(messages, from) >= pruning.pruneOn) {
       const start = keepStart(messages, from, pruning.pruneTo);
       if (start !== undefined) {
+        await this.readForHead(deps, messages, false);
         return { kind: 'cut', cut: { view: { kind: 'pruning', afterSeq: messages.length, keepFrom: start + 1, head: prunedHead(messages.slice(0, start)), inputTokens: predicted.tokens, dropped: start } } };
       }
     }

@@ -25,5 +25,7 @@ export interface MessagesRepo {
    * without reading it (the parts of the few messages it needs are then read with `list`).
    */
   heads(sessionId: string): Promise<MessageHead[]>;
+  /** The messages of the given seqs (any order; unknown ones are left out), by seq, parts as in `list`. */
+  listSeqs(sessionId: string, seqs: readonly number[]): Promise<MessageRow[]>;
   count(sessionId: string): Promise<number>;
 }

@@ -24,6 +24,7 @@ export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRep
   );
   const bySession = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq');
   const headsBySession = db.prepare(HEADS_SQL);
+  const bySeqs = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq IN (SELECT value FROM json_each(?)) ORDER BY seq');
   const count = db.prepare<[string], number>('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck();
 
   const read = (row: unknown): MessageRow => readMessageRow(codec, row);
@@ -55,6 +56,9 @@ export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRep
     },
     async heads(sessionId) {
       return headsBySession.all(sessionId).map(readMessageHead);
+    },
+    async listSeqs(sessionId, seqs) {
+      return bySeqs.all(sessionId, JSON.stringify(seqs)).map(read);
     },
     async count(sessionId) {
       return count.get(sessionId) ?? 0;

@@ -1,7 +1,8 @@
 // Lean start-up: the CLI loads only the module of the command being run, `validate` never loads the
 // runtime, and the yaml package (SKILL.md front matter) is loaded only when a skill folder is read.
 // Each command is held to what it uses: no model SDK, MCP SDK or logger outside `run`/`resume`, no
-// store (SQLite, zod) outside the commands that read runs, no discovery thesaurus outside `plan`/`run`.
+// store (SQLite, zod) outside the commands that read runs, no discovery thesaurus outside `plan` and a
+// run or resume whose worker discovers its tools.
 // The CLI is a bundle: each loaded chunk counts as the modules the build put in it (chunks/modules.json).
 
 import { spawnSync } from 'node:child_process';
@@ -223,6 +224,12 @@ describe('modules loaded by the built CLI', () => {
       expect(heavyIn(runFiles)).toContain('pino');
       expect(discoveryIn(runFiles)).not.toEqual([]);
       expect(discoveryIn(loaded(['plan', 'mission.hcl'], project))).toContain('/dist/runtime/discovery/thesaurus/table.js');
+    });
+
+    test('a run whose workers hold too few tools to discover them never loads the search index or its thesaurus', () => {
+      // The quickstart's worker holds its few tools outright: discovery's tool names load, its index does not.
+      expect(discoveryIn(runFiles)).toContain('/dist/runtime/discovery/definitions.js');
+      expect(discoveryIn(runFiles).filter((f) => f.includes('/thesaurus/') || f.endsWith('/toolIndex.js'))).toEqual([]);
     });
 
     test('plan loads the config and the prompt planner, never a model SDK, MCP, pino or SQLite', () => {

@@ -42,6 +42,10 @@ export function createMessagesRepo({ sql, atomic, codec, now }: PgRepoContext): 
       const { rows } = await sql.query('SELECT id, seq, role, turn, kind, call_id FROM messages WHERE session_id = $1 ORDER BY seq', [sessionId]);
       return rows.map(readMessageHead);
     },
+    async listSeqs(sessionId, seqs) {
+      const { rows } = await sql.query('SELECT * FROM messages WHERE session_id = $1 AND seq = ANY($2::integer[]) ORDER BY seq', [sessionId, [...seqs]]);
+      return rows.map((row) => readMessageRow(codec, row));
+    },
     async count(sessionId) {
       const { rows } = await sql.query('SELECT COUNT(*) AS n FROM messages WHERE session_id = $1', [sessionId]);
       return Number(rows[0]?.['n'] ?? 0);

@@ -2,7 +2,7 @@
 // open returning the existing row), list orders, totals, relabel, transactions.
 
 import { describe, expect, it } from 'vitest';
-import { StoreError } from '../../../store/index.js';
+import { createSecretRedactor, StoreError, storedPartsBytes } from '../../../store/index.js';
 import { seedSession, useBackends } from './backends.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -304,6 +304,36 @@ describe.each(useBackends())('$name store', (backend) => {
         { id: c.id, seq: 3, role: 'user', turn: 2, kind: 'instruction' },
       ]);
       expect(await store.messages.heads('ses_none')).toEqual([]);
+    });
+
+    it('knows the size of parts stored as their own JSON without parsing them, and reads chosen seqs', async () => {
+      const secret = 'sk-test-0123456789abcdefghijklmnopqrstuv';
+      const store = await backend.fresh({ redactor: createSecretRedactor([{ name: 'vars.key', value: secret }]) });
+      const { sessionId } = await seedSession(store);
+      const plain = [{ type: 'text' as const, text: 'plain é ✓ "quoted"' }];
+      const withSecret = [{ type: 'text' as const, text: `key ${secret}` }];
+      const literal = [{ type: 'text' as const, text: 'a literal [REDACTED:x] in text' }];
+      for (const parts of [plain, withSecret, literal, plain, plain]) await store.messages.append(sessionId, { role: 'user', parts, turn: 1 });
+      // A row from before checksums, and one edited since: neither vouches for its size.
+      await backend.exec(store, 'UPDATE messages SET checksum = NULL WHERE seq = 4');
+      await backend.exec(store, `UPDATE messages SET parts_json = ? WHERE seq = 5`, JSON.stringify(plain, null, 1));
+      const rows = await store.messages.list(sessionId);
+      expect(rows.map((m) => [m.seq, storedPartsBytes(m)])).toEqual([
+        [1, Buffer.byteLength(JSON.stringify(plain))],
+        [2, undefined],
+        [3, undefined],
+        [4, undefined],
+        [5, undefined],
+      ]);
+      expect(rows.map((m) => m.parts)).toEqual([plain, withSecret, literal, plain, plain]);
+      const read = await store.messages.listSeqs(sessionId, [3, 1, 9]);
+      expect(read.map((m) => [m.seq, m.parts])).toEqual([
+        [1, plain],
+        [3, literal],
+      ]);
+      expect(storedPartsBytes(read[0]!)).toBe(Buffer.byteLength(JSON.stringify(plain)));
+      expect((await store.messages.listSeqs(sessionId, [2]))[0]?.parts).toEqual(withSecret);
+      expect(await store.messages.listSeqs(sessionId, [])).toEqual([]);
     });
 
     it('refuses to append to a session that does not exist', async () => {
