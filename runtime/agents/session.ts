@@ -10,7 +10,7 @@ import { durableStep } from '../durableStep.js';
 import type { RunEvent } from '../events.js';
 import { RunInterrupted, type MessageKind, type SessionDeps, type SessionMessage, type SessionOutcome } from './sessionTypes.js';
 import { executeToolCalls } from './toolExecution.js';
-import { checkRepeatedCalls, progressLimit, turnsWithoutProgress } from './loopGuard.js';
+import { LoopWatch, progressLimit } from './loopGuard.js';
 import { indices, readStoredParts, unreadParts } from '../context/storedParts.js';
 import type { ToolResult } from '../tools/types.js';
 
@@ -18,6 +18,8 @@ export class AgentSession {
   /** Assistant messages held, and how many of them came before the latest instruction. */
   private assistants = 0;
   private assistantsBeforeInstruction = 0;
+  /** The loop guards' state, made once all parts are read and kept up by `hold` from then on. */
+  private watch: LoopWatch | undefined;
 
   private constructor(
     readonly deps: SessionDeps,
@@ -168,7 +170,7 @@ export class AgentSession {
           answers: guard?.answers,
         });
         if (guard?.stop) return { kind: 'failed', reason: guard.stop };
-        const idle = deps.loopGuard ? this.progressGuard() : undefined;
+        const idle = deps.loopGuard ? await this.progressGuard() : undefined;
         if (idle) return { kind: 'failed', reason: idle };
         if (deps.isDone?.()) return closed ? { kind: 'done', closed } : { kind: 'done' };
         continue;
@@ -193,8 +195,7 @@ export class AgentSession {
    */
   private async repeatGuard(calls: readonly ToolUsePart[]): Promise<{ answers?: Map<string, ToolResult>; stop?: string; events: RunEvent[] } | undefined> {
     const { deps } = this;
-    await this.readParts(0);
-    const verdict = checkRepeatedCalls(this.messages, deps.loopGuard);
+    const verdict = (await this.loopWatch()).repeatedCalls(calls, deps.loopGuard);
     if (verdict.kind === 'ok') return undefined;
     const base = { type: 'loop.detected' as const, task: deps.task, agent: deps.agent, sessionId: deps.sessionId, guard: 'repeated_call' as const, tool: verdict.tool, count: verdict.count };
     if (verdict.kind === 'correct') return { answers: verdict.answers, events: [{ ...base, action: 'corrected', message: verdict.message }] };
@@ -203,11 +204,20 @@ export class AgentSession {
     return { answers: new Map(calls.map((c) => [c.id, notRun])), stop: `stopped by the loop guard: ${verdict.reason}`, events: [stopped] };
   }
 
+  /** The loop guards' view of the conversation, made from every message's parts when first needed. */
+  private async loopWatch(): Promise<LoopWatch> {
+    if (this.watch === undefined) {
+      await this.readParts(0);
+      this.watch = LoopWatch.over(this.messages);
+    }
+    return this.watch;
+  }
+
   /** The no-progress guard after a turn's results are stored: a reason to stop, or undefined. */
-  private progressGuard(): string | undefined {
+  private async progressGuard(): Promise<string | undefined> {
     const { deps } = this;
     const limit = progressLimit(deps.loopGuard);
-    const idle = turnsWithoutProgress(this.messages);
+    const idle = (await this.loopWatch()).turnsWithoutProgress();
     if (idle < limit) return undefined;
     const reason = `its tool results brought nothing new for ${idle} turns in a row`;
     deps.bus.emit({ type: 'loop.detected', task: deps.task, agent: deps.agent, sessionId: deps.sessionId, guard: 'no_progress', action: 'stopped', count: idle, message: `session stopped: ${reason}` });
@@ -235,6 +245,7 @@ export class AgentSession {
   private hold(message: SessionMessage): void {
     this.messages.push(message);
     this.count(message);
+    this.watch?.observe(message);
   }
 }
 
