@@ -12,11 +12,11 @@
 // there (named after its row and round; open in Chrome DevTools or summarise with bench/cpuprofile.mjs).
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { AgentSession } from '../dist/runtime/agents/session.js';
 import { Toolbox } from '../dist/runtime/agents/toolbox.js';
 import { DEFAULT_TOOL_RESPONSE_MAX_TOKENS } from '../dist/config/stages/toolResponse.js';
@@ -162,12 +162,15 @@ async function benchMessages(redact) {
 
 const TURN_CALLS = 3;
 
-/** The tool of the turns: answers at once, so a sample is the runtime's own work (idempotent, like a read). */
+/**
+ * The tool of the turns: answers at once, so a sample is the runtime's own work (idempotent, like a
+ * read). Each page differs, as fetched pages do, so the no-progress guard sees progress.
+ */
 const instantGet = {
   ref: 'builtins.http.get',
   definition: { name: 'builtins_http_get', description: 'Fetch a URL.', inputSchema: { type: 'object', properties: { url: { type: 'string' } } } },
   onInterrupted: 'rerun',
-  execute: async () => ({ content: [{ type: 'text', text: lorem(600) }], isError: false }),
+  execute: async ({ input }) => ({ content: [{ type: 'text', text: `${input.url}\n${lorem(600)}` }], isError: false }),
 };
 
 /**
@@ -224,6 +227,8 @@ async function driveTurns(store, runId, sessionId, turns, onTurn) {
       resultMaxTokens: DEFAULT_TOOL_RESPONSE_MAX_TOKENS,
       signal: new AbortController().signal,
       requireToolCall: false,
+      // As the agent pool opens an agent's session: with the loop guards, at their defaults.
+      loopGuard: {},
     },
     [],
   );
@@ -260,19 +265,45 @@ async function commitsPerTurn(synchronous) {
   return { commits: (to.commits - from.commits) / 10, pages: (to.frames - from.frames) / 10 };
 }
 
+/** The calling thread's time on a CPU and waiting for one (ms), from Linux's schedstat; undefined elsewhere. */
+const threadSchedstat = existsSync('/proc/thread-self/schedstat')
+  ? () => {
+      const [onCpu, runQueue] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ');
+      return { onCpu: Number(onCpu) / 1e6, runQueue: Number(runQueue) / 1e6 };
+    }
+  : () => undefined;
+
+/** The write-ahead log's salt: it changes when a checkpoint let the log start over. */
+function walSalt(dbPath) {
+  try {
+    const fd = openSync(`${dbPath}-wal`, 'r');
+    try {
+      const header = Buffer.alloc(32);
+      return readSync(fd, header, 0, 32, 0) === 32 ? header.toString('hex', 16, 24) : '';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}
+
 async function benchTurn({ synchronous = 'NORMAL', redact = false, checkpointPages = undefined } = {}) {
   const store = freshStore({ synchronous, redact, checkpointPages });
   const { runId, sessionId } = await seed(store);
   // Time spent in the store's writes (outermost call only, from the call until its promise settles),
   // inside the runtime's real sequence: what makes the turn durable (encoding, redaction, SQL,
-  // commits), without the rest of the loop. A transaction's own calls go through its `tx`.
-  let inCommits = { wall: 0, cpu: 0 };
+  // commits), without the rest of the loop. A transaction's own calls go through its `tx`. Where
+  // Linux tells, the main thread's share of it on a CPU and waiting for one (preempted) is kept too.
+  const zero = () => ({ wall: 0, cpu: 0, onCpu: 0, runQueue: 0 });
+  let inCommits = zero();
   let depth = 0;
   const timed = (target, method) => {
     const original = target[method];
     target[method] = async (...args) => {
       if (depth > 0) return original(...args);
       depth += 1;
+      const sched = threadSchedstat();
       const wall = performance.now();
       const cpu = process.cpuUsage();
       try {
@@ -282,6 +313,11 @@ async function benchTurn({ synchronous = 'NORMAL', redact = false, checkpointPag
         const used = process.cpuUsage(cpu);
         inCommits.wall += performance.now() - wall;
         inCommits.cpu += (used.user + used.system) / 1000;
+        const after = threadSchedstat();
+        if (sched && after) {
+          inCommits.onCpu += after.onCpu - sched.onCpu;
+          inCommits.runQueue += after.runQueue - sched.runQueue;
+        }
       }
     };
   };
@@ -291,36 +327,60 @@ async function benchTurn({ synchronous = 'NORMAL', redact = false, checkpointPag
   timed(store.ledger, 'recordStarted');
   timed(store.ledger, 'recordCompleted');
   timed(store.events, 'append');
+  const gcPauses = [];
+  const noteGc = (entries) => gcPauses.push(...entries.map((e) => ({ start: e.startTime, end: e.startTime + e.duration })));
+  const gcObserver = new PerformanceObserver((list) => noteGc(list.getEntries()));
+  gcObserver.observe({ entryTypes: ['gc'] });
   const warmUp = 20;
-  const durable = [];
-  const durableCpu = [];
-  const loop = [];
+  const turns = [];
   let mark;
+  let salt = walSalt(store.path);
   // A turn runs from the model's reply to the next request: the reply stored, its tool calls started,
   // run and their results stored, the next request built.
   await driveTurns(store, runId, sessionId, warmUp + 500, (n) => {
-    if (mark && n > warmUp + 1) {
-      loop.push(performance.now() - mark);
-      durable.push(inCommits.wall);
-      durableCpu.push(inCommits.cpu);
-    }
-    inCommits = { wall: 0, cpu: 0 };
+    const now = performance.now();
+    const saltNow = walSalt(store.path);
+    if (mark && n > warmUp + 1) turns.push({ ...inCommits, loop: now - mark, start: mark, end: now, logRestarted: saltNow !== salt });
+    salt = saltNow;
+    inCommits = zero();
     mark = performance.now();
   });
   // What one checkpoint of the log costs (a turn pays it when its commit crosses the threshold).
   const checkpointMs = await timeIt(() => store.checkpoint());
   await store.close();
-  for (const samples of [durable, durableCpu, loop]) samples.sort((a, b) => a - b);
+  // GC entries are delivered from a later turn of the event loop (the turns themselves never leave it).
+  for (let i = 0; i < 3; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  noteGc(gcObserver.takeRecords());
+  gcObserver.disconnect();
+  const sorted = (key, from = 0, to = turns.length) => turns.slice(from, to).map((t) => t[key]).sort((a, b) => a - b);
+  const durable = sorted('wall');
+  const durableCpu = sorted('cpu');
+  const loop = sorted('loop');
   const { commits, pages } = await commitsPerTurn(synchronous);
-  const every = checkpointPages ?? 10_000;
+  // A worker thread checkpoints only while the writer pauses, which these back-to-back turns never do.
+  const checkpoints = `SQLite's checkpoint every ${Math.round((checkpointPages ?? 10_000) / pages)} turns on the committing thread`;
   const variant = [`synchronous=${synchronous}`, redact ? 'with redactor' : '', checkpointPages ? `checkpoint at ${checkpointPages} pages` : ''].filter(Boolean).join(', ');
   report(
     `model turn made durable, ${variant}`,
     fmtMs(percentile(durable, 50)),
-    `p50; p99 ${fmtMs(percentile(durable, 99))} (CPU p50 ${fmtMs(percentile(durableCpu, 50))}, p99 ${fmtMs(percentile(durableCpu, 99))}); ` +
-      `${durable.length} turns of ${TURN_CALLS} calls, ${commits} commits (${pages} pages) each; a checkpoint every ${Math.round(every / pages)} turns, ${fmtMs(checkpointMs)}; ` +
-      `whole turn loop p50 ${fmtMs(percentile(loop, 50))}, p99 ${fmtMs(percentile(loop, 99))}`,
+    `p50; p99 ${fmtMs(percentile(durable, 99))}, max ${fmtMs(durable.at(-1))} (CPU p50 ${fmtMs(percentile(durableCpu, 50))}, p99 ${fmtMs(percentile(durableCpu, 99))}); ` +
+      `${durable.length} turns of ${TURN_CALLS} calls, ${commits} commits (${pages} pages) each; ${checkpoints}, the rest of the log at the end ${fmtMs(checkpointMs)}; ` +
+      `whole turn loop p50 ${fmtMs(percentile(loop, 50))}, p99 ${fmtMs(percentile(loop, 99))} (p50 of its first 100 turns ${fmtMs(percentile(sorted('loop', 0, 100), 50))}, of its last 100 ${fmtMs(percentile(sorted('loop', -100), 50))})`,
     percentile(durable, 99),
+  );
+  // What the slowest 1% of turns spent their time on (see docs/concepts/persistence.md).
+  const slowest = [...turns].sort((a, b) => b.wall - a.wall).slice(0, Math.ceil(turns.length / 100));
+  const withGc = slowest.filter((t) => gcPauses.some((g) => g.start < t.end && g.end > t.start)).length;
+  const atCheckpoint = slowest.filter((t) => t.logRestarted || turns[turns.indexOf(t) + 1]?.logRestarted).length;
+  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const split = threadSchedstat()
+    ? `; main thread in their store calls (median): on a CPU ${fmtMs(median(slowest.map((t) => t.onCpu)))}, waiting for a CPU ${fmtMs(median(slowest.map((t) => t.runQueue)))}, ` +
+      `neither (I/O, GC helper threads) ${fmtMs(median(slowest.map((t) => Math.max(0, t.wall - t.onCpu - t.runQueue))))}; main-thread on-CPU p99 of all turns ${fmtMs(percentile(sorted('onCpu'), 99))}`
+    : '';
+  report(
+    `  its slowest 1% of turns`,
+    fmtMs(slowest.at(-1)?.wall ?? NaN),
+    `and up; ${slowest.length} turns: ${withGc} with a GC pause, ${atCheckpoint} at a checkpoint of the log${split}`,
   );
 }
 
