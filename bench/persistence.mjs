@@ -357,7 +357,6 @@ async function benchTurn({ synchronous = 'NORMAL', redact = false, checkpointPag
   const durableCpu = sorted('cpu');
   const loop = sorted('loop');
   const { commits, pages } = await commitsPerTurn(synchronous);
-  // A worker thread checkpoints only while the writer pauses, which these back-to-back turns never do.
   const checkpoints = `SQLite's checkpoint every ${Math.round((checkpointPages ?? 10_000) / pages)} turns on the committing thread`;
   const variant = [`synchronous=${synchronous}`, redact ? 'with redactor' : '', checkpointPages ? `checkpoint at ${checkpointPages} pages` : ''].filter(Boolean).join(', ');
   report(
