@@ -125,10 +125,11 @@ export function toSessionRow(codec: ColumnCodec, r: Parsed<typeof RawSession>): 
 
 /** A message row's head columns as the database returns them (types held by the table's constraints). */
 export function readMessageHead(row: unknown): MessageHead {
-  const r = row as { id: number; seq: number; role: 'user' | 'assistant'; turn: number; kind: string | null; call_id: string | null };
+  const r = row as { id: number; seq: number; role: 'user' | 'assistant'; turn: number; kind: string | null; call_id: string | null; parts_bytes?: number | null };
   const head: MessageHead = { id: r.id, seq: r.seq, role: r.role, turn: r.turn };
   if (r.kind !== null) head.kind = r.kind;
   if (r.call_id !== null) head.callId = r.call_id;
+  if (typeof r.parts_bytes === 'number') head.partsBytes = r.parts_bytes;
   return head;
 }
 
@@ -145,9 +146,8 @@ export function readMessageRow(codec: ColumnCodec, row: unknown): MessageRow {
   if (typeof r.checksum === 'number' && typeof r.parts_json === 'string' && r.checksum === messageChecksum(r.role, r.kind, r.call_id, r.parts_json)) {
     const stored = r.parts_json;
     const read = messageRow(r, () => readJsonColumn(codec, partsWhere(r), stored) as Part[]);
-    // This store wrote the text with JSON.stringify: without a placeholder to restore, it is the
-    // parts' own JSON, and its size theirs.
-    if (!stored.includes(PLACEHOLDER_START)) storedSizes.set(read, Buffer.byteLength(stored));
+    const bytes = partsJsonBytes(stored);
+    if (bytes !== undefined) storedSizes.set(read, bytes);
     return read;
   }
   const valid = parseRow(RawMessage, 'messages', row);
@@ -156,6 +156,15 @@ export function readMessageRow(codec: ColumnCodec, row: unknown): MessageRow {
 }
 
 const storedSizes = new WeakMap<MessageRow, number>();
+
+/**
+ * UTF-8 bytes of the parts' own JSON, from the text this store writes for them (JSON.stringify of
+ * the redacted parts): the text's size when it holds no placeholder to restore, else undefined. The
+ * appends store it as parts_bytes (0014) and heads read it back.
+ */
+export function partsJsonBytes(stored: string): number | undefined {
+  return stored.includes(PLACEHOLDER_START) ? undefined : Buffer.byteLength(stored);
+}
 
 /**
  * UTF-8 bytes of `JSON.stringify(row.parts)`, known without parsing them, for a row read back as

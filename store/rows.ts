@@ -128,6 +128,8 @@ export interface MessageHead {
   turn: number;
   kind?: string;
   callId?: string;
+  /** UTF-8 bytes of JSON.stringify(parts), when the store knows them without reading the row (partsJsonBytes). */
+  partsBytes?: number;
 }
 
 export interface MessageRow {

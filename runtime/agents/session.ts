@@ -39,7 +39,7 @@ export class AgentSession {
   static async restore(deps: SessionDeps, history?: SessionMessage[]): Promise<AgentSession> {
     if (history) return new AgentSession(deps, history);
     const messages = (await deps.store.messages.heads(deps.sessionId)).map((head) => {
-      const m: SessionMessage = { role: head.role, parts: unreadParts() };
+      const m: SessionMessage = { role: head.role, parts: unreadParts(head.partsBytes) };
       if (head.kind) m.kind = head.kind as MessageKind;
       if (head.callId) m.callId = head.callId;
       return m;

@@ -1,8 +1,9 @@
 // The parts of a long stored conversation, parsed when first needed. A resumed session holds every
-// message's head (role, kind, call id) and, in place of its parts, a stub. Before its first request
-// the context fetches the rows it may estimate in one read (all of them, or those a stored cut keeps):
-// a stub then knows its row and the size of its parts (the stored JSON's, runtime/budget/estimate.ts),
-// and the parts are parsed only for the messages the request sends or a cut's head is made from.
+// message's head (role, kind, call id) and, in place of its parts, a stub. A stub whose head carries
+// the size of its parts (the stored JSON's, store migration 0014) is sized at once; for the others,
+// before its first request the context fetches the rows it may estimate in one read (all of them, or
+// those a stored cut keeps): a stub then knows its row and its size (runtime/budget/estimate.ts). The
+// parts are parsed only for the messages the request sends or a cut's head is made from.
 
 import { storedPartsBytes, type MessageRow, type Store } from '../../store/index.js';
 import type { Part } from '../providers/types.js';
@@ -17,6 +18,8 @@ class UnreadParts extends Array<Part> {
   }
 
   row: MessageRow | undefined;
+  /** Whether the estimate knows the size of the parts (from the head or the fetched row). */
+  sized = false;
 
   /** Serialising a stub (to size it or send it) is a bug: its size is noted when its row is fetched. */
   toJSON(): never {
@@ -24,9 +27,16 @@ class UnreadParts extends Array<Part> {
   }
 }
 
-/** A stub for the parts of a stored message not read yet. */
-export function unreadParts(): Part[] {
-  return new UnreadParts();
+/** A stub for the parts of a stored message not read yet; sized when its head tells `bytes`. */
+export function unreadParts(bytes?: number): Part[] {
+  const stub = new UnreadParts();
+  if (bytes !== undefined) sizeStub(stub, bytes);
+  return stub;
+}
+
+function sizeStub(stub: UnreadParts, bytes: number): void {
+  noteJsonBytes(stub, bytes);
+  stub.sized = true;
 }
 
 /** Whether the message's parts are still in the store (or in a fetched row, not parsed yet). */
@@ -40,19 +50,14 @@ export function* indices(from: number, to: number): Generator<number> {
 }
 
 /**
- * Fetches, in one read, the rows of the stubs among messages `from`… so that each is sized (its
- * row's stored size, or its parts parsed when the row cannot vouch for one).
+ * Fetches, in one read, the rows of the stubs among messages `from`… the estimate cannot size yet, so
+ * that each is sized (its row's stored size, or its parts parsed when the row cannot vouch for one).
  */
 export async function fetchStoredRows(store: Pick<Store, 'messages'>, sessionId: string, messages: readonly SessionMessage[], from: number): Promise<void> {
-  let first = -1;
-  for (let i = Math.max(from, 0); i < messages.length; i++) {
-    if (unfetched(messages[i]!)) {
-      first = i;
-      break;
-    }
-  }
-  if (first < 0) return;
-  for (const row of await store.messages.list(sessionId, first + 1)) {
+  const seqs: number[] = [];
+  for (const i of indices(from, messages.length)) if (unfetched(messages[i]!)) seqs.push(i + 1);
+  if (seqs.length === 0) return;
+  for (const row of await store.messages.listSeqs(sessionId, seqs)) {
     const message = messages[row.seq - 1];
     if (message === undefined || !unfetched(message)) continue;
     const bytes = storedPartsBytes(row);
@@ -62,7 +67,7 @@ export async function fetchStoredRows(store: Pick<Store, 'messages'>, sessionId:
     }
     const stub = message.parts as unknown as UnreadParts;
     stub.row = row;
-    noteJsonBytes(stub, bytes);
+    sizeStub(stub, bytes);
   }
 }
 
@@ -96,8 +101,9 @@ export async function readStoredParts(
   return read + rows.length;
 }
 
+/** A stub the estimate cannot size yet: its head had no size and its row is not fetched. */
 function unfetched(message: SessionMessage): boolean {
-  return message.parts instanceof UnreadParts && message.parts.row === undefined;
+  return message.parts instanceof UnreadParts && message.parts.row === undefined && !message.parts.sized;
 }
 
 function takeParts(message: SessionMessage, row: MessageRow): void {

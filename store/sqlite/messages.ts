@@ -4,26 +4,30 @@
 
 import type { Part } from '../../core/messages.js';
 import { messageChecksum } from '../rowChecksum.js';
-import { readMessageHead, readMessageRow } from '../rowReaders.js';
+import { partsJsonBytes, readMessageHead, readMessageRow } from '../rowReaders.js';
 import type { MessageRow } from '../rows.js';
 import type { RepoContext } from './context.js';
 import type { MessagesRepo } from '../repos/messages.js';
 
-/** A session's message heads: read from the messages_heads index alone (0006), never from the rows and their parts. */
-export const HEADS_SQL = 'SELECT id, seq, role, turn, kind, call_id FROM messages WHERE session_id = ? ORDER BY seq';
+/** A session's message heads and their parts' sizes: read from the messages_heads index alone (0006, 0014), never from the rows and their parts. */
+export const HEADS_SQL = 'SELECT id, seq, role, turn, kind, call_id, parts_bytes FROM messages WHERE session_id = ? ORDER BY seq';
+/** The same on a database of a schema before 0014 (opened read-only, as it is): no sizes. */
+const HEADS_SQL_UNSIZED = 'SELECT id, seq, role, turn, kind, call_id FROM messages WHERE session_id = ? ORDER BY seq';
 
 export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRepo {
-  // A database of an older schema opened read-only (read as it is) has no checksum column: its rows
-  // are all validated, and nothing is appended to it.
-  const checksummed = db.prepare("SELECT 1 FROM pragma_table_info('messages') WHERE name = 'checksum'").get() !== undefined;
+  // A database of an older schema opened read-only (read as it is) may have no checksum column (its
+  // rows are then all validated) or no parts_bytes (its heads carry no sizes); nothing is appended to it.
+  const columns = new Set(db.prepare<[], string>("SELECT name FROM pragma_table_info('messages')").pluck().all());
+  const checksummed = columns.has('checksum');
+  const sized = columns.has('parts_bytes');
   const insert = db.prepare(
-    `INSERT INTO messages (session_id, seq, role, parts_json, turn, kind, call_id, created_at${checksummed ? ', checksum' : ''})
-     SELECT @session, COALESCE(MAX(seq), 0) + 1, @role, @parts, @turn, @kind, @callId, @createdAt${checksummed ? ', @checksum' : ''}
+    `INSERT INTO messages (session_id, seq, role, parts_json, turn, kind, call_id, created_at${checksummed ? ', checksum' : ''}${sized ? ', parts_bytes' : ''})
+     SELECT @session, COALESCE(MAX(seq), 0) + 1, @role, @parts, @turn, @kind, @callId, @createdAt${checksummed ? ', @checksum' : ''}${sized ? ', @partsBytes' : ''}
      FROM messages WHERE session_id = @session
      RETURNING id, seq, created_at`,
   );
   const bySession = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq');
-  const headsBySession = db.prepare(HEADS_SQL);
+  const headsBySession = db.prepare(sized ? HEADS_SQL : HEADS_SQL_UNSIZED);
   const bySeqs = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq IN (SELECT value FROM json_each(?)) ORDER BY seq');
   const count = db.prepare<[string], number>('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck();
 
@@ -43,6 +47,7 @@ export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRep
         callId,
         createdAt: now(),
         ...(checksummed ? { checksum: messageChecksum(m.role, kind, callId, parts) } : {}),
+        ...(sized ? { partsBytes: partsJsonBytes(parts) ?? null } : {}),
       }) as { id: number; seq: number; created_at: string };
       // The caller holds the message already: only what the database decided is read back (a full
       // re-read would parse, restore and validate the parts again on every append).

@@ -1,5 +1,5 @@
 // SQLite's side of a session's message heads (what both backends return is in contract/repos.test.ts):
-// they are read from an index that holds every head column (migration 0006), so listing the heads of
+// they are read from an index that holds every head column (migrations 0006, 0014), so listing the heads of
 // a long session — what a resume reads to find its place — never reads the rows and their parts.
 
 import Database from 'better-sqlite3';
@@ -19,6 +19,7 @@ describe('message heads on SQLite', () => {
     } finally {
       raw.close();
     }
-    expect(await store.messages.heads(sessionId)).toEqual([{ id: expect.any(Number), seq: 1, role: 'user', turn: 1, kind: 'instruction', callId: 'toolu_1' }]);
+    const partsBytes = Buffer.byteLength(JSON.stringify([{ type: 'text', text: 'hi' }]));
+    expect(await store.messages.heads(sessionId)).toEqual([{ id: expect.any(Number), seq: 1, role: 'user', turn: 1, kind: 'instruction', callId: 'toolu_1', partsBytes }]);
   });
 });

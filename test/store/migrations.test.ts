@@ -215,6 +215,30 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('0014 adds parts_bytes, NULL for messages stored before: their heads carry no size, the messages appended since do', async () => {
+    const path = join(tempDir(), 'store.db');
+    const files = readMigrations(assetPath('migrations', 'sqlite'));
+    const db = new Database(path);
+    db.pragma('foreign_keys = ON');
+    migrate(db, files.filter((f) => f.version < 14), () => '2025-01-01T00:00:00.000Z');
+    db.exec(`INSERT INTO runs (id, mission, config_path, status, inputs_json, started_at) VALUES ('run_a', 'm', '/c.hcl', 'stopped', '{}', '2025-01-01T00:00:00.000Z');
+      INSERT INTO sessions (id, run_id, task_name, agent, role, model, system_prompt, tools_json, skills_json, status, started_at) VALUES ('ses_a', 'run_a', 't', 'worker', 'agent', 'x', '', '[]', '[]', 'running', '2025-01-01T00:00:00.000Z');
+      INSERT INTO messages (session_id, seq, role, parts_json, turn, created_at) VALUES ('ses_a', 1, 'user', '[{"type":"text","text":"before"}]', 1, '2025-01-01T00:00:00.000Z');`);
+    migrate(db, files, () => '2025-01-01T00:00:00.000Z');
+    db.close();
+    const store = openStore(path);
+    try {
+      await store.messages.append('ses_a', { role: 'assistant', parts: [{ type: 'text', text: 'after' }], turn: 1 });
+      expect((await store.messages.heads('ses_a')).map((h) => [h.seq, h.partsBytes])).toEqual([
+        [1, undefined],
+        [2, Buffer.byteLength(JSON.stringify([{ type: 'text', text: 'after' }]))],
+      ]);
+      expect((await store.messages.list('ses_a')).map((m) => m.parts)).toEqual([[{ type: 'text', text: 'before' }], [{ type: 'text', text: 'after' }]]);
+    } finally {
+      store.close();
+    }
+  });
+
   it('0013 adds budget_reservations, empty for a run stored before: its budget totals are its stored turns', async () => {
     const path = join(tempDir(), 'store.db');
     const files = readMigrations(assetPath('migrations', 'sqlite'));

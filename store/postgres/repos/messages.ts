@@ -4,7 +4,7 @@
 // Each row carries its checksum (rowChecksum.ts), so it is read back without validating every part.
 
 import { messageChecksum } from '../../rowChecksum.js';
-import { readMessageHead, readMessageRow } from '../../rowReaders.js';
+import { partsJsonBytes, readMessageHead, readMessageRow } from '../../rowReaders.js';
 import type { MessageRow } from '../../rows.js';
 import type { MessagesRepo } from '../../repos/messages.js';
 import type { PgRepoContext } from '../context.js';
@@ -20,11 +20,11 @@ export function createMessagesRepo({ sql, atomic, codec, now }: PgRepoContext): 
         // No session row means no lock to take; the insert then fails on the foreign key, as on SQLite.
         await tx.query('SELECT 1 FROM sessions WHERE id = $1 FOR NO KEY UPDATE', [sessionId]);
         const { rows } = await tx.query(
-          `INSERT INTO messages (session_id, seq, role, parts_json, turn, kind, call_id, created_at, checksum)
-           SELECT $1::text, COALESCE(MAX(seq), 0) + 1, $2::text, $3::json, $4::integer, $5::text, $6::text, $7::timestamptz, $8::bigint
+          `INSERT INTO messages (session_id, seq, role, parts_json, turn, kind, call_id, created_at, checksum, parts_bytes)
+           SELECT $1::text, COALESCE(MAX(seq), 0) + 1, $2::text, $3::json, $4::integer, $5::text, $6::text, $7::timestamptz, $8::bigint, $9::integer
            FROM messages WHERE session_id = $1::text
            RETURNING id, seq, created_at`,
-          [sessionId, m.role, parts, m.turn, kind, callId, now(), checksum],
+          [sessionId, m.role, parts, m.turn, kind, callId, now(), checksum, partsJsonBytes(parts) ?? null],
         );
         return rows[0] as { id: number; seq: number; created_at: string };
       });
@@ -39,7 +39,7 @@ export function createMessagesRepo({ sql, atomic, codec, now }: PgRepoContext): 
       return rows.map((row) => readMessageRow(codec, row));
     },
     async heads(sessionId) {
-      const { rows } = await sql.query('SELECT id, seq, role, turn, kind, call_id FROM messages WHERE session_id = $1 ORDER BY seq', [sessionId]);
+      const { rows } = await sql.query('SELECT id, seq, role, turn, kind, call_id, parts_bytes FROM messages WHERE session_id = $1 ORDER BY seq', [sessionId]);
       return rows.map(readMessageHead);
     },
     async listSeqs(sessionId, seqs) {

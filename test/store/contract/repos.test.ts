@@ -298,10 +298,11 @@ describe.each(useBackends())('$name store', (backend) => {
       ]);
       expect(await store.messages.list(sessionId, 4)).toEqual([]);
       const heads = await store.messages.heads(sessionId);
+      const bytes = (text: string) => Buffer.byteLength(JSON.stringify([{ type: 'text', text }]));
       expect(heads).toEqual([
-        { id: heads[0]?.id, seq: 1, role: 'user', turn: 1, kind: 'instruction', callId: 'toolu_1' },
-        { id: b.id, seq: 2, role: 'assistant', turn: 1 },
-        { id: c.id, seq: 3, role: 'user', turn: 2, kind: 'instruction' },
+        { id: heads[0]?.id, seq: 1, role: 'user', turn: 1, kind: 'instruction', callId: 'toolu_1', partsBytes: bytes('go') },
+        { id: b.id, seq: 2, role: 'assistant', turn: 1, partsBytes: bytes('done') },
+        { id: c.id, seq: 3, role: 'user', turn: 2, kind: 'instruction', partsBytes: bytes('more') },
       ]);
       expect(await store.messages.heads('ses_none')).toEqual([]);
     });
@@ -326,6 +327,14 @@ describe.each(useBackends())('$name store', (backend) => {
         [5, undefined],
       ]);
       expect(rows.map((m) => m.parts)).toEqual([plain, withSecret, literal, plain, plain]);
+      // The heads carry the same size, written with the row (edits made since do not change it).
+      expect((await store.messages.heads(sessionId)).map((h) => [h.seq, h.partsBytes])).toEqual([
+        [1, Buffer.byteLength(JSON.stringify(plain))],
+        [2, undefined],
+        [3, undefined],
+        [4, Buffer.byteLength(JSON.stringify(plain))],
+        [5, Buffer.byteLength(JSON.stringify(plain))],
+      ]);
       const read = await store.messages.listSeqs(sessionId, [3, 1, 9]);
       expect(read.map((m) => [m.seq, m.parts])).toEqual([
         [1, plain],
