@@ -216,11 +216,7 @@ describe('migrations', () => {
   });
 
   it('0014 adds parts_bytes, NULL for messages stored before: their heads carry no size, the messages appended since do', async () => {
-    const path = join(tempDir(), 'store.db');
-    const files = readMigrations(assetPath('migrations', 'sqlite'));
-    const db = new Database(path);
-    db.pragma('foreign_keys = ON');
-    migrate(db, files.filter((f) => f.version < 14), () => '2025-01-01T00:00:00.000Z');
+    const { path, files, db } = migratedBefore(14);
     db.exec(`INSERT INTO runs (id, mission, config_path, status, inputs_json, started_at) VALUES ('run_a', 'm', '/c.hcl', 'stopped', '{}', '2025-01-01T00:00:00.000Z');
       INSERT INTO sessions (id, run_id, task_name, agent, role, model, system_prompt, tools_json, skills_json, status, started_at) VALUES ('ses_a', 'run_a', 't', 'worker', 'agent', 'x', '', '[]', '[]', 'running', '2025-01-01T00:00:00.000Z');
       INSERT INTO messages (session_id, seq, role, parts_json, turn, created_at) VALUES ('ses_a', 1, 'user', '[{"type":"text","text":"before"}]', 1, '2025-01-01T00:00:00.000Z');`);
@@ -240,11 +236,7 @@ describe('migrations', () => {
   });
 
   it('0013 adds budget_reservations, empty for a run stored before: its budget totals are its stored turns', async () => {
-    const path = join(tempDir(), 'store.db');
-    const files = readMigrations(assetPath('migrations', 'sqlite'));
-    const db = new Database(path);
-    db.pragma('foreign_keys = ON');
-    migrate(db, files.filter((f) => f.version < 13), () => '2025-01-01T00:00:00.000Z');
+    const { path, files, db } = migratedBefore(13);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'budget_reservations'").pluck().get()).toBeUndefined();
     db.exec(`INSERT INTO runs (id, mission, config_path, status, inputs_json, started_at) VALUES ('run_a', 'm', '/c.hcl', 'stopped', '{}', '2025-01-01T00:00:00.000Z');
       INSERT INTO sessions (id, run_id, task_name, agent, role, model, system_prompt, tools_json, skills_json, status, started_at) VALUES ('ses_a', 'run_a', 't', 'worker', 'agent', 'x', '', '[]', '[]', 'completed', '2025-01-01T00:00:00.000Z');
@@ -283,3 +275,13 @@ describe('migrations', () => {
     }
   });
 });
+
+/** A database file with the packaged migrations applied up to (not including) `version`, foreign keys on. */
+function migratedBefore(version: number): { path: string; files: ReturnType<typeof readMigrations>; db: Database.Database } {
+  const path = join(tempDir(), 'store.db');
+  const files = readMigrations(assetPath('migrations', 'sqlite'));
+  const db = new Database(path);
+  db.pragma('foreign_keys = ON');
+  migrate(db, files.filter((f) => f.version < version), () => '2025-01-01T00:00:00.000Z');
+  return { path, files, db };
+}
