@@ -146,8 +146,7 @@ export function readMessageRow(codec: ColumnCodec, row: unknown): MessageRow {
   if (typeof r.checksum === 'number' && typeof r.parts_json === 'string' && r.checksum === messageChecksum(r.role, r.kind, r.call_id, r.parts_json)) {
     const stored = r.parts_json;
     const read = messageRow(r, () => readJsonColumn(codec, partsWhere(r), stored) as Part[]);
-    const bytes = partsJsonBytes(stored);
-    if (bytes !== undefined) storedSizes.set(read, bytes);
+    storedTexts.set(read, stored);
     return read;
   }
   const valid = parseRow(RawMessage, 'messages', row);
@@ -155,7 +154,8 @@ export function readMessageRow(codec: ColumnCodec, row: unknown): MessageRow {
   return messageRow(valid, () => parts);
 }
 
-const storedSizes = new WeakMap<MessageRow, number>();
+/** The stored text of each row read back as this store wrote it (its checksum matches), sized only when asked. */
+const storedTexts = new WeakMap<MessageRow, string>();
 
 /**
  * UTF-8 bytes of the parts' own JSON, from the text this store writes for them (JSON.stringify of
@@ -172,7 +172,8 @@ export function partsJsonBytes(stored: string): number | undefined {
  * other row.
  */
 export function storedPartsBytes(row: MessageRow): number | undefined {
-  return storedSizes.get(row);
+  const stored = storedTexts.get(row);
+  return stored === undefined ? undefined : partsJsonBytes(stored);
 }
 
 function partsWhere(r: { id: number }): string {

@@ -9,10 +9,12 @@ import type { MessageRow } from '../rows.js';
 import type { RepoContext } from './context.js';
 import type { MessagesRepo } from '../repos/messages.js';
 
-/** A session's message heads and their parts' sizes: read from the messages_heads index alone (0006, 0014), never from the rows and their parts. */
-export const HEADS_SQL = 'SELECT id, seq, role, turn, kind, call_id, parts_bytes FROM messages WHERE session_id = ? ORDER BY seq';
-/** The same on a database of a schema before 0014 (opened read-only, as it is): no sizes. */
-const HEADS_SQL_UNSIZED = 'SELECT id, seq, role, turn, kind, call_id FROM messages WHERE session_id = ? ORDER BY seq';
+/**
+ * A session's message heads and their parts' sizes: read from the messages_heads index alone (0006,
+ * 0014), never from the rows and their parts; without sizes on a schema before 0014 (opened read-only).
+ */
+const headsSql = (sized: boolean): string => `SELECT id, seq, role, turn, kind, call_id${sized ? ', parts_bytes' : ''} FROM messages WHERE session_id = ? ORDER BY seq`;
+export const HEADS_SQL = headsSql(true);
 
 export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRepo {
   // A database of an older schema opened read-only (read as it is) may have no checksum column (its
@@ -27,7 +29,7 @@ export function createMessagesRepo({ db, codec, now }: RepoContext): MessagesRep
      RETURNING id, seq, created_at`,
   );
   const bySession = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq');
-  const headsBySession = db.prepare(sized ? HEADS_SQL : HEADS_SQL_UNSIZED);
+  const headsBySession = db.prepare(headsSql(sized));
   const bySeqs = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq IN (SELECT value FROM json_each(?)) ORDER BY seq');
   const count = db.prepare<[string], number>('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck();
 
