@@ -12,7 +12,7 @@
 // there (named after its row and round; open in Chrome DevTools or summarise with bench/cpuprofile.mjs).
 
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,7 @@ import { SessionContext } from '../dist/runtime/context/sessionContext.js';
 import { EventBus } from '../dist/runtime/events.js';
 import { createSecretRedactor, openStore } from '../dist/store/index.js';
 import { startFakeModelServer } from '../dist/test/support/fakeModelServer.js';
-import { walCommits } from '../dist/test/support/walCommits.js';
+import { walCommits, walSalt } from '../dist/test/support/walCommits.js';
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.cjs');
 
@@ -272,21 +272,6 @@ const threadSchedstat = existsSync('/proc/thread-self/schedstat')
       return { onCpu: Number(onCpu) / 1e6, runQueue: Number(runQueue) / 1e6 };
     }
   : () => undefined;
-
-/** The write-ahead log's salt: it changes when a checkpoint let the log start over. */
-function walSalt(dbPath) {
-  try {
-    const fd = openSync(`${dbPath}-wal`, 'r');
-    try {
-      const header = Buffer.alloc(32);
-      return readSync(fd, header, 0, 32, 0) === 32 ? header.toString('hex', 16, 24) : '';
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return '';
-  }
-}
 
 async function benchTurn({ synchronous = 'NORMAL', redact = false, checkpointPages = undefined } = {}) {
   const store = freshStore({ synchronous, redact, checkpointPages });
