@@ -17,8 +17,10 @@ if (files.length === 0) {
   process.exit(2);
 }
 
-/** Node's module loading: CommonJS and ES modules, the CLI's code cache, Node's built-ins. */
-const LOADER = new Set(['Module._load', 'compileWithCache', 'compileForInternalLoader', 'compileForPublicLoader', 'ModuleJob', 'link', 'moduleLink', 'instantiate']);
+/** Node's module loading (CommonJS and ES modules, Node's built-ins), by its internal functions' names. */
+const LOADER = new Set(['Module._load', 'compileForInternalLoader', 'compileForPublicLoader', 'ModuleJob', 'link', 'moduleLink', 'instantiate']);
+/** The CLI's own loading step on Node 20 (cli/codeCache.ts): chunks compiled with their code cache. */
+const isLoader = (frame) => (frame.url.startsWith('node:') && LOADER.has(frame.functionName)) || frame.functionName === 'compileWithCache';
 
 const byFile = new Map();
 const byFunction = new Map();
@@ -83,9 +85,8 @@ function phaseOf(stack) {
   if (top.functionName === '(idle)') return 'idle';
   if (top.functionName === '(program)') return 'V8 and Node, outside JavaScript';
   const places = stack.map((f) => place(f.url, f.functionName));
-  const names = stack.map((f) => f.functionName);
-  if (names.some((n) => LOADER.has(n))) return 'loading code';
-  if (places.some((p) => /^chunks\/(anthropic|openai|sdkCall|httpFetch|anthropicRequest)\b/.test(p)) || names.includes('callSdk')) return 'the model call';
+  if (stack.some(isLoader)) return 'loading code';
+  if (places.some((p) => /^chunks\/(anthropic|openai|sdkCall|httpFetch|anthropicRequest)\b/.test(p)) || stack.some((f) => f.functionName === 'callSdk')) return 'the model call';
   if (places.some((p) => /^chunks\/store\b|^package better-sqlite3$/.test(p))) return 'the store';
   return 'the rest (config, runtime, CLI)';
 }
