@@ -114,6 +114,21 @@ describe('a resumed session reading its stored parts as needed', () => {
     });
   }
 
+  it('sizes rows stored before their size was kept (migration 0014) from the rows, and sends the same', async () => {
+    const ids = await storedSession();
+    const copy = join(ids.path, '..', 'copy.db');
+    copyFileSync(ids.path, copy);
+    const raw = new Database(copy);
+    const unsized = raw.prepare('UPDATE messages SET parts_bytes = NULL WHERE session_id = ?').run(ids.sessionId).changes;
+    raw.close();
+    expect(unsized).toBeGreaterThan(80);
+    const whole = await resume(ids.path, ids, policies[1]![1], true);
+    const lazy = await resume(copy, ids, policies[1]![1], false);
+    expect(lazy.views).toEqual(whole.views);
+    expect(lazy.request).toEqual(whole.request);
+    expect(lazy.estimate).toBe(whole.estimate);
+  });
+
   it('never reads the tool results a compaction drops', async () => {
     const ids = await storedSession();
     const copy = join(ids.path, '..', 'copy.db');
