@@ -152,20 +152,14 @@ describe('squadron resume before it continues', () => {
   it('upgrades a database from before message sizes (0014) and resumes it with its rows unsized', async () => {
     await withFakeModelServer(() => taskComplete('one said'), async (server) => {
       const { dir, runId } = await finishedButRunning(server);
-      const path = join(dir, '.squadron', 'squadron.db');
       // What a squadron before migration 0014 left: no parts_bytes column, heads index without it.
-      const db = new Database(path);
-      db.exec(`DROP INDEX messages_heads; ALTER TABLE messages DROP COLUMN parts_bytes;
+      await resumeUpgraded(dir, runId, '0014_message_parts_bytes.sql', `DROP INDEX messages_heads; ALTER TABLE messages DROP COLUMN parts_bytes;
         CREATE INDEX messages_heads ON messages (session_id, seq, role, turn, kind, call_id);
         DELETE FROM schema_migrations WHERE version = 14`);
-      db.close();
-      const resumed = await runCli(['resume', runId], { cwd: dir });
-      expect(resumed.code, resumed.stderr).toBe(0);
-      expect(resumed.stderr).toContain(`note: upgraded the database ${path} to the current schema (applied 0014_message_parts_bytes.sql)\n`);
       const after = openRunDb(dir);
       const sizes = after.prepare('SELECT parts_bytes FROM messages ORDER BY id').pluck().all();
       after.close();
-      // Rows stored before keep no size: the resume read them to size them.
+      // Rows stored before keep no size: a resume that sizes them reads their rows.
       expect(sizes.length).toBeGreaterThan(0);
       expect(sizes.every((size) => size === null)).toBe(true);
     });
@@ -174,14 +168,8 @@ describe('squadron resume before it continues', () => {
   it('upgrades a database of an older schema as it opens it, and says so', async () => {
     await withFakeModelServer(() => taskComplete('one said'), async (server) => {
       const { dir, runId } = await finishedButRunning(server);
-      const path = join(dir, '.squadron', 'squadron.db');
       // What a squadron before migration 0013 left: no budget reservations table, 0013 not applied.
-      const db = new Database(path);
-      db.exec('DROP TABLE budget_reservations; DELETE FROM schema_migrations WHERE version = 13');
-      db.close();
-      const resumed = await runCli(['resume', runId], { cwd: dir });
-      expect(resumed.code, resumed.stderr).toBe(0);
-      expect(resumed.stderr).toContain(`note: upgraded the database ${path} to the current schema (applied 0013_budget_reservations.sql)\n`);
+      await resumeUpgraded(dir, runId, '0013_budget_reservations.sql', 'DROP TABLE budget_reservations; DELETE FROM schema_migrations WHERE version = 13');
       const after = openRunDb(dir);
       const versions = after.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
       after.close();
@@ -190,3 +178,17 @@ describe('squadron resume before it continues', () => {
     });
   }, 240_000);
 });
+
+/**
+ * Takes the run's database back to an older schema with `sql`, resumes the run, and checks that the
+ * resume succeeded and said it applied exactly `migration`.
+ */
+async function resumeUpgraded(dir: string, runId: string, migration: string, sql: string): Promise<void> {
+  const path = join(dir, '.squadron', 'squadron.db');
+  const db = new Database(path);
+  db.exec(sql);
+  db.close();
+  const resumed = await runCli(['resume', runId], { cwd: dir });
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(resumed.stderr).toContain(`note: upgraded the database ${path} to the current schema (applied ${migration})\n`);
+}
