@@ -323,3 +323,36 @@ mission "shared" {
     expect(out).not.toContain('GRA002');
   });
 });
+
+describe('a direct task on a cassette', () => {
+  it('records its worker session with --record and plays it back with --replay, calling no model', async () => {
+    const script = turnScript({
+      [workerOf('stamp')]: [toolCall('builtins_utils_current_time', {}), (req) => taskComplete(`stamped (${lastToolResult(req).length > 0 ? 'time read' : 'no time'})`)],
+    });
+    await withFakeModelServer(script.respond, async (server) => {
+      const dir = writeProject({
+        'main.hcl': `${fakeModelBlock(server)}
+mission "m" {
+  commander { model = ${ANTHROPIC_MODEL} }
+  task "stamp" {
+    direct    = true
+    objective = "Stamp the time."
+    tools     = [builtins.utils.current_time]
+  }
+}
+`,
+      });
+      const cassette = `${dir}/stamp.jsonl`;
+      const recorded = await runCli(['run', dir, '--json', '--record', cassette], { cwd: dir });
+      expect(recorded.code, recorded.stderr).toBe(0);
+      expect(script.problems).toEqual([]);
+      expect(server.requests).toHaveLength(2);
+      const replayed = await runCli(['run', dir, '--json', '--replay', cassette], { cwd: dir });
+      expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+      expect(server.requests).toHaveLength(2);
+      const doc = JSON.parse(replayed.stdout) as { tasks: Record<string, { summary: string }>; usage: { cost_usd: number; model_turns: number } };
+      expect(doc.tasks['stamp']!.summary).toBe('stamped (time read)');
+      expect(doc.usage).toMatchObject({ cost_usd: 0, model_turns: 2 });
+    });
+  });
+});
