@@ -356,3 +356,47 @@ mission "m" {
     });
   });
 });
+
+describe('a direct task whose tool needs approval', () => {
+  it('parks the worker, ends waiting, and after approve and resume continues its session and runs the call once', async () => {
+    const script = turnScript({
+      [workerOf('publish')]: [toolCall('builtins_files_write', { path: 'note.txt', content: 'hello' }), (req) => taskComplete(`wrote: ${lastToolResult(req)}`)],
+    });
+    await withFakeModelServer(script.respond, async (server) => {
+      const dir = writeProject({
+        'main.hcl': `${fakeModelBlock(server)}
+mission "m" {
+  commander { model = ${ANTHROPIC_MODEL} }
+  task "publish" {
+    direct    = true
+    objective = "Write the note."
+    tools     = [builtins.files.write]
+    approval  = [builtins.files.write]
+  }
+}
+`,
+      });
+      const first = await runCli(['run', dir], { cwd: dir });
+      expect(first.code, first.stderr).toBe(4);
+      const db = openRunDb(dir);
+      const runId = db.prepare('SELECT id FROM runs').pluck().get() as string;
+      const requestId = db.prepare('SELECT id FROM operator_requests').pluck().get() as string;
+      db.close();
+      const approved = await runCli(['approve', runId, '--call', requestId, '--db', dir], { cwd: dir });
+      expect(approved.code, approved.stderr).toBe(0);
+      const resumed = await runCli(['resume', runId, '--db', dir, '--json'], { cwd: dir });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(script.problems).toEqual([]);
+      expect((JSON.parse(resumed.stdout) as { tasks: Record<string, { summary: string }> }).tasks['publish']!.summary).toBe('wrote: Wrote 5 bytes to note.txt');
+      // One model call per turn in all: the resumed session continued, it did not start over.
+      expect(requestsOf(server, workerOf('publish'))).toHaveLength(2);
+      const after = openRunDb(dir);
+      try {
+        expect(after.prepare("SELECT status FROM tool_calls WHERE tool_ref = 'builtins.files.write'").pluck().all()).toEqual(['completed']);
+        expect(after.prepare('SELECT agent FROM sessions').pluck().all()).toEqual(['worker']);
+      } finally {
+        after.close();
+      }
+    });
+  });
+});
