@@ -58,7 +58,7 @@ function renderPlan(plan: MissionPlan): string {
   const out: string[] = [`mission ${plan.mission} · ${plan.tasks.length} task${plan.tasks.length === 1 ? '' : 's'}${plan.budget ? ` · budget ${budgetText(plan.budget)}` : ''}`];
   for (const task of plan.tasks) {
     out.push('', `task ${task.name}${task.depends_on.length > 0 ? ` (after ${task.depends_on.join(', ')})` : ''} · agents: ${task.work_sources.join(', ') || 'none'}`);
-    if (task.iterator !== undefined) out.push(...iteratorLines(task.iterator));
+    if (task.iterator !== undefined) out.push(...iteratorLines(task.iterator, task.direct === true));
     for (const d of task.upstream_digests ?? []) {
       const count = d.items === null ? 'its items' : `its ${fmt(d.items)} item${d.items === 1 ? '' : 's'}`;
       out.push(`  upstream   ${d.task}: a digest of ${count} in the prompt, ${fmt(d.bytes)} bytes (at most ${fmt(d.max_bytes)}, whatever the count); the rest by query_task_output`);
@@ -81,14 +81,14 @@ function renderPlan(plan: MissionPlan): string {
   return `${out.join('\n')}\n`;
 }
 
-function iteratorLines(it: IteratorPlan): string[] {
+function iteratorLines(it: IteratorPlan, direct: boolean): string[] {
   const count = it.items === null ? 'items given at run time' : `${fmt(it.items)} item${it.items === 1 ? '' : 's'}`;
   const how =
     it.mode === 'parallel'
       ? `in parallel, ${it.concurrency_limit} at a time${it.smoketest ? ', item 0 first (smoketest)' : ''}${it.max_retries ? `, ${it.max_retries} retr${it.max_retries === 1 ? 'y' : 'ies'} per item` : ''}, on failure ${it.on_failure}`
       : 'one commander walks them with dataset_next';
   const out = [`  iterates  datasets.${it.dataset} · ${count} · ${how}`];
-  if (it.shown_item === 0) out.push('             the commander and agents below are shown for item 0');
+  if (it.shown_item === 0) out.push(`             the ${direct ? 'worker' : 'commander and agents'} below ${direct ? 'is' : 'are'} shown for item 0`);
   for (const problem of it.item_problems) out.push(`             bad item: ${problem}`);
   return out;
 }
