@@ -3,7 +3,9 @@
 // schema, strict on the wire), with routes (the route choice in task_complete), or with a plain answer
 // when there is nothing to submit or choose. No commander session exists; the requests are the
 // worker's two (a tool call, then the finish); plan shows the very request run sends; graph, validate
-// and inspect mark the task as direct; validate refuses what cannot run without a commander.
+// and inspect mark the task as direct; validate refuses what cannot run without a commander. A direct
+// task records to and replays from a cassette, parks for an approval and stops at its budget, and
+// resume continues its worker's session in both cases.
 
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../support/cli.js';
@@ -394,6 +396,65 @@ mission "m" {
       try {
         expect(after.prepare("SELECT status FROM tool_calls WHERE tool_ref = 'builtins.files.write'").pluck().all()).toEqual(['completed']);
         expect(after.prepare('SELECT agent FROM sessions').pluck().all()).toEqual(['worker']);
+      } finally {
+        after.close();
+      }
+    });
+  });
+});
+
+describe('a direct task under a budget', () => {
+  it('stops before the call its budget cannot afford, and resume --budget continues the same worker session', async () => {
+    // $1,000 per million output tokens: a call reserves about $1 (max_output_tokens 1000) and settles at $0.50.
+    const usage = { inputTokens: 100, outputTokens: 500 };
+    const zones = ['UTC', 'Europe/Paris', 'Asia/Tokyo'];
+    const script = turnScript({
+      [workerOf('clock')]: [...zones.map((timezone) => ({ ...toolCall('builtins_utils_current_time', { timezone }), usage })), { ...taskComplete('three times read'), usage }],
+    });
+    await withFakeModelServer(script.respond, async (server) => {
+      const dir = writeProject({
+        'main.hcl': `model "fake" {
+  provider          = "anthropic"
+  base_url          = "${server.anthropicBaseURL}"
+  api_key           = "test-key-123"
+  max_output_tokens = 1000
+  pricing "claude_sonnet_4_6" {
+    input       = 0.001
+    output      = 1000
+    cache_read  = 0.001
+    cache_write = 0.001
+  }
+}
+mission "m" {
+  commander { model = ${ANTHROPIC_MODEL} }
+  task "clock" {
+    direct    = true
+    objective = "Tell the time in three zones."
+    tools     = [builtins.utils.current_time]
+    budget {
+      dollars = 2
+    }
+  }
+}
+`,
+      });
+      const first = await runCli(['run', dir], { cwd: dir });
+      expect(first.code, first.stderr).toBe(3);
+      // Two calls fit ($0.50 settled each, about $1 reserved); the third could pass $2.
+      expect(server.requests).toHaveLength(2);
+      expect(first.stdout).toContain('budget of task clock');
+      const db = openRunDb(dir);
+      const runId = db.prepare('SELECT id FROM runs').pluck().get() as string;
+      db.close();
+      const resumed = await runCli(['resume', runId, '--db', dir, '--budget', 'clock.dollars=4', '--json'], { cwd: dir });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(script.problems).toEqual([]);
+      expect(server.requests).toHaveLength(4);
+      expect((JSON.parse(resumed.stdout) as { tasks: Record<string, { summary: string }> }).tasks['clock']!.summary).toBe('three times read');
+      const after = openRunDb(dir);
+      try {
+        expect(after.prepare('SELECT agent FROM sessions').pluck().all()).toEqual(['worker']);
+        expect(after.prepare("SELECT count(*) FROM messages WHERE role = 'assistant'").pluck().get()).toBe(4);
       } finally {
         after.close();
       }
