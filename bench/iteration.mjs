@@ -9,9 +9,16 @@
 //    request (the JSON body sent) at 10 / 100 / 1,000 items, zero latency. It should stay flat.
 // 3. Resume: kill -9 once half the items have been asked for, then `squadron resume`: how many items
 //    that had completed before the kill were asked again (must be 0), and the resume's wall time.
+// 4. Tool work (--only work): the fan-out of 1., but each item needs one tool call and an answer, with
+//    a realistic objective (a ticket of ~90 words): with a commander, it delegates to the worker
+//    (call_agent), the worker calls the tool and answers, the commander submits the output and
+//    completes (4 model requests an item); with --direct (`direct = true` on the task) the worker
+//    calls the tool, then submits the output and completes (2). Prints requests, CPU, wall ÷ ideal
+//    (ideal = ceil(N / 50) × requests on an item's path × latency), tokens per item (as the fake server
+//    counts them: request bytes ÷ 4), and the bytes of the first requests an item sends.
 //
 // Prints figures only; nothing is asserted. Run after building:
-//   npm run build && node bench/iteration.mjs [--items 1000] [--latency-ms 100] [--only fanout|digest|resume] [--cpu-prof DIR]
+//   npm run build && node bench/iteration.mjs [--items 1000] [--latency-ms 100] [--only fanout|digest|resume|work] [--direct] [--cpu-prof DIR]
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -60,6 +67,8 @@ const CONCURRENCY = 50;
 // --cpu-prof DIR: each CLI process writes a V8 CPU profile there (open it in Chrome's DevTools).
 const CPU_PROF = arg('cpu-prof', '');
 const CLOCK_TICKS = 100;
+// --direct: the tool-work section's task runs its worker alone (direct = true).
+const DIRECT = process.argv.includes('--direct');
 
 function missionHcl(server, { report = false } = {}) {
   return `model "fake" {
@@ -230,6 +239,124 @@ async function resume() {
   }
 }
 
+// A ticket as a support desk writes it: the objective of each item (~90 words).
+const TICKET_BODY =
+  'The customer reports that since the last invoice run their monthly statement shows two charges for the same ' +
+  'subscription period, one on the first and one on the third of the month. They attached a screenshot of the ' +
+  'billing page and say the second charge also appears on their card. They ask for a refund of the duplicate ' +
+  'amount and want to know whether the next invoice will be correct. The account is on the annual plan, paid ' +
+  'monthly, and was migrated from the legacy billing system in the spring.';
+
+function workHcl(server) {
+  return `model "fake" {
+  provider = "anthropic"
+  base_url = "${server.anthropicBaseURL}"
+  api_key  = "bench-key-not-secret"
+}
+mission "bench" {
+  description  = "Triage the support desk's open tickets: set a priority and the owning team for each."
+  max_parallel = ${CONCURRENCY}
+  commander { model = models.fake.claude_haiku_4_5 }
+  input "tickets" {
+    type = "list"
+  }
+  dataset "tickets" {
+    bind_to = inputs.tickets
+    schema = {
+      id      = integer("id", true)
+      subject = string("subject", true)
+      body    = string("the customer's message", true)
+    }
+  }
+  task "triage" {${DIRECT ? '\n    direct    = true' : ''}
+    objective = <<-EOT
+      Triage support ticket \${item.id}. Read the current time first (the desk's SLA clock), then decide
+      the priority (high, normal or low) and the team that owns it (billing, accounts or platform).
+      Subject: \${item.subject}
+      Message: \${item.body}
+    EOT
+    tools     = [builtins.utils.current_time]
+    output = {
+      priority = string("high, normal or low", true)
+      team     = string("owning team", true)
+    }
+    iterator {
+      dataset           = datasets.tickets
+      parallel          = true
+      concurrency_limit = ${CONCURRENCY}
+    }
+  }
+}
+`;
+}
+
+const lastText = (req) => {
+  const last = req.canonical.messages.at(-1);
+  return last?.parts.map((p) => (p.type === 'text' ? p.text : p.type === 'tool_result' ? JSON.stringify(p.content) : '')).join('') ?? '';
+};
+const ticketOf = (req) => Number(/ticket (\d+)/.exec(req.canonical.messages[0]?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '')?.[1] ?? 0);
+const finish = (id) => [
+  { name: 'submit_output', input: { output: { priority: id % 3 === 0 ? 'high' : 'normal', team: ['billing', 'accounts', 'platform'][id % 3] } } },
+  { name: 'task_complete', input: { summary: `ticket ${id} triaged` } },
+];
+
+/** One tool call and an answer per item: relayed by a commander (4 requests) or direct (2). */
+const workReply = (latency) => (req) => {
+  const system = req.canonical.system;
+  const turn = req.canonical.messages.filter((m) => m.role === 'assistant').length;
+  if (system.includes('commander of task "triage[')) {
+    const id = Number(/triage\[(\d+)\]/.exec(system)?.[1] ?? 0);
+    if (turn === 0) return { delayMs: latency, toolCalls: [{ name: 'call_agent', input: { name: 'worker', task: `Triage ticket ${id} as the objective says: read the current time, then give the priority and the owning team.` } }] };
+    return { delayMs: latency, toolCalls: finish(id) };
+  }
+  const id = Number(/triage\[(\d+)\]/.exec(system)?.[1] ?? 0);
+  if (turn === 0) return { delayMs: latency, toolCalls: [{ name: 'builtins_utils_current_time', input: {} }] };
+  if (DIRECT) return { delayMs: latency, toolCalls: finish(id) };
+  return { delayMs: latency, text: `Ticket ${id}: priority ${id % 3 === 0 ? 'high' : 'normal'}, team ${['billing', 'accounts', 'platform'][id % 3]} (read at ${lastText(req).slice(0, 40)}).` };
+};
+
+function tokensPerItem(dir) {
+  const db = new Database(join(dir, '.squadron', 'squadron.db'), { readonly: true });
+  try {
+    const row = db.prepare('SELECT sum(input_tokens) AS i, sum(output_tokens) AS o FROM model_turns').get();
+    return { input: row.i / ITEMS, output: row.o / ITEMS };
+  } finally {
+    db.close();
+  }
+}
+
+async function work() {
+  const server = await startFakeModelServer({ respond: workReply(LATENCY) });
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'squadron-bench-work-'));
+    writeFileSync(join(dir, 'main.hcl'), workHcl(server));
+    writeFileSync(join(dir, 'tickets.json'), JSON.stringify(Array.from({ length: ITEMS }, (_, i) => ({ id: i, subject: `Charged twice for the same period (account ${1000 + i})`, body: TICKET_BODY }))));
+    const serverCpu = process.cpuUsage();
+    const r = await runCli(['run', dir, '-i', 'tickets=@tickets.json'], { cwd: dir, timeoutMs: 3_600_000 });
+    if (r.code !== 0) throw new Error(`run failed: ${r.stderr}`);
+    const { user, system } = process.cpuUsage(serverCpu);
+    const wall = runWall(dir);
+    const path = DIRECT ? 2 : 4;
+    const ideal = Math.ceil(ITEMS / CONCURRENCY) * path * LATENCY;
+    const tokens = tokensPerItem(dir);
+    console.log(`tool work (${DIRECT ? 'direct = true' : 'with a commander'}): ${ITEMS} items, concurrency ${CONCURRENCY}, ${LATENCY} ms latency`);
+    console.log(`  ${server.requests.length} model requests (${(server.requests.length / ITEMS).toFixed(2)} per item) · run wall ${wall} ms · ideal ${ideal} ms (${path} turns an item) · ratio ${(wall / ideal).toFixed(2)}`);
+    const perItem = (ms) => (ms === undefined ? '?' : (ms / ITEMS).toFixed(2));
+    console.log(`  CPU per item: run process ${perItem(r.cpuMs)} ms (incl. start-up) · fake model server ${perItem((user + system) / 1000)} ms`);
+    console.log(`  tokens per item: ${tokens.input.toFixed(0)} input + ${tokens.output.toFixed(0)} output (request bytes ÷ 4, as the fake server counts)`);
+    const firstOf = (needle) => server.requests.find((q) => q.canonical.system.includes(needle) && q.canonical.messages.length === 1);
+    const bytesOf = (q) => (q === undefined ? 0 : Buffer.byteLength(JSON.stringify(q.body)));
+    const commander = bytesOf(firstOf('commander of task "triage[0]"'));
+    const worker = bytesOf(firstOf('worker agent of task "triage[0]"'));
+    console.log(`  first requests of item 0 (JSON body bytes): ${DIRECT ? `direct worker ${worker}` : `commander ${commander} + worker ${worker} = ${commander + worker}`}`);
+    console.log(`  items: ${itemStates(dir)} · load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+    rmSync(dir, { recursive: true, force: true });
+  } finally {
+    await server.close();
+  }
+}
+
+if (ONLY === 'work') await work();
 if (!ONLY || ONLY === 'fanout') await fanout();
 if (!ONLY || ONLY === 'digest') await digest();
 if (!ONLY || ONLY === 'resume') await resume();

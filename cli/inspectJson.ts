@@ -52,6 +52,7 @@ function taskJson(t: TaskInspection): Record<string, unknown> {
     depends_on: t.dependsOn,
     routes: t.routes,
     send_to: t.sendTo,
+    ...(t.direct ? { direct: true } : {}),
     ...(t.activatedBy !== undefined ? { activated_by: t.activatedBy } : {}),
     ...(t.summary !== undefined ? { summary: t.summary } : {}),
     ...(t.output !== undefined ? { output: t.output } : {}),

@@ -18,6 +18,8 @@ export interface GraphInput {
   /** Task names in declaration order. */
   tasks: readonly string[];
   edges: readonly TaskEdge[];
+  /** Direct tasks (direct = true: the worker alone, no commander), drawn with a rounded box; absent when none. */
+  direct?: readonly string[];
 }
 
 /**
@@ -26,7 +28,7 @@ export interface GraphInput {
  */
 export function toDot(g: GraphInput): string {
   const out = [`digraph ${dotId(g.mission)} {`, '  rankdir=LR;', '  node [shape=box];'];
-  for (const task of g.tasks) out.push(`  ${dotId(task)};`);
+  for (const task of g.tasks) out.push(g.direct?.includes(task) ? `  ${dotId(task)} [label=${dotString(`${task} (direct)`)}, style=rounded];` : `  ${dotId(task)};`);
   for (const e of g.edges) {
     const attrs = e.kind === 'route' ? [`label=${dotString(e.condition ?? '')}`, 'style=dashed'] : e.kind === 'send_to' ? ['label="send_to"', 'style=bold'] : [];
     out.push(`  ${dotId(e.from)} -> ${dotId(e.to)}${attrs.length > 0 ? ` [${attrs.join(', ')}]` : ''};`);
@@ -41,7 +43,7 @@ export function toDot(g: GraphInput): string {
  */
 export function toMermaid(g: GraphInput): string {
   const out = ['flowchart LR'];
-  for (const task of g.tasks) out.push(`  ${mermaidId(task)}["${mermaidText(task)}"]`);
+  for (const task of g.tasks) out.push(g.direct?.includes(task) ? `  ${mermaidId(task)}("${mermaidText(task)} (direct)")` : `  ${mermaidId(task)}["${mermaidText(task)}"]`);
   for (const e of g.edges) {
     const arrow = e.kind === 'route' ? `-.->|"${mermaidText(e.condition ?? '')}"|` : e.kind === 'send_to' ? '==>|send_to|' : '-->';
     out.push(`  ${mermaidId(e.from)} ${arrow} ${mermaidId(e.to)}`);

@@ -65,6 +65,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   GRA010: 'A task depends on a task that only runs when a router or send_to activates it.',
   GRA011: 'An agent declared inside a mission is never used (warning).',
   GRA012: 'No mission is declared (warning).',
+  GRA013: 'A direct task (direct = true) has declared agents, which only a commander can call.',
+  GRA014: 'A direct task declares no tools, so it has no worker to run it.',
   // Datasets and iterated tasks.
   ITR001: 'A dataset has no items: neither items nor bind_to is set.',
   ITR002: 'A dataset\'s bind_to names an input that is not of type list.',
@@ -74,6 +76,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   ITR006: 'A task that iterates in parallel has a router.',
   ITR007: 'A dataset is declared but no task iterates over it (warning).',
   ITR008: 'max_retries on a sequential iterator has no effect (warning).',
+  ITR009: 'A direct task iterates sequentially (a dataset walked with dataset_next needs a commander).',
   // Models: what the provider says about a referenced model.
   MOD001: 'A referenced model is deprecated: the warning gives its end-of-life date and a replacement (warning).',
   MOD002: 'A referenced model is past its end-of-life date (a warning when the block has a base_url).',

@@ -327,6 +327,11 @@ export interface TaskSpec {
   budget?: Budget;
   /** The task's `approval = [...]`: tools whose calls need approval, for every agent working on the task. */
   approval?: ApprovalRule[];
+  /**
+   * `direct = true` (the task's own, or the mission's default): no commander; the worker runs the
+   * objective itself, holding the task's finishing tools (submit_output, task_complete with its route).
+   */
+  direct?: true;
   location: SourceLocation;
 }
 

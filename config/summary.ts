@@ -17,6 +17,8 @@ export interface TaskSummary {
   sendTo: string[];
   /** Present when the task runs once per item of a dataset. */
   iterator?: { dataset: string; parallel: boolean };
+  /** A direct task: its worker runs it alone, without a commander. */
+  direct?: true;
 }
 
 /** A dataset: its item count when written in the config, or the list input it is bound to. */
@@ -106,6 +108,7 @@ export function summarizeMission(m: Mission): MissionSummary {
       routes: t.router.map((r) => ({ target: r.target, condition: r.condition })),
       sendTo: [...t.sendTo],
       ...(t.iterator !== undefined ? { iterator: { dataset: t.iterator.dataset, parallel: t.iterator.parallel } } : {}),
+      ...(t.direct ? { direct: true as const } : {}),
     })),
     edges: taskEdges(m),
   };

@@ -48,6 +48,8 @@ export interface TaskInspection {
   /** Targets of the task's router (conditions are in the config, not the run). */
   routes: string[];
   sendTo: string[];
+  /** A direct task: its worker ran it alone (no commander session). */
+  direct?: true;
   activatedBy?: string;
   summary?: string;
   output?: unknown;
@@ -114,6 +116,7 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
     };
     const runner = taskRunner(units, name, entry.attempt, row?.startedAt !== undefined ? coordinator : undefined);
     if (runner) entry.runner = runner;
+    if (node?.direct) entry.direct = true;
     const activator = routes.find((r) => r.to === name);
     if (activator) entry.activatedBy = activator.from;
     if (row?.summary !== undefined) entry.summary = row.summary;

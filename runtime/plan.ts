@@ -1,6 +1,7 @@
 // `squadron plan`: what a run would do, without calling a model or executing a tool. For each task it
 // builds the same commander and agent definitions, prompts and first-turn tool lists that `run` uses
-// (the very same functions), and measures the first request each would send.
+// (the very same functions), and measures the first request each would send. A direct task shows its
+// worker alone, with the objective as its first message and the finishing tools it holds.
 
 import type { Budget, Mission, MissionGraph, ModelRef, TaskSpec } from '../config/graph.js';
 import { contextPolicy, policyModel, type ContextPolicy, type PolicySettings, type PolicyVia } from './context/policy.js';
@@ -17,6 +18,9 @@ import { CommanderState } from './agents/commanderState.js';
 import { commanderTools, type AgentDirectory } from './agents/commanderTools.js';
 import { commanderAgents, resultLimit, workerDefinition, type AgentDefinition, type ResultLimit } from './agents/definitions.js';
 import { createToolIndex, oneLine, PAGE_SIZE } from './discovery/index.js';
+import { directFinishingTools, directWorkerDefinition } from './agents/direct.js';
+import { addFinishingTools } from './agents/agentPool.js';
+import type { SessionTool } from './agents/toolbox.js';
 import type { GivenSkill, GivenTool } from './events.js';
 import type { ToolDefinition } from './providers/types.js';
 import type { SelectionOverrides, ToolResolver } from './runContext.js';
@@ -25,7 +29,7 @@ import { ancestorsOf } from './taskGraph.js';
 export interface RequestBytes {
   system: number;
   tools: number;
-  /** The first user message, when known before the run (the commander's objective). */
+  /** The first user message, when known before the run (the objective: a commander's, or a direct worker's). */
   messages: number;
   total: number;
   /** About 4 bytes per token; a planning figure, not a tokenizer count. */
@@ -52,6 +56,8 @@ export interface AgentPlan {
   /** What the tools' sources say of them, by ref (MCP annotations: read-only, destructive, idempotent, open-world); only tools with hints. */
   tool_hints: Record<string, string[]>;
   system_prompt?: string;
+  /** A direct task's worker: its first user message (the objective), with --show-prompt. */
+  first_message?: string;
   tool_definitions?: ToolDefinitionJson[];
 }
 
@@ -130,7 +136,10 @@ export interface TaskPlan {
   /** Tasks started unconditionally when this one completes. */
   send_to: string[];
   work_sources: string[];
-  commander: CommanderPlan;
+  /** A direct task (direct = true): no commander; its worker (agents[0]) runs the objective and finishes the task. */
+  direct?: true;
+  /** Absent for a direct task. */
+  commander?: CommanderPlan;
   agents: AgentPlan[];
   /** The task's budget (covers all of its sessions and iterations). */
   budget?: BudgetPlan;
@@ -185,8 +194,24 @@ async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
   const iteration = planIteration(req, task);
   const rendered = renderObjective(task, req.graph.variables, req.inputs, iteration?.item);
   const objective = rendered.text ?? `(objective cannot be rendered: ${rendered.diagnostics.map((d) => d.message).join('; ')})`;
-  const agents = await commanderAgents({ graph: req.graph, mission: req.mission, tools: req.tools, overrides: req.overrides }, task, objective);
   const upstream = placeholderUpstream(req, task);
+  const digests = upstreamDigests(req, upstream);
+  const shared = {
+    name: task.name,
+    ...(iteration !== undefined ? { iterator: iteration.plan } : {}),
+    ...(digests.length > 0 ? { upstream_digests: digests } : {}),
+    depends_on: [...task.dependsOn],
+    routes: task.router.map((r) => ({ target: r.target, condition: r.condition })),
+    send_to: [...task.sendTo],
+  };
+  const budget = task.budget ? { budget: budgetPlan(task.budget) } : {};
+  if (task.direct) {
+    // The worker alone: its first request carries the objective and the finishing tools, as runDirect sends it.
+    const def = await directWorkerDefinition(req, task, objective, upstream);
+    const finishing = directFinishingTools(task, new CommanderState(), { store: undefined as never, runId: '', upstream });
+    return { ...shared, work_sources: def ? [def.name] : [], direct: true, agents: def ? [await planAgent(req, def, { finishing, objective })] : [], ...budget };
+  }
+  const agents = await commanderAgents({ graph: req.graph, mission: req.mission, tools: req.tools, overrides: req.overrides }, task, objective);
   // A sequential iterator's one commander walks the items with dataset_next, as the run gives it.
   const walk = task.iterator !== undefined && !task.iterator.parallel ? datasetWalk(req.mission, task, iteration?.plan.items ?? '(as many as given)') : undefined;
   const system = commanderSystemPrompt({ mission: req.mission, task, agents, upstream, ...(walk ? { dataset: walk } : {}) });
@@ -216,22 +241,11 @@ async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
   }
   const agentPlans: AgentPlan[] = [];
   for (const def of agents) agentPlans.push(await planAgent(req, def));
-  const digests = upstreamDigests(req, upstream);
-  return {
-    name: task.name,
-    ...(iteration !== undefined ? { iterator: iteration.plan } : {}),
-    ...(digests.length > 0 ? { upstream_digests: digests } : {}),
-    depends_on: [...task.dependsOn],
-    routes: task.router.map((r) => ({ target: r.target, condition: r.condition })),
-    send_to: [...task.sendTo],
-    work_sources: agents.map((a) => a.name),
-    commander,
-    agents: agentPlans,
-    ...(task.budget ? { budget: budgetPlan(task.budget) } : {}),
-  };
+  return { ...shared, work_sources: agents.map((a) => a.name), commander, agents: agentPlans, ...budget };
 }
 
-async function planAgent(req: PlanRequest, def: AgentDefinition): Promise<AgentPlan> {
+/** `direct`: a direct task's worker, whose first request also holds the objective and the finishing tools. */
+async function planAgent(req: PlanRequest, def: AgentDefinition, direct?: { finishing: SessionTool[]; objective: string }): Promise<AgentPlan> {
   const toolbox = await buildAgentToolbox(
     {
       resolver: req.tools,
@@ -243,6 +257,7 @@ async function planAgent(req: PlanRequest, def: AgentDefinition): Promise<AgentP
     },
     def,
   );
+  if (direct) addFinishingTools(toolbox, direct.finishing);
   const toolDefs = toolbox.definitionsForTurn();
   const plan: AgentPlan = {
     name: def.name,
@@ -253,7 +268,7 @@ async function planAgent(req: PlanRequest, def: AgentDefinition): Promise<AgentP
     skills: def.given.skills,
     preloaded_skills: def.preloadedSkills.map((s) => s.name),
     first_request_tools: toolDefs.map((d) => d.name),
-    request_bytes: requestBytes(def.systemPrompt, toolDefs, ''),
+    request_bytes: requestBytes(def.systemPrompt, toolDefs, direct?.objective ?? ''),
     tool_response: toolResponsePlan(def.toolResponse),
     context: contextPlan(req.graph, def.model, def.context),
     warnings: def.warnings,
@@ -262,6 +277,7 @@ async function planAgent(req: PlanRequest, def: AgentDefinition): Promise<AgentP
   if (def.reasoning) plan.reasoning = def.reasoning;
   if (req.showPrompts) {
     plan.system_prompt = def.systemPrompt;
+    if (direct) plan.first_message = direct.objective;
     plan.tool_definitions = toolDefs.map(toolDefinitionJson);
   }
   return plan;

@@ -173,7 +173,7 @@ async function createRun(env: RunEnvironment, store: Store, request: StartReques
   const runId = newId('run');
   const workspaceDir = request.workspaceFor(runId);
   checkRunFiles(workspaceDir, request.options.record);
-  const taskGraph = request.mission.tasks.map((t) => ({ name: t.name, dependsOn: [...t.dependsOn], routes: t.router.map((r) => r.target), sendTo: [...t.sendTo] }));
+  const taskGraph = request.mission.tasks.map((t) => ({ name: t.name, dependsOn: [...t.dependsOn], routes: t.router.map((r) => r.target), sendTo: [...t.sendTo], ...(t.direct ? { direct: true as const } : {}) }));
   const options: RunOptions = { ...request.options, workspaceDir, taskGraph };
   await store.runs.create({
     id: runId,

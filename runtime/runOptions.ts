@@ -5,7 +5,16 @@ import { z } from 'zod';
 
 export const RunOptionsSchema = z.object({
   workspaceDir: z.string(),
-  taskGraph: z.array(z.object({ name: z.string(), dependsOn: z.array(z.string()), routes: z.array(z.string()), sendTo: z.array(z.string()) })),
+  taskGraph: z.array(
+    z.object({
+      name: z.string(),
+      dependsOn: z.array(z.string()),
+      routes: z.array(z.string()),
+      sendTo: z.array(z.string()),
+      /** A direct task (its worker runs it, no commander); absent otherwise. */
+      direct: z.literal(true).optional(),
+    }),
+  ),
   overrides: z.object({
     tools: z.array(z.string()).optional(),
     noTools: z.boolean(),

@@ -9,6 +9,7 @@ import type { TaskSpec } from '../config/graph.js';
 import type { FinishedRunStatus } from '../core/statuses.js';
 import { commanderAgents } from './agents/definitions.js';
 import { runCommander, type TaskOutcome, type UpstreamResult } from './agents/commander.js';
+import { runDirect } from './agents/direct.js';
 import { RunInterrupted } from './agents/sessionTypes.js';
 import { waitingTask } from './operator/waiting.js';
 import { renderObjective } from '../config/objective.js';
@@ -162,7 +163,7 @@ export async function runMission(base: RunContext, interrupt: AbortSignal, execu
 }
 
 /**
- * Runs a task's commander in this process; a stored session is continued from where it stopped. An
+ * Runs a task's commander (a direct task's worker) in this process; a stored session is continued from where it stopped. An
  * iterated task's items take `slots` (the run's units of work) when given, else slots of their own.
  */
 export async function executeTaskHere(
@@ -190,8 +191,7 @@ export async function executeTaskHere(
     const rendered = renderObjective(task, ctx.graph.variables, ctx.inputs);
     if (rendered.text === undefined) throw new Error(rendered.diagnostics.map((d) => d.message).join('; '));
     const objective = rendered.text;
-    const agents = await commanderAgents(ctx, task, objective);
-    const outcome = await runCommander(ctx, task, agents, upstream, objective);
+    const outcome = task.direct ? await runDirect(ctx, task, upstream, objective) : await runCommander(ctx, task, await commanderAgents(ctx, task, objective), upstream, objective);
     if (outcome.status === 'failed') {
       await store.tasks.fail(runId, task.name, outcome.error);
       bus.emit({ type: 'task.failed', task: task.name, error: outcome.error });

@@ -28,7 +28,8 @@ export function register(program: Command, io: CliIo): void {
       // No model is called: a variable without a value is a warning, as for plan.
       const project = await loadProject(io, path, parseKeyValues(flags.var, '--var'), { unsetVariables: 'unknown' });
       const mission = selectMission(project.graph, flags.mission);
-      const graph = { mission: mission.name, tasks: mission.tasks.map((t) => t.name), edges: taskEdges(mission) };
+      const direct = mission.tasks.filter((t) => t.direct).map((t) => t.name);
+      const graph = { mission: mission.name, tasks: mission.tasks.map((t) => t.name), edges: taskEdges(mission), ...(direct.length > 0 ? { direct } : {}) };
       if (flags.json === true || flags.format === 'json') writeJson(io, graph);
       else io.stdout.write(flags.format === 'mermaid' ? toMermaid(graph) : toDot(graph));
     });

@@ -87,7 +87,8 @@ function renderInspection(ins: RunInspection): string {
     const deps = task.dependsOn.length > 0 ? ` ← ${task.dependsOn.join(', ')}` : '';
     const via = task.activatedBy ? ` (activated by ${task.activatedBy})` : '';
     const attempt = task.attempt > 1 ? ` (attempt ${task.attempt})` : '';
-    out.push(`${MARK[task.status] ?? '■'} ${task.name} · ${task.status}${attempt}${deps}${via}${task.status === 'skipped' ? ' · not started (no route or send_to led to it)' : ''} · ${usageText(task.usage)}`);
+    const direct = task.direct ? ' · direct (its worker alone)' : '';
+    out.push(`${MARK[task.status] ?? '■'} ${task.name}${direct} · ${task.status}${attempt}${deps}${via}${task.status === 'skipped' ? ' · not started (no route or send_to led to it)' : ''} · ${usageText(task.usage)}`);
     if (task.summary) out.push(indent(task.summary, '  '));
     if (task.items) out.push(...itemLines(task.items));
     if (task.output !== undefined) out.push(indent(`output: ${JSON.stringify(task.output, null, 2)}`, '  '));

@@ -58,7 +58,7 @@ function renderPlan(plan: MissionPlan): string {
   const out: string[] = [`mission ${plan.mission} · ${plan.tasks.length} task${plan.tasks.length === 1 ? '' : 's'}${plan.budget ? ` · budget ${budgetText(plan.budget)}` : ''}`];
   for (const task of plan.tasks) {
     out.push('', `task ${task.name}${task.depends_on.length > 0 ? ` (after ${task.depends_on.join(', ')})` : ''} · agents: ${task.work_sources.join(', ') || 'none'}`);
-    if (task.iterator !== undefined) out.push(...iteratorLines(task.iterator));
+    if (task.iterator !== undefined) out.push(...iteratorLines(task.iterator, task.direct === true));
     for (const d of task.upstream_digests ?? []) {
       const count = d.items === null ? 'its items' : `its ${fmt(d.items)} item${d.items === 1 ? '' : 's'}`;
       out.push(`  upstream   ${d.task}: a digest of ${count} in the prompt, ${fmt(d.bytes)} bytes (at most ${fmt(d.max_bytes)}, whatever the count); the rest by query_task_output`);
@@ -67,29 +67,33 @@ function renderPlan(plan: MissionPlan): string {
     if (routing.length > 0) out.push(`  next${routing[0]!.slice(6)}`, ...routing.slice(1));
     const c = task.commander;
     if (task.budget) out.push(`  budget     ${budgetText(task.budget)} (every session of the task)`);
-    out.push(`  commander  ${c.model}${c.reasoning ? ` (reasoning ${c.reasoning})` : ''} · tools: ${c.tools.join(', ')}`);
-    out.push(`             first request ${bytes(c.request_bytes)}`);
-    out.push(`             ${toolResponse(c.tool_response)}`);
-    out.push(`             ${contextLine(c.context)}`);
-    if (c.system_prompt !== undefined) out.push(section('system prompt', c.system_prompt), section('first message', c.first_message ?? ''));
-    for (const agent of task.agents) out.push(...renderAgent(task.name, agent));
+    if (c !== undefined) {
+      out.push(`  commander  ${c.model}${c.reasoning ? ` (reasoning ${c.reasoning})` : ''} · tools: ${c.tools.join(', ')}`);
+      out.push(`             first request ${bytes(c.request_bytes)}`);
+      out.push(`             ${toolResponse(c.tool_response)}`);
+      out.push(`             ${contextLine(c.context)}`);
+      if (c.system_prompt !== undefined) out.push(section('system prompt', c.system_prompt), section('first message', c.first_message ?? ''));
+    } else {
+      out.push('  direct     no commander: the worker runs the objective and finishes the task itself');
+    }
+    for (const agent of task.agents) out.push(...renderAgent(task.name, agent, task.direct === true));
   }
   return `${out.join('\n')}\n`;
 }
 
-function iteratorLines(it: IteratorPlan): string[] {
+function iteratorLines(it: IteratorPlan, direct: boolean): string[] {
   const count = it.items === null ? 'items given at run time' : `${fmt(it.items)} item${it.items === 1 ? '' : 's'}`;
   const how =
     it.mode === 'parallel'
       ? `in parallel, ${it.concurrency_limit} at a time${it.smoketest ? ', item 0 first (smoketest)' : ''}${it.max_retries ? `, ${it.max_retries} retr${it.max_retries === 1 ? 'y' : 'ies'} per item` : ''}, on failure ${it.on_failure}`
       : 'one commander walks them with dataset_next';
   const out = [`  iterates  datasets.${it.dataset} · ${count} · ${how}`];
-  if (it.shown_item === 0) out.push('             the commander and agents below are shown for item 0');
+  if (it.shown_item === 0) out.push(`             the ${direct ? 'worker' : 'commander and agents'} below ${direct ? 'is' : 'are'} shown for item 0`);
   for (const problem of it.item_problems) out.push(`             bad item: ${problem}`);
   return out;
 }
 
-function renderAgent(task: string, a: AgentPlan): string[] {
+function renderAgent(task: string, a: AgentPlan, direct: boolean): string[] {
   const out = [`  ${a.name.padEnd(10)} ${a.model}${a.reasoning ? ` (reasoning ${a.reasoning})` : ''}`];
   out.push(`             ${describeSelection(a.name, task, a.tools, a.skills, a.discovery)}`);
   for (const tool of a.tools) {
@@ -97,12 +101,13 @@ function renderAgent(task: string, a: AgentPlan): string[] {
     out.push(`               - ${tool.ref}  (${tool.via})${hints ? ` · ${hints.join(', ')}` : ''}${tool.approval ? ` · needs approval (${tool.approval === 'tool' ? 'its tool block' : tool.approval})` : ''}`);
   }
   if (a.preloaded_skills.length > 0) out.push(`             preloaded (mentioned in the objective): ${a.preloaded_skills.join(', ')}`);
-  if (a.discovery) out.push(`             first request carries ${a.first_request_tools.length} tools: ${a.first_request_tools.join(', ')}`);
-  out.push(`             first request ${bytes(a.request_bytes)} + the commander's instruction`);
+  if (a.discovery || direct) out.push(`             first request carries ${a.first_request_tools.length} tools: ${a.first_request_tools.join(', ')}`);
+  out.push(`             first request ${bytes(a.request_bytes)}${direct ? '' : " + the commander's instruction"}`);
   out.push(`             ${toolResponse(a.tool_response)}`);
   out.push(`             ${contextLine(a.context)}`);
   for (const w of a.warnings) out.push(`             warning: ${w}`);
   if (a.system_prompt !== undefined) out.push(section(`${a.name} system prompt`, a.system_prompt));
+  if (a.first_message !== undefined) out.push(section(`${a.name} first message`, a.first_message));
   return out;
 }
 

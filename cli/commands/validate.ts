@@ -155,7 +155,7 @@ function missionLines(m: MissionSummary): string[] {
   const width = m.tasks.reduce((w, t) => Math.max(w, t.name.length), 4);
   for (const t of m.tasks) {
     const sources: string[] = [];
-    if (t.worker !== null) sources.push(`worker (${toolCount(t.worker)}, ${t.worker.model})`);
+    if (t.worker !== null) sources.push(`${t.direct ? 'direct: worker alone' : 'worker'} (${toolCount(t.worker)}, ${t.worker.model})`);
     if (t.agents.length > 0) sources.push(`agents ${t.agents.join(', ')}${t.agentsVia === 'mission' ? ' (from the mission)' : ''}`);
     const deps = t.dependsOn.length > 0 ? `  after ${t.dependsOn.join(', ')}` : '';
     const each = t.iterator ? `  for each item of datasets.${t.iterator.dataset} (${t.iterator.parallel ? 'parallel' : 'sequential'})` : '';

@@ -24,7 +24,7 @@ import { CONTEXT_BLOCKS, loadContextSettings } from './contextBlocks.js';
 export const DEFAULT_MAX_PARALLEL = 4;
 
 const SCHEMA: BlockSchema = {
-  attributes: { description: {}, agents: {}, max_parallel: {} },
+  attributes: { description: {}, agents: {}, max_parallel: {}, direct: {} },
   blocks: {
     budget: BUDGET_BLOCK,
     commander: { labels: [], min: 1, max: 1 },
@@ -88,6 +88,8 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   const budget = loadBudget(body.blocks.get('budget')?.[0], scope, ctx);
 
   const missionCtx: MissionContext = { name, scope, inputNames: inputs.map((i) => i.name) };
+  const directAttr = body.attrs.get('direct');
+  if (readBool(directAttr, scope, ctx.diags) === true && directAttr !== undefined) missionCtx.direct = directAttr.nameRange;
   if (commander !== undefined) missionCtx.commander = commander;
   if (defaults !== undefined) missionCtx.defaults = defaults;
   if (missionAgents !== undefined) missionCtx.agents = missionAgents;

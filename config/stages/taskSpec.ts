@@ -23,6 +23,7 @@ export class BlockBackedTask implements TaskSpec {
   output?: FieldSchema[];
   budget?: Budget;
   approval?: ApprovalRule[];
+  direct?: true;
   /** The task block's whole range. Private: for…in (and so deepFreeze) does not reach it. */
   readonly #block: Range;
 

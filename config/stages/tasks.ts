@@ -3,7 +3,7 @@
 // declares `tools` — the resolved dynamic agent, the worker.
 
 import type { Attribute, Block } from '../hcl/ast.js';
-import { diagnosticAt } from '../hcl/diagnostic.js';
+import { diagnosticAt, type Range } from '../hcl/diagnostic.js';
 import type { AgentDefaults, CommanderSpec, IteratorSpec, Route, TaskSpec, ToolRefWithProvenance } from '../graph.js';
 import { readFieldSchema } from '../fieldSchema.js';
 import type { NamedRef, TaskEdges } from '../graphRules.js';
@@ -36,6 +36,7 @@ const SCHEMA: BlockSchema = {
     always_load: {},
     max_turns: {},
     approval: {},
+    direct: {},
   },
   blocks: { router: { labels: [], max: 1 }, output: { labels: [], max: 1 }, iterator: { labels: [], max: 1 }, budget: BUDGET_BLOCK },
 };
@@ -53,6 +54,8 @@ export interface MissionContext {
   agents?: string[];
   /** Whether that list lost an entry to an error already reported (see lostEntries). */
   agentsIncomplete?: boolean;
+  /** The mission's `direct = true` (where it is written): its tasks run direct unless one says direct = false. */
+  direct?: Range;
 }
 
 export interface LoadedTask {
@@ -167,7 +170,11 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
     const held = [...(worker?.tools ?? []), ...spec.agents.flatMap((n) => knownAgents.get(n)?.tools ?? [])];
     spec.approval = loadApprovalList(approvalAttr, 'task', held, `task "${name}" (its worker and agents)`, scope, ctx);
   }
-  if (toolsAttr === undefined && spec.agents.length === 0 && !agentsFailed) {
+  if (isDirect(a('direct'), mission, scope, ctx)) {
+    spec.direct = true;
+    checkDirect(spec, { task: a('direct'), agents: agentsAttr, tools: toolsAttr, header: blockHeader(block), mission }, ctx);
+  }
+  if (toolsAttr === undefined && spec.agents.length === 0 && !agentsFailed && !spec.direct) {
     const hint =
       agentsAttr !== undefined
         ? 'its agents list is empty: add tools = [...] or agents'
@@ -175,6 +182,51 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
     ctx.diags.push(diagnosticAt(blockHeader(block), 'error', 'GRA002', `task "${name}" has no work source: no tools, no task agents and no mission agents`, hint));
   }
   return { spec, edges };
+}
+
+/** The task's own `direct`, else the mission's default. */
+function isDirect(attr: Attribute | undefined, mission: MissionContext, scope: Scope, ctx: LoadContext): boolean {
+  const own = readBool(attr, scope, ctx.diags);
+  return own ?? mission.direct !== undefined;
+}
+
+/**
+ * What a direct task cannot have: it has no commander, so no agents to call (nor ask_agent follow-ups),
+ * and no walk over a dataset with dataset_next (a sequential iterator is a commander's loop); its
+ * worker, which the task's tools make, does the work.
+ */
+function checkDirect(spec: TaskSpec, at: { task: Attribute | undefined; agents: Attribute | undefined; tools: Attribute | undefined; header: Range; mission: MissionContext }, ctx: LoadContext): void {
+  const name = spec.name;
+  // Where direct comes from: the task's attribute, or the mission's (pointed at from the task's header).
+  const where = at.task?.nameRange ?? at.header;
+  const why = at.task === undefined ? ` (the mission's direct = true)` : '';
+  const keep = at.task === undefined ? `set direct = false on task "${name}" to keep its commander` : 'remove direct = true to keep the commander';
+  if (spec.agents.length > 0) {
+    const fromMission = spec.agentsVia === 'mission';
+    ctx.diags.push(
+      diagnosticAt(
+        fromMission ? where : (at.agents?.nameRange ?? where),
+        'error',
+        'GRA013',
+        `task "${name}" is direct${why}, so it has no commander to call ${fromMission ? "the mission's agents" : 'its agents'} (${spec.agents.join(', ')}) with call_agent or ask_agent`,
+        fromMission ? `${keep}, or set agents = [] on the task to run it with its worker alone` : `${keep}, or remove agents and let the task's worker do the work with its tools`,
+      ),
+    );
+  }
+  if (at.tools === undefined && spec.agents.length === 0) {
+    ctx.diags.push(diagnosticAt(where, 'error', 'GRA014', `task "${name}" is direct${why}, but declares no tools, so it has no worker to run it`, `add tools = [...] to task "${name}", or ${keep}`));
+  }
+  if (spec.iterator !== undefined && !spec.iterator.parallel) {
+    ctx.diags.push(
+      diagnosticAt(
+        where,
+        'error',
+        'ITR009',
+        `task "${name}" is direct${why}, but iterates sequentially: walking a dataset with dataset_next is a commander's work`,
+        `set parallel = true in the iterator (with concurrency_limit = 1 for one item at a time), each item then runs its own worker; or ${keep}`,
+      ),
+    );
+  }
 }
 
 /** `depends_on` / `send_to`: every entry kept (repeats included) for the graph rules. */

@@ -16,6 +16,8 @@ import type { SessionDeps } from './sessionTypes.js';
 import { buildAgentToolbox, loadedEntry } from './agentToolbox.js';
 import { addResultTools } from '../results/index.js';
 import { HANDLE_PATTERN } from '../../core/storedResults.js';
+import type { SessionRow } from '../../store/index.js';
+import type { SessionTool, Toolbox } from './toolbox.js';
 
 export class AgentPool implements AgentDirectory {
   private readonly sessions = new Map<string, Promise<AgentSession>>();
@@ -128,49 +130,7 @@ export class AgentPool implements AgentDirectory {
         tools: def.given.tools,
         skills: def.given.skills,
       }));
-    const task = this.task.name;
-    const toolbox = await buildAgentToolbox(
-      {
-        resolver: ctx.tools,
-        toolContext: (callId, signal) => ({ workspaceDir: ctx.workspaceDir, signal, runId: ctx.runId, task, agent: name, callId, sessionId: row.id }),
-        stored: await ctx.store.sessions.loadedTools(row.id),
-        onClose: (close) => this.closers.push(close),
-        onLoaded: async (entry) => {
-          await ctx.store.sessions.addLoadedTool(row.id, entry);
-          const loaded = loadedEntry(entry);
-          ctx.bus.emit(
-            loaded.kind === 'tool'
-              ? { type: 'tool.loaded', task, agent: name, sessionId: row.id, ref: loaded.ref, via: 'get_tool_schema' }
-              : { type: 'skill.loaded', task, agent: name, sessionId: row.id, skill: loaded.name, how: 'load_skill' },
-          );
-        },
-      },
-      def,
-    );
-    const model = ctx.models.sessionModel(def.model, def.reasoning);
-    const deps: SessionDeps = {
-      store: ctx.store,
-      bus: ctx.bus,
-      client: ctx.models.client(def.model),
-      runId: ctx.runId,
-      task: this.task.name,
-      agent: name,
-      sessionId: row.id,
-      model,
-      // A resumed session keeps the exact prompt it started with, so its conversation stays coherent.
-      systemPrompt: row.systemPrompt,
-      toolbox,
-      maxTurns: def.maxTurns ?? ctx.limits.agentMaxTurns,
-      resultMaxTokens: def.toolResponse.maxTokens,
-      context: await SessionContext.open(ctx.store, row.id, contextPolicy(def.context, model)),
-      signal: ctx.signal,
-      requireToolCall: false,
-      ...(ctx.budget?.active ? { budget: ctx.budget } : {}),
-      ...(ctx.operator ? { operator: ctx.operator } : {}),
-      // Agents are guarded against loops (the commander has its own limits: turns, corrections).
-      loopGuard: def.loopGuard ?? {},
-    };
-    await addResultTools(toolbox, { store: ctx.store, runId: ctx.runId, sessionId: row.id, maxTokens: def.toolResponse.maxTokens });
+    const deps = await agentSessionDeps(ctx, this.task.name, def, row, (close) => this.closers.push(close));
     ctx.bus.emit({
       type: 'session.started',
       task: this.task.name,
@@ -187,5 +147,74 @@ export class AgentPool implements AgentDirectory {
       ctx.bus.emit({ type: 'skill.loaded', task: this.task.name, agent: name, sessionId: row.id, skill: skill.name, how: 'mention' });
     }
     return AgentSession.restore(deps);
+  }
+}
+
+/**
+ * The session of one agent (a declared agent or the worker) over its stored row: its toolbox (world
+ * tools, discovery, skills, the stored-result readers), model, limits and guards. The same for an
+ * agent a commander calls and for the worker of a direct task (runtime/agents/direct.ts).
+ */
+export async function agentSessionDeps(
+  ctx: RunContext,
+  task: string,
+  def: AgentDefinition,
+  row: SessionRow,
+  onClose: (close: () => void) => void,
+  /** Tools after the agent's own, before the stored-result readers (a direct worker's finishing tools). */
+  finishing: readonly SessionTool[] = [],
+): Promise<SessionDeps> {
+  const name = def.name;
+  const toolbox = await buildAgentToolbox(
+    {
+      resolver: ctx.tools,
+      toolContext: (callId, signal) => ({ workspaceDir: ctx.workspaceDir, signal, runId: ctx.runId, task, agent: name, callId, sessionId: row.id }),
+      stored: await ctx.store.sessions.loadedTools(row.id),
+      onClose,
+      onLoaded: async (entry) => {
+        await ctx.store.sessions.addLoadedTool(row.id, entry);
+        const loaded = loadedEntry(entry);
+        ctx.bus.emit(
+          loaded.kind === 'tool'
+            ? { type: 'tool.loaded', task, agent: name, sessionId: row.id, ref: loaded.ref, via: 'get_tool_schema' }
+            : { type: 'skill.loaded', task, agent: name, sessionId: row.id, skill: loaded.name, how: 'load_skill' },
+        );
+      },
+    },
+    def,
+  );
+  const model = ctx.models.sessionModel(def.model, def.reasoning);
+  const deps: SessionDeps = {
+    store: ctx.store,
+    bus: ctx.bus,
+    client: ctx.models.client(def.model),
+    runId: ctx.runId,
+    task,
+    agent: name,
+    sessionId: row.id,
+    model,
+    // A resumed session keeps the exact prompt it started with, so its conversation stays coherent.
+    systemPrompt: row.systemPrompt,
+    toolbox,
+    maxTurns: def.maxTurns ?? ctx.limits.agentMaxTurns,
+    resultMaxTokens: def.toolResponse.maxTokens,
+    context: await SessionContext.open(ctx.store, row.id, contextPolicy(def.context, model)),
+    signal: ctx.signal,
+    requireToolCall: false,
+    ...(ctx.budget?.active ? { budget: ctx.budget } : {}),
+    ...(ctx.operator ? { operator: ctx.operator } : {}),
+    // Agents are guarded against loops (the commander has its own limits: turns, corrections).
+    loopGuard: def.loopGuard ?? {},
+  };
+  addFinishingTools(toolbox, finishing);
+  await addResultTools(toolbox, { store: ctx.store, runId: ctx.runId, sessionId: row.id, maxTokens: def.toolResponse.maxTokens });
+  return deps;
+}
+
+/** Always sent, after the agent's own tools (loaded ones included), so a resumed session lists the same order. */
+export function addFinishingTools(toolbox: Toolbox, finishing: readonly SessionTool[]): void {
+  for (const tool of finishing) {
+    toolbox.authorize(tool);
+    toolbox.showLast(tool.definition.name);
   }
 }

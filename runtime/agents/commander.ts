@@ -4,7 +4,7 @@
 // commander picks up exactly where it stopped.
 
 import type { TaskSpec } from '../../config/graph.js';
-import { renderPrompt } from '../promptTemplates.js';
+import { renderPrompt, type TemplateScope } from '../promptTemplates.js';
 import type { RunContext } from '../runContext.js';
 import { AgentPool } from './agentPool.js';
 import { commanderTools } from './commanderTools.js';
@@ -71,22 +71,25 @@ export function commanderSystemPrompt(input: CommanderPromptInput): string {
       toolNames: a.name === 'worker' ? a.tools.map((t) => t.apiName).join(', ') || '(none)' : undefined,
     })),
     hasWorker: input.agents.some((a) => a.name === 'worker'),
-    upstream:
-      input.upstream.length > 0
-        ? {
-            tasks: input.upstream.map((u) => ({
-              name: u.name,
-              summary: u.summary,
-              output: u.output === undefined ? undefined : JSON.stringify(u.output),
-              digest: u.items === undefined ? undefined : digestText(u.name, u.items),
-            })),
-          }
-        : undefined,
+    upstream: upstreamSection(input.upstream),
     // The fields themselves are in submit_output's schema; the prompt only says that output is due.
     output: task.output !== undefined,
     dataset: input.dataset ? { ...input.dataset, fields: input.dataset.fields?.join('; ') } : undefined,
     routes: task.router.length > 0 ? { options: task.router.map((r) => ({ target: r.target, condition: r.condition })) } : undefined,
   });
+}
+
+/** The upstream results as a prompt lists them (the commander's, or a direct worker's). */
+export function upstreamSection(upstream: readonly UpstreamResult[]): TemplateScope | undefined {
+  if (upstream.length === 0) return undefined;
+  return {
+    tasks: upstream.map((u) => ({
+      name: u.name,
+      summary: u.summary,
+      output: u.output === undefined ? undefined : JSON.stringify(u.output),
+      digest: u.items === undefined ? undefined : digestText(u.name, u.items),
+    })),
+  };
 }
 
 /**
@@ -220,11 +223,11 @@ export async function runCommander(
   return extension ? { ...result, state } : result;
 }
 
-/** The task's outcome from what its commander decided (a session that ended `done`). */
-function outcomeOf(state: CommanderState, task: TaskSpec): TaskOutcome {
+/** The task's outcome from what its commander (or direct worker) decided (a session that ended `done`). */
+export function outcomeOf(state: CommanderState, task: TaskSpec, who = 'the commander'): TaskOutcome {
   const completion = state.completion;
-  if (!completion) return { status: 'failed', error: 'the commander finished without calling task_complete' };
-  if (!completion.succeed) return { status: 'failed', error: completion.reason ?? 'the commander reported that the task failed' };
+  if (!completion) return { status: 'failed', error: `${who} finished without calling task_complete` };
+  if (!completion.succeed) return { status: 'failed', error: completion.reason ?? `${who} reported that the task failed` };
   const result: TaskOutcome = { status: 'completed', summary: completion.summary };
   if (state.hasOutput) result.output = task.output ? normalizeOutput(task.output, state.output) : state.output;
   if (completion.route !== undefined && completion.route !== 'none') result.route = completion.route;

@@ -32,7 +32,18 @@ export interface CommanderToolOptions {
 }
 
 export function commanderTools(options: CommanderToolOptions): SessionTool[] {
-  const tools = [callAgentTool(options.agents), askAgentTool(options.agents)];
+  return [callAgentTool(options.agents), askAgentTool(options.agents), ...finishingTools(options)];
+}
+
+/** What finishes a task: its decisions, without agents to decide between. */
+export type FinishingToolOptions = Omit<CommanderToolOptions, 'agents'>;
+
+/**
+ * submit_output (when the task declares an output schema) and task_complete (with the route choice
+ * when the task has routes): held by the commander, or by the worker of a direct task.
+ */
+export function finishingTools(options: FinishingToolOptions): SessionTool[] {
+  const tools: SessionTool[] = [];
   if (options.output) tools.push(submitOutputTool(options.output));
   tools.push(taskCompleteTool(options));
   return tools;
@@ -120,7 +131,7 @@ function submitOutputTool(fields: readonly FieldSchema[]): SessionTool {
   return tool;
 }
 
-function taskCompleteTool(options: CommanderToolOptions): SessionTool {
+function taskCompleteTool(options: FinishingToolOptions): SessionTool {
   const routeTargets = options.routes.map((r) => r.target);
   const routed = routeTargets.length > 0;
   const schema = sharedSchema('task_complete', routeTargets.join('\u0000'), () => {

@@ -7,7 +7,7 @@ import type { ApprovalRule, ToolRefWithProvenance, AgentSpec, ContextSettings, L
 import { shouldUseDiscovery } from '../discovery/definitions.js';
 import type { ToolIndex } from '../discovery/index.js';
 import type { GivenSkill, GivenTool } from '../events.js';
-import { renderPrompt } from '../promptTemplates.js';
+import { renderPrompt, type TemplateScope } from '../promptTemplates.js';
 import type { SelectionOverrides, ToolResolver } from '../runContext.js';
 import { findSkillMentions, objectiveMentionText, renderSkillCatalog } from '../skills/index.js';
 import { fillSkillPrompt } from '../skills/template.js';
@@ -69,6 +69,12 @@ export interface DefinitionContext {
   objective: string;
   tools: ToolResolver;
   overrides: SelectionOverrides;
+  /**
+   * A direct task: the worker runs the task itself. Its prompt then carries this contract (upstream
+   * results, output, routes: runtime/agents/direct.ts) instead of the objective, which becomes its
+   * first user message.
+   */
+  direct?: TemplateScope;
 }
 
 /**
@@ -172,7 +178,8 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
         task: ctx.task.name,
         mission: ctx.mission.name,
         missionDescription: ctx.mission.description,
-        objective: ctx.objective,
+        objective: ctx.direct ? undefined : ctx.objective,
+        direct: ctx.direct,
         discovery: discovery && index ? discoveryContract(discovery, ctx.graph, index) : undefined,
         serverInstructions: serverInstructionsSection(tools),
         skills: skillsSection(skills, preloaded),

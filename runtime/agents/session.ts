@@ -143,9 +143,9 @@ export class AgentSession {
         const guard = deps.loopGuard ? await this.repeatGuard(calls) : undefined;
         const opening = pending.reply;
         pending.reply = undefined;
-        // Without a loop guard (which may still stop the session after the results), a session done
-        // after these results is closed in the same commit.
-        const close = deps.loopGuard ? undefined : deps.closeInStep;
+        // A session done after these results is closed in the same commit, unless the repeat guard
+        // stops it (every call is then answered as not run, so nothing can complete).
+        const close = guard?.stop ? undefined : deps.closeInStep;
         let closed = false;
         const events = guard?.events ?? [];
         await executeToolCalls(deps, calls, {
@@ -170,9 +170,10 @@ export class AgentSession {
           answers: guard?.answers,
         });
         if (guard?.stop) return { kind: 'failed', reason: guard.stop };
+        // Done comes before the no-progress guard: the results that finished the task are its progress.
+        if (deps.isDone?.()) return closed ? { kind: 'done', closed } : { kind: 'done' };
         const idle = deps.loopGuard ? await this.progressGuard() : undefined;
         if (idle) return { kind: 'failed', reason: idle };
-        if (deps.isDone?.()) return closed ? { kind: 'done', closed } : { kind: 'done' };
         continue;
       }
 

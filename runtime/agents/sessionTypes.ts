@@ -55,10 +55,10 @@ export interface SessionDeps {
   signal: AbortSignal;
   /** Commanders must answer with a tool call; a bare reply is corrected (at most `maxCorrections` times). */
   requireToolCall: boolean;
-  /** Commander: true once task_complete has succeeded; the loop stops after that turn's results. */
+  /** Commander or direct worker: true once task_complete has succeeded; the loop stops after that turn's results. */
   isDone?: () => boolean;
   /**
-   * Commander: the writes that close the session once isDone() holds, made in the commit that stores
+   * Commander or direct worker: the writes that close the session once isDone() holds, made in the commit that stores
    * the completing turn's results (its status, the task's or item's outcome) instead of commits of
    * their own. The session then returns `done` with `closed: true`.
    */

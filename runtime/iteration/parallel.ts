@@ -1,6 +1,7 @@
-// A parallel iterated task: one commander (and its worker) per item, each item a unit of work in the
-// store. Items that completed in an earlier process are never run again; an interrupted item's
-// sessions are found again by their label and continued; a failed item is re-run from fresh sessions
+// A parallel iterated task: one commander (and its worker) per item, or one worker per item of a
+// direct task, each item a unit of work in the store. Items that completed in an earlier process are
+// never run again; an interrupted item's sessions are found again by their label and continued; a
+// failed item is re-run from fresh sessions
 // (its old ones keep their transcripts under `task[i]#attempt`). The run's `max_parallel` slots bound
 // all units at once, `concurrency_limit` this task's items. An item's attempt runs here, or on
 // PostgreSQL is queued for any runner (deps.items: runtime/queuedTasks.ts).
@@ -11,6 +12,7 @@ import { renderObjective } from '../../config/objective.js';
 import type { ItemRow } from '../../store/index.js';
 import { commanderAgents } from '../agents/definitions.js';
 import { runCommander, type CommanderSteps, type TaskOutcome, type UpstreamResult } from '../agents/commander.js';
+import { runDirect } from '../agents/direct.js';
 import type { RunEvent } from '../events.js';
 import { RunInterrupted } from '../agents/sessionTypes.js';
 import type { RunContext } from '../runContext.js';
@@ -222,8 +224,10 @@ export async function runItemHere(
     // The item's sessions are labelled task[i]: found again on resume, apart from the other items'.
     // (`task` is a plain object here: runParallelItems read the block-backed getters once.)
     const itemTask: TaskSpec = { ...task, name: itemLabel(task.name, index) };
-    const agents = await commanderAgents(ctx, itemTask, rendered.text);
-    const outcome = await runCommander(ctx, itemTask, agents, upstream, rendered.text, undefined, steps);
+    // A direct task's item is one worker session; otherwise a commander with its agents.
+    const outcome = task.direct
+      ? await runDirect(ctx, itemTask, upstream, rendered.text, steps)
+      : await runCommander(ctx, itemTask, await commanderAgents(ctx, itemTask, rendered.text), upstream, rendered.text, undefined, steps);
     if (outcome.status === 'failed') {
       await store.items.fail(runId, task.name, index, outcome.error);
       return { kind: 'failed', error: outcome.error };

@@ -62,14 +62,24 @@ describe('squadron docs, piped', () => {
 
   it('draws tables aligned: every row as wide as the table, column borders at the same places', SLOW, async () => {
     const r = await runCli(['docs', 'task'], { env: { COLUMNS: '72' } });
-    const table = r.stdout.split('\n').filter((l) => /^[┌│├└]/.test(l));
-    expect(table.length).toBeGreaterThan(10);
+    // Each table: its consecutive lines (the page has more than one).
+    const tables: string[][] = [];
+    let previous = false;
+    for (const line of r.stdout.split('\n')) {
+      const inTable = /^[┌│├└]/.test(line);
+      if (inTable && !previous) tables.push([]);
+      if (inTable) tables.at(-1)!.push(line);
+      previous = inTable;
+    }
+    expect(tables[0]!.length).toBeGreaterThan(10);
     const borders = (line: string): number[] => [...line].flatMap((c, i) => ('┌┬┐│├┼┤└┴┘'.includes(c) ? [i] : []));
-    const first = borders(table[0]!);
-    expect(first.length).toBe(3); // two columns
-    for (const line of table) {
-      expect(widthOf(line)).toBe(widthOf(table[0]!));
-      expect(borders(line)).toEqual(first);
+    expect(borders(tables[0]![0]!).length).toBe(3); // two columns
+    for (const table of tables) {
+      const first = borders(table[0]!);
+      for (const line of table) {
+        expect(widthOf(line)).toBe(widthOf(table[0]!));
+        expect(borders(line)).toEqual(first);
+      }
     }
     // A cell too long for its column wraps onto the next row line instead of widening the table.
     expect(r.stdout).toMatch(/│ objective +│ required; a template over/);
