@@ -30,6 +30,9 @@ export function createGeminiClient(options: GeminiClientOptions): ModelClient {
   const sdk = new GoogleGenAI({
     // The SDK refuses to start without a key; a keyless proxy accepts any.
     apiKey: options.apiKey ?? process.env['GEMINI_API_KEY'] ?? process.env['GOOGLE_API_KEY'] ?? 'none',
+    // v1beta: where thinking config, `parametersJsonSchema` and thought signatures are served (the
+    // SDK's default is v1).
+    apiVersion: 'v1beta',
     // No `retryOptions`: the SDK then makes one attempt, and ours decide.
     httpOptions: { ...(options.baseURL !== undefined ? { baseUrl: options.baseURL } : {}), fetch: webStreamFetch(createHttpFetch()) },
   });
