@@ -182,3 +182,14 @@ describe('gemini faults', () => {
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe('gemini timeouts', () => {
+  it('retries an attempt that exceeds the per-request timeout', async () => {
+    const { server, client } = await withReplies([{ text: 'late', delayMs: 60_000 }, { text: 'on time' }], { timeoutMs: 2_000 });
+    const notices: RetryNotice[] = [];
+    const response = await client.complete(request({ model }), { onRetry: (n) => notices.push(n) });
+    expect(response.message.parts[0]).toMatchObject({ text: 'on time' });
+    expect(notices.map((n) => n.reason)).toEqual(['request timed out after 2 s']);
+    expect(server.requests).toHaveLength(2);
+  });
+});
