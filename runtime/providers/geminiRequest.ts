@@ -23,7 +23,7 @@ export const PLACEHOLDER_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
  */
 export const LOCAL_CALL_ID_PREFIX = 'gemini_call_';
 
-/** Gemini 1.x and 2.x never validate signatures; only later models get the placeholder. */
+/** Gemini 1.x and 2.x never validate signatures (and take thinking budgets, not levels). */
 function validatesSignatures(model: string): boolean {
   return !/^(models\/)?gemini-[12][.-]/.test(model);
 }
@@ -36,7 +36,9 @@ export function toGeminiParams(request: ModelRequest): GenerateContentParameters
     const content = message.role === 'assistant' ? modelContent(message.parts, placeholder) : userContent(message.parts, names);
     if (content.parts!.length > 0) contents.push(content);
   }
-  const budget = request.reasoning && request.reasoningForm !== 'adaptive' ? THINKING_BUDGETS[request.reasoning] : undefined;
+  // The catalog says which form a model takes; for an alias it does not know, the model id does.
+  const levels = request.reasoningForm === 'adaptive' || (request.reasoningForm === undefined && validatesSignatures(request.model));
+  const budget = request.reasoning && !levels ? THINKING_BUDGETS[request.reasoning] : undefined;
   const params: GenerateContentParameters = {
     model: request.model,
     contents,
