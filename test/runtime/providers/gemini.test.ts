@@ -193,3 +193,15 @@ describe('gemini timeouts', () => {
     expect(server.requests).toHaveLength(2);
   });
 });
+
+describe('gemini without streaming', () => {
+  it('retries a connection dropped before the answer of a generateContent request', async () => {
+    const { server, client } = await withReplies([{ text: 'x', drop: 'before-response' }, { status: 500 }, { text: 'whole answer' }], { stream: false });
+    const notices: RetryNotice[] = [];
+    const response = await client.complete(request({ model }), { onRetry: (n) => notices.push(n) });
+    expect(response.message.parts[0]).toMatchObject({ text: 'whole answer' });
+    expect(server.requests.map((r) => r.stream)).toEqual([false, false, false]);
+    expect(notices.map((n) => n.status)).toEqual([undefined, 500]);
+    expect(notices[0]!.reason).toBe(`connection to ${server.url} failed (ECONNRESET)`);
+  });
+});
