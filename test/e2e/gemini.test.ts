@@ -4,7 +4,7 @@
 // function calls, streamed and not; a run killed with SIGKILL mid tool loop and resumed from the
 // store; a 429 RESOURCE_EXHAUSTED, a 500 and a dropped stream; a recording replayed.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -227,6 +227,46 @@ describe('Gemini: --record then --replay', () => {
       const doc = JSON.parse(replayed.stdout);
       expect(doc.tasks.collect.summary).toContain('Words: apple, birch, cedar');
       expect(existsSync(cassette)).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('Gemini: a run switched from Anthropic to Gemini mid tool loop', () => {
+  it('resumes on Gemini with the placeholder signature on the function calls Claude made, which the server accepts', async () => {
+    const turns = script();
+    const server = await startFakeModelServer({ respond: turns.respond });
+    let child: ChildProcess | undefined;
+    let killedAt = 0;
+    server.onRequest = (n, request) => {
+      if (killedAt === 0 && request.api === 'anthropic' && request.canonical.system.includes(WORKER) && request.canonical.messages.length === 5) {
+        killedAt = n;
+        child?.kill('SIGKILL');
+      }
+    };
+    try {
+      const dir = project(server);
+      const file = join(dir, 'mission.hcl');
+      const onGemini = readFileSync(file, 'utf8');
+      writeFileSync(file, onGemini.replace('provider = "gemini"', 'provider = "anthropic"').replace(GEMINI_MODEL, 'models.fake.claude_sonnet_4_6'));
+      const first = await runCli(['run', dir], { cwd: dir, env: ENV, onSpawn: (c) => (child = c) });
+      expect(first.signal, first.stderr).toBe('SIGKILL');
+      const runId = /^run (run_\w+)$/m.exec(first.stdout)?.[1];
+      expect(server.requests.every((r) => r.api === 'anthropic')).toBe(true);
+
+      writeFileSync(file, onGemini);
+      const resumed = await runCli(['resume', runId!, '--json', '--allow-config-change'], { cwd: dir, env: ENV });
+      expect(server.errors).toEqual([]);
+      expect(turns.problems).toEqual([]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(JSON.parse(resumed.stdout).tasks.collect.summary).toContain('Words: apple, birch, cedar');
+      const onGeminiWorker = workerRequests(server).filter((r) => r.api === 'gemini');
+      expect(onGeminiWorker.length).toBeGreaterThan(0);
+      const firstCalls = contentsOf(onGeminiWorker[0]!)
+        .filter((c) => c.role === 'model')
+        .map((c) => c.parts.filter((p) => p.functionCall).map((p) => p.thoughtSignature ?? null));
+      expect(firstCalls).toEqual([['skip_thought_signature_validator', null], ['skip_thought_signature_validator']]);
     } finally {
       await server.close();
     }
