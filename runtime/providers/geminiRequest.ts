@@ -23,21 +23,21 @@ export const PLACEHOLDER_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
  */
 export const LOCAL_CALL_ID_PREFIX = 'gemini_call_';
 
-/** Gemini 1.x and 2.x never validate signatures (and take thinking budgets, not levels). */
-function validatesSignatures(model: string): boolean {
+/** Gemini 3 and later validate signatures and take thinking levels; 1.x and 2.x do neither. */
+function isGemini3OrLater(model: string): boolean {
   return !/^(models\/)?gemini-[12][.-]/.test(model);
 }
 
 export function toGeminiParams(request: ModelRequest): GenerateContentParameters {
   const names = callNames(request.messages);
-  const placeholder = validatesSignatures(request.model);
+  const placeholder = isGemini3OrLater(request.model);
   const contents: Content[] = [];
   for (const message of request.messages) {
     const content = message.role === 'assistant' ? modelContent(message.parts, placeholder) : userContent(message.parts, names);
     if (content.parts!.length > 0) contents.push(content);
   }
   // The catalog says which form a model takes; for an alias it does not know, the model id does.
-  const levels = request.reasoningForm === 'adaptive' || (request.reasoningForm === undefined && validatesSignatures(request.model));
+  const levels = request.reasoningForm === 'adaptive' || (request.reasoningForm === undefined && isGemini3OrLater(request.model));
   const budget = request.reasoning && !levels ? THINKING_BUDGETS[request.reasoning] : undefined;
   const params: GenerateContentParameters = {
     model: request.model,
