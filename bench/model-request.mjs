@@ -3,7 +3,11 @@
 // fake model server (real Anthropic wire format on 127.0.0.1). Each transport runs in its own fresh
 // process; the figures are that process's CPU time (user + system): importing the SDK, the first
 // request (which loads the transport), and the median per request over the rest, in rounds that
-// alternate the transports so load from other processes hits both alike. Prints figures only.
+// alternate the transports so load from other processes hits both alike. The `anthropic adapter`
+// and `gemini` rows are one streamed request through the whole adapter (runtime/providers/
+// anthropic.ts, gemini.ts: the SDK over the node:http transport, the request and stream
+// translations, the retry loop) against the fake server's Anthropic and Gemini wires (Gemini:
+// streamGenerateContent, SSE). Prints figures only.
 //   npm run build && node bench/model-request.mjs [--requests 300] [--rounds 5]
 
 import { execFile } from 'node:child_process';
@@ -26,6 +30,24 @@ if (process.argv[2] === '--client') {
     return (u.user + u.system) / 1000;
   };
   const t0 = cpu();
+  if (transport === 'gemini' || transport === 'anthropic adapter') {
+    const gemini = transport === 'gemini';
+    const create = gemini ? (await import('../dist/runtime/providers/gemini.js')).createGeminiClient : (await import('../dist/runtime/providers/anthropic.js')).createAnthropicClient;
+    await import(gemini ? '@google/genai' : '@anthropic-ai/sdk');
+    const t1 = cpu();
+    const client = create({ apiKey: 'bench-key-not-secret', baseURL });
+    const request = { model: gemini ? 'gemini-3.8-flash' : 'claude-haiku-4-5', system: '', messages: [{ role: 'user', parts: [{ type: 'text', text: 'Say hello.' }] }], tools: [], maxOutputTokens: 100, trace: { task: 't', agent: 'a', turn: 1 } };
+    const once = async () => {
+      const response = await client.complete(request);
+      if (response.message.parts.length === 0) throw new Error('empty answer');
+    };
+    await once();
+    const t2 = cpu();
+    for (let i = 0; i < Number(count); i++) await once();
+    const t3 = cpu();
+    process.stdout.write(JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, perRequestMs: (t3 - t2) / Number(count) }));
+    process.exit(0);
+  }
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
   const { createHttpFetch } = await import('../dist/runtime/providers/httpFetch.js');
   const t1 = cpu();
@@ -46,22 +68,23 @@ if (process.argv[2] === '--client') {
 
 const server = await startFakeModelServer({ respond: () => ({ text: 'Hello there, how can I help?', stopReason: 'end_turn' }) });
 const script = fileURLToPath(import.meta.url);
-const transports = ['fetch (undici)', 'node:http'];
+const transports = ['fetch (undici)', 'node:http', 'anthropic adapter', 'gemini'];
 const figures = Object.fromEntries(transports.map((t) => [t, []]));
 for (let round = 0; round < ROUNDS; round++) {
   for (const transport of round % 2 ? [...transports].reverse() : transports) {
     // Not spawnSync: the fake server answers from this process's event loop.
-    const { stdout } = await promisify(execFile)(process.execPath, [script, '--client', transport, server.anthropicBaseURL, String(REQUESTS)]);
+    const { stdout } = await promisify(execFile)(process.execPath, [script, '--client', transport, server.url, String(REQUESTS)]);
     figures[transport].push(JSON.parse(stdout));
   }
 }
 await server.close();
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`one streamed Anthropic request, CPU ms of the client process, medians of ${ROUNDS} processes × ${REQUESTS} requests (node ${process.version})`);
-console.log('transport'.padEnd(16), 'import SDK'.padStart(11), 'first request'.padStart(14), 'per request'.padStart(12));
+console.log(`one streamed request, CPU ms of the client process, medians of ${ROUNDS} processes × ${REQUESTS} requests (node ${process.version})`);
+console.log('fetch, node:http: the Anthropic SDK alone; anthropic adapter, gemini: the whole adapter over node:http');
+console.log('transport'.padEnd(18), 'import SDK'.padStart(11), 'first request'.padStart(14), 'per request'.padStart(12));
 for (const transport of transports) {
   const rows = figures[transport];
   const cell = (key, width) => median(rows.map((r) => r[key])).toFixed(key === 'perRequestMs' ? 2 : 0).padStart(width);
-  console.log(transport.padEnd(16), cell('importMs', 11), cell('firstMs', 14), cell('perRequestMs', 12));
+  console.log(transport.padEnd(18), cell('importMs', 11), cell('firstMs', 14), cell('perRequestMs', 12));
 }

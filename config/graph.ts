@@ -14,7 +14,7 @@ export interface SourceLocation {
   column: number;
 }
 
-export type ProviderName = 'anthropic' | 'openai' | 'replay';
+export type ProviderName = 'anthropic' | 'openai' | 'gemini' | 'replay';
 export type Reasoning = 'low' | 'medium' | 'high';
 
 /**
@@ -78,6 +78,8 @@ export interface ModelBlock {
   cassette?: string;
   timeoutSeconds?: number;
   maxRetries?: number;
+  /** Gemini only: `stream = false` asks for one `generateContent` answer instead of an SSE stream. */
+  stream?: boolean;
   location: SourceLocation;
 }
 

@@ -2,7 +2,8 @@
 // sent on the wire, whether the model accepts a reasoning effort, its published price in USD per
 // million tokens when one can be stated (a `pricing "<key>"` block overrides or supplies it), and
 // the provider's end-of-life date for deprecated models. The key list follows the installed SDKs'
-// model types (@anthropic-ai/sdk `Model`, openai `ChatModel`) and Anthropic's deprecation table.
+// model types (@anthropic-ai/sdk `Model`, openai `ChatModel`), Anthropic's deprecation table and
+// Google's Gemini deprecations and model pages.
 
 import type { ModelBlock, ModelRef, Pricing, ProviderName } from './graph.js';
 
@@ -166,6 +167,43 @@ const OPENAI: readonly CatalogModel[] = [
   openai('o4_mini', 'o4-mini', true, [1.1, 4.4, 0.275]),
 ];
 
+/** Gemini models' input token limit, as every Gemini 2.5 and 3.x model page states it. */
+const GEMINI_WINDOW = 1_048_576;
+
+/**
+ * `thinking`: Gemini 3 takes a thinking level (`thinkingLevel`, the `adaptive` form), Gemini 2.5 a
+ * token budget (`thinkingBudget`, the `budget` form); both think by default when no level is set.
+ */
+function gemini(key: string, apiModel: string, thinking: 'budget' | 'adaptive', price?: [input: number, output: number, cachedInput: number]): CatalogModel {
+  return { key, apiModel, reasoning: true, thinking, contextWindow: GEMINI_WINDOW, ...(price ? { pricing: { input: price[0], output: price[1], cacheRead: price[2] } } : {}) };
+}
+
+// Models and end-of-life dates: Google's "Gemini deprecations" page,
+// https://ai.google.dev/gemini-api/docs/deprecations (read 2026-12-05: Gemini 3.5 to 3.8 Flash and
+// 3.5 Flash-Lite without a shutdown date; 3.1 Flash-Lite shut down on 2027-05-07; 2.5 Pro and 2.5
+// Flash on 2026-12-01). Windows: the model pages (e.g. .../docs/models/gemini-3.1-pro-preview,
+// input token limit 1,048,576); the 3.5 to 3.8 models are given their family's. Prices:
+// https://ai.google.dev/gemini-api/docs/pricing, Standard tier, text input, for the models with one
+// flat price; Pro models are billed at a higher rate above 200K prompt tokens (a tier `Pricing`
+// cannot express), and no price could be read for the 3.5 to 3.8 models: those carry none, so a
+// `pricing` block supplies it. Output prices include thinking tokens.
+const GEMINI: readonly CatalogModel[] = [
+  gemini('gemini_3_8_flash', 'gemini-3.8-flash', 'adaptive'),
+  gemini('gemini_3_7_flash', 'gemini-3.7-flash', 'adaptive'),
+  gemini('gemini_3_6_flash', 'gemini-3.6-flash', 'adaptive'),
+  gemini('gemini_3_5_flash', 'gemini-3.5-flash', 'adaptive'),
+  gemini('gemini_3_5_flash_lite', 'gemini-3.5-flash-lite', 'adaptive'),
+  gemini('gemini_3_1_pro_preview', 'gemini-3.1-pro-preview', 'adaptive'),
+  gemini('gemini_3_flash_preview', 'gemini-3-flash-preview', 'adaptive', [0.5, 3, 0.05]),
+  gemini('gemini_2_5_flash_lite', 'gemini-2.5-flash-lite', 'budget', [0.1, 0.4, 0.01]),
+  // Deprecated: still served until the date, then requests fail.
+  { ...gemini('gemini_3_1_flash_lite', 'gemini-3.1-flash-lite', 'adaptive'), ...eol('2027-05-07', 'gemini_3_5_flash_lite') },
+  // Retired: kept so a reference says so instead of "unknown".
+  { ...gemini('gemini_2_5_pro', 'gemini-2.5-pro', 'budget'), ...eol('2026-12-01', 'gemini_3_8_flash') },
+  { ...gemini('gemini_2_5_flash', 'gemini-2.5-flash', 'budget', [0.3, 2.5, 0.03]), ...eol('2026-12-01', 'gemini_3_5_flash_lite') },
+  { ...gemini('gemini_3_pro_preview', 'gemini-3-pro-preview', 'adaptive'), ...eol('2026-03-09', 'gemini_3_1_pro_preview') },
+];
+
 /** The keys a provider offers built in. `replay` replays recorded traffic of any provider. */
 export function catalogFor(provider: ProviderName): readonly CatalogModel[] {
   switch (provider) {
@@ -173,12 +211,14 @@ export function catalogFor(provider: ProviderName): readonly CatalogModel[] {
       return ANTHROPIC;
     case 'openai':
       return OPENAI;
+    case 'gemini':
+      return GEMINI;
     case 'replay':
       return REPLAY;
   }
 }
 
-const REPLAY: readonly CatalogModel[] = [...ANTHROPIC, ...OPENAI];
+const REPLAY: readonly CatalogModel[] = [...ANTHROPIC, ...OPENAI, ...GEMINI];
 
 export function catalogModel(provider: ProviderName, key: string): CatalogModel | undefined {
   return catalogFor(provider).find((c) => c.key === key);
@@ -189,4 +229,4 @@ export function catalogModelByApiId(provider: ProviderName, apiModel: string): C
   return catalogFor(provider).find((c) => c.apiModel === apiModel || (c.otherIds?.includes(apiModel) ?? false));
 }
 
-export const PROVIDERS: readonly ProviderName[] = ['anthropic', 'openai', 'replay'];
+export const PROVIDERS: readonly ProviderName[] = ['anthropic', 'openai', 'gemini', 'replay'];

@@ -9,7 +9,7 @@ import type { ModelBlock, ModelRef } from './graph.js';
 import { catalogModelByApiId, type CatalogEndOfLife } from './modelCatalog.js';
 import type { ModelUse } from './scope.js';
 
-const PROVIDER_NAMES = { anthropic: 'Anthropic', openai: 'OpenAI', replay: 'replay' } as const;
+const PROVIDER_NAMES = { anthropic: 'Anthropic', openai: 'OpenAI', gemini: 'Google', replay: 'replay' } as const;
 
 /** `today` is `YYYY-MM-DD` (the day the check runs, UTC, unless a test fixes it). */
 export function checkModelUses(uses: ReadonlyMap<string, ModelUse>, models: ReadonlyMap<string, ModelBlock>, today: string, diags: Diagnostic[]): void {

@@ -7,6 +7,8 @@ export type JsonSchema = Record<string, unknown>;
 export interface TextPart {
   type: 'text';
   text: string;
+  /** Gemini: the opaque `thoughtSignature` that came on this part, sent back on it unchanged. */
+  thoughtSignature?: string;
 }
 
 /** Kept verbatim (signature, redacted data) so it can be sent back unchanged on the next turn. */
@@ -16,6 +18,8 @@ export interface ThinkingPart {
   signature?: string;
   /** Anthropic `redacted_thinking` payload (then `text` is ""). */
   redactedData?: string;
+  /** Gemini: the `thoughtSignature` of a thought part (its text is never sent back, the signature is). */
+  thoughtSignature?: string;
 }
 
 export interface ToolUsePart {
@@ -26,6 +30,12 @@ export interface ToolUsePart {
   input: unknown;
   /** Set when the model produced arguments that are not valid JSON; `input` is then {}. */
   malformedInput?: string;
+  /**
+   * Gemini: the `thoughtSignature` of this `functionCall` part, sent back on it unchanged in every
+   * later request (Gemini 3 refuses a function-call turn without it; of parallel calls only the
+   * first carries one).
+   */
+  thoughtSignature?: string;
 }
 
 export type ToolResultContent =

@@ -35,5 +35,6 @@ function missingCredential(block: ModelBlock, env: NodeJS.ProcessEnv): string | 
   if (block.provider === 'anthropic') return env['ANTHROPIC_API_KEY'] || env['ANTHROPIC_AUTH_TOKEN'] ? undefined : 'ANTHROPIC_API_KEY';
   // A local OpenAI-compatible server (base_url) may need no key; replay needs none.
   if (block.provider === 'openai' && block.baseUrl === undefined) return env['OPENAI_API_KEY'] ? undefined : 'OPENAI_API_KEY';
+  if (block.provider === 'gemini' && block.baseUrl === undefined) return env['GEMINI_API_KEY'] || env['GOOGLE_API_KEY'] ? undefined : 'GEMINI_API_KEY';
   return undefined;
 }

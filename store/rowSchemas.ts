@@ -31,12 +31,13 @@ const ToolResultContentSchema = lazySchema(() => z.discriminatedUnion('type', [
 ]) satisfies z.ZodType<ToolResultContent>);
 
 export const PartSchema = lazySchema(() => z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('text'), text: z.string() }),
+  z.looseObject({ type: z.literal('text'), text: z.string(), thoughtSignature: z.string().optional() }),
   z.looseObject({
     type: z.literal('thinking'),
     text: z.string(),
     signature: z.string().optional(),
     redactedData: z.string().optional(),
+    thoughtSignature: z.string().optional(),
   }),
   z.looseObject({
     type: z.literal('tool_use'),
@@ -44,6 +45,7 @@ export const PartSchema = lazySchema(() => z.discriminatedUnion('type', [
     name: z.string(),
     input: z.unknown(),
     malformedInput: z.string().optional(),
+    thoughtSignature: z.string().optional(),
   }),
   z.looseObject({
     type: z.literal('tool_result'),

@@ -3,13 +3,14 @@
 // README), or any example with `--example NAME`. Existing files are never overwritten: if one of
 // the files is already there, nothing is written and the command is refused (exit 2).
 
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { assetPath } from '../../core/assets.js';
 import { closest } from '../../config/suggest.js';
 import { SQUADRON_DIR } from '../../config/projectLayout.js';
 import { CliError, EXIT, type CliIo } from '../io.js';
+import { STARTER_PROVIDERS, starterFor, type StarterProvider } from '../starterProvider.js';
 
 const STARTER = 'starter';
 
@@ -22,12 +23,26 @@ export function register(program: Command, io: CliIo): void {
     .description('Create a starter project (or copy an example) in a directory')
     .argument('[dir]', 'where to create it (made if missing)', '.')
     .option('--example <name>', 'copy one of the examples instead of the starter project')
-    .action((dir: string, opts: { example?: string }) => {
-      io.exitCode = init(dir, opts.example, io);
+    .option('--provider <name>', `the starter project's model provider: ${STARTER_PROVIDERS.map((p) => p.name).join(', ')} (default anthropic)`)
+    .action((dir: string, opts: { example?: string; provider?: string }) => {
+      io.exitCode = init(dir, opts.example, io, starterProvider(opts.provider, opts.example));
     });
 }
 
-function init(dir: string, example: string | undefined, io: CliIo): number {
+/** The provider named by --provider (only for the starter project); a usage error otherwise. */
+function starterProvider(name: string | undefined, example: string | undefined): StarterProvider | undefined {
+  if (name === undefined) return undefined;
+  if (example !== undefined) throw new CliError('--provider applies to the starter project, not to --example (an example keeps its own model)');
+  const found = STARTER_PROVIDERS.find((p) => p.name === name);
+  if (!found) {
+    const names = STARTER_PROVIDERS.map((p) => p.name);
+    const near = closest(name, names);
+    throw new CliError(`unknown provider "${name}". ${near === undefined ? '' : `did you mean ${near}? `}Providers: ${names.join(', ')}`);
+  }
+  return found;
+}
+
+function init(dir: string, example: string | undefined, io: CliIo, provider?: StarterProvider): number {
   const name = example ?? STARTER;
   const source = exampleDir(name);
   const target = resolve(io.cwd, dir);
@@ -41,10 +56,11 @@ function init(dir: string, example: string | undefined, io: CliIo): number {
   }
   for (const file of files) {
     mkdirSync(dirname(join(target, file)), { recursive: true });
-    copyFileSync(join(source, file), join(target, file));
+    if (provider === undefined) copyFileSync(join(source, file), join(target, file));
+    else writeFileSync(join(target, file), starterFor(readFileSync(join(source, file), 'utf8'), provider));
   }
   const where = relative(io.cwd, target) || '.';
-  const what = example === undefined ? 'a starter project' : `the ${name} example`;
+  const what = example === undefined ? `a starter project${provider ? ` (${provider.label})` : ''}` : `the ${name} example`;
   io.stdout.write(`created ${what} in ${where}: ${files.join(', ')}\n`);
   const readme = files.includes('README.md') ? ` (see ${join(where, 'README.md')})` : '';
   io.stdout.write(`next: squadron validate ${where}, then squadron plan ${where} and squadron run ${where}${readme}\n`);

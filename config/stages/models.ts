@@ -12,7 +12,7 @@ import { blockHeader, decodeBody, locationOf, NameRegistry, type BlockSchema } f
 import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
 import { suggestionHint } from '../suggest.js';
-import { checkHttpUrl, readEnum, readInteger, readNumber, readString, readStringMap } from '../values.js';
+import { checkHttpUrl, readBool, readEnum, readInteger, readNumber, readString, readStringMap } from '../values.js';
 
 const SCHEMA: BlockSchema = {
   attributes: {
@@ -25,6 +25,7 @@ const SCHEMA: BlockSchema = {
     cassette: {},
     timeout_seconds: {},
     max_retries: {},
+    stream: {},
   },
   blocks: { pricing: { labels: ['model_key'] } },
 };
@@ -73,6 +74,11 @@ function loadModel(block: Block, name: string, ctx: LoadContext): ModelBlock | u
       }
     }
   }
+  const streamAttr = a('stream');
+  const stream = readBool(streamAttr, scope, ctx.diags);
+  if (provider !== undefined && provider !== 'gemini' && streamAttr !== undefined) {
+    ctx.diags.push(diagnosticAt(streamAttr.nameRange, 'error', 'SCH012', `stream is only used with provider = "gemini"`, `provider "${provider}" always streams`));
+  }
   if (provider === undefined) return undefined;
 
   const pricing = defaultPricing(provider, aliases);
@@ -99,6 +105,7 @@ function loadModel(block: Block, name: string, ctx: LoadContext): ModelBlock | u
   if (cassette !== undefined) model.cassette = cassette;
   if (timeoutSeconds !== undefined && timeoutSeconds > 0) model.timeoutSeconds = timeoutSeconds;
   if (maxRetries !== undefined) model.maxRetries = maxRetries;
+  if (stream !== undefined && provider === 'gemini') model.stream = stream;
   return model;
 }
 

@@ -152,6 +152,7 @@ function truncationFollowUp(toolUses: readonly ToolUsePart[], limit: number): Se
 
 /** Providers may return an empty text block next to tool calls; keep history minimal and valid. */
 function normalizeParts(parts: readonly Part[]): Part[] {
-  const kept = parts.filter((p) => !(p.type === 'text' && p.text.trim() === '' && parts.length > 1));
+  // A blank text part goes, unless it carries a thought signature (Gemini wants it back).
+  const kept = parts.filter((p) => !(p.type === 'text' && p.text.trim() === '' && p.thoughtSignature === undefined && parts.length > 1));
   return kept.length > 0 ? kept : [{ type: 'text', text: '(empty reply)' }];
 }

@@ -9,12 +9,13 @@ import { canonicalJson } from '../canonicalJson.js';
 
 export const CASSETTE_VERSION = 1;
 
-const textPart = z.object({ type: z.literal('text'), text: z.string() });
+const textPart = z.object({ type: z.literal('text'), text: z.string(), thoughtSignature: z.string().optional() });
 const thinkingPart = z.object({
   type: z.literal('thinking'),
   text: z.string(),
   signature: z.string().optional(),
   redactedData: z.string().optional(),
+  thoughtSignature: z.string().optional(),
 });
 const toolUsePart = z.object({
   type: z.literal('tool_use'),
@@ -22,6 +23,7 @@ const toolUsePart = z.object({
   name: z.string(),
   input: z.unknown(),
   malformedInput: z.string().optional(),
+  thoughtSignature: z.string().optional(),
 });
 const resultContent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),

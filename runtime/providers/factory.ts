@@ -39,7 +39,11 @@ export function createModelClient(block: ModelBlock, options: ModelClientFactory
   }
   const network = networkOptions(block, options);
   const client =
-    block.provider === 'anthropic'
+    block.provider === 'gemini'
+      ? onFirstCall('gemini', async () =>
+          (await import('./gemini.js')).createGeminiClient({ ...network, ...(block.stream !== undefined ? { stream: block.stream } : {}) }),
+        )
+      : block.provider === 'anthropic'
       ? onFirstCall('anthropic', async () =>
           (await import('./anthropic.js')).createAnthropicClient({
             ...network,
@@ -62,7 +66,7 @@ export function createModelClient(block: ModelBlock, options: ModelClientFactory
  * earlier bought nothing measurable (bench/persistence.mjs, resume rows): the code is compiled on the
  * same thread either way. Concurrent first calls share one load.
  */
-function onFirstCall(provider: 'anthropic' | 'openai', create: () => Promise<ModelClient>): ModelClient {
+function onFirstCall(provider: ModelClient['provider'], create: () => Promise<ModelClient>): ModelClient {
   let client: Promise<ModelClient> | undefined;
   return {
     provider,

@@ -130,7 +130,7 @@ function errorBodyType(body: unknown): string | undefined {
 }
 
 /** The first known network error code on the error or along its `cause` chain. */
-function networkCode(error: unknown): string | undefined {
+export function networkCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 6 && current !== undefined && current !== null; depth++) {
     const record = asRecord(current);

@@ -85,7 +85,7 @@ export interface CallOptions {
 }
 
 export interface ModelClient {
-  readonly provider: 'anthropic' | 'openai' | 'replay';
+  readonly provider: 'anthropic' | 'openai' | 'gemini' | 'replay';
   complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse>;
 }
 

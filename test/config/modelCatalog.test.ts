@@ -54,13 +54,21 @@ describe('anthropic', () => {
   });
 });
 
+test('every Gemini key names its thinking form (level or budget) and its window', () => {
+  const gemini = catalogFor('gemini');
+  expect(gemini.length).toBeGreaterThan(5);
+  expect(gemini.filter((c) => c.thinking === undefined || c.contextWindow === undefined).map((c) => c.key)).toEqual([]);
+  // Gemini 3 takes a thinking level, Gemini 2.5 a token budget.
+  expect(gemini.filter((c) => (c.apiModel.startsWith('gemini-2.') ? 'budget' : 'adaptive') !== c.thinking).map((c) => c.key)).toEqual([]);
+});
+
 test('every OpenAI key is a ChatModel id of the SDK', () => {
   const chatModels = unionMembers('openai/resources/shared.d.ts', 'ChatModel');
   expect(catalogFor('openai').filter((c) => !chatModels.includes(c.apiModel)).map((c) => c.key)).toEqual([]);
 });
 
 test('a replacement is a current key of the same provider', () => {
-  for (const provider of ['anthropic', 'openai'] as const) {
+  for (const provider of ['anthropic', 'openai', 'gemini'] as const) {
     const keys = new Map(catalogFor(provider).map((c) => [c.key, c]));
     for (const c of catalogFor(provider)) {
       if (c.endOfLife === undefined) continue;
@@ -72,7 +80,7 @@ test('a replacement is a current key of the same provider', () => {
 });
 
 test('keys are unique per provider and priced keys have input and output', () => {
-  for (const provider of ['anthropic', 'openai'] as const) {
+  for (const provider of ['anthropic', 'openai', 'gemini'] as const) {
     const keys = catalogFor(provider).map((c) => c.key);
     expect(new Set(keys).size).toBe(keys.length);
     for (const c of catalogFor(provider)) if (c.pricing) expect(c.pricing.output).toBeGreaterThan(c.pricing.input);

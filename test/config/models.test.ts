@@ -50,6 +50,15 @@ test('cassette on a non-replay provider is SCH012', () => {
   expect(codes(loadHcl(src))).toEqual([`SCH012@${at(src, 'cassette')}`]);
 });
 
+test('a gemini block takes stream = false; stream on another provider is SCH012', () => {
+  const gemini = loadHcl(`model "g" {\n  provider = "gemini"\n  stream   = false\n}\n`);
+  expect(codes(gemini).filter((c) => !c.startsWith('w:'))).toEqual([]);
+  expect(gemini.graph!.models[0]!.stream).toBe(false);
+  expect(gemini.graph!.models[0]!.pricing['gemini_3_flash_preview']).toEqual({ input: 0.5, output: 3, cacheRead: 0.05 });
+  const src = `model "a" {\n  provider = "anthropic"\n  stream   = false\n}\n`;
+  expect(codes(loadHcl(src))).toEqual([`SCH012@${at(src, 'stream')}`]);
+});
+
 test('a base_url that is not http(s) is SCH010', () => {
   const src = `model "a" {\n  provider = "openai"\n  base_url = "localhost:8080"\n}\n`;
   expect(codes(loadHcl(src))).toEqual([`SCH010@${at(src, '"localhost')}`]);

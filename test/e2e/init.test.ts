@@ -29,6 +29,25 @@ describe('squadron init', () => {
     expect(validate.stdout).toMatch(/mission starter: .*2 tasks/);
   });
 
+  it('writes the starter for Gemini with --provider gemini: block, key variable and models follow, and it validates', SLOW, async () => {
+    const cwd = tempDir();
+    const init = await runCli(['init', 'gp', '--provider', 'gemini'], { cwd, env: { SQUADRON_VAR_gemini_api_key: undefined } });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('created a starter project (Gemini) in gp: mission.hcl, README.md');
+    const mission = readFileSync(join(cwd, 'gp', 'mission.hcl'), 'utf8');
+    expect(mission).toContain('model "gemini" {\n  provider = "gemini"\n  api_key  = vars.gemini_api_key\n}');
+    expect(mission).toContain('model = models.gemini.gemini_3_flash_preview');
+    expect(mission).not.toMatch(/anthropic|claude/i);
+    expect(readFileSync(join(cwd, 'gp', 'README.md'), 'utf8')).toContain('export SQUADRON_VAR_gemini_api_key=');
+    const validate = await runCli(['validate', 'gp', '--offline'], { cwd, env: { SQUADRON_VAR_gemini_api_key: undefined } });
+    expect(validate.code, validate.stderr).toBe(0);
+    expect(validate.stdout + validate.stderr).not.toContain('MOD00');
+
+    const unknown = await runCli(['init', 'x', '--provider', 'gemeni'], { cwd });
+    expect([unknown.code, unknown.stderr]).toEqual([2, 'error: unknown provider "gemeni". did you mean gemini? Providers: anthropic, openai, gemini\n']);
+    expect(existsSync(join(cwd, 'x'))).toBe(false);
+  });
+
   it('copies an example with --example; the quickstart then runs offline from its cassette', SLOW, async () => {
     const cwd = tempDir();
     const init = await runCli(['init', 'qs', '--example', 'quickstart'], { cwd });

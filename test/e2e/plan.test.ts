@@ -1,7 +1,7 @@
 // End-to-end: `squadron plan`. Its `--json` output is a documented contract; `--show-prompt` prints
 // the rendered prompts; and the prompts and tool definitions it shows are byte-identical to what
 // `run` sends in each commander's and agent's first request (as recorded by the fake model server,
-// in both wire formats).
+// in every wire format).
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
@@ -12,6 +12,7 @@ import {
   ANTHROPIC_MODEL,
   commanderOf,
   fakeModelBlock,
+  GEMINI_MODEL,
   OPENAI_MODEL,
   requestsOf,
   workerOf,
@@ -236,13 +237,16 @@ describe('squadron plan --show-prompt', () => {
 
 /** Tool definitions as the wire carries them: a strict tool's schema in the provider's strict form. */
 /** The planned definitions as a strict-mode provider receives them (the schema made strict). */
-function onTheWire(provider: 'anthropic' | 'openai', definitions: readonly ToolDefinitionJson[] | undefined): ToolDefinitionJson[] | undefined {
+function onTheWire(provider: 'anthropic' | 'openai' | 'gemini', definitions: readonly ToolDefinitionJson[] | undefined): ToolDefinitionJson[] | undefined {
+  // Gemini has no strict mode: its declarations carry the schema as planned, without the flag.
+  if (provider === 'gemini') return definitions?.map(({ strict: _strict, ...d }) => d);
   return definitions?.map((d) => (d.strict ? { ...d, input_schema: (strictToolSchema(d.input_schema as ToolDefinition['inputSchema'], provider) ?? d.input_schema) as Record<string, unknown> } : d));
 }
 
 describe.each([
   ['anthropic', ANTHROPIC_MODEL],
   ['openai', OPENAI_MODEL],
+  ['gemini', GEMINI_MODEL],
 ] as const)('plan equals run (%s wire format)', (provider, model) => {
   it("shows byte for byte the system prompts, first message and tool definitions of every first request", async () => {
     const turns = turnScript({

@@ -58,6 +58,15 @@ describe('checkModelCredentials', () => {
     expect(refusal(remote + mission('', 'models.remote.gpt_4_1'), { OPENAI_API_KEY: 'x' })).toBeUndefined();
   });
 
+  it('takes a Gemini key from GEMINI_API_KEY or GOOGLE_API_KEY, and needs none with a base_url', () => {
+    const gemini = `model "g" {\n  provider = "gemini"\n}\n`;
+    expect(refusal(gemini + mission('', 'models.g.gemini_3_8_flash'))).toContain('has no api_key and GEMINI_API_KEY is not set');
+    expect(refusal(gemini + mission('', 'models.g.gemini_3_8_flash'), { GEMINI_API_KEY: 'x' })).toBeUndefined();
+    expect(refusal(gemini + mission('', 'models.g.gemini_3_8_flash'), { GOOGLE_API_KEY: 'x' })).toBeUndefined();
+    const proxied = `model "g" {\n  provider = "gemini"\n  base_url = "http://127.0.0.1:9/gemini"\n}\n`;
+    expect(refusal(proxied + mission('', 'models.g.gemini_3_8_flash'))).toBeUndefined();
+  });
+
   it('checks nothing under --replay', () => {
     expect(refusal(keyed + samplingServer + mission(), {}, 'cassette.jsonl')).toBeUndefined();
   });

@@ -13,6 +13,7 @@ import type { FakeModelServer, FakeRequest } from './fakeModelServer.js';
 /** The model every test mission uses: `models.fake.<key>` on the fake server. */
 export const ANTHROPIC_MODEL = 'models.fake.claude_sonnet_4_6';
 export const OPENAI_MODEL = 'models.fake.gpt_4_1';
+export const GEMINI_MODEL = 'models.fake.gemini_3_8_flash';
 
 const written: string[] = [];
 
@@ -37,8 +38,8 @@ export function removeProjects(): void {
 export const OFFLINE_MODEL_BLOCK = 'model "fake" {\n  provider = "anthropic"\n  api_key  = "k"\n}\n';
 
 /** `model "fake"` speaking the given wire format to the fake server. */
-export function fakeModelBlock(server: FakeModelServer, provider: 'anthropic' | 'openai' = 'anthropic'): string {
-  const baseUrl = provider === 'anthropic' ? server.anthropicBaseURL : server.openaiBaseURL;
+export function fakeModelBlock(server: FakeModelServer, provider: 'anthropic' | 'openai' | 'gemini' = 'anthropic'): string {
+  const baseUrl = provider === 'anthropic' ? server.anthropicBaseURL : provider === 'gemini' ? server.url : server.openaiBaseURL;
   return `model "fake" {\n  provider = "${provider}"\n  base_url = "${baseUrl}"\n  api_key  = "test-key-123"\n}\n`;
 }
 

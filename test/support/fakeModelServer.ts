@@ -5,6 +5,8 @@
 //   const server = await startFakeModelServer({ respond: (req, ctx) => ({ text: 'hello' }) });
 //   server.url               http://127.0.0.1:<port>  (Anthropic SDK baseURL; also server.anthropicBaseURL)
 //   server.openaiBaseURL     server.url + '/v1'        (OpenAI SDK baseURL)
+//   server.url is also the Gemini SDK's baseUrl (routes /v1beta/models/{model}:generateContent and
+//                            :streamGenerateContent, see fakeGeminiWire.ts)
 //   server.requests          every request received: { api, n, path, stream, body, headers, canonical }
 //                            where canonical = { model, system, messages, tools } in runtime shapes
 //   server.inFlight / server.maxInFlight   concurrency observed
@@ -35,6 +37,7 @@ import {
   openaiStreamErrorEvent,
   openaiStreamEvents,
 } from './fakeOpenAIWire.js';
+import { canonicalFromGemini, geminiApi, geminiErrorBody, geminiRequestProblems, geminiResponse, geminiStreamErrorEvent, geminiStreamEvents, geminiStreams } from './fakeGeminiWire.js';
 import { errorTypeFor, planTurn } from './fakeTurnPlan.js';
 import { strictToolProblems } from './fakeStrictSchema.js';
 import type { FakeApi, FakeReply, FakeRequest } from './fakeTypes.js';
@@ -77,7 +80,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions): Pro
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const api = req.method === 'POST' ? ROUTES[path] : undefined;
+    const api = req.method === 'POST' ? (ROUTES[path] ?? geminiApi(path)) : undefined;
     const raw = await readBody(req);
     if (!api) return sendJson(res, 404, { error: { type: 'not_found_error', message: `fake model server: no route ${req.method} ${path}` } });
     let body: Record<string, unknown>;
@@ -92,16 +95,16 @@ export async function startFakeModelServer(options: FakeModelServerOptions): Pro
       api,
       n: ++count,
       path,
-      stream: body['stream'] === true,
+      stream: api === 'gemini' ? geminiStreams(path) : body['stream'] === true,
       body,
       headers: flattenHeaders(req),
-      canonical: api === 'anthropic' ? canonicalFromAnthropic(body) : canonicalFromOpenAI(body),
+      canonical: api === 'anthropic' ? canonicalFromAnthropic(body) : api === 'gemini' ? canonicalFromGemini(body, path) : canonicalFromOpenAI(body),
     };
     requests.push(request);
-    const strictProblems = strictToolProblems(api, body);
+    const strictProblems = api === 'gemini' ? geminiRequestProblems(body) : strictToolProblems(api, body);
     if (strictProblems.length > 0) {
       // As the real APIs do: a strict tool whose schema is outside the strict subset fails the request.
-      const message = `fake model server: invalid schema for a strict tool: ${strictProblems.join('; ')}`;
+      const message = api === 'gemini' ? strictProblems.join(' ') : `fake model server: invalid schema for a strict tool: ${strictProblems.join('; ')}`;
       errors.push(message);
       return sendJson(res, 400, errorBody(api, 'invalid_request_error', message));
     }
@@ -159,10 +162,11 @@ async function answer(request: FakeRequest, reply: FakeReply, res: ServerRespons
   const turn = planTurn(reply, request);
   if (!request.stream) {
     if (reply.drop) return void res.socket?.destroy();
+    if (request.api === 'gemini') return sendJson(res, 200, geminiResponse(turn, request.n));
     return sendJson(res, 200, request.api === 'anthropic' ? anthropicMessage(turn) : openaiCompletion(turn));
   }
   const includeUsage = (request.body['stream_options'] as { include_usage?: unknown } | undefined)?.include_usage === true;
-  const events = request.api === 'anthropic' ? anthropicStreamEvents(turn) : openaiStreamEvents(turn, includeUsage);
+  const events = request.api === 'anthropic' ? anthropicStreamEvents(turn) : request.api === 'gemini' ? geminiStreamEvents(turn, request.n) : openaiStreamEvents(turn, includeUsage);
   let stopAt = events.length;
   if (reply.drop) stopAt = reply.dropAfterEvents ?? Math.ceil(events.length / 2);
   if (reply.streamError) stopAt = reply.streamError.afterEvents ?? Math.ceil(events.length / 2);
@@ -182,7 +186,8 @@ async function answer(request: FakeRequest, reply: FakeReply, res: ServerRespons
   }
   if (reply.streamError) {
     const { type, message = `fake ${type}` } = reply.streamError;
-    res.write(request.api === 'anthropic' ? anthropicStreamErrorEvent(type, message) : openaiStreamErrorEvent(type, message));
+    if (request.api === 'gemini') res.write(geminiStreamErrorEvent(type === 'overloaded_error' ? 503 : 500, message));
+    else res.write(request.api === 'anthropic' ? anthropicStreamErrorEvent(type, message) : openaiStreamErrorEvent(type, message));
   }
   res.end();
 }
@@ -193,10 +198,12 @@ function sendFailure(request: FakeRequest, reply: FakeReply, status: number, res
   if (reply.retryAfterMs !== undefined) headers['retry-after-ms'] = String(reply.retryAfterMs);
   const type = reply.errorType ?? errorTypeFor(status);
   const message = reply.errorMessage ?? `fake ${type} (status ${status})`;
+  if (request.api === 'gemini') return sendJson(res, status, geminiErrorBody(status, message, typeof reply.retryAfter === 'number' ? reply.retryAfter : undefined));
   sendJson(res, status, errorBody(request.api, type, message), headers);
 }
 
 function errorBody(api: FakeApi, type: string, message: string): Record<string, unknown> {
+  if (api === 'gemini') return geminiErrorBody(400, message);
   return api === 'anthropic' ? anthropicErrorBody(type, message) : openaiErrorBody(type, message);
 }
 

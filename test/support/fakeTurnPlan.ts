@@ -38,7 +38,8 @@ export function planTurn(reply: FakeReply, request: FakeRequest): PlannedTurn {
     cacheReadTokens: reply.usage?.cacheReadTokens ?? 0,
     cacheWriteTokens: reply.usage?.cacheWriteTokens ?? 0,
   };
-  const requestedModel = typeof request.body['model'] === 'string' ? request.body['model'] : 'fake-model';
+  // Gemini names the model in the path, not the body.
+  const requestedModel = typeof request.body['model'] === 'string' ? request.body['model'] : request.canonical.model || 'fake-model';
   return {
     id: `${request.api === 'anthropic' ? 'msg' : 'chatcmpl'}_fake_${n}`,
     model: reply.model ?? requestedModel,

@@ -38,6 +38,16 @@ describe('createModelClient', () => {
     expect(server.requests[0]?.api).toBe('openai');
   });
 
+  it('builds a Gemini client from the block key, base URL and stream attribute', async () => {
+    server = await startFakeModelServer({ respond: () => ({ text: 'from gemini' }) });
+    const client = createModelClient(block({ provider: 'gemini', apiKey: 'g-key', baseUrl: server.url, stream: false }));
+    const response = await client.complete(request({ model: 'gemini-3.8-flash' }));
+    expect(client.provider).toBe('gemini');
+    expect(response.message.parts[0]).toMatchObject({ type: 'text', text: 'from gemini' });
+    expect(server.requests[0]).toMatchObject({ api: 'gemini', stream: false, path: '/v1beta/models/gemini-3.8-flash:generateContent' });
+    expect(server.requests[0]?.headers['x-goog-api-key']).toBe('g-key');
+  });
+
   it('bounds attempts by the block max_retries (retries after the first attempt)', async () => {
     server = await startFakeModelServer({ respond: () => ({ status: 500 }) });
     const client = createModelClient(block({ apiKey: 'k', baseUrl: server.url, maxRetries: 1 }), { retryBaseDelayMs: 1 });
