@@ -10,6 +10,7 @@ import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, commanderOf, fakeModelBlock, openRunDb, removeProjects, runThenResume, workerOf, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeRequest, withFakeModelServer } from '../support/fakeModelServer.js';
 import type { DecodedSpan } from '../support/otlpProto.js';
+import { MCP_STDIO_SERVER_PATH } from '../support/mcpStdioServer.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlpReceiver.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
@@ -173,6 +174,54 @@ describe('telemetry export', () => {
         expect(r.code, r.stderr).toBe(0);
         expect(storedRun(dir).trace_context).toBeNull();
         expect(receiver.requests).toEqual([]);
+      });
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('MCP tool calls', () => {
+  it('carry the MCP attributes on their execute_tool span and its trace context in params._meta', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      let received = '';
+      const script = turnScript({
+        [commanderOf('probe')]: [callAgent('worker', 'Read the meta'), (req: FakeRequest) => taskComplete(`meta: ${lastToolResult(req)}`)],
+        [workerOf('probe')]: [
+          toolCall('mcp_tr_meta', {}),
+          (req: FakeRequest) => {
+            received = lastToolResult(req);
+            return { text: received };
+          },
+        ],
+      });
+      await withFakeModelServer(script.respond, async (server) => {
+        const dir = writeProject({
+          'main.hcl': `${fakeModelBlock(server)}
+${block(receiver)}
+mcp "tr" {
+  command = "${process.execPath}"
+  args    = ["${MCP_STDIO_SERVER_PATH}"]
+  env     = { MCP_TEST_TRACING = "1" }
+}
+mission "m" {
+  commander { model = ${ANTHROPIC_MODEL} }
+  task "probe" {
+    objective = "Read the meta."
+    tools     = [mcp.tr.meta]
+  }
+}
+`,
+        });
+        const r = await runCli(['run', dir], { cwd: dir });
+        expect(r.code, r.stderr).toBe(0);
+        const tool = one(receiver.spans, 'execute_tool mcp.tr.meta');
+        expect(tool.kind).toBe(3); // CLIENT: the call leaves the process
+        expect(tool.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.type': 'extension', 'squadron.tool.source': 'mcp', 'squadron.mcp.server': 'tr' });
+        // What the server received, as the worker's model was told it.
+        const meta = JSON.parse(/\{.*\}/s.exec(received)![0]) as { traceparent?: string };
+        expect(meta.traceparent).toBe(`00-${tool.traceId}-${tool.spanId}-01`);
       });
     } finally {
       await receiver.close();
