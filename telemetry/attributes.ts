@@ -30,6 +30,7 @@ export const ATTR = {
   toolType: 'gen_ai.tool.type',
   toolArguments: 'gen_ai.tool.call.arguments',
   toolResult: 'gen_ai.tool.call.result',
+  outputMessages: 'gen_ai.output.messages',
   tokenType: 'gen_ai.token.type',
   errorType: 'error.type',
   mcpMethod: 'mcp.method.name',

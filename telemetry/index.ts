@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../core/assets.js';
 import type { Instrument, RunInstrument, RunObserved } from '../runtime/instrument.js';
+import { contentReader } from './content.js';
 import { openExport } from './export.js';
 import { RunSpans } from './runSpans.js';
 import type { TelemetrySettings } from './settings.js';
@@ -19,13 +20,15 @@ export function telemetryInstrument(settings: TelemetrySettings): Instrument {
     // Stored once for the run; every process reads the same one back.
     const stored = parseTraceContext(await run.store.runs.claimTraceContext(run.runId, formatTraceContext(newTraceContext(Date.now())))) ?? newTraceContext(Date.now());
     const out = openExport(settings, packageVersion());
-    const spans = new RunSpans(out, run.runId, run.graph, run.mission, stored, run.redactor);
+    const content = settings.captureContent ? contentReader(run.store, run.redactor) : undefined;
+    const spans = new RunSpans(out, run.runId, run.graph, run.mission, stored, run.redactor, content);
     run.bus.subscribe('telemetry', spans.sink);
     let closed: Promise<void> | undefined;
     return {
       callContext: (callId) => spans.callContext(callId),
       close: () =>
         (closed ??= (async () => {
+          await spans.settled();
           spans.endOpen();
           // Export failures (no collector listening) are the SDK's to report; the run is not affected.
           await out.shutdown().catch(() => undefined);

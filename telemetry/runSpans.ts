@@ -11,6 +11,7 @@ import type { RunEvent } from '../runtime/events.js';
 import type { Redactor } from '../store/index.js';
 import { ATTR, finishReason, providerName, toolSource } from './attributes.js';
 import type { TelemetryExport } from './export.js';
+import type { ContentReader } from './content.js';
 import type { StoredTraceContext } from './traceContext.js';
 
 interface SessionSpan {
@@ -30,6 +31,8 @@ export class RunSpans {
   private readonly tools = new Map<string, { span: Span; ctx: Context }>();
   private readonly providers = new Map<string, string>();
   private rootEnded = false;
+  /** Spans waiting for their opt-in content before they end. */
+  private readonly pending = new Set<Promise<void>>();
 
   constructor(
     private readonly out: TelemetryExport,
@@ -38,6 +41,7 @@ export class RunSpans {
     private readonly mission: Mission,
     private readonly stored: StoredTraceContext,
     private readonly redactor: Redactor,
+    private readonly content?: ContentReader,
   ) {
     this.root = trace.setSpanContext(ROOT_CONTEXT, { traceId: stored.traceId, spanId: stored.spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true });
     for (const ref of missionModels(graph, mission)) this.providers.set(ref.apiModel, providerName(ref.provider));
@@ -59,6 +63,24 @@ export class RunSpans {
     const carrier: Record<string, string> = {};
     propagator.inject(tool.ctx, carrier, { set: (c, k, v) => (c[k] = v) });
     return carrier;
+  }
+
+  /** Resolves once the spans waiting for their content have ended. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  /** Ends `span` once `fill` has set its content attributes (at once without content capture). */
+  private endWith(span: Span, fill: (() => Promise<void>) | undefined, at?: number): void {
+    if (fill === undefined) {
+      span.end(at);
+      return;
+    }
+    const done: Promise<void> = fill()
+      .catch(() => undefined)
+      .then(() => span.end(at))
+      .finally(() => this.pending.delete(done));
+    this.pending.add(done);
   }
 
   /** Ends what is still open in this process (the process stops; the run goes on elsewhere or later). */
@@ -136,8 +158,18 @@ export class RunSpans {
           t.span.setAttribute(ATTR.errorType, 'tool_error');
           t.span.setStatus({ code: SpanStatusCode.ERROR });
         }
-        t.span.end();
         this.tools.delete(e.callId);
+        const content = this.content;
+        this.endWith(
+          t.span,
+          content &&
+            (async () => {
+              const call = await content.toolCall(e.sessionId, e.callId);
+              if (call === undefined) return;
+              t.span.setAttribute(ATTR.toolArguments, call.arguments);
+              if (call.result !== undefined) t.span.setAttribute(ATTR.toolResult, call.result);
+            }),
+        );
         return;
       }
       case 'operator.requested':
@@ -306,7 +338,16 @@ export class RunSpans {
       },
       parent,
     );
-    span.end(end);
+    const content = this.content;
+    this.endWith(
+      span,
+      content &&
+        (async () => {
+          const output = await content.turnOutput(e.sessionId, e.turn, finishReason(e.stopReason));
+          if (output !== undefined) span.setAttribute(ATTR.outputMessages, output);
+        }),
+      end,
+    );
     const m = this.out.metrics;
     if (m === undefined) return;
     const common = this.attrs({ [ATTR.operation]: 'chat', [ATTR.requestModel]: e.model, [ATTR.responseModel]: responseModel }, provider);

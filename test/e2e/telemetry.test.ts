@@ -181,6 +181,38 @@ describe('telemetry export', () => {
   });
 });
 
+describe('content capture', () => {
+  it('sends tool arguments, results and replies only when opted in, and never a secret', async () => {
+    const SECRET = 'sk-live-7f3a9c2e41';
+    const receiver = await startOtlpReceiver();
+    try {
+      const leaky = toolCall('builtins_files_write', { path: 'note.txt', content: `token ${SECRET}` });
+      const script = turnScript({
+        [commanderOf('publish')]: [callAgent('worker', 'Write the note'), (req: FakeRequest) => taskComplete(`worker said: ${lastToolResult(req)}`)],
+        [workerOf('publish')]: [leaky, { text: `wrote the note with ${SECRET}` }],
+      });
+      await withFakeModelServer(script.respond, async (server) => {
+        const dir = project(server, `variable "token" {\n  secret = true\n}\n${block(receiver, 'capture_content = true')}`);
+        const r = await runCli(['run', dir], { cwd: dir, env: { SQUADRON_VAR_token: SECRET } });
+        expect(r.code, r.stderr).toBe(0);
+        const tool = one(receiver.spans, 'execute_tool builtins.files.write');
+        const args = JSON.parse(tool.attributes['gen_ai.tool.call.arguments'] as string) as { path: string; content: string };
+        expect(args.path).toBe('note.txt');
+        expect(args.content).not.toContain(SECRET);
+        expect(tool.attributes['gen_ai.tool.call.result']).toBeTypeOf('string');
+        const replies = receiver.spans.filter((s) => s.name.startsWith('chat ') && s.attributes['gen_ai.output.messages'] !== undefined);
+        expect(replies).toHaveLength(4);
+        const last = replies.find((s) => (s.attributes['gen_ai.output.messages'] as string).includes('wrote the note with'))!;
+        expect(JSON.parse(last.attributes['gen_ai.output.messages'] as string)).toMatchObject([{ role: 'assistant', parts: [{ type: 'text' }], finish_reason: 'stop' }]);
+        // Nowhere, in any attribute or event of any span.
+        expect(JSON.stringify(receiver.spans, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(SECRET);
+      });
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe('MCP tool calls', () => {
   it('carry the MCP attributes on their execute_tool span and its trace context in params._meta', async () => {
     const receiver = await startOtlpReceiver();
