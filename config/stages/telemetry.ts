@@ -58,7 +58,8 @@ export function loadTelemetry(blocks: readonly Block[], ctx: LoadContext): Telem
   if (capture !== undefined) out.captureContent = capture;
   const metrics = readBool(a('metrics'), scope, ctx.diags);
   if (metrics !== undefined) out.metrics = metrics;
-  checkEndpointSet(out, block, ctx.diags);
+  // A written endpoint that is wrong is reported as such (SCH010), not also as missing.
+  if (a('endpoint') === undefined && a('traces_endpoint') === undefined) checkEndpointSet(out, block, ctx.diags);
   return out;
 }
 

@@ -181,6 +181,16 @@ describe('telemetry export', () => {
   });
 });
 
+describe('squadron docs telemetry', () => {
+  it('prints the telemetry page: the block, the variables, the pinned conventions', async () => {
+    const r = await runCli(['docs', 'telemetry'], { env: { COLUMNS: '200' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('semantic-conventions-genai v0.1.0');
+    expect(r.stdout).toContain('OTEL_EXPORTER_OTLP_ENDPOINT');
+    expect(r.stdout).toContain('capture_content');
+  });
+});
+
 describe('content capture', () => {
   it('sends tool arguments, results and replies only when opted in, and never a secret', async () => {
     const SECRET = 'sk-live-7f3a9c2e41';
