@@ -54,7 +54,8 @@ export function openExport(settings: TelemetrySettings, version: string, process
   const provider = new TracerProvider({
     resource,
     idGenerator: ids,
-    spanProcessors: [processor ?? new BatchSpanProcessor({ exporter, exportTimeoutMillis: EXPORT_TIMEOUT_MS })],
+    // A fan-out of a thousand items ends thousands of spans in a burst: room for them between exports.
+    spanProcessors: [processor ?? new BatchSpanProcessor({ exporter, exportTimeoutMillis: EXPORT_TIMEOUT_MS, maxQueueSize: 16_384, maxExportBatchSize: 1_024 })],
   });
   const tracer = provider.getTracer(INSTRUMENTATION_NAME, version, { schemaUrl: SEMCONV_SCHEMA_URL });
   let meters: MeterProvider | undefined;
