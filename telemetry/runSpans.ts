@@ -115,7 +115,7 @@ export class RunSpans {
         if (e.status === 'completed' || e.status === 'failed') this.endRoot(e.status, e.error);
         return;
       case 'task.started':
-        this.taskSpan(e.task);
+        this.taskSpan(e.task, true);
         return;
       case 'task.completed':
         this.endTask(e.task, 'completed');
@@ -240,12 +240,18 @@ export class RunSpans {
     span.end();
   }
 
-  /** The task's span in this process, started at its first sign (a worker process sees no task.started for an item). */
-  private taskSpan(label: string): { span: Span; ctx: Context } {
+  /**
+   * The task's span in this process: `task <name>` where the run's scheduler started it, else (a
+   * runner executing a queued unit of the task or of its items, on PostgreSQL) `unit <name>`,
+   * started at its first event here; both are children of the run's span.
+   */
+  private taskSpan(label: string, scheduled = false): { span: Span; ctx: Context } {
     const name = baseTask(label);
     let t = this.tasks.get(name);
     if (t === undefined) {
-      const span = this.out.tracer.startSpan(`task ${name}`, { kind: SpanKind.INTERNAL, attributes: { [ATTR.task]: name, [ATTR.runId]: this.runId } }, this.root);
+      const attributes: Attributes = { [ATTR.task]: name, [ATTR.runId]: this.runId };
+      if (!scheduled) attributes['squadron.task.unit'] = true;
+      const span = this.out.tracer.startSpan(`${scheduled ? 'task' : 'unit'} ${name}`, { kind: SpanKind.INTERNAL, attributes }, this.root);
       t = { span, ctx: trace.setSpan(this.root, span) };
       this.tasks.set(name, t);
     }
@@ -253,12 +259,10 @@ export class RunSpans {
   }
 
   private endTask(label: string, outcome: string, error?: string): void {
+    // A task nothing was seen of here (a runner that only reports the unit's end) gets no empty span.
     const t = this.tasks.get(baseTask(label));
-    if (t === undefined) {
-      if (outcome === 'failed' || outcome === 'completed') this.taskSpan(label);
-      else return;
-    }
-    const { span } = this.tasks.get(baseTask(label))!;
+    if (t === undefined) return;
+    const { span } = t;
     span.setAttribute('squadron.task.outcome', outcome);
     if (outcome === 'failed') {
       span.setAttribute(ATTR.errorType, 'task_failed');
