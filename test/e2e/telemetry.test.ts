@@ -181,6 +181,29 @@ describe('telemetry export', () => {
   });
 });
 
+describe('span events', () => {
+  it('a budget that stops the run is an event on the span of the session whose call it refused', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      await withFakeModelServer(publishScript().respond, async (server) => {
+        // A token budget smaller than any request: the commander's first call is never sent.
+        const dir = project(server, block(receiver), 'budget {\n      tokens = 10\n    }');
+        const r = await runCli(['run', dir], { cwd: dir });
+        expect(r.code, r.stdout + r.stderr).toBe(3);
+        expect(server.requests).toHaveLength(0);
+        const stops = receiver.spans.flatMap((s) => s.events.filter((e) => e.name === 'squadron.budget.exceeded').map((e) => ({ span: s, e })));
+        expect(stops).toHaveLength(1);
+        expect(stops[0]!.span.name).toBe('invoke_agent commander');
+        expect(stops[0]!.e.attributes).toMatchObject({ 'squadron.budget.scope': 'publish', 'squadron.budget.kind': 'tokens', 'squadron.budget.limit': 10 });
+        // Stopped is not over (a raised budget resumes it): the run's span is not sent yet.
+        expect(hasRoot(receiver.spans)).toBe(false);
+      });
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe('squadron docs telemetry', () => {
   it('prints the telemetry page: the block, the variables, the pinned conventions', async () => {
     const r = await runCli(['docs', 'telemetry'], { env: { COLUMNS: '200' } });
