@@ -8,6 +8,7 @@
 // diagnostic); a run that fails is not an exception: its report says `failed`.
 
 import type { OperatorPrompt } from '../runtime/operator/types.js';
+import { telemetrySettings } from '../telemetry/settings.js';
 import { Writable } from 'node:stream';
 import { resolve } from 'node:path';
 import type { Value } from '../config/hcl/value.js';
@@ -297,6 +298,11 @@ async function environment(project: LoadedProject, dbPath: string, hooks: RunHoo
   };
   if (hooks.onEvent) env.onEvent = hooks.onEvent;
   if (hooks.operatorPrompt) env.operatorPrompt = hooks.operatorPrompt;
+  // OpenTelemetry export: off (and its SDK never loaded) unless an endpoint is configured.
+  const telemetry = telemetrySettings(project.graph.telemetry, hooks.env ?? process.env);
+  if (telemetry) {
+    env.instrument = async (run) => (await import('../telemetry/index.js')).telemetryInstrument(telemetry)(run);
+  }
   return env;
 }
 

@@ -98,6 +98,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   MCP002: 'An MCP server could not be contacted to list its tools.',
   MCP003: 'An MCP tool only runs as an MCP task (`execution.taskSupport = "required"`), which Squadron does not support: it is left out (warning).',
   MCP004: 'An mcp.<server>.prompts.<prompt> skill reference names a prompt the server does not offer (checked by validate when it contacts the server).',
+  // Telemetry (the telemetry block).
+  TEL001: 'The telemetry block names no endpoint: nothing is exported unless an OTEL_EXPORTER_OTLP_* endpoint variable is set (warning).',
 };
 
 /** What a code means, whichever layer reports it. */

@@ -426,4 +426,24 @@ export interface MissionGraph {
   mcpToolRefs?: McpToolReference[];
   /** Every `mcp.<server>.prompts.<prompt>` skill reference as written; always set by the loader. */
   mcpPromptRefs?: McpPromptReference[];
+  /** The project's `telemetry` block, if it has one (telemetry/settings.ts adds the OTEL_* variables). */
+  telemetry?: TelemetryBlock;
+}
+
+/** The `telemetry { … }` block as written (docs/concepts/telemetry.md); unset attributes absent. */
+export interface TelemetryBlock {
+  enabled?: boolean;
+  /** The OTLP/HTTP base URL (`/v1/traces`, `/v1/metrics` are appended). */
+  endpoint?: string;
+  tracesEndpoint?: string;
+  metricsEndpoint?: string;
+  protocol?: 'http/protobuf' | 'http/json';
+  /** May hold secrets (an API key header): redacted like any secret variable. */
+  headers?: Record<string, string>;
+  serviceName?: string;
+  resourceAttributes?: Record<string, string>;
+  /** The conventions' opt-in content attributes (messages, tool arguments and results), redacted. */
+  captureContent?: boolean;
+  metrics?: boolean;
+  location: SourceLocation;
 }

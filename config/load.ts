@@ -19,6 +19,7 @@ import { checkLabels } from './schema.js';
 import { emptySymbols, type LoadContext } from './scope.js';
 import { loadGlobalAgents } from './stages/agents.js';
 import { loadMissions } from './stages/missions.js';
+import { loadTelemetry } from './stages/telemetry.js';
 import { loadModels } from './stages/models.js';
 import { loadSkills } from './stages/skills.js';
 import { loadToolStage } from './stages/tools.js';
@@ -95,6 +96,8 @@ const NOT_SUPPORTED: Readonly<Record<string, string>> = {
 interface TopLevel {
   blocks: Record<TopLevelType, Block[]>;
   skillsDirs: Attribute[];
+  /** `telemetry { … }`: unlabeled, at most one (config/stages/telemetry.ts). */
+  telemetry: Block[];
 }
 
 interface ReadFiles {
@@ -127,6 +130,7 @@ function readTopLevel(paths: readonly string[], diags: Diagnostic[]): ReadFiles 
 function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]): TopLevel {
   const blocks = Object.fromEntries(TOP_LEVEL_BLOCKS.map((t) => [t, [] as Block[]])) as Record<TopLevelType, Block[]>;
   const skillsDirs: Attribute[] = [];
+  const telemetry: Block[] = [];
   for (const file of files.values()) {
     for (const attr of file.body.attributes) {
       if (attr.name === 'skills_dir') skillsDirs.push(attr);
@@ -136,8 +140,12 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
       }
     }
     for (const block of file.body.blocks) {
+      if (block.type === 'telemetry') {
+        telemetry.push(block);
+        continue;
+      }
       if (!(TOP_LEVEL_BLOCKS as readonly string[]).includes(block.type)) {
-        const hint = NOT_SUPPORTED[block.type] ?? suggestionHint(block.type, TOP_LEVEL_BLOCKS);
+        const hint = NOT_SUPPORTED[block.type] ?? suggestionHint(block.type, [...TOP_LEVEL_BLOCKS, 'telemetry']);
         diags.push(diagnosticAt(block.typeRange, 'error', 'SCH002', `unknown block "${block.type}"`, hint));
         continue;
       }
@@ -145,7 +153,7 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
       blocks[block.type as TopLevelType].push(block);
     }
   }
-  return { blocks, skillsDirs };
+  return { blocks, skillsDirs, telemetry };
 }
 
 /** One warning per variable used without a value (unsetVariables: 'unknown'), at its first use. */
@@ -192,6 +200,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
 
   const variables = loadVariables(take('variable'), ctx, opts.vars ?? {}, opts.env ?? process.env);
   const models = loadModels(take('model'), ctx);
+  const telemetry = loadTelemetry(top.telemetry, ctx);
   const tools = loadToolStage(take('mcp'), take('tool'), take('toolset'), ctx);
   const skills = loadSkills(take('skill'), top.skillsDirs, ctx);
   const agents = loadGlobalAgents(take('agent'), ctx);
@@ -241,6 +250,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     missions,
     mcpToolRefs: ctx.symbols.mcpUses,
     mcpPromptRefs: ctx.symbols.mcpPromptUses,
+    ...(telemetry ? { telemetry } : {}),
   };
   return { graph: deepFreeze(graph), diagnostics, sources, loaded, secrets };
 }

@@ -60,6 +60,8 @@ export type RunEvent =
       sessionId: string;
       turn: number;
       model: string;
+      /** The model id the server reported, when it differs from `model` (telemetry's response model). */
+      responseModel?: string;
       usage: Usage;
       costUsd: number;
       durationMs: number;

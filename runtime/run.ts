@@ -13,6 +13,7 @@ import { startHeartbeat } from './leaseHeartbeat.js';
 import { DEFAULT_LEASE_STALE_MS, newId, openDatabase, shownDatabase, type Redactor, type RunBudget, type Store } from '../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
 import type { EventBus, RunEvent } from './events.js';
+import type { Instrument, RunInstrument } from './instrument.js';
 import { checkModelCredentials } from './modelCredentials.js';
 import { replaysEveryModel } from './models.js';
 import { ProgressView } from './progress.js';
@@ -75,6 +76,8 @@ export interface RunEnvironment {
   executeOwnTasks?: boolean;
   /** Asks the operator at a terminal (approvals, questions); without it such calls wait and the run ends `waiting`. */
   operatorPrompt?: OperatorPrompt;
+  /** Observes each run's events in this process (the OpenTelemetry export, when configured). */
+  instrument?: Instrument;
 }
 
 export interface TaskReport {
@@ -381,7 +384,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
 
   // Whatever fails from here on, the run is closed with a status and its lease released, so it is
   // never left looking like a live run.
-  const opened: { bus?: EventBus; rows?: EventRows; log?: RunLog } = {};
+  const opened: { bus?: EventBus; rows?: EventRows; log?: RunLog; instrument?: RunInstrument } = {};
   let services: RunServices | undefined;
   let progress: ProgressView | undefined;
   let result: { status: MissionStatus; error?: string };
@@ -403,6 +406,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
         // of work (an iterated task's items here) reserve under this process's run lease.
         budget: (emit) => new BudgetLedger(budgetState, emit, { totals: storedTotals(store, req.runId), defaultHolder: () => ({ owner: owner.id }) }),
         operator: (bus) => new OperatorDesk(store, bus, env.operatorPrompt),
+        instrument: env.instrument,
         onBus: (bus) => {
           progress = new ProgressView(env.progress.stream, env.progress.live, req.mission.tasks.map((t) => t.name), initial);
           bus.subscribe('progress', progress.sink);
@@ -480,6 +484,8 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   if (result.error) finished.error = result.error;
   opened.bus?.emit(finished);
   progress?.close();
+  // The run's spans are sent before the process reports (and may exit).
+  await opened.instrument?.close();
   await heartbeat.stop();
   await opened.rows?.settled();
   if (units && runUnitId !== undefined) {

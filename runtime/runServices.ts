@@ -9,6 +9,7 @@ import { makePrivateDirs, type Redactor, type Store } from '../store/index.js';
 import type { BudgetLedger } from './budget/ledger.js';
 import { eventRows, type EventRows } from './eventRows.js';
 import { EventBus, type RunEvent } from './events.js';
+import type { Instrument, RunInstrument } from './instrument.js';
 import { createSampler } from './mcpSampling.js';
 import type { OperatorDesk } from './operator/desk.js';
 import { createElicitor } from './operator/elicitation.js';
@@ -36,6 +37,8 @@ export interface RunServicesRequest {
   onBus?: (bus: EventBus) => void;
   /** The run's operator desk, built on the bus; MCP servers' questions (elicitation) go to it. Undefined: nobody can be asked here. */
   operator?: (bus: EventBus) => OperatorDesk;
+  /** An observer of the run's events (telemetry), attached before any is emitted. */
+  instrument?: Instrument | undefined;
 }
 
 export interface RunServices {
@@ -53,7 +56,7 @@ export interface RunServices {
  * Builds the services. `opened` receives the log, bus and event rows as soon as they exist, so that a
  * caller whose set-up fails later can still close the run on its bus.
  */
-export async function openRunServices(req: RunServicesRequest, opened: { bus?: EventBus; rows?: EventRows; log?: RunLog } = {}): Promise<RunServices> {
+export async function openRunServices(req: RunServicesRequest, opened: { bus?: EventBus; rows?: EventRows; log?: RunLog; instrument?: RunInstrument } = {}): Promise<RunServices> {
   const log = openRunLog(runLogPath(req.graph.projectRoot, req.runId), req.runId, req.redactor);
   opened.log = log;
   const bus = new EventBus((name, error) => log.logger.error({ sink: name, err: error }, 'event sink failed and was detached'));
@@ -64,6 +67,8 @@ export async function openRunServices(req: RunServicesRequest, opened: { bus?: E
   bus.onBarrier(() => rows.settled());
   bus.subscribe('log', log.sink);
   req.onBus?.(bus);
+  const instrument = await req.instrument?.({ graph: req.graph, runId: req.runId, mission: req.mission, store: req.store, bus, redactor: req.redactor });
+  if (instrument) opened.instrument = instrument;
   makePrivateDirs(req.workspaceDir);
   const models = new ModelResolver(req.graph, req.clients);
   const budget = req.budget?.((event) => bus.emit(event));
@@ -75,6 +80,7 @@ export async function openRunServices(req: RunServicesRequest, opened: { bus?: E
     sample: createSampler({ graph: req.graph, mission: req.mission, runId: req.runId, store: req.store, bus, models, ...(budget ? { budget } : {}) }),
     ...(operator ? { elicit: createElicitor(req.store, req.runId, operator) } : {}),
     ...(knownTools ? { knownTools } : {}),
+    ...(instrument ? { traceMeta: (callId: string) => instrument.callContext(callId) } : {}),
   });
   return {
     log,
@@ -86,6 +92,7 @@ export async function openRunServices(req: RunServicesRequest, opened: { bus?: E
     async close() {
       await runTools.close();
       await rows.settled();
+      await instrument?.close();
       log.close();
     },
   };

@@ -29,6 +29,8 @@ export interface RunToolsOptions {
   elicit?: McpElicitor;
   /** On resume: each server's latest recorded tool list (`mcp.tools.changed`). */
   knownTools?: ReadonlyMap<string, McpToolInfo[]>;
+  /** The trace context an MCP tool call carries (telemetry), by call id. */
+  traceMeta?: (callId: string) => Record<string, string> | undefined;
 }
 
 export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string, message: string) => void, options?: RunToolsOptions): RunTools {
@@ -51,6 +53,7 @@ export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string,
     ...(options ? { defaultRoots: [options.workspaceDir] } : {}),
     ...(options?.sample ? { sample: options.sample } : {}),
     ...(options?.elicit ? { elicit: options.elicit } : {}),
+    ...(options?.traceMeta ? { traceMeta: options.traceMeta } : {}),
     onProgress: (p) => {
       const event: RunEvent = { type: 'tool.progress', task: p.task, agent: p.agent, callId: p.callId, tool: mcpToolRef(p.server, p.tool), progress: p.progress };
       if (p.total !== undefined) event.total = p.total;

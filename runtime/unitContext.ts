@@ -40,6 +40,7 @@ export async function openUnitContext(env: RunEnvironment, shared: Store, runId:
     workspaceDir: options.workspaceDir,
     clients: modelClients(options, redactor, env),
     resumed: true,
+    instrument: env.instrument,
     ...(run.budget && Object.keys(run.budget.limits).length > 0 ? { budget: sharedLedger(store, runId, run.budget) } : {}),
   });
   const ctx: RunContext = {

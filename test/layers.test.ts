@@ -15,7 +15,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   config: ['config/hcl', 'core'],
   store: ['core'],
   runtime: ['config', 'config/hcl', 'store', 'core'],
-  api: ['runtime', 'config', 'config/hcl', 'store', 'core'],
+  // The OpenTelemetry export observes the runtime's events; api attaches it when it is configured.
+  telemetry: ['runtime', 'config', 'config/hcl', 'store', 'core'],
+  api: ['telemetry', 'runtime', 'config', 'config/hcl', 'store', 'core'],
   cli: ['api', 'runtime', 'config', 'config/hcl', 'store', 'core'],
 };
 

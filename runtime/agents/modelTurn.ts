@@ -109,7 +109,7 @@ export async function runModelTurn(
       await tx.store.turns.record({ runId: deps.runId, ...facts });
       // The stored turn is the call's spend from now on: its reservation goes in the same transaction.
       await reservation?.settleIn(tx.store);
-      tx.emit({ type: 'model.turn', agent: deps.agent, ...facts });
+      tx.emit({ type: 'model.turn', agent: deps.agent, ...facts, ...(response.model && response.model !== facts.model ? { responseModel: response.model } : {}) });
     },
     committed: () => reservation?.settle({ tokens: totalTokens(response.usage), dollars: costUsd }),
   };

@@ -26,4 +26,9 @@ export interface RunsRepo {
   /** Records the run's budget limits and time spent (one read for `runs`). */
   setBudget(id: string, budget: RunBudget): Promise<void>;
   latestForMission(mission: string, configPath: string): Promise<RunRow | undefined>;
+  /**
+   * The run's trace context (telemetry): stores `candidate` unless one is stored already, and returns
+   * the stored one, so the first process to trace a run sets it and every other continues it.
+   */
+  claimTraceContext(id: string, candidate: string): Promise<string>;
 }

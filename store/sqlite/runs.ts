@@ -23,6 +23,8 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
   const setStatus = db.prepare(
     `UPDATE runs SET status = ?, error = ?, finished_at = CASE WHEN ? THEN ? ELSE NULL END WHERE id = ?`,
   );
+  const claimTrace = db.prepare('UPDATE runs SET trace_context = ? WHERE id = ? AND trace_context IS NULL');
+  const traceOf = db.prepare('SELECT trace_context FROM runs WHERE id = ?');
   const latest = db.prepare(
     `SELECT * FROM runs WHERE mission = ? AND config_path = ? ORDER BY started_at DESC, rowid DESC LIMIT 1`,
   );
@@ -62,6 +64,12 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
     async latestForMission(mission, configPath) {
       const row = latest.get(mission, configPath);
       return row === undefined ? undefined : read(row);
+    },
+    async claimTraceContext(id, candidate) {
+      claimTrace.run(candidate, id);
+      const row = traceOf.get(id) as { trace_context: string | null } | undefined;
+      if (row?.trace_context == null) throw new StoreError('NOT_FOUND', `no run ${id}`);
+      return row.trace_context;
     },
   };
 }

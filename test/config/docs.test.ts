@@ -73,7 +73,7 @@ test('one page per block, command and concept', () => {
   const want = [
     ...['variable', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'mission', 'task'].map((b) => `blocks/${b}.md`),
     ...['init', 'validate', 'fmt', 'docs', 'run', 'resume', 'runs', 'inspect', 'plan', 'tools', 'graph', 'mcp'].map((c) => `commands/${c}.md`),
-    ...['missions', 'worker', 'toolsets', 'references', 'cli', 'context'].map((c) => `concepts/${c}.md`),
+    ...['missions', 'worker', 'toolsets', 'references', 'cli', 'context', 'telemetry'].map((c) => `concepts/${c}.md`),
     'diagnostics.md',
   ];
   expect(want.filter((w) => !have.includes(w))).toEqual([]);

@@ -66,10 +66,10 @@ describe('modules loaded by the built CLI', () => {
   });
 
   let spawned = 0;
-  function loaded(args: string[], cwd: string): string[] {
+  function loaded(args: string[], cwd: string, extraEnv: Record<string, string> = {}): string[] {
     const log = join(dirname(preload), `modules-${++spawned}.txt`);
     writeFileSync(log, '');
-    const r = spawnSync(process.execPath, ['--import', preload, CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', SQUADRON_TEST_MODULE_LOG: log } });
+    const r = spawnSync(process.execPath, ['--import', preload, CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', SQUADRON_TEST_MODULE_LOG: log, ...extraEnv } });
     const line = r.stderr.split('\n').find((l) => l.startsWith('@@LOADED '));
     if (line === undefined) throw new Error(`no module list (exit ${r.status}):\n${r.stderr}`);
     const esm = readFileSync(log, 'utf8').split('\n').filter((u) => u !== '');
@@ -230,6 +230,15 @@ describe('modules loaded by the built CLI', () => {
       // The quickstart's worker holds its few tools outright: discovery's tool names load, its index does not.
       expect(discoveryIn(runFiles)).toContain('/dist/runtime/discovery/definitions.js');
       expect(discoveryIn(runFiles).filter((f) => f.includes('/thesaurus/') || f.endsWith('/toolIndex.js'))).toEqual([]);
+    });
+
+    test('a run without a telemetry endpoint never loads OpenTelemetry; with one, its run loads the SDK and the telemetry room', () => {
+      // telemetry/settings.ts (which reads the block and the variables) is all of the room a run without an endpoint loads.
+      const otel = (files: string[]): string[] => [...areas(files.filter((f) => f !== '/dist/telemetry/settings.js'))].filter((a) => a.startsWith('@opentelemetry/') || a === 'dist/telemetry');
+      expect(otel(runFiles)).toEqual([]);
+      // An endpoint nobody listens on: the run is not affected, and the packages are loaded.
+      const traced = loaded(['run', '.'], project, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
+      expect(otel(traced)).toEqual(expect.arrayContaining(['@opentelemetry/sdk-trace', '@opentelemetry/api', 'dist/telemetry']));
     });
 
     test('plan loads the config and the prompt planner, never a model SDK, MCP, pino or SQLite', () => {

@@ -5,7 +5,7 @@
 // MCP_TEST_EXTRA_TOOLS (comma-separated names) adds echo tools of those names; MCP_TEST_ASKING=1 adds
 // `ask`, which sends the client an elicitation request; MCP_TEST_SAMPLING=1 adds `summarize`, which
 // asks the client for a model completion; MCP_TEST_LIST_CHANGING=1 adds `grow`, which changes the
-// server's tools mid-run.
+// server's tools mid-run; MCP_TEST_TRACING=1 adds `meta`, which answers its request's `_meta`.
 
 import { writeFileSync } from 'node:fs';
 
@@ -19,6 +19,7 @@ const server = createTestMcpServer({
   asking: process.env.MCP_TEST_ASKING === '1',
   sampling: process.env.MCP_TEST_SAMPLING === '1',
   listChanging: process.env.MCP_TEST_LIST_CHANGING === '1',
+  tracing: process.env.MCP_TEST_TRACING === '1',
   onCrash: () => {
     process.stderr.write('test server: crashing on purpose\n');
     process.exit(3);

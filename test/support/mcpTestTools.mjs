@@ -14,7 +14,7 @@ export const TEST_PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 /**
- * @param {{ name?: string, appendFile?: string, extraTools?: string[], asking?: boolean, sampling?: boolean, listChanging?: boolean, onCrash: () => void }} options
+ * @param {{ name?: string, appendFile?: string, extraTools?: string[], asking?: boolean, sampling?: boolean, listChanging?: boolean, tracing?: boolean, onCrash: () => void }} options
  * @returns {McpServer}
  */
 export function createTestMcpServer(options) {
@@ -106,6 +106,13 @@ export function createTestMcpServer(options) {
   for (const name of options.extraTools ?? []) {
     server.registerTool(name, { description: `Test tool ${name}: echoes its text.`, inputSchema: { text: z.string() } }, async ({ text }) => ({
       content: [{ type: 'text', text: `${name}: ${text}` }],
+    }));
+  }
+
+  // A tool that answers the `_meta` of its request (the trace context a traced client propagates).
+  if (options.tracing) {
+    server.registerTool('meta', { description: 'Return the _meta of this call request.' }, async (extra) => ({
+      content: [{ type: 'text', text: JSON.stringify(extra._meta ?? {}) }],
     }));
   }
 

@@ -47,6 +47,8 @@ export interface McpConnectionOptions {
   onProgress?: (progress: McpToolProgress) => void;
   /** Receives the servers' log messages (`notifications/message`). */
   onLog?: (message: McpLogMessage) => void;
+  /** The trace context a tool call carries in `params._meta` (W3C `traceparent`), by its call id; absent: none. */
+  traceMeta?: (callId: string) => Record<string, string> | undefined;
   /** Answers the sampling requests of servers with `sampling = true` (a run's model); absent: refused. */
   sample?: McpSampler;
   /** Asks the run's operator a server's questions (elicitation); absent: refused. */
@@ -245,7 +247,8 @@ export class McpConnections {
         if (call.caller && this.options.onProgress) this.options.onProgress(progressOf(server.name, tool, call.caller, p));
       };
       const options = { timeout, resetTimeoutOnProgress: true, maxTotalTimeout, onprogress, ...(signal ? { signal } : {}) };
-      const result = await live.client.callTool({ name: tool, arguments: args }, undefined, options);
+      const meta = call.caller ? this.options.traceMeta?.(call.caller.callId) : undefined;
+      const result = await live.client.callTool({ name: tool, arguments: args, ...(meta ? { _meta: meta } : {}) }, undefined, options);
       // A change the server announced during the call (it arrives before the result) is in place first.
       await state.refreshing;
       // A question that waits for the operator: the call's result is not used; it runs again on resume.

@@ -70,5 +70,15 @@ export function createRunsRepo({ sql, atomic, codec, now, stamp }: PgRepoContext
       );
       return rows[0] === undefined ? undefined : read(rows[0]);
     },
+    async claimTraceContext(id, candidate) {
+      // One statement: the row as it is after the claim, whoever won it.
+      const { rows } = await sql.query(
+        'UPDATE runs SET trace_context = COALESCE(trace_context, $1) WHERE id = $2 RETURNING trace_context',
+        [candidate, id],
+      );
+      const stored = (rows[0] as { trace_context?: unknown } | undefined)?.trace_context;
+      if (typeof stored !== 'string') throw notFound(id);
+      return stored;
+    },
   };
 }
