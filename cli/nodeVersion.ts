@@ -1,7 +1,7 @@
 // The oldest Node.js the CLI runs on, checked first thing at start-up (cli/entry.ts) so that an older
 // Node prints one line instead of failing somewhere inside a dependency. It is the floor of package.json's
-// "engines" (a test checks they agree), the minor the dependencies need (commander 15, pg-boss 12 and
-// vitest 5 declare 22.12). scripts/check-node.cjs says the same at install.
+// "engines" (a test checks they agree), the minor the dependencies need (commander 15 and vitest 5
+// declare 22.12). scripts/check-node.cjs says the same at install.
 
 export const MIN_NODE = '22.12.0';
 
