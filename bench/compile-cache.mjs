@@ -1,6 +1,5 @@
-// What the CLI's compile cache buys its start-up, under whichever node runs this script: Node's own
-// (module.enableCompileCache) on Node 22.8+, the CLI's code cache of its chunks (cli/codeCache.ts) on
-// Node 20; the CLI turns it on at start-up either way. Prints figures only.
+// What the CLI's compile cache (Node's own, module.enableCompileCache, turned on by the CLI at start-up)
+// buys its start-up, under whichever node runs this script. Prints figures only.
 //   npm run build && node bench/compile-cache.mjs [--runs 15]
 //   scripts/node-matrix.sh runs it under each Node line.
 //
@@ -13,7 +12,6 @@
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import module from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -24,7 +22,6 @@ const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(repo, 'dist', 'cli', 'main.cjs');
 const CPU_PRELOAD = `data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write('\\n@@cpu '+(u.user+u.system)/1000+'\\n')})`;
-const nodeCache = typeof module.enableCompileCache === 'function';
 
 const commands = [
   ['node -e 0', ['-e', '0']],
@@ -78,4 +75,4 @@ for (const [name] of commands) {
   });
   console.log(`${name.padEnd(40)}${cells.join('')}`);
 }
-console.log(nodeCache ? "(the cache: Node's compile cache)" : "(the cache: the CLI's code cache of its chunks; this node has no module.enableCompileCache)");
+console.log("(the cache: Node's compile cache)");

@@ -19,8 +19,7 @@ if (files.length === 0) {
 
 /** Node's module loading (CommonJS and ES modules, Node's built-ins), by its internal functions' names. */
 const LOADER = new Set(['Module._load', 'compileForInternalLoader', 'compileForPublicLoader', 'ModuleJob', 'link', 'moduleLink', 'instantiate']);
-/** The CLI's own loading step on Node 20 (cli/codeCache.ts): chunks compiled with their code cache. */
-const isLoader = (frame) => (frame.url.startsWith('node:') && LOADER.has(frame.functionName)) || frame.functionName === 'compileWithCache';
+const isLoader = (frame) => frame.url.startsWith('node:') && LOADER.has(frame.functionName);
 
 const byFile = new Map();
 const byFunction = new Map();

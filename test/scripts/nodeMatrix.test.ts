@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MIN_NODE } from '../../cli/nodeVersion.js';
 import { REPO_ROOT } from '../support/cli.js';
 
 const SCRIPT = join(REPO_ROOT, 'scripts', 'node-matrix.sh');
@@ -22,11 +23,17 @@ describe('scripts/node-matrix.sh', () => {
     expect(listed.code).toBe(0);
     const engines = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
     const declared = engines.split('||').map((range) => {
-      const m = /^\s*(\d+)\.x\s*$/.exec(range);
-      if (!m) throw new Error(`engines.node part "${range}" is not a whole major line (N.x)`);
+      // A whole line from a minor on (^22.12.0) or from its first release (^24.0.0).
+      const m = /^\s*\^(\d+)\.(\d+)\.0\s*$/.exec(range);
+      if (!m) throw new Error(`engines.node part "${range}" is not one major line (^N.M.0)`);
       return m[1];
     });
     expect(listed.stdout.trim().split(' ')).toEqual(declared);
+  });
+
+  it('starts "engines" at the floor the CLI checks at start-up (cli/nodeVersion.ts) and install checks (scripts/check-node.cjs)', () => {
+    const engines = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    expect(engines.split('||')[0]?.trim()).toBe(`^${MIN_NODE}`);
   });
 
   it('plans each requested version, reusing a cached Node and downloading nothing on --dry-run', () => {
@@ -46,7 +53,7 @@ describe('scripts/node-matrix.sh', () => {
   it('plans a full run of the default lines when given no version', () => {
     const r = matrix(['--dry-run'], { SQUADRON_NODE_CACHE: mkdtempSync(join(tmpdir(), 'squadron-node-cache-')) });
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => /^node (\d+): .*; full run of /.exec(l)?.[1])).toEqual(['20', '22', '24', '26']);
+    expect(r.stdout.trim().split('\n').map((l) => /^node (\d+): .*; full run of /.exec(l)?.[1])).toEqual(['22', '24', '26']);
   });
 
   it.each([
