@@ -173,6 +173,9 @@ export function catalogFor(provider: ProviderName): readonly CatalogModel[] {
       return ANTHROPIC;
     case 'openai':
       return OPENAI;
+    case 'ollama':
+      // Whatever is pulled locally: any key is a model name (see resolveModelRef).
+      return [];
     case 'replay':
       return REPLAY;
   }
@@ -189,4 +192,7 @@ export function catalogModelByApiId(provider: ProviderName, apiModel: string): C
   return catalogFor(provider).find((c) => c.apiModel === apiModel || (c.otherIds?.includes(apiModel) ?? false));
 }
 
-export const PROVIDERS: readonly ProviderName[] = ['anthropic', 'openai', 'replay'];
+export const PROVIDERS: readonly ProviderName[] = ['anthropic', 'openai', 'ollama', 'replay'];
+
+/** Where Ollama listens by default (Go's default too); its OpenAI-compatible API is under /v1. */
+export const OLLAMA_DEFAULT_BASE_URL = 'http://127.0.0.1:11434';

@@ -16,6 +16,13 @@ export interface ThinkingPart {
   signature?: string;
   /** Anthropic `redacted_thinking` payload (then `text` is ""). */
   redactedData?: string;
+  /**
+   * OpenAI Responses API: the `reasoning` output item exactly as the server returned it (its id,
+   * summary and `encrypted_content`). Opaque: sent back unchanged, in its place, on every later
+   * request of the session, which is what keeps a reasoning model's reasoning across tool calls
+   * without server-side state. `text` holds its summary for display.
+   */
+  reasoningItem?: Record<string, unknown>;
 }
 
 export interface ToolUsePart {
@@ -59,6 +66,8 @@ export interface Usage {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** Output tokens spent on reasoning, when the provider reports them (already part of `outputTokens`). */
+  reasoningTokens?: number;
 }
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'other';

@@ -37,6 +37,7 @@ export const PartSchema = lazySchema(() => z.discriminatedUnion('type', [
     text: z.string(),
     signature: z.string().optional(),
     redactedData: z.string().optional(),
+    reasoningItem: z.record(z.string(), z.unknown()).optional(),
   }),
   z.looseObject({
     type: z.literal('tool_use'),

@@ -15,6 +15,7 @@ const thinkingPart = z.object({
   text: z.string(),
   signature: z.string().optional(),
   redactedData: z.string().optional(),
+  reasoningItem: z.record(z.string(), z.unknown()).optional(),
 });
 const toolUsePart = z.object({
   type: z.literal('tool_use'),
@@ -41,6 +42,7 @@ const usage = z.object({
   outputTokens: z.number(),
   cacheReadTokens: z.number(),
   cacheWriteTokens: z.number(),
+  reasoningTokens: z.number().optional(),
 });
 
 const traceSchema = z.object({ task: z.string(), agent: z.string(), turn: z.number().int().positive() });
