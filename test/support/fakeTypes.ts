@@ -3,7 +3,7 @@
 
 import type { Message, StopReason, ToolDefinition, Usage } from '../../runtime/providers/types.js';
 
-export type FakeApi = 'anthropic' | 'openai';
+export type FakeApi = 'anthropic' | 'openai' | 'responses';
 
 export interface FakeToolCall {
   name: string;
