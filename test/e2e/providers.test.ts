@@ -271,4 +271,12 @@ describe('validate for the new providers', () => {
     expect(result.stderr).toContain('remove reasoning');
     expect(result.stderr).not.toMatch(/at .*\.js:\d+/);
   });
+
+  it('squadron docs model shows a block for each provider', async () => {
+    const docs = await runCli(['docs', 'model'], { env: { COLUMNS: '100' } });
+    expect(docs.code, docs.stderr).toBe(0);
+    for (const provider of ['anthropic', 'openai', 'ollama']) expect(docs.stdout).toMatch(new RegExp(`provider\\s+= "${provider}"`));
+    expect(docs.stdout).toContain('api = "responses"');
+    expect(docs.stdout).toContain('MOD005');
+  });
 });
