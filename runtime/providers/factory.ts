@@ -51,12 +51,14 @@ export function createModelClient(block: ModelBlock, options: ModelClientFactory
         ? onFirstCall('openai', async () =>
             (await import('./responses.js')).createResponsesClient({
               ...network,
+              ...(block.provider === 'ollama' ? { label: 'ollama' } : {}),
               ...(options.supportsReasoning !== undefined ? { supportsReasoning: options.supportsReasoning } : {}),
             }),
           )
         : onFirstCall('openai', async () =>
             (await import('./openai.js')).createOpenAIClient({
               ...network,
+              ...(block.provider === 'ollama' ? { label: 'ollama' } : {}),
               ...(options.supportsReasoning !== undefined ? { supportsReasoning: options.supportsReasoning } : {}),
             }),
           );

@@ -29,7 +29,7 @@ export function createResponsesClient(options: Omit<OpenAIClientOptions, 'maxTok
   async function complete(request: ModelRequest, call: CallOptions = {}): Promise<ModelResponse> {
     const params = toResponsesParams(request, { supportsReasoning });
     return callSdk({
-      label: 'openai',
+      label: options.label ?? 'openai',
       network,
       errors: SDK_ERRORS,
       endpoint: sdk.baseURL,

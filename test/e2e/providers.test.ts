@@ -42,6 +42,8 @@ interface Wire {
   model: string;
   /** Commander settings besides the model. */
   commanderExtra: string;
+  /** How this server differs on a tool-calling turn (Ollama: finish_reason "stop", arguments in one chunk). */
+  toolTurn?: Partial<FakeReply>;
 }
 
 const WIRES: Wire[] = [
@@ -60,6 +62,7 @@ const WIRES: Wire[] = [
     modelBlock: (s) => `model "fake" {\n  provider       = "ollama"\n  base_url       = "${s.url}"\n  context_window = 32000\n}\n`,
     model: 'models.fake.qwen3',
     commanderExtra: '',
+    toolTurn: { rawStopReason: 'stop', chunkSize: 100_000 },
   },
 ];
 
@@ -87,11 +90,18 @@ function workerTurns(): TurnReply[] {
   ];
 }
 
-function script(worker: TurnReply[] = workerTurns()) {
-  return turnScript({
+function script(wire: Wire) {
+  const s = turnScript({
     [commanderOf('fetch')]: [callAgent('worker', 'Fetch /a, /b and /c and report the words.'), (req) => taskComplete(`Worker said: ${JSON.parse(lastToolResult(req)).answer}`)],
-    [workerOf('fetch')]: worker,
+    [workerOf('fetch')]: workerTurns(),
   });
+  return {
+    problems: s.problems,
+    respond: (req: FakeRequest): FakeReply => {
+      const reply = s.respond(req);
+      return reply.toolCalls && wire.toolTurn ? { ...reply, ...wire.toolTurn } : reply;
+    },
+  };
 }
 
 function wordsSeen(req: FakeRequest): string[] {
@@ -105,7 +115,7 @@ function reasoningItemsSent(req: FakeRequest): number {
 
 describe.each(WIRES)('squadron run ($name)', (wire) => {
   it('runs a commander and a worker with parallel and sequential tool calls, on its own route', async () => {
-    const s = script();
+    const s = script(wire);
     const server = await startFakeModelServer({ respond: s.respond });
     try {
       const dir = writeProject({ 'mission.hcl': missionHcl(wire, server) });
@@ -145,7 +155,7 @@ describe.each(WIRES)('squadron run ($name)', (wire) => {
   }, 180_000);
 
   it('resumes after kill -9 in the middle of the worker tool loop; the resumed request passes the server checks', async () => {
-    const s = script();
+    const s = script(wire);
     let child: ChildProcess | undefined;
     let killedAt: FakeRequest | undefined;
     const server = await startFakeModelServer({ respond: s.respond });
@@ -179,7 +189,7 @@ describe.each(WIRES)('squadron run ($name)', (wire) => {
   }, 240_000);
 
   it('retries a 429, a 5xx, a dropped stream and a stream error event, then completes', async () => {
-    const s = script();
+    const s = script(wire);
     const faults: FakeReply[] = [{ status: 429, retryAfterMs: 5 }, { status: 503 }, { text: 'partial words that never end', drop: true, chunkSize: 4 }, { text: 'partial again', streamError: { type: 'server_error' }, chunkSize: 4 }];
     let workerFirstTurns = 0;
     const server = await startFakeModelServer({
@@ -202,7 +212,7 @@ describe.each(WIRES)('squadron run ($name)', (wire) => {
   }, 180_000);
 
   it('records a cassette and replays it without calling the model', async () => {
-    const s = script();
+    const s = script(wire);
     const server = await startFakeModelServer({ respond: s.respond });
     try {
       const dir = writeProject({ 'mission.hcl': missionHcl(wire, server) });
@@ -222,7 +232,7 @@ describe.each(WIRES)('squadron run ($name)', (wire) => {
   }, 180_000);
 
   it('plan --show-prompt shows the system prompt and tools that run sends', async () => {
-    const s = script();
+    const s = script(wire);
     const server = await startFakeModelServer({ respond: s.respond });
     try {
       const dir = writeProject({ 'mission.hcl': missionHcl(wire, server) });
