@@ -145,6 +145,11 @@ describe.each(WIRES)('squadron run ($name)', (wire) => {
         db.close();
         expect(parts.all_parts).toContain('"encrypted_content":"enc_');
         expect(parts.all_parts).not.toContain('test-key-123');
+        // The transcript shows a reasoning summary, and says when there is none to show.
+        const transcript = await runCli(['inspect', doc.run_id, '--transcript', '--db', dir], { cwd: dir });
+        expect(transcript.code, transcript.stderr).toBe(0);
+        expect(transcript.stdout).toContain('[thinking] Fetch a and b together.');
+        expect(transcript.stdout).toContain('[thinking] (encrypted)');
       } else {
         expect(worker[0]!.headers['authorization']).toBe('Bearer ollama');
         expect(worker[0]!.body).not.toHaveProperty('reasoning_effort');
