@@ -287,6 +287,25 @@ describe('validate for the new providers', () => {
     expect(result.stderr).not.toMatch(/at .*\.js:\d+/);
   });
 
+  it('plan shows how each provider receives reasoning', async () => {
+    const agent = (name: string, model: string) => `agent "${name}" {\n  model       = ${model}\n  personality = "p"\n  reasoning   = "Medium"\n}\n`;
+    const dir = writeProject({
+      'mission.hcl': `model "claude" {\n  provider = "anthropic"\n  api_key  = "k-1234"\n}\nmodel "gpt" {\n  provider = "openai"\n  api_key  = "k-1234"\n}\nmodel "compat" {\n  provider = "openai"\n  base_url = "http://127.0.0.1:9/v1"\n}\n${agent('budget', 'models.claude.claude_haiku_4_5')}${agent('adaptive', 'models.claude.claude_sonnet_4_6')}${agent('responses', 'models.gpt.gpt_5')}${agent('chat', 'models.compat.gpt_5')}mission "m" {\n  commander {\n    model     = models.gpt.o3\n    reasoning = "LOW"\n  }\n  task "t" {\n    objective = "x"\n    agents    = [agents.budget, agents.adaptive, agents.responses, agents.chat]\n  }\n}\n`,
+    });
+    const result = await runCli(['plan', dir, '--json'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    const task = JSON.parse(result.stdout).tasks[0];
+    expect(task.commander).toMatchObject({ reasoning: 'low', reasoning_sent: 'reasoning.effort low, reasoning items sent back' });
+    expect(Object.fromEntries(task.agents.map((a: { name: string; reasoning_sent: string }) => [a.name, a.reasoning_sent]))).toEqual({
+      budget: 'extended thinking, budget 8,192 tokens',
+      adaptive: 'adaptive thinking, effort medium',
+      responses: 'reasoning.effort medium, reasoning items sent back',
+      chat: 'reasoning_effort medium',
+    });
+    const text = await runCli(['plan', dir], { cwd: dir });
+    expect(text.stdout).toContain('commander  gpt.o3 (reasoning low: reasoning.effort low, reasoning items sent back)');
+  });
+
   it('squadron docs model shows a block for each provider', async () => {
     const docs = await runCli(['docs', 'model'], { env: { COLUMNS: '100' } });
     expect(docs.code, docs.stderr).toBe(0);
