@@ -7,6 +7,11 @@ export type JsonSchema = Record<string, unknown>;
 export interface TextPart {
   type: 'text';
   text: string;
+  /**
+   * OpenAI Responses API: the id of the output message item the text came in. Sent back with it,
+   * so the API can pair the item with the reasoning item before it (see ThinkingPart.reasoningItem).
+   */
+  itemId?: string;
 }
 
 /** Kept verbatim (signature, redacted data) so it can be sent back unchanged on the next turn. */
@@ -33,6 +38,8 @@ export interface ToolUsePart {
   input: unknown;
   /** Set when the model produced arguments that are not valid JSON; `input` is then {}. */
   malformedInput?: string;
+  /** OpenAI Responses API: the id of the `function_call` item (`fc_…`; `id` is its call_id), as for TextPart.itemId. */
+  itemId?: string;
 }
 
 export type ToolResultContent =

@@ -9,7 +9,7 @@ import { canonicalJson } from '../canonicalJson.js';
 
 export const CASSETTE_VERSION = 1;
 
-const textPart = z.object({ type: z.literal('text'), text: z.string() });
+const textPart = z.object({ type: z.literal('text'), text: z.string(), itemId: z.string().optional() });
 const thinkingPart = z.object({
   type: z.literal('thinking'),
   text: z.string(),
@@ -23,6 +23,7 @@ const toolUsePart = z.object({
   name: z.string(),
   input: z.unknown(),
   malformedInput: z.string().optional(),
+  itemId: z.string().optional(),
 });
 const resultContent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),

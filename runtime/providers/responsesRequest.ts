@@ -59,8 +59,13 @@ function toInputItems(message: Message): InputItem[] {
   return message.role === 'assistant' ? assistantItems(message.parts) : userItems(message.parts);
 }
 
-/** Output items in the order the model produced them: reasoning, text, function calls. */
+/**
+ * Output items in the order the model produced them: reasoning, text, function calls. A reasoning
+ * item is paired with the item after it by that item's id, so when the turn holds one, its message
+ * and function_call items go back with their ids (and a message in its output form).
+ */
 function assistantItems(parts: Part[]): InputItem[] {
+  const paired = parts.some((p) => p.type === 'thinking' && p.reasoningItem !== undefined);
   const items: InputItem[] = [];
   let text = '';
   const flushText = (): void => {
@@ -68,17 +73,20 @@ function assistantItems(parts: Part[]): InputItem[] {
     text = '';
   };
   for (const part of parts) {
-    if (part.type === 'text') {
+    if (part.type === 'text' && !(paired && part.itemId !== undefined)) {
       text += part.text;
       continue;
     }
     flushText();
-    if (part.type === 'thinking' && part.reasoningItem !== undefined) {
+    if (part.type === 'text') {
+      items.push({ type: 'message', role: 'assistant', id: part.itemId!, status: 'completed', content: [{ type: 'output_text', text: part.text, annotations: [] }] });
+    } else if (part.type === 'thinking' && part.reasoningItem !== undefined) {
       // Unchanged: the server checks the encrypted content it issued.
       items.push(part.reasoningItem as unknown as InputItem);
     } else if (part.type === 'tool_use') {
       // Malformed arguments are not echoed: a server may refuse history it cannot parse.
-      items.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: JSON.stringify(part.input ?? {}) });
+      const id = paired && part.itemId !== undefined ? { id: part.itemId } : {};
+      items.push({ type: 'function_call', ...id, call_id: part.id, name: part.name, arguments: JSON.stringify(part.input ?? {}) });
     }
     // Thinking from another API (Anthropic thinking, Chat Completions reasoning text) has no form here.
   }

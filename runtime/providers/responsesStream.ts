@@ -82,11 +82,11 @@ export class ResponsesStreamAccumulator {
       }
       case 'message': {
         const text = item.content.map((c) => (c.type === 'output_text' ? c.text : c.refusal)).join('');
-        return text === '' ? [] : [{ type: 'text', text }];
+        return text === '' ? [] : [{ type: 'text', text, itemId: item.id }];
       }
       case 'function_call': {
         const args = item.arguments !== '' ? item.arguments : (this.argDeltas.get(item.id ?? '') ?? '');
-        return [{ type: 'tool_use', id: item.call_id, name: item.name, ...parseToolInput(args) }];
+        return [{ type: 'tool_use', id: item.call_id, name: item.name, ...parseToolInput(args), ...(item.id ? { itemId: item.id } : {}) }];
       }
       default:
         // Built-in tools are never offered, so nothing else is expected; ignore rather than fail.

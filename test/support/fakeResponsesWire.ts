@@ -33,12 +33,14 @@ export function canonicalFromResponses(body: Json): FakeCanonicalRequest {
       } catch {
         malformed = args;
       }
-      push('assistant', { type: 'tool_use', id: str(item['call_id']), name: str(item['name']), input: parsed, ...(malformed !== undefined ? { malformedInput: malformed } : {}) });
+      const itemId = typeof item['id'] === 'string' ? { itemId: item['id'] } : {};
+      push('assistant', { type: 'tool_use', id: str(item['call_id']), name: str(item['name']), input: parsed, ...(malformed !== undefined ? { malformedInput: malformed } : {}), ...itemId });
     } else if (type === 'function_call_output') {
       push('user', { type: 'tool_result', toolUseId: str(item['call_id']), content: outputContent(item['output']), isError: false });
     } else if (type === 'message') {
       const role = item['role'] === 'assistant' ? 'assistant' : 'user';
-      for (const part of contentParts(item['content'])) push(role, part);
+      const itemId = role === 'assistant' && typeof item['id'] === 'string' ? item['id'] : undefined;
+      for (const part of contentParts(item['content'])) push(role, part.type === 'text' && itemId !== undefined ? { ...part, itemId } : part);
     }
   }
   return {
@@ -79,10 +81,13 @@ function outputContent(output: unknown): ToolResultContent[] {
 /**
  * The reasoning items a server handed out, and the function calls each came before. Like the real
  * API with `store: false`: an item must come back byte for byte (its encrypted content is checked),
- * and a function call it preceded cannot come back without it, in its place.
+ * immediately followed by the item that followed it (paired by that item's id), and a function call
+ * it preceded cannot come back without it, in its place.
  */
 export class ReasoningLedger {
   private readonly issued = new Map<string, string>();
+  /** reasoning item id → the id of the output item right after it. */
+  private readonly following = new Map<string, string>();
   /** call_id → the reasoning item ids output before it in the same response. */
   private readonly requiredFor = new Map<string, string[]>();
 
@@ -118,6 +123,10 @@ export class ReasoningLedger {
       if (reasoningIds.length > 0) this.requiredFor.set(call.id, reasoningIds);
       items.push({ id: `fc_${turn.id}_${i}`, type: 'function_call', status: 'completed', call_id: call.id, name: call.name, arguments: call.args });
     });
+    items.forEach((item, i) => {
+      const next = items[i + 1];
+      if (item['type'] === 'reasoning' && next !== undefined && next['type'] !== 'reasoning') this.following.set(str(item['id']), str(next['id']));
+    });
     return items;
   }
 
@@ -130,6 +139,10 @@ export class ReasoningLedger {
         const issued = this.issued.get(id);
         if (issued === undefined || !sameJson(issued, item)) {
           return `The encrypted content for item ${id} could not be verified.`;
+        }
+        const next = this.following.get(id);
+        if (next !== undefined && input[index + 1]?.['id'] !== next) {
+          return `Item '${id}' of type 'reasoning' was provided without its required following item.`;
         }
       }
       if (item['type'] === 'function_call') {

@@ -42,7 +42,7 @@ describe('createModelClient', () => {
     server = await startFakeModelServer({ respond: () => ({ text: 'from responses' }) });
     const client = createModelClient(block({ provider: 'openai', api: 'responses', apiKey: 'k', baseUrl: server.openaiBaseURL }));
     const response = await client.complete(request());
-    expect(response.message.parts).toEqual([{ type: 'text', text: 'from responses' }]);
+    expect(response.message.parts).toMatchObject([{ type: 'text', text: 'from responses' }]);
     expect(server.requests[0]?.path).toBe('/v1/responses');
   });
 

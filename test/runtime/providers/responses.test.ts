@@ -57,7 +57,7 @@ describe('responses adapter against the fake server', () => {
     const [thinking, text] = response.message.parts;
     expect(thinking).toMatchObject({ type: 'thinking', text: '', reasoningItem: { type: 'reasoning', summary: [] } });
     expect((thinking as { reasoningItem: Record<string, unknown> }).reasoningItem['encrypted_content']).toMatch(/^enc_/);
-    expect(text).toEqual({ type: 'text', text: 'Sunny and 21 degrees.' });
+    expect(text).toEqual({ type: 'text', text: 'Sunny and 21 degrees.', itemId: expect.stringMatching(/^msg_/) });
   });
 
   it('carries reasoning items back unchanged and in place with parallel calls; the server accepts the follow-up', async () => {
@@ -77,18 +77,19 @@ describe('responses adapter against the fake server', () => {
     expect(first.message.parts.map((p) => p.type)).toEqual(['thinking', 'tool_use', 'tool_use']);
     expect(first.message.parts[0]).toMatchObject({ text: 'Two cities: call both at once.' });
     expect(first.message.parts.slice(1)).toEqual([
-      { type: 'tool_use', id: 'call_a', name: 'get_weather', input: { city: 'Paris' } },
-      { type: 'tool_use', id: 'call_b', name: 'get_weather', input: { city: 'Lyon' } },
+      { type: 'tool_use', id: 'call_a', name: 'get_weather', input: { city: 'Paris' }, itemId: expect.stringMatching(/^fc_/) },
+      { type: 'tool_use', id: 'call_b', name: 'get_weather', input: { city: 'Lyon' }, itemId: expect.stringMatching(/^fc_/) },
     ]);
     // Through JSON, as the store keeps it.
     const stored = JSON.parse(JSON.stringify(first)) as ModelResponse;
     const second = await client.complete(request({ reasoning: 'low', messages: followUp(stored) }));
     expect(server.errors).toEqual([]);
-    expect(second.message.parts.at(-1)).toEqual({ type: 'text', text: 'Sunny in both.' });
+    expect(second.message.parts.at(-1)).toMatchObject({ type: 'text', text: 'Sunny in both.' });
     const input = server.requests[1]!.body['input'] as Record<string, unknown>[];
     expect(input.map((i) => i['type'])).toEqual(['message', 'reasoning', 'function_call', 'function_call', 'function_call_output', 'function_call_output']);
     expect(input[1]).toEqual((first.message.parts[0] as { reasoningItem: unknown }).reasoningItem);
-    expect(input[2]).toEqual({ type: 'function_call', call_id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' });
+    // Paired with the reasoning item by its id, as the API requires.
+    expect(input[2]).toEqual({ type: 'function_call', id: (first.message.parts[1] as { itemId: string }).itemId, call_id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' });
     expect(input[4]).toEqual({ type: 'function_call_output', call_id: 'call_a', output: 'sunny in Paris' });
   });
 
@@ -102,6 +103,10 @@ describe('responses adapter against the fake server', () => {
     const altered = { ...first, message: { role: 'assistant' as const, parts: [{ type: 'thinking' as const, text: '', reasoningItem: { ...item, encrypted_content: 'enc_forged' } }, ...first.message.parts.slice(1)] } };
     await expect(client.complete(request({ messages: followUp(altered) }))).rejects.toBeInstanceOf(ModelCallError);
     expect(server.errors.at(-1)).toContain('could not be verified');
+    // Without the id of the item that followed it, the reasoning item cannot be paired.
+    const unpaired = { ...first, message: { role: 'assistant' as const, parts: first.message.parts.map((p) => (p.type === 'tool_use' ? { ...p, itemId: undefined } : p)) } };
+    await expect(client.complete(request({ messages: followUp(unpaired) }))).rejects.toMatchObject({ status: 400 });
+    expect(server.errors.at(-1)).toContain("of type 'reasoning' was provided without its required following item");
   });
 
   it('reports usage with cached tokens split out and reasoning tokens, and incomplete as max_tokens', async () => {
@@ -124,8 +129,39 @@ describe('responses adapter against the fake server', () => {
     ]);
     const notices: RetryNotice[] = [];
     const response = await client.complete(request(), { onRetry: (n) => notices.push(n) });
-    expect(response.message.parts).toEqual([{ type: 'text', text: 'finally' }]);
+    expect(response.message.parts).toMatchObject([{ type: 'text', text: 'finally' }]);
     expect(notices.map((n) => n.status ?? n.reason.split(' ')[0])).toEqual([429, 500, expect.any(String), expect.any(String)]);
     expect(server.requests).toHaveLength(5);
+  });
+
+  it('sends a tool error with its prefix and a tool image inside function_call_output', async () => {
+    const { server, client } = await withReplies([{ text: 'seen' }]);
+    const messages: Message[] = [
+      userText('Look.'),
+      { role: 'assistant', parts: [{ type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Oslo' } }, { type: 'tool_use', id: 'call_2', name: 'get_weather', input: { city: 'Rome' } }] },
+      {
+        role: 'user',
+        parts: [
+          { type: 'tool_result', toolUseId: 'call_1', content: [{ type: 'text', text: 'no such city' }], isError: true },
+          { type: 'tool_result', toolUseId: 'call_2', content: [{ type: 'text', text: 'radar:' }, { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' }], isError: false },
+          { type: 'text', text: 'And now?' },
+        ],
+      },
+    ];
+    await client.complete(request({ messages }));
+    const input = server.requests[0]!.body['input'] as Record<string, unknown>[];
+    expect(input.slice(3)).toEqual([
+      { type: 'function_call_output', call_id: 'call_1', output: 'Error: no such city' },
+      {
+        type: 'function_call_output',
+        call_id: 'call_2',
+        output: [
+          { type: 'input_text', text: 'radar:' },
+          { type: 'input_image', detail: 'auto', image_url: 'data:image/png;base64,iVBORw0KGgo=' },
+        ],
+      },
+      { type: 'message', role: 'user', content: 'And now?' },
+    ]);
+    expect(server.requests[0]!.canonical.messages.at(-1)!.parts.map((p) => p.type)).toEqual(['tool_result', 'tool_result', 'text']);
   });
 });
