@@ -109,3 +109,8 @@ test('an ollama block with context_window warns of nothing', () => {
   expect(codes(r)).toEqual([]);
   expect(r.graph!.models[0]!.baseUrl).toBe('http://gpu-box:11434');
 });
+
+test('a dollar budget over an Ollama model does not warn of missing pricing: a local model is free', () => {
+  const src = `model "local" {\n  provider       = "ollama"\n  context_window = 32768\n}\nmission "m" {\n  commander { model = models.local.qwen3 }\n  budget {\n    dollars = 1\n  }\n  task "t" {\n    objective = "x"\n    tools     = [builtins.http.get]\n  }\n}\n`;
+  expect(codes(loadHcl(src))).toEqual([]);
+});
