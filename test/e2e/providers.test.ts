@@ -272,6 +272,12 @@ describe('validate for the new providers', () => {
     expect(result.stdout).toContain('cloud (openai, responses API), proxy (openai, chat completions API, no api_key), local (ollama, chat completions API)');
     expect(result.stderr).toContain('warning[MOD005]: the context window of models.local.llama3 (llama3) is unknown: 32,000 tokens is assumed');
     expect(result.stderr).toContain('set context_window on model "local"');
+    const json = await runCli(['validate', dir, '--json'], { cwd: dir });
+    expect(JSON.parse(json.stdout).summary.models).toEqual([
+      { name: 'cloud', provider: 'openai', api_key: true, api: 'responses' },
+      { name: 'proxy', provider: 'openai', api_key: false, api: 'chat_completions' },
+      { name: 'local', provider: 'ollama', api_key: false, api: 'chat_completions' },
+    ]);
   });
 
   it('refuses reasoning an Ollama model or a non-reasoning model cannot take, with a hint, and an unknown effort', async () => {
