@@ -32,7 +32,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   SCH013: 'A number is out of range or not a whole number.',
   SCH014: 'A reserved name is used.',
   SCH015: 'A secret variable has a default value.',
-  SCH016: 'reasoning is set for a model that does not support it (warning).',
+  SCH016: 'reasoning is set for a model that does not take it (an OpenAI or Claude model without reasoning, any Ollama model).',
   SCH017: 'A field schema (string(), list(), …) is malformed.',
   SCH018: 'A secret variable\'s value is shorter than 4 characters: it could not be redacted, so it is refused.',
   // References: traversals in reference positions and inside expressions.
@@ -82,6 +82,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   MOD002: 'A referenced model is past its end-of-life date (a warning when the block has a base_url).',
   MOD003: 'A referenced model has no pricing: its cost counts as 0 (warning).',
   MOD004: 'A dollar budget covers a model without pricing: its calls count as $0 against it (warning, at the budget).',
+  MOD005: 'The context window of a referenced Ollama model is unknown: the default is assumed until the block sets context_window (warning).',
   // Files and paths.
   FIL001: 'A path does not exist.',
   FIL002: 'A path leaves the project root.',

@@ -14,7 +14,9 @@ export interface SourceLocation {
   column: number;
 }
 
-export type ProviderName = 'anthropic' | 'openai' | 'gemini' | 'replay';
+export type ProviderName = 'anthropic' | 'openai' | 'gemini' | 'ollama' | 'replay';
+/** The wire API of an `openai` or `ollama` block (`api`; see docs/blocks/model.md for the default). */
+export type ModelApi = 'responses' | 'chat_completions';
 export type Reasoning = 'low' | 'medium' | 'high';
 
 /**
@@ -68,6 +70,8 @@ export interface ModelBlock {
   /** Resolved value (usually from a secret variable). Never persisted or logged. */
   apiKey?: string;
   baseUrl?: string;
+  /** `openai` and `ollama` blocks: the wire API, resolved (the block's `api` or its default). */
+  api?: ModelApi;
   aliases: Readonly<Record<string, string>>;
   maxOutputTokens?: number;
   /** `context_window`: overrides the catalog's window for every model of the block. */

@@ -213,6 +213,9 @@ export function catalogFor(provider: ProviderName): readonly CatalogModel[] {
       return OPENAI;
     case 'gemini':
       return GEMINI;
+    case 'ollama':
+      // Whatever is pulled locally: any key is a model name (see resolveModelRef).
+      return [];
     case 'replay':
       return REPLAY;
   }
@@ -229,4 +232,7 @@ export function catalogModelByApiId(provider: ProviderName, apiModel: string): C
   return catalogFor(provider).find((c) => c.apiModel === apiModel || (c.otherIds?.includes(apiModel) ?? false));
 }
 
-export const PROVIDERS: readonly ProviderName[] = ['anthropic', 'openai', 'gemini', 'replay'];
+export const PROVIDERS: readonly ProviderName[] = ['anthropic', 'openai', 'gemini', 'ollama', 'replay'];
+
+/** Where Ollama listens by default (Go's default too); its OpenAI-compatible API is under /v1. */
+export const OLLAMA_DEFAULT_BASE_URL = 'http://127.0.0.1:11434';

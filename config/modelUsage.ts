@@ -6,10 +6,10 @@
 
 import { diagnosticAt, type Diagnostic } from './hcl/diagnostic.js';
 import type { ModelBlock, ModelRef } from './graph.js';
-import { catalogModelByApiId, type CatalogEndOfLife } from './modelCatalog.js';
+import { catalogModelByApiId, UNKNOWN_CONTEXT_WINDOW, type CatalogEndOfLife } from './modelCatalog.js';
 import type { ModelUse } from './scope.js';
 
-const PROVIDER_NAMES = { anthropic: 'Anthropic', openai: 'OpenAI', gemini: 'Google', replay: 'replay' } as const;
+const PROVIDER_NAMES = { anthropic: 'Anthropic', openai: 'OpenAI', gemini: 'Google', ollama: 'Ollama', replay: 'replay' } as const;
 
 /** `today` is `YYYY-MM-DD` (the day the check runs, UTC, unless a test fixes it). */
 export function checkModelUses(uses: ReadonlyMap<string, ModelUse>, models: ReadonlyMap<string, ModelBlock>, today: string, diags: Diagnostic[]): void {
@@ -18,6 +18,11 @@ export function checkModelUses(uses: ReadonlyMap<string, ModelUse>, models: Read
     if (block === undefined || block.provider === 'replay') continue;
     const endOfLife = catalogModelByApiId(block.provider, first.ref.apiModel)?.endOfLife;
     if (endOfLife !== undefined) diags.push(endOfLifeDiagnostic(first, first.count, block, endOfLife, today));
+    if (block.provider === 'ollama') {
+      // A local model costs nothing, and no catalog can know its window.
+      if (block.contextWindow === undefined) diags.push(unknownWindowDiagnostic(first));
+      continue;
+    }
     if (block.pricing[first.ref.key] === undefined) diags.push(noPricingDiagnostic(first));
   }
 }
@@ -47,6 +52,17 @@ function noPricingDiagnostic(use: ModelUse): Diagnostic {
     'MOD003',
     `no pricing for ${describe(ref)}: its cost counts as 0; add a pricing block`,
     `in model "${ref.block}": pricing "${ref.key}" { input = …, output = … } (USD per million tokens; 0 and 0 if it is free)`,
+  );
+}
+
+function unknownWindowDiagnostic(use: ModelUse): Diagnostic {
+  const { ref } = use;
+  return diagnosticAt(
+    use.range,
+    'warning',
+    'MOD005',
+    `the context window of ${describe(ref)} is unknown: ${UNKNOWN_CONTEXT_WINDOW.toLocaleString('en-US')} tokens is assumed`,
+    `set context_window on model "${ref.block}" to the window the model was loaded with (Ollama's num_ctx)`,
   );
 }
 

@@ -234,16 +234,19 @@ export function resolveModelRef(attr: Attribute, scope: Scope, diags: Diagnostic
   }
   const alias = block.aliases[key];
   const entry = catalogModel(block.provider, key);
-  if (alias === undefined && entry === undefined) {
+  if (alias === undefined && entry === undefined && block.provider !== 'ollama') {
     const keys = [...Object.keys(block.aliases), ...catalogFor(block.provider).map((c) => c.key)];
     const hint = suggestionHint(key, keys, (c) => `models.${blockName}.${c}`) ?? `add it to the block's aliases: aliases = { ${key} = "<api model id>" }`;
     diags.push(diagnosticAt(p.range, 'error', 'REF009', `model block "${blockName}" (${block.provider}) has no model "${key}"`, hint));
     return undefined;
   }
-  const apiModel = alias ?? entry!.apiModel;
+  // An Ollama key not in the aliases is the local model's name itself.
+  const apiModel = alias ?? entry?.apiModel ?? key;
   const ref: ModelRef = { block: blockName, key, provider: block.provider, apiModel };
   const known = alias === undefined ? entry : catalogModelByApiId(block.provider, alias);
   if (known !== undefined) ref.supportsReasoning = known.reasoning;
+  // Go sends Ollama no reasoning effort either: its models think at their own default.
+  if (block.provider === 'ollama') ref.supportsReasoning = false;
   scope.symbols.modelUses.set(`${blockName}.${key}`, { ref, range: p.range, count: 1 });
   return ref;
 }

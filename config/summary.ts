@@ -39,7 +39,8 @@ export interface WholeServers {
 export interface ConfigSummary {
   files: number;
   variables: { name: string; secret: boolean; source: string }[];
-  models: { name: string; provider: string; apiKey: boolean }[];
+  /** `api`: the wire API of an openai or ollama block. */
+  models: { name: string; provider: string; apiKey: boolean; api?: string }[];
   customTools: { name: string; implements: string }[];
   mcpServers: { name: string; transport: 'stdio' | 'http'; needsVariables?: string[] }[];
   toolsets: ({ name: string; tools: number } & WholeServers)[];
@@ -67,7 +68,7 @@ type Item<K extends keyof MissionGraph> = MissionGraph[K] extends readonly (infe
  */
 export const summarizeItem = {
   variable: (v: Item<'variables'>): ConfigSummary['variables'][number] => ({ name: v.name, secret: v.secret, source: v.source }),
-  model: (m: Item<'models'>): ConfigSummary['models'][number] => ({ name: m.name, provider: m.provider, apiKey: m.apiKey !== undefined }),
+  model: (m: Item<'models'>): ConfigSummary['models'][number] => ({ name: m.name, provider: m.provider, apiKey: m.apiKey !== undefined, ...(m.api ? { api: m.api } : {}) }),
   customTool: (t: Item<'customTools'>): ConfigSummary['customTools'][number] => ({ name: t.name, implements: t.implements }),
   mcpServer: (s: Item<'mcpServers'>): ConfigSummary['mcpServers'][number] => ({ name: s.name, transport: s.transport.kind, ...(s.needsVariables ? { needsVariables: [...s.needsVariables] } : {}) }),
   toolset: (t: Item<'toolsets'>): ConfigSummary['toolsets'][number] => ({ name: t.name, tools: t.tools.length, ...wholeServers(t.tools) }),

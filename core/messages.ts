@@ -9,6 +9,11 @@ export interface TextPart {
   text: string;
   /** Gemini: the opaque `thoughtSignature` that came on this part, sent back on it unchanged. */
   thoughtSignature?: string;
+  /**
+   * OpenAI Responses API: the id of the output message item the text came in. Sent back with it,
+   * so the API can pair the item with the reasoning item before it (see ThinkingPart.reasoningItem).
+   */
+  itemId?: string;
 }
 
 /** Kept verbatim (signature, redacted data) so it can be sent back unchanged on the next turn. */
@@ -20,6 +25,13 @@ export interface ThinkingPart {
   redactedData?: string;
   /** Gemini: the `thoughtSignature` of a thought part (its text is never sent back, the signature is). */
   thoughtSignature?: string;
+  /**
+   * OpenAI Responses API: the `reasoning` output item exactly as the server returned it (its id,
+   * summary and `encrypted_content`). Opaque: sent back unchanged, in its place, on every later
+   * request of the session, which is what keeps a reasoning model's reasoning across tool calls
+   * without server-side state. `text` holds its summary for display.
+   */
+  reasoningItem?: Record<string, unknown>;
 }
 
 export interface ToolUsePart {
@@ -36,6 +48,8 @@ export interface ToolUsePart {
    * first carries one).
    */
   thoughtSignature?: string;
+  /** OpenAI Responses API: the id of the `function_call` item (`fc_…`; `id` is its call_id), as for TextPart.itemId. */
+  itemId?: string;
 }
 
 export type ToolResultContent =
@@ -69,6 +83,8 @@ export interface Usage {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** Output tokens spent on reasoning, when the provider reports them (already part of `outputTokens`). */
+  reasoningTokens?: number;
 }
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'other';

@@ -25,6 +25,7 @@ import type { GivenSkill, GivenTool } from './events.js';
 import type { ToolDefinition } from './providers/types.js';
 import type { SelectionOverrides, ToolResolver } from './runContext.js';
 import { ancestorsOf } from './taskGraph.js';
+import { reasoningOnTheWire } from './reasoningWire.js';
 
 export interface RequestBytes {
   system: number;
@@ -41,6 +42,8 @@ export interface AgentPlan {
   model: string;
   api_model: string;
   reasoning?: string;
+  /** How the provider receives `reasoning` (e.g. `reasoning.effort high`); only when reasoning is set. */
+  reasoning_sent?: string;
   discovery: boolean;
   tools: GivenTool[];
   skills: GivenSkill[];
@@ -87,6 +90,8 @@ export interface CommanderPlan {
   model: string;
   api_model: string;
   reasoning?: string;
+  /** How the provider receives `reasoning` (e.g. `reasoning.effort high`); only when reasoning is set. */
+  reasoning_sent?: string;
   tools: string[];
   request_bytes: RequestBytes;
   tool_response: ToolResponsePlan;
@@ -233,7 +238,10 @@ async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
     tool_response: toolResponsePlan(resultLimit(req.mission.commander.toolResponse, 'commander')),
     context: contextPlan(req.graph, model, { settings: req.mission.commander.context, via: 'commander' }),
   };
-  if (req.mission.commander.reasoning) commander.reasoning = req.mission.commander.reasoning;
+  if (req.mission.commander.reasoning) {
+    commander.reasoning = req.mission.commander.reasoning;
+    commander.reasoning_sent = reasoningOnTheWire(req.graph, model, req.mission.commander.reasoning);
+  }
   if (req.showPrompts) {
     commander.system_prompt = system;
     commander.first_message = objective;
@@ -274,7 +282,10 @@ async function planAgent(req: PlanRequest, def: AgentDefinition, direct?: { fini
     warnings: def.warnings,
     tool_hints: Object.fromEntries(def.tools.flatMap((t) => (t.hints && t.hints.length > 0 ? [[t.ref, [...t.hints]]] : []))),
   };
-  if (def.reasoning) plan.reasoning = def.reasoning;
+  if (def.reasoning) {
+    plan.reasoning = def.reasoning;
+    plan.reasoning_sent = reasoningOnTheWire(req.graph, def.model, def.reasoning);
+  }
   if (req.showPrompts) {
     plan.system_prompt = def.systemPrompt;
     if (direct) plan.first_message = direct.objective;

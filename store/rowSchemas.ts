@@ -38,6 +38,7 @@ export const PartSchema = lazySchema(() => z.discriminatedUnion('type', [
     signature: z.string().optional(),
     redactedData: z.string().optional(),
     thoughtSignature: z.string().optional(),
+    reasoningItem: z.record(z.string(), z.unknown()).optional(),
   }),
   z.looseObject({
     type: z.literal('tool_use'),

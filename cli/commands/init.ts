@@ -1,16 +1,17 @@
 // `squadron init [dir]`: starts a project by copying a folder of examples/ into `dir` — the starter
 // project by default (a model whose key is a secret variable, a toolset, a two-task mission and a
-// README), or any example with `--example NAME`. Existing files are never overwritten: if one of
+// README), for the provider `--provider` names (anthropic, the default; openai; ollama), or any
+// example with `--example NAME`. Existing files are never overwritten: if one of
 // the files is already there, nothing is written and the command is refused (exit 2).
 
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { assetPath } from '../../core/assets.js';
 import { closest } from '../../config/suggest.js';
 import { SQUADRON_DIR } from '../../config/projectLayout.js';
 import { CliError, EXIT, type CliIo } from '../io.js';
-import { STARTER_PROVIDERS, starterFor, type StarterProvider } from '../starterProvider.js';
+import { INIT_PROVIDER_NAMES, INIT_PROVIDERS, starterMission, starterReadme } from '../initProviders.js';
 
 const STARTER = 'starter';
 
@@ -23,26 +24,16 @@ export function register(program: Command, io: CliIo): void {
     .description('Create a starter project (or copy an example) in a directory')
     .argument('[dir]', 'where to create it (made if missing)', '.')
     .option('--example <name>', 'copy one of the examples instead of the starter project')
-    .option('--provider <name>', `the starter project's model provider: ${STARTER_PROVIDERS.map((p) => p.name).join(', ')} (default anthropic)`)
-    .action((dir: string, opts: { example?: string; provider?: string }) => {
-      io.exitCode = init(dir, opts.example, io, starterProvider(opts.provider, opts.example));
+    .addOption(new Option('--provider <name>', 'the starter project\'s model provider').choices(INIT_PROVIDER_NAMES).default('anthropic'))
+    .action((dir: string, opts: { example?: string; provider: string }, command: Command) => {
+      if (opts.example !== undefined && command.getOptionValueSource('provider') === 'cli') {
+        throw new CliError('--provider chooses the starter project\'s model; an example keeps its own (use one or the other)');
+      }
+      io.exitCode = init(dir, opts.example, opts.provider, io);
     });
 }
 
-/** The provider named by --provider (only for the starter project); a usage error otherwise. */
-function starterProvider(name: string | undefined, example: string | undefined): StarterProvider | undefined {
-  if (name === undefined) return undefined;
-  if (example !== undefined) throw new CliError('--provider applies to the starter project, not to --example (an example keeps its own model)');
-  const found = STARTER_PROVIDERS.find((p) => p.name === name);
-  if (!found) {
-    const names = STARTER_PROVIDERS.map((p) => p.name);
-    const near = closest(name, names);
-    throw new CliError(`unknown provider "${name}". ${near === undefined ? '' : `did you mean ${near}? `}Providers: ${names.join(', ')}`);
-  }
-  return found;
-}
-
-function init(dir: string, example: string | undefined, io: CliIo, provider?: StarterProvider): number {
+function init(dir: string, example: string | undefined, providerName: string, io: CliIo): number {
   const name = example ?? STARTER;
   const source = exampleDir(name);
   const target = resolve(io.cwd, dir);
@@ -56,11 +47,17 @@ function init(dir: string, example: string | undefined, io: CliIo, provider?: St
   }
   for (const file of files) {
     mkdirSync(dirname(join(target, file)), { recursive: true });
-    if (provider === undefined) copyFileSync(join(source, file), join(target, file));
-    else writeFileSync(join(target, file), starterFor(readFileSync(join(source, file), 'utf8'), provider));
+    copyFileSync(join(source, file), join(target, file));
+  }
+  const provider = INIT_PROVIDERS[providerName];
+  if (example === undefined && provider !== undefined) {
+    for (const [file, rewrite] of [['mission.hcl', starterMission], ['README.md', starterReadme]] as const) {
+      const path = join(target, file);
+      if (existsSync(path)) writeFileSync(path, rewrite(readFileSync(path, 'utf8'), provider));
+    }
   }
   const where = relative(io.cwd, target) || '.';
-  const what = example === undefined ? `a starter project${provider ? ` (${provider.label})` : ''}` : `the ${name} example`;
+  const what = example === undefined ? `a starter project (${providerName})` : `the ${name} example`;
   io.stdout.write(`created ${what} in ${where}: ${files.join(', ')}\n`);
   const readme = files.includes('README.md') ? ` (see ${join(where, 'README.md')})` : '';
   io.stdout.write(`next: squadron validate ${where}, then squadron plan ${where} and squadron run ${where}${readme}\n`);

@@ -138,7 +138,9 @@ function renderPart(role: string, part: Part, calls: Map<string, { status: strin
     case 'text':
       return `[${role}] ${part.text}`;
     case 'thinking':
-      return `[thinking] ${part.redactedData ? '(redacted)' : firstLines(part.text, 4)}`;
+      if (part.redactedData) return '[thinking] (redacted)';
+      // An OpenAI reasoning item may carry no summary: its reasoning is encrypted.
+      return `[thinking] ${part.text === '' && part.reasoningItem ? '(encrypted)' : firstLines(part.text, 4)}`;
     case 'tool_use': {
       const ledger = calls.get(part.id);
       const status = ledger ? ` [${ledger.toolRef}: ${ledger.status}]` : '';

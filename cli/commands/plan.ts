@@ -68,7 +68,7 @@ function renderPlan(plan: MissionPlan): string {
     const c = task.commander;
     if (task.budget) out.push(`  budget     ${budgetText(task.budget)} (every session of the task)`);
     if (c !== undefined) {
-      out.push(`  commander  ${c.model}${c.reasoning ? ` (reasoning ${c.reasoning})` : ''} · tools: ${c.tools.join(', ')}`);
+      out.push(`  commander  ${c.model}${reasoningText(c)} · tools: ${c.tools.join(', ')}`);
       out.push(`             first request ${bytes(c.request_bytes)}`);
       out.push(`             ${toolResponse(c.tool_response)}`);
       out.push(`             ${contextLine(c.context)}`);
@@ -94,7 +94,7 @@ function iteratorLines(it: IteratorPlan, direct: boolean): string[] {
 }
 
 function renderAgent(task: string, a: AgentPlan, direct: boolean): string[] {
-  const out = [`  ${a.name.padEnd(10)} ${a.model}${a.reasoning ? ` (reasoning ${a.reasoning})` : ''}`];
+  const out = [`  ${a.name.padEnd(10)} ${a.model}${reasoningText(a)}`];
   out.push(`             ${describeSelection(a.name, task, a.tools, a.skills, a.discovery)}`);
   for (const tool of a.tools) {
     const hints = a.tool_hints[tool.ref];
@@ -145,4 +145,10 @@ function fmt(n: number): string {
 function section(title: string, text: string): string {
   const body = text.trimEnd().split('\n').map((l) => `    │ ${l}`).join('\n');
   return `    ┌─ ${title}\n${body}`;
+}
+
+/** ` (reasoning high: reasoning.effort high, …)`, or nothing when no effort is set. */
+function reasoningText(p: { reasoning?: string; reasoning_sent?: string }): string {
+  if (!p.reasoning) return '';
+  return ` (reasoning ${p.reasoning}${p.reasoning_sent ? `: ${p.reasoning_sent}` : ''})`;
 }

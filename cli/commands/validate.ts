@@ -136,7 +136,7 @@ async function writeRows(graph: MissionGraph, add: AddText): Promise<void> {
     for (let i = 0; i < items.length; i++) await add(`${i > 0 ? ', ' : ''}${show(summarize(items[i]!))}`, 0);
     await add('\n', 1);
   };
-  await row('models', graph.models, summarizeItem.model, (m) => `${m.name} (${m.provider}${m.apiKey || m.provider === 'replay' ? '' : ', no api_key'})`);
+  await row('models', graph.models, summarizeItem.model, (m) => `${m.name} (${m.provider}${m.api ? `, ${m.api.replace('_', ' ')} API` : ''}${m.apiKey || m.provider === 'replay' || m.provider === 'ollama' ? '' : ', no api_key'})`);
   await row('tools', graph.customTools, summarizeItem.customTool, (t) => `${t.name} (${t.implements})`);
   await row('mcp', graph.mcpServers, summarizeItem.mcpServer, (m) => `${m.name} (${m.transport}${m.needsVariables ? `, needs ${m.needsVariables.map((n) => `vars.${n}`).join(', ')}` : ''})`);
   await row('toolsets', graph.toolsets, summarizeItem.toolset, (t) => `${t.name} (${toolCount(t)})`);

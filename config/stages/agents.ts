@@ -9,7 +9,8 @@ import { resolveModelRef, resolveNameList, resolveToolList } from '../references
 import { blockHeader, checkBlockName, decodeBody, locationOf, type BlockSchema } from '../schema.js';
 import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
-import { readEnum, readInteger, readText } from '../values.js';
+import { readInteger, readString, readText } from '../values.js';
+import { suggestionHint } from '../suggest.js';
 import type { Attribute } from '../hcl/ast.js';
 import { exactList } from '../exactList.js';
 import { loadToolResponse, TOOL_RESPONSE_BLOCK } from './toolResponse.js';
@@ -46,17 +47,26 @@ export function checkAgentName(block: Block, diags: Diagnostic[]): boolean {
 }
 
 /**
- * Reads a reasoning effort and warns when the model is known not to support one (the setting would
- * be silently ignored by the provider otherwise).
+ * Reads a reasoning effort, case-insensitively as the Go original does ("High" is "high"), and
+ * refuses one set for a model known not to take it: the provider would ignore it, or reject it.
  */
 export function readReasoning(attr: Attribute | undefined, model: ModelRef | undefined, scope: Scope, diags: Diagnostic[]): Reasoning | undefined {
-  const reasoning = readEnum(attr, REASONING, scope, diags);
-  if (reasoning !== undefined && attr !== undefined && model?.supportsReasoning === false) {
-    diags.push(
-      diagnosticAt(attr.expr.range, 'warning', 'SCH016', `${model.key} does not support a reasoning effort; reasoning = "${reasoning}" is ignored`, 'pick a reasoning model or remove reasoning'),
-    );
+  const raw = readString(attr, scope, diags);
+  if (raw === undefined || attr === undefined) return undefined;
+  const reasoning = REASONING.find((r) => r === raw.toLowerCase());
+  if (reasoning === undefined) {
+    diags.push(diagnosticAt(attr.expr.range, 'error', 'SCH010', `reasoning must be one of ${REASONING.map((r) => `"${r}"`).join(', ')} (any case); got "${raw}"`, suggestionHint(raw.toLowerCase(), REASONING, (c) => `"${c}"`)));
+    return undefined;
   }
+  if (model?.supportsReasoning === false) diags.push(unsupportedReasoning(attr, model, reasoning));
   return reasoning;
+}
+
+/** SCH016: a reasoning effort set (not inherited) for a model that takes none. */
+export function unsupportedReasoning(attr: Attribute, model: ModelRef, reasoning: Reasoning): Diagnostic {
+  return model.provider === 'ollama'
+    ? diagnosticAt(attr.expr.range, 'error', 'SCH016', `reasoning = "${reasoning}" cannot be sent to models.${model.block}.${model.key}: Ollama models take no reasoning effort`, 'remove reasoning (a thinking model on Ollama thinks at its own default), or use a reasoning model of another provider')
+    : diagnosticAt(attr.expr.range, 'error', 'SCH016', `${model.key} does not support a reasoning effort; reasoning = "${reasoning}" cannot be sent`, 'pick a reasoning model (e.g. an OpenAI gpt-5 or o-series model, a Claude 4 model) or remove reasoning');
 }
 
 export function readLoopGuard(attr: (name: string) => Attribute | undefined, scope: Scope, diags: Diagnostic[]): LoopGuard | undefined {

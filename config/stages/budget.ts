@@ -54,7 +54,8 @@ export function checkBudgetPricing(budget: Budget | undefined, models: Iterable<
   for (const ref of models) {
     const key = `${ref.block}.${ref.key}`;
     const block = blocks.get(ref.block);
-    if (seen.has(key) || block === undefined || block.provider === 'replay' || block.pricing[ref.key] !== undefined) continue;
+    // Replayed and local (Ollama) models cost nothing by construction.
+    if (seen.has(key) || block === undefined || block.provider === 'replay' || block.provider === 'ollama' || block.pricing[ref.key] !== undefined) continue;
     seen.add(key);
     diags.push(
       diagnosticAt(

@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Block } from '../hcl/ast.js';
 import { diagnosticAt } from '../hcl/diagnostic.js';
-import type { ModelBlock, Pricing, ProviderName } from '../graph.js';
-import { catalogFor, catalogModel, catalogModelByApiId, PROVIDERS } from '../modelCatalog.js';
+import type { ModelApi, ModelBlock, Pricing, ProviderName } from '../graph.js';
+import { catalogFor, catalogModel, catalogModelByApiId, OLLAMA_DEFAULT_BASE_URL, PROVIDERS } from '../modelCatalog.js';
 import { blockHeader, decodeBody, locationOf, NameRegistry, type BlockSchema } from '../schema.js';
 import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
@@ -19,6 +19,7 @@ const SCHEMA: BlockSchema = {
     provider: { required: true },
     api_key: {},
     base_url: {},
+    api: {},
     aliases: {},
     max_output_tokens: {},
     context_window: {},
@@ -46,6 +47,8 @@ function loadModel(block: Block, name: string, ctx: LoadContext): ModelBlock | u
   const provider = readEnum<ProviderName>(a('provider'), PROVIDERS, scope, ctx.diags);
   const apiKey = readString(a('api_key'), scope, ctx.diags);
   const baseUrl = readString(a('base_url'), scope, ctx.diags);
+  const apiAttr = a('api');
+  const api = readEnum<ModelApi>(apiAttr, MODEL_APIS, scope, ctx.diags);
   const aliases = readStringMap(a('aliases'), scope, ctx.diags) ?? {};
   const maxOutputTokens = readInteger(a('max_output_tokens'), scope, ctx.diags, 1);
   const contextWindow = readInteger(a('context_window'), scope, ctx.diags, 1_000);
@@ -79,6 +82,9 @@ function loadModel(block: Block, name: string, ctx: LoadContext): ModelBlock | u
   if (provider !== undefined && provider !== 'gemini' && streamAttr !== undefined) {
     ctx.diags.push(diagnosticAt(streamAttr.nameRange, 'error', 'SCH012', `stream is only used with provider = "gemini"`, `provider "${provider}" always streams`));
   }
+  if (provider !== undefined && provider !== 'openai' && provider !== 'ollama' && apiAttr !== undefined) {
+    ctx.diags.push(diagnosticAt(apiAttr.nameRange, 'error', 'SCH012', `api is only used with provider = "openai" or "ollama"`, `this block's provider is "${provider}", which speaks one API`));
+  }
   if (provider === undefined) return undefined;
 
   const pricing = defaultPricing(provider, aliases);
@@ -99,7 +105,9 @@ function loadModel(block: Block, name: string, ctx: LoadContext): ModelBlock | u
 
   const model: ModelBlock = { name, provider, aliases, pricing, location: locationOf(block) };
   if (apiKey !== undefined) model.apiKey = apiKey;
-  if (baseUrl !== undefined) model.baseUrl = baseUrl;
+  if (provider === 'ollama') model.baseUrl = baseUrl ?? OLLAMA_DEFAULT_BASE_URL;
+  else if (baseUrl !== undefined) model.baseUrl = baseUrl;
+  if (provider === 'openai' || provider === 'ollama') model.api = api ?? defaultApi(provider, baseUrl);
   if (maxOutputTokens !== undefined) model.maxOutputTokens = maxOutputTokens;
   if (contextWindow !== undefined) model.contextWindow = contextWindow;
   if (cassette !== undefined) model.cassette = cassette;
@@ -107,6 +115,23 @@ function loadModel(block: Block, name: string, ctx: LoadContext): ModelBlock | u
   if (maxRetries !== undefined) model.maxRetries = maxRetries;
   if (stream !== undefined && provider === 'gemini') model.stream = stream;
   return model;
+}
+
+const MODEL_APIS: readonly ModelApi[] = ['responses', 'chat_completions'];
+
+/**
+ * OpenAI's own endpoint speaks the Responses API, which carries a reasoning model's reasoning from
+ * one tool call to the next; most compatible servers (vLLM, LM Studio, proxies) and Ollama before
+ * 0.13.3 speak only Chat Completions, so a block pointing elsewhere defaults to that.
+ */
+function defaultApi(provider: 'openai' | 'ollama', baseUrl: string | undefined): ModelApi {
+  if (provider === 'ollama') return 'chat_completions';
+  if (baseUrl === undefined) return 'responses';
+  try {
+    return new URL(baseUrl).hostname === 'api.openai.com' ? 'responses' : 'chat_completions';
+  } catch {
+    return 'chat_completions';
+  }
 }
 
 /**

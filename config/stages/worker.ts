@@ -3,7 +3,7 @@
 // reasoning) or a fixed default (discovery 'auto', threshold 16), and records where it came from.
 
 import type { Attribute } from '../hcl/ast.js';
-import { diagnosticAt } from '../hcl/diagnostic.js';
+import { unsupportedReasoning } from './agents.js';
 import type { ModelRef, Reasoning, SkillRefWithProvenance, ToolRefWithProvenance, WorkerSpec } from '../graph.js';
 import { mergeTools } from '../references.js';
 import type { LoadContext } from '../scope.js';
@@ -52,9 +52,7 @@ export function resolveWorker(task: WorkerSettings, mission: MissionContext, ctx
     // An inherited effort is dropped quietly for a model without reasoning; the task's own is
     // reported unless readReasoning already did (it did when the task names its own model).
     if (task.reasoning !== undefined && task.reasoningAttr !== undefined && task.model === undefined) {
-      ctx.diags.push(
-        diagnosticAt(task.reasoningAttr.expr.range, 'warning', 'SCH016', `${model.key} does not support a reasoning effort; reasoning = "${task.reasoning}" is ignored`, 'pick a reasoning model or remove reasoning'),
-      );
+      ctx.diags.push(unsupportedReasoning(task.reasoningAttr, model, task.reasoning));
     }
     reasoning = undefined;
   }

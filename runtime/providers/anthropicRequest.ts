@@ -83,6 +83,8 @@ function toBlock(part: Part): BlockParam[] {
       // The API rejects empty text blocks.
       return part.text === '' ? [] : [{ type: 'text', text: part.text }];
     case 'thinking':
+      // An OpenAI reasoning item (a session that changed model) has no Anthropic form.
+      if (part.reasoningItem !== undefined) return [];
       return part.redactedData !== undefined
         ? [{ type: 'redacted_thinking', data: part.redactedData }]
         : [{ type: 'thinking', thinking: part.text, signature: part.signature ?? '' }];

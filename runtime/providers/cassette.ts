@@ -9,13 +9,14 @@ import { canonicalJson } from '../canonicalJson.js';
 
 export const CASSETTE_VERSION = 1;
 
-const textPart = z.object({ type: z.literal('text'), text: z.string(), thoughtSignature: z.string().optional() });
+const textPart = z.object({ type: z.literal('text'), text: z.string(), thoughtSignature: z.string().optional(), itemId: z.string().optional() });
 const thinkingPart = z.object({
   type: z.literal('thinking'),
   text: z.string(),
   signature: z.string().optional(),
   redactedData: z.string().optional(),
   thoughtSignature: z.string().optional(),
+  reasoningItem: z.record(z.string(), z.unknown()).optional(),
 });
 const toolUsePart = z.object({
   type: z.literal('tool_use'),
@@ -24,6 +25,7 @@ const toolUsePart = z.object({
   input: z.unknown(),
   malformedInput: z.string().optional(),
   thoughtSignature: z.string().optional(),
+  itemId: z.string().optional(),
 });
 const resultContent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
@@ -43,6 +45,7 @@ const usage = z.object({
   outputTokens: z.number(),
   cacheReadTokens: z.number(),
   cacheWriteTokens: z.number(),
+  reasoningTokens: z.number().optional(),
 });
 
 const traceSchema = z.object({ task: z.string(), agent: z.string(), turn: z.number().int().positive() });

@@ -1,5 +1,6 @@
-// Builds the ModelClient for a model block: the adapter of its provider with the block's key, base
-// URL, timeout and retry bound, optionally wrapped in a cassette recorder.
+// Builds the ModelClient for a model block: the adapter of its provider and API (`openai` and
+// `ollama` blocks: Responses or Chat Completions) with the block's key, base URL, timeout and retry
+// bound, optionally wrapped in a cassette recorder.
 
 import type { ModelBlock } from '../../config/graph.js';
 import type { CassetteRedactor } from './cassette.js';
@@ -50,12 +51,21 @@ export function createModelClient(block: ModelBlock, options: ModelClientFactory
             ...(options.cacheConversation !== undefined ? { cacheConversation: options.cacheConversation } : {}),
           }),
         )
-      : onFirstCall('openai', async () =>
-          (await import('./openai.js')).createOpenAIClient({
-            ...network,
-            ...(options.supportsReasoning !== undefined ? { supportsReasoning: options.supportsReasoning } : {}),
-          }),
-        );
+      : block.api === 'responses'
+        ? onFirstCall('openai', async () =>
+            (await import('./responses.js')).createResponsesClient({
+              ...network,
+              ...(block.provider === 'ollama' ? { label: 'ollama' } : {}),
+              ...(options.supportsReasoning !== undefined ? { supportsReasoning: options.supportsReasoning } : {}),
+            }),
+          )
+        : onFirstCall('openai', async () =>
+            (await import('./openai.js')).createOpenAIClient({
+              ...network,
+              ...(block.provider === 'ollama' ? { label: 'ollama' } : {}),
+              ...(options.supportsReasoning !== undefined ? { supportsReasoning: options.supportsReasoning } : {}),
+            }),
+          );
   return options.record ? createRecordingClient(client, { cassette: options.record.cassette, ...(options.redactor ? { redactor: options.redactor } : {}) }) : client;
 }
 
@@ -84,9 +94,18 @@ function networkOptions(block: ModelBlock, options: ModelClientFactoryOptions): 
   const timeoutMs = options.timeoutMs ?? (block.timeoutSeconds !== undefined ? block.timeoutSeconds * 1000 : undefined);
   return {
     retry,
-    ...(block.apiKey !== undefined ? { apiKey: block.apiKey } : {}),
-    ...(block.baseUrl !== undefined ? { baseURL: block.baseUrl } : {}),
+    ...(block.apiKey !== undefined ? { apiKey: block.apiKey } : block.provider === 'ollama' ? { apiKey: 'ollama' } : {}),
+    ...(block.baseUrl !== undefined ? { baseURL: block.provider === 'ollama' ? ollamaOpenAIBase(block.baseUrl) : block.baseUrl } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(options.random ? { random: options.random } : {}),
   };
+}
+
+/**
+ * Ollama is spoken to through its OpenAI-compatible API (`/v1/chat/completions`, or `/v1/responses`
+ * with `api = "responses"`): a block's `base_url` is the server root, as Ollama documents it.
+ */
+function ollamaOpenAIBase(baseUrl: string): string {
+  const root = baseUrl.replace(/\/+$/, '');
+  return root.endsWith('/v1') ? root : `${root}/v1`;
 }

@@ -17,6 +17,8 @@ export interface OpenAIClientOptions extends NetworkClientOptions {
   supportsReasoning?: boolean | ((model: string) => boolean);
   /** Default: `max_completion_tokens` against OpenAI itself, `max_tokens` against a custom baseURL. */
   maxTokensField?: MaxTokensField;
+  /** The prefix of error messages (default `openai`; `ollama` for an Ollama block). */
+  label?: string;
 }
 
 const SDK_ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
@@ -43,7 +45,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
   async function complete(request: ModelRequest, call: CallOptions = {}): Promise<ModelResponse> {
     const params = toOpenAIParams(request, { supportsReasoning, maxTokensField });
     return callSdk({
-      label: 'openai',
+      label: options.label ?? 'openai',
       network,
       errors: SDK_ERRORS,
       endpoint: sdk.baseURL,

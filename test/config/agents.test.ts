@@ -1,7 +1,7 @@
 // Agents: global and mission-scoped, tools with provenance, the reserved name `worker`, reasoning.
 
 import { afterAll, expect, test } from 'vitest';
-import { at, codes, loadHcl, MODEL, removeTempProjects } from './support.js';
+import { at, codes, loadHcl, MODEL, only, removeTempProjects } from './support.js';
 
 afterAll(removeTempProjects);
 
@@ -35,11 +35,27 @@ test('reasoning must be low, medium or high (SCH010)', () => {
   expect(codes(loadHcl(src))).toEqual([`SCH010@${at(src, '"max"')}`]);
 });
 
-test('reasoning on a model without reasoning support is a SCH016 warning', () => {
+test('reasoning on a model without reasoning support is a SCH016 error with a hint', () => {
   const src = `model "o" {\n  provider = "openai"\n}\nagent "a" {\n  model       = models.o.gpt_4o\n  personality = "p"\n  reasoning   = "low"\n}\n`;
   const r = loadHcl(src);
-  expect(codes(r)).toEqual(['w:GRA012@1:1', `w:SCH016@${at(src, '"low"')}`]);
-  expect(r.graph).toBeDefined();
+  expect(codes(r)).toEqual([`SCH016@${at(src, '"low"')}`]);
+  expect(only(r, 'SCH016').hint).toContain('pick a reasoning model');
+  expect(r.graph).toBeUndefined();
+});
+
+test('reasoning is read case-insensitively, as the Go original reads it', () => {
+  const src = `${MODEL}agent "a" {\n  model       = models.claude.claude_sonnet_5_5\n  personality = "p"\n  reasoning   = "HiGh"\n}\n`;
+  const r = loadHcl(src);
+  expect(codes(r)).toEqual(['w:GRA012@1:1']);
+  expect(r.graph!.agents[0]!.reasoning).toBe('high');
+});
+
+test('reasoning on an Ollama model is a SCH016 error: Ollama takes no reasoning effort', () => {
+  const src = `model "local" {\n  provider       = "ollama"\n  context_window = 8000\n}\nagent "a" {\n  model       = models.local.qwen3\n  personality = "p"\n  reasoning   = "medium"\n}\n`;
+  const r = loadHcl(src);
+  expect(codes(r)).toEqual([`SCH016@${at(src, '"medium"')}`]);
+  expect(only(r, 'SCH016').message).toContain('Ollama models take no reasoning effort');
+  expect(only(r, 'SCH016').hint).toContain('remove reasoning');
 });
 
 test('an agent with a reserved name still has its body checked', () => {

@@ -76,3 +76,50 @@ test('an openai key on an anthropic block is REF009 with the block named', () =>
   expect(codes(r)).toEqual([`REF009@${at(src, 'models.a.gpt_5')}`]);
   expect(only(r, 'REF009').message).toBe('model block "a" (anthropic) has no model "gpt_5"');
 });
+
+test('api: responses against OpenAI itself, chat_completions through another base_url, as written when set', () => {
+  const src = `model "own" {\n  provider = "openai"\n}\nmodel "proxy" {\n  provider = "openai"\n  base_url = "http://localhost:8080/v1"\n}\nmodel "forced" {\n  provider = "openai"\n  base_url = "http://localhost:8080/v1"\n  api      = "responses"\n}\nmodel "official" {\n  provider = "openai"\n  base_url = "https://api.openai.com/v1"\n}\nmodel "c" {\n  provider = "anthropic"\n}\n`;
+  const r = loadHcl(src);
+  expect(codes(r)).toEqual(['w:GRA012@1:1']);
+  expect(r.graph!.models.map((m) => [m.name, m.api])).toEqual([
+    ['own', 'responses'],
+    ['proxy', 'chat_completions'],
+    ['forced', 'responses'],
+    ['official', 'responses'],
+    ['c', undefined],
+  ]);
+});
+
+test('api is SCH010 when unknown and SCH012 on a provider with one API', () => {
+  const src = `model "a" {\n  provider = "openai"\n  api      = "completions"\n}\nmodel "b" {\n  provider = "anthropic"\n  api      = "responses"\n}\n`;
+  const r = loadHcl(src);
+  expect(codes(r)).toEqual([`SCH010@${at(src, '"completions"')}`, `SCH012@${at(src, 'api      = "responses"')}`]);
+  expect(only(r, 'SCH010').hint).toBeDefined();
+});
+
+test('an ollama block needs no key, defaults to 127.0.0.1:11434 and Chat Completions, and takes any model name', () => {
+  const src = `model "local" {\n  provider = "ollama"\n  aliases  = { small = "llama3.2:3b" }\n}\nmission "m" {\n  commander { model = models.local.qwen3 }\n  task "t" {\n    objective = "x"\n    tools     = [builtins.http.get]\n    model     = models.local.small\n  }\n}\n`;
+  const r = loadHcl(src);
+  const m = r.graph!.models[0]!;
+  expect(m).toMatchObject({ provider: 'ollama', baseUrl: 'http://127.0.0.1:11434', api: 'chat_completions' });
+  expect(m.apiKey).toBeUndefined();
+  const mission = r.graph!.missions[0]!;
+  expect(mission.commander.model.apiModel).toBe('qwen3');
+  expect(mission.tasks[0]!.worker!.model.apiModel).toBe('llama3.2:3b');
+  // No catalog knows a local model's window: each model used warns once (MOD005), none of pricing.
+  expect(codes(r)).toEqual([`w:MOD005@${at(src, 'models.local.qwen3')}`, `w:MOD005@${at(src, 'models.local.small')}`]);
+  expect(r.diagnostics[0]!.message).toBe('the context window of models.local.qwen3 (qwen3) is unknown: 32,000 tokens is assumed');
+  expect(r.diagnostics[0]!.hint).toContain('context_window');
+});
+
+test('an ollama block with context_window warns of nothing', () => {
+  const src = `model "local" {\n  provider       = "ollama"\n  base_url       = "http://gpu-box:11434"\n  context_window = 32768\n}\nmission "m" {\n  commander { model = models.local.qwen3 }\n  task "t" {\n    objective = "x"\n    tools     = [builtins.http.get]\n  }\n}\n`;
+  const r = loadHcl(src);
+  expect(codes(r)).toEqual([]);
+  expect(r.graph!.models[0]!.baseUrl).toBe('http://gpu-box:11434');
+});
+
+test('a dollar budget over an Ollama model does not warn of missing pricing: a local model is free', () => {
+  const src = `model "local" {\n  provider       = "ollama"\n  context_window = 32768\n}\nmission "m" {\n  commander { model = models.local.qwen3 }\n  budget {\n    dollars = 1\n  }\n  task "t" {\n    objective = "x"\n    tools     = [builtins.http.get]\n  }\n}\n`;
+  expect(codes(loadHcl(src))).toEqual([]);
+});

@@ -15,7 +15,7 @@ describe('squadron init', () => {
     const cwd = tempDir();
     const init = await runCli(['init', 'my-project'], { cwd, env: NO_KEYS });
     expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toContain('created a starter project in my-project: mission.hcl, README.md');
+    expect(init.stdout).toContain('created a starter project (anthropic) in my-project: mission.hcl, README.md');
     expect(init.stdout).toContain('next: squadron validate my-project');
     const mission = readFileSync(join(cwd, 'my-project', 'mission.hcl'), 'utf8');
     expect(mission).toMatch(/secret\s+= true/);
@@ -33,7 +33,7 @@ describe('squadron init', () => {
     const cwd = tempDir();
     const init = await runCli(['init', 'gp', '--provider', 'gemini'], { cwd, env: { SQUADRON_VAR_gemini_api_key: undefined } });
     expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toContain('created a starter project (Gemini) in gp: mission.hcl, README.md');
+    expect(init.stdout).toContain('created a starter project (gemini) in gp: mission.hcl, README.md');
     const mission = readFileSync(join(cwd, 'gp', 'mission.hcl'), 'utf8');
     expect(mission).toContain('model "gemini" {\n  provider = "gemini"\n  api_key  = vars.gemini_api_key\n}');
     expect(mission).toContain('model = models.gemini.gemini_3_flash_preview');
@@ -44,7 +44,40 @@ describe('squadron init', () => {
     expect(validate.stdout + validate.stderr).not.toContain('MOD00');
 
     const unknown = await runCli(['init', 'x', '--provider', 'gemeni'], { cwd });
-    expect([unknown.code, unknown.stderr]).toEqual([2, 'error: unknown provider "gemeni". did you mean gemini? Providers: anthropic, openai, gemini\n']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('gemini');
+    expect(existsSync(join(cwd, 'x'))).toBe(false);
+  });
+
+  it('offers the providers: --provider openai and --provider ollama starters validate and name their API', SLOW, async () => {
+    const cwd = tempDir();
+    const openai = await runCli(['init', 'oa', '--provider', 'openai'], { cwd, env: NO_KEYS });
+    expect(openai.code, openai.stderr).toBe(0);
+    expect(openai.stdout).toContain('created a starter project (openai) in oa');
+    const oaMission = readFileSync(join(cwd, 'oa', 'mission.hcl'), 'utf8');
+    expect(oaMission).toContain('api_key  = vars.openai_api_key');
+    expect(oaMission).not.toContain('anthropic');
+    expect(readFileSync(join(cwd, 'oa', 'README.md'), 'utf8')).toContain('SQUADRON_VAR_openai_api_key');
+    const oaValid = await runCli(['validate', 'oa', '--offline'], { cwd, env: NO_KEYS });
+    expect(oaValid.code, oaValid.stderr).toBe(0);
+    expect(oaValid.stdout).toContain('openai (openai, responses API');
+    expect(oaValid.stdout).toMatch(/mission starter: commander openai\.gpt_5, 2 tasks/);
+
+    const ollama = await runCli(['init', 'local', '--provider', 'ollama'], { cwd, env: NO_KEYS });
+    expect(ollama.code, ollama.stderr).toBe(0);
+    const olMission = readFileSync(join(cwd, 'local', 'mission.hcl'), 'utf8');
+    expect(olMission).toContain('provider       = "ollama"');
+    expect(olMission).not.toMatch(/api_key|anthropic/);
+    expect(readFileSync(join(cwd, 'local', 'README.md'), 'utf8')).toContain('ollama pull qwen3:8b');
+    const olValid = await runCli(['validate', 'local', '--offline'], { cwd, env: NO_KEYS });
+    expect(olValid.code, olValid.stderr).toBe(0);
+    expect(olValid.stdout).toContain('ollama (ollama, chat completions API)');
+    expect(olValid.stderr).toBe('');
+
+    const help = await runCli(['init', '--help'], { cwd });
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('(choices: "anthropic", "openai", "gemini", "ollama", default: "anthropic")');
+    const both = await runCli(['init', 'x', '--provider', 'openai', '--example', 'quickstart'], { cwd });
+    expect(both.code).toBe(2);
     expect(existsSync(join(cwd, 'x'))).toBe(false);
   });
 

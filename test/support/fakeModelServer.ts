@@ -15,7 +15,8 @@
 //                            a tool marked strict has a schema the real API would refuse (both 400)
 //   await server.close()
 //
-// Routes: POST /v1/messages (Anthropic) and POST /v1/chat/completions (OpenAI), streaming when the
+// Routes: POST /v1/messages (Anthropic), POST /v1/chat/completions (OpenAI) and POST /v1/responses
+// (OpenAI Responses, reasoning items checked on their way back: fakeResponsesWire.ts), streaming when the
 // body says `stream: true` (SSE), JSON otherwise. respond() returns a FakeReply (see fakeTypes.ts):
 // text, tool calls (or raw malformed arguments), thinking, a stop reason such as max_tokens, usage,
 // latency (`delayMs`, `chunkDelayMs`), or a failure: `{ status: 429, retryAfter: 1 }`,
@@ -38,6 +39,7 @@ import {
   openaiStreamEvents,
 } from './fakeOpenAIWire.js';
 import { canonicalFromGemini, geminiApi, geminiErrorBody, geminiRequestProblems, geminiResponse, geminiStreamErrorEvent, geminiStreamEvents, geminiStreams } from './fakeGeminiWire.js';
+import { canonicalFromResponses, ReasoningLedger, responsesResponse, responsesStreamErrorEvent, responsesStreamEvents } from './fakeResponsesWire.js';
 import { errorTypeFor, planTurn } from './fakeTurnPlan.js';
 import { strictToolProblems } from './fakeStrictSchema.js';
 import type { FakeApi, FakeReply, FakeRequest } from './fakeTypes.js';
@@ -65,7 +67,7 @@ export interface FakeModelServer {
   close(): Promise<void>;
 }
 
-const ROUTES: Record<string, FakeApi> = { '/v1/messages': 'anthropic', '/v1/chat/completions': 'openai' };
+const ROUTES: Record<string, FakeApi> = { '/v1/messages': 'anthropic', '/v1/chat/completions': 'openai', '/v1/responses': 'responses' };
 
 export async function startFakeModelServer(options: FakeModelServerOptions): Promise<FakeModelServer> {
   let inFlight = 0;
@@ -73,6 +75,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions): Pro
   let count = 0;
   const requests: FakeRequest[] = [];
   const errors: string[] = [];
+  const reasoning = new ReasoningLedger();
 
   const httpServer: Server = createServer((req, res) => {
     void handle(req, res);
@@ -98,7 +101,8 @@ export async function startFakeModelServer(options: FakeModelServerOptions): Pro
       stream: api === 'gemini' ? geminiStreams(path) : body['stream'] === true,
       body,
       headers: flattenHeaders(req),
-      canonical: api === 'anthropic' ? canonicalFromAnthropic(body) : api === 'gemini' ? canonicalFromGemini(body, path) : canonicalFromOpenAI(body),
+      canonical:
+        api === 'anthropic' ? canonicalFromAnthropic(body) : api === 'gemini' ? canonicalFromGemini(body, path) : api === 'responses' ? canonicalFromResponses(body) : canonicalFromOpenAI(body),
     };
     requests.push(request);
     const strictProblems = api === 'gemini' ? geminiRequestProblems(body) : strictToolProblems(api, body);
@@ -107,6 +111,12 @@ export async function startFakeModelServer(options: FakeModelServerOptions): Pro
       const message = api === 'gemini' ? strictProblems.join(' ') : `fake model server: invalid schema for a strict tool: ${strictProblems.join('; ')}`;
       errors.push(message);
       return sendJson(res, 400, errorBody(api, 'invalid_request_error', message));
+    }
+    const reasoningProblem = api === 'responses' ? reasoning.problem(body) : undefined;
+    if (reasoningProblem !== undefined) {
+      // As the real API does: a reasoning item dropped or altered on the way back fails the request.
+      errors.push(`fake model server: ${reasoningProblem}`);
+      return sendJson(res, 400, errorBody(api, 'invalid_request_error', reasoningProblem));
     }
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
@@ -119,7 +129,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions): Pro
     try {
       server.onRequest?.(request.n, request);
       const reply = await options.respond(request, { server });
-      await answer(request, reply, res);
+      await answer(request, reply, res, reasoning);
     } catch (error) {
       const message = `fake model server: respond() failed for request ${request.n}: ${error instanceof Error ? error.message : String(error)}`;
       errors.push(message);
@@ -150,7 +160,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions): Pro
   return server;
 }
 
-async function answer(request: FakeRequest, reply: FakeReply, res: ServerResponse): Promise<void> {
+async function answer(request: FakeRequest, reply: FakeReply, res: ServerResponse, reasoning: ReasoningLedger): Promise<void> {
   const closed = closedSignal(res);
   if (reply.delayMs) await pause(reply.delayMs, closed);
   if (closed.aborted) return;
@@ -160,13 +170,21 @@ async function answer(request: FakeRequest, reply: FakeReply, res: ServerRespons
   }
   if (reply.status !== undefined && !reply.drop) return sendFailure(request, reply, reply.status, res);
   const turn = planTurn(reply, request);
+  const output = request.api === 'responses' ? reasoning.outputItems(turn, request.body) : [];
   if (!request.stream) {
     if (reply.drop) return void res.socket?.destroy();
     if (request.api === 'gemini') return sendJson(res, 200, geminiResponse(turn, request.n));
-    return sendJson(res, 200, request.api === 'anthropic' ? anthropicMessage(turn) : openaiCompletion(turn));
+    return sendJson(res, 200, request.api === 'anthropic' ? anthropicMessage(turn) : request.api === 'responses' ? responsesResponse(turn, output, request.body) : openaiCompletion(turn));
   }
   const includeUsage = (request.body['stream_options'] as { include_usage?: unknown } | undefined)?.include_usage === true;
-  const events = request.api === 'anthropic' ? anthropicStreamEvents(turn) : request.api === 'gemini' ? geminiStreamEvents(turn, request.n) : openaiStreamEvents(turn, includeUsage);
+  const events =
+    request.api === 'anthropic'
+      ? anthropicStreamEvents(turn)
+      : request.api === 'gemini'
+        ? geminiStreamEvents(turn, request.n)
+        : request.api === 'responses'
+          ? responsesStreamEvents(turn, output, request.body)
+          : openaiStreamEvents(turn, includeUsage);
   let stopAt = events.length;
   if (reply.drop) stopAt = reply.dropAfterEvents ?? Math.ceil(events.length / 2);
   if (reply.streamError) stopAt = reply.streamError.afterEvents ?? Math.ceil(events.length / 2);
@@ -187,7 +205,7 @@ async function answer(request: FakeRequest, reply: FakeReply, res: ServerRespons
   if (reply.streamError) {
     const { type, message = `fake ${type}` } = reply.streamError;
     if (request.api === 'gemini') res.write(geminiStreamErrorEvent(type === 'overloaded_error' ? 503 : 500, message));
-    else res.write(request.api === 'anthropic' ? anthropicStreamErrorEvent(type, message) : openaiStreamErrorEvent(type, message));
+    else res.write(request.api === 'anthropic' ? anthropicStreamErrorEvent(type, message) : request.api === 'responses' ? responsesStreamErrorEvent(type, message) : openaiStreamErrorEvent(type, message));
   }
   res.end();
 }

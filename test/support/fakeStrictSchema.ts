@@ -14,7 +14,7 @@ export function strictToolProblems(api: FakeApi, body: Record<string, unknown>):
     const tool = asJson(raw);
     const fn = api === 'openai' ? asJson(tool['function']) : tool;
     if (fn['strict'] !== true) continue;
-    const schema = api === 'openai' ? fn['parameters'] : fn['input_schema'];
+    const schema = api === 'anthropic' ? fn['input_schema'] : fn['parameters'];
     checkSchema(api, schema, `tool ${String(fn['name'])}`, problems);
   }
   return problems;
@@ -29,7 +29,7 @@ function checkSchema(api: FakeApi, value: unknown, path: string, problems: strin
     const properties = asJson(schema['properties']);
     const required = list(schema['required']);
     for (const [name, property] of Object.entries(properties)) {
-      if (api === 'openai' && !required.includes(name)) problems.push(`${path}: 'required' is required to include every key in properties: missing '${name}'`);
+      if (api !== 'anthropic' && !required.includes(name)) problems.push(`${path}: 'required' is required to include every key in properties: missing '${name}'`);
       checkSchema(api, property, `${path}.${name}`, problems);
     }
   }

@@ -3,7 +3,7 @@
 
 import type { Message, StopReason, ToolDefinition, Usage } from '../../runtime/providers/types.js';
 
-export type FakeApi = 'anthropic' | 'openai' | 'gemini';
+export type FakeApi = 'anthropic' | 'openai' | 'gemini' | 'responses';
 
 export interface FakeToolCall {
   name: string;

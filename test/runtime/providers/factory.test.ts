@@ -48,6 +48,25 @@ describe('createModelClient', () => {
     expect(server.requests[0]?.headers['x-goog-api-key']).toBe('g-key');
   });
 
+  it('builds a Responses client for api = "responses"', async () => {
+    server = await startFakeModelServer({ respond: () => ({ text: 'from responses' }) });
+    const client = createModelClient(block({ provider: 'openai', api: 'responses', apiKey: 'k', baseUrl: server.openaiBaseURL }));
+    const response = await client.complete(request());
+    expect(response.message.parts).toMatchObject([{ type: 'text', text: 'from responses' }]);
+    expect(server.requests[0]?.path).toBe('/v1/responses');
+  });
+
+  it('builds an Ollama client: base_url + /v1, a placeholder key, errors named ollama', async () => {
+    server = await startFakeModelServer({ respond: (req) => (req.n === 1 ? { text: 'from ollama' } : { status: 404, errorMessage: 'model "llama9" not found, try pulling it first' }) });
+    const client = createModelClient(block({ provider: 'ollama', api: 'chat_completions', baseUrl: `${server.url}/` }));
+    const response = await client.complete(request());
+    expect(response.message.parts).toEqual([{ type: 'text', text: 'from ollama' }]);
+    expect(server.requests[0]?.path).toBe('/v1/chat/completions');
+    expect(server.requests[0]?.headers['authorization']).toBe('Bearer ollama');
+    const error = (await client.complete(request()).catch((e: unknown) => e)) as ModelCallError;
+    expect(error.message).toMatch(/^ollama: 404 not found: model "llama9" not found, try pulling it first/);
+  });
+
   it('bounds attempts by the block max_retries (retries after the first attempt)', async () => {
     server = await startFakeModelServer({ respond: () => ({ status: 500 }) });
     const client = createModelClient(block({ apiKey: 'k', baseUrl: server.url, maxRetries: 1 }), { retryBaseDelayMs: 1 });

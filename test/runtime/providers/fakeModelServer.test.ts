@@ -3,7 +3,9 @@ import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAnthropicClient } from '../../../runtime/providers/anthropic.js';
 import { createOpenAIClient } from '../../../runtime/providers/openai.js';
-import { ModelCallError } from '../../../runtime/providers/types.js';
+import { createResponsesClient } from '../../../runtime/providers/responses.js';
+import { ResponsesStreamAccumulator } from '../../../runtime/providers/responsesStream.js';
+import { ModelCallError, type Part } from '../../../runtime/providers/types.js';
 import { startFakeModelServer, type FakeModelServer } from '../../support/fakeModelServer.js';
 import { scriptConversations } from '../../support/fakeScript.js';
 import { fastRetry, request, userText } from './sampleRequests.js';
@@ -36,6 +38,26 @@ describe('fake model server', () => {
     const completion = await sdk.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hello' }] });
     expect(completion.choices[0]?.message.content).toBe('hello back');
     expect(completion.choices[0]?.finish_reason).toBe('length');
+  });
+
+  it('answers non-streaming Responses requests with a real Response, folded like the stream', async () => {
+    const reply = { thinking: [{ text: 'plan' }], text: 'hello', toolCalls: [{ name: 'f', input: { a: 1 }, id: 'call_x' }], usage: { inputTokens: 7, outputTokens: 3 } };
+    server = await startFakeModelServer({ respond: () => reply });
+    const sdk = new OpenAI({ apiKey: 'k', baseURL: server.openaiBaseURL, maxRetries: 0 });
+    const params = { model: 'm', input: 'hello', store: false, include: ['reasoning.encrypted_content' as const] };
+    const response = await sdk.responses.create(params);
+    expect(response.output.map((i) => i.type)).toEqual(['reasoning', 'message', 'function_call']);
+    expect(response.output_text).toBe('hello');
+    expect(response.usage?.input_tokens).toBe(7);
+    // Folded by the adapter's accumulator, the JSON answer gives the parts the stream gives.
+    const folded = new ResponsesStreamAccumulator(() => {});
+    folded.apply({ type: 'response.completed', response, sequence_number: 0 });
+    const streamed = await createResponsesClient({ apiKey: 'k', baseURL: server.openaiBaseURL, retry: fastRetry }).complete(request({ messages: [userText('hello')] }));
+    // Ids and encrypted content differ from one response to the next; the shapes do not.
+    const shape = (parts: Part[]) => parts.map((p) => (p.type === 'thinking' ? { ...p, reasoningItem: { ...p.reasoningItem, id: '', encrypted_content: '' } } : p.type === 'text' ? { ...p, itemId: '' } : p));
+    expect(shape(folded.finish().message.parts).map((p) => (p.type === 'tool_use' ? { ...p, id: '', itemId: '' } : p))).toEqual(
+      shape(streamed.message.parts).map((p) => (p.type === 'tool_use' ? { ...p, id: '', itemId: '' } : p)),
+    );
   });
 
   it('observes concurrency and calls onRequest as each request arrives', async () => {
