@@ -50,6 +50,8 @@ export const ERROR_CODES = {
   database_unusable: EXIT.usage,
   /** The database opened but cannot be used by this version (newer schema, failed migration). */
   database_error: EXIT.failure,
+  /** The database failed under the command (full, an I/O error, a lost connection); a run it was executing stopped as interrupted, resumable once the cause is gone. */
+  store_failed: EXIT.failure,
   /** The run cannot start or continue with what was given (a workspace that is a file, an unwritable cassette, a mission not in the config). */
   run_refused: EXIT.usage,
   /** Another live process is executing the run. */

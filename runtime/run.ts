@@ -10,7 +10,7 @@ import type { Mission, MissionGraph, ModelBlock } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
 import type { EventRows } from './eventRows.js';
 import { startHeartbeat } from './leaseHeartbeat.js';
-import { DEFAULT_LEASE_STALE_MS, newId, openDatabase, shownDatabase, type Redactor, type RunBudget, type Store } from '../store/index.js';
+import { DEFAULT_LEASE_STALE_MS, failStopOf, newId, openDatabase, shownDatabase, type FailStop, type Redactor, type RunBudget, type Store } from '../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
 import type { EventBus, RunEvent } from './events.js';
 import { checkModelCredentials } from './modelCredentials.js';
@@ -110,6 +110,8 @@ export interface RunReport {
   budgets?: BudgetReport[];
   /** A waiting run: the requests its operator has to decide before `resume`. */
   waitingFor?: OperatorRequestRow[];
+  /** The database failed mid-run (full, an I/O error, a lost connection): the run stopped as interrupted, resumable once the cause is gone. */
+  storeFailed?: true;
 }
 
 export interface BudgetReport {
@@ -376,7 +378,11 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     return true;
   };
   const heartbeat = startHeartbeat(beat, () => leaseLost.abort(), LEASE_HEARTBEAT_MS);
-  const interrupt = AbortSignal.any([env.interrupt, leaseLost.signal]);
+  // A database that fails under any call stops the store (store/failStop.ts) and the run with it.
+  const stop = failStopOf(store);
+  const storeFailed = new AbortController();
+  stop?.onFailure(() => storeFailed.abort());
+  const interrupt = AbortSignal.any([env.interrupt, leaseLost.signal, storeFailed.signal]);
   const logPath = runLogPath(graph.projectRoot, req.runId);
 
   // Whatever fails from here on, the run is closed with a status and its lease released, so it is
@@ -476,6 +482,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   } finally {
     await services?.runTools.close();
   }
+  if (stop?.error) return closeAfterStoreFailure(env, stop, redactor, req, { heartbeat, owner, runUnitId, logPath, opened, progress });
   const finished: RunEvent = { type: 'run.finished', runId: req.runId, status: result.status };
   if (result.error) finished.error = result.error;
   opened.bus?.emit(finished);
@@ -499,6 +506,44 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   if (result.status === 'waiting') out.waitingFor = await store.operatorRequests.list(req.runId, { pendingOnly: true });
   if (budget?.active) out.budgets = [...budget.limits].map(([scope, limits]) => ({ scope, limits, spent: budget!.spent(scope) }));
   return out;
+}
+
+/**
+ * The run's database failed mid-run: nothing more of the run was stored after the failure, so it is
+ * left as a crash at that instant leaves it, and `resume` continues it from its ledger once the cause
+ * is gone. What can still be written is (its status interrupted, its lease released, its unit of
+ * coordination finished) — best effort, through the store without its stop — and the report says
+ * which run stopped and why.
+ */
+async function closeAfterStoreFailure(
+  env: RunEnvironment,
+  stop: FailStop,
+  redactor: Redactor,
+  req: ExecuteRequest,
+  run: { heartbeat: { stop(): Promise<void> }; owner: { id: string }; runUnitId: string | undefined; logPath: string; opened: { bus?: EventBus; rows?: EventRows; log?: RunLog }; progress: ProgressView | undefined },
+): Promise<RunReport> {
+  const error = `${stop.error!.message}; the run stopped as interrupted: free the space or restore the connection, then resume it`;
+  run.opened.bus?.emit({ type: 'run.finished', runId: req.runId, status: 'interrupted', error });
+  run.progress?.close();
+  await run.heartbeat.stop();
+  await run.opened.rows?.settled();
+  run.opened.log?.logger.error({ err: stop.error }, 'the database failed: the run stopped as interrupted');
+  run.opened.log?.close();
+  const store = stop.unguarded.withRedactor(redactor);
+  const bestEffort = async (write: () => Promise<unknown> | undefined): Promise<void> => {
+    await Promise.resolve()
+      .then(write)
+      .catch(() => undefined);
+  };
+  await bestEffort(() => (run.runUnitId !== undefined ? store.units?.finish(run.runUnitId, run.owner.id, { status: 'interrupted' }) : undefined));
+  await bestEffort(() => store.leases.release(req.runId, run.owner.id));
+  await bestEffort(() => store.runs.setStatus(req.runId, 'interrupted', error));
+  const result = { status: 'interrupted' as const, error };
+  try {
+    return { ...(await report(store, env.graph, req, result, run.logPath)), storeFailed: true };
+  } catch {
+    return { runId: req.runId, mission: req.mission.name, status: 'interrupted', error, tasks: {}, usage: emptyTotals(), workspaceDir: req.options.workspaceDir, logPath: run.logPath, storeFailed: true };
+  }
 }
 
 /** The run row's budget record: each budget's limits and the time its scope has run so far. */

@@ -9,6 +9,11 @@ export type StoreErrorCode =
   | 'OPEN_FAILED'
   /** A PostgreSQL server could not be reached or refused the login (the message says which, with a hint). */
   | 'CONNECT_FAILED'
+  /**
+   * The database failed under a call (full, an I/O error, a lost PostgreSQL connection): the store
+   * stopped, and the run with it, as a crash would (see failStop.ts).
+   */
+  | 'STORE_FAILED'
   | 'NOT_FOUND'
   | 'CORRUPT_ROW';
 
