@@ -10,7 +10,7 @@ import type { Mission, MissionGraph, ModelBlock } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
 import type { EventRows } from './eventRows.js';
 import { startHeartbeat } from './leaseHeartbeat.js';
-import { DEFAULT_LEASE_STALE_MS, failStopOf, newId, openDatabase, shownDatabase, type FailStop, type Redactor, type RunBudget, type Store } from '../store/index.js';
+import { DEFAULT_LEASE_STALE_MS, failStopOf, makePrivateDirs, newId, openDatabase, shownDatabase, type FailStop, type Redactor, type RunBudget, type Store } from '../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
 import type { EventBus, RunEvent } from './events.js';
 import { checkModelCredentials } from './modelCredentials.js';
@@ -28,6 +28,7 @@ import { emptyTotals, type UsageTotals } from './usage.js';
 import { parseRunOptions, type RunOptions } from './runOptions.js';
 import { runVariables, type RunConfig, type RunVariables } from './runConfig.js';
 import { checkConfig, failedRunRefusal } from './resumeChecks.js';
+import { checkWorkspace, workspaceIdentity } from './workspaceIdentity.js';
 import { RunBusy, RunRefused } from './runRefused.js';
 import { retryFailedTasks } from './taskAttempts.js';
 import { datasetProblems } from './iteration/index.js';
@@ -175,6 +176,9 @@ async function createRun(env: RunEnvironment, store: Store, request: StartReques
   const runId = newId('run');
   const workspaceDir = request.workspaceFor(runId);
   checkRunFiles(workspaceDir, request.options.record);
+  // Made now, so its identity is recorded with the run (a resume checks it is still the same folder).
+  makePrivateDirs(workspaceDir);
+  const workspace = workspaceIdentity(workspaceDir);
   const taskGraph = request.mission.tasks.map((t) => ({ name: t.name, dependsOn: [...t.dependsOn], routes: t.router.map((r) => r.target), sendTo: [...t.sendTo] }));
   const options: RunOptions = { ...request.options, workspaceDir, taskGraph };
   await store.runs.create({
@@ -186,6 +190,7 @@ async function createRun(env: RunEnvironment, store: Store, request: StartReques
     ...(env.config ? { config: env.config } : {}),
     variables: runVariables(env.graph.variables),
   });
+  if (workspace) await store.runs.setWorkspace(runId, workspace);
   await store.runs.setBudget(runId, { limits: Object.fromEntries(missionLimits(request.mission, [])), elapsed: {} });
   return { runId, options };
 }
@@ -234,6 +239,8 @@ export interface ResumeOptions {
   retryFailed?: boolean;
   /** Go ahead although the config or a variable differs from the run's (recorded on the run). */
   allowConfigChange?: boolean;
+  /** Go ahead although the run's workspace is gone (a new empty one is made) or was replaced by another folder. */
+  acceptNewWorkspace?: boolean;
   /** Called once the run is this process's to continue, before any work (the CLI prints the run id). */
   onStart?: (runId: string) => void;
   /** Things the caller should tell the user (an unchecked older run, an accepted config change). */
@@ -319,9 +326,16 @@ async function prepareResume(
   }
   const configUpdate = checkConfig({ config: env.config, variables: env.graph.variables }, run, opts);
   checkRunFiles(options.workspaceDir, options.record);
+  const workspace = checkWorkspace(run, options.workspaceDir, Boolean(opts.acceptNewWorkspace));
   checkModelCredentials(env.graph, mission, options.replay);
   const leasedWrites = async (): Promise<RunEvent[]> => {
     const events: RunEvent[] = [];
+    if (workspace.record) {
+      if (workspace.record === 'created') makePrivateDirs(options.workspaceDir);
+      const identity = workspaceIdentity(options.workspaceDir);
+      if (identity) await store.runs.setWorkspace(runId, identity);
+      if (workspace.note) opts.onNote?.(workspace.note);
+    }
     if (configUpdate) await store.runs.updateConfig(runId, configUpdate);
     if (configUpdate?.changes) events.push({ type: 'run.config_changed', runId, changes: configUpdate.changes });
     if (opts.retryFailed) {

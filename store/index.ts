@@ -39,6 +39,7 @@ export type {
   RunConfig,
   RunVariables,
   RunBudget,
+  WorkspaceIdentity,
   ConfigChangeRecord,
   RunSummary,
   RunStatus,
