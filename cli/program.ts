@@ -67,7 +67,7 @@ function describeFailure(err: unknown, Commander: typeof CommanderError): Failur
   if (isSquadronError(err)) return { message: err.message, code: err.code, exitCode: ERROR_CODES[err.code], details: {} };
   if (isStoreError(err)) {
     // The database the user pointed at cannot be used (not a database, newer than this version, …).
-    const code = err.code === 'OPEN_FAILED' || err.code === 'CONNECT_FAILED' ? 'database_unusable' : err.code === 'STORE_FAILED' ? 'store_failed' : 'database_error';
+    const code = err.code === 'OPEN_FAILED' || err.code === 'CONNECT_FAILED' || err.code === 'DATABASE_BUSY' ? 'database_unusable' : err.code === 'STORE_FAILED' ? 'store_failed' : 'database_error';
     return { message: err.message, code, exitCode: ERROR_CODES[code], details: {} };
   }
   return { message: err instanceof Error ? err.message : String(err), code: 'internal', exitCode: ERROR_CODES.internal, details: {} };

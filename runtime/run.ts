@@ -18,6 +18,7 @@ import { replaysEveryModel } from './models.js';
 import { ProgressView } from './progress.js';
 import { createModelClient, type ModelClientFactoryOptions } from './providers/factory.js';
 import { createReplayClient } from './providers/replay.js';
+import { CassetteFormatError, readCassette } from './providers/cassette.js';
 import type { ModelClient } from './providers/types.js';
 import { DEFAULT_LIMITS, type RunContext, type RunLimits } from './runContext.js';
 import type { RunLog } from './runLog.js';
@@ -175,7 +176,7 @@ async function createRun(env: RunEnvironment, store: Store, request: StartReques
   }
   const runId = newId('run');
   const workspaceDir = request.workspaceFor(runId);
-  checkRunFiles(workspaceDir, request.options.record);
+  checkRunFiles(workspaceDir, request.options);
   // Made now, so its identity is recorded with the run (a resume checks it is still the same folder).
   makePrivateDirs(workspaceDir);
   const workspace = workspaceIdentity(workspaceDir);
@@ -325,7 +326,7 @@ async function prepareResume(
     }
   }
   const configUpdate = checkConfig({ config: env.config, variables: env.graph.variables }, run, opts);
-  checkRunFiles(options.workspaceDir, options.record);
+  checkRunFiles(options.workspaceDir, options);
   const workspace = checkWorkspace(run, options.workspaceDir, Boolean(opts.acceptNewWorkspace));
   checkModelCredentials(env.graph, mission, options.replay);
   const leasedWrites = async (): Promise<RunEvent[]> => {
@@ -578,8 +579,20 @@ export function modelClients(options: RunOptions, redactor: Redactor, env: RunEn
   };
 }
 
-/** Fails before anything runs when the workspace or the cassette to record cannot be used. */
-function checkRunFiles(workspaceDir: string, record: string | undefined): void {
+/**
+ * Fails before anything runs (or is stored) when the workspace, the cassette to record or the
+ * cassette to replay cannot be used: a replay cassette is read and checked whole first, so a
+ * missing or corrupt one is refused instead of failing the run's first model call.
+ */
+function checkRunFiles(workspaceDir: string, { record, replay }: { record?: string | undefined; replay?: string | undefined }): void {
+  if (replay !== undefined) {
+    try {
+      readCassette(replay);
+    } catch (error) {
+      if (error instanceof CassetteFormatError) throw new RunRefused(`--replay: ${error.message}; nothing ran`, 'usage');
+      throw error;
+    }
+  }
   try {
     if (!statSync(workspaceDir).isDirectory()) throw new RunRefused(`the workspace ${workspaceDir} exists and is not a directory`);
   } catch (error) {

@@ -14,6 +14,8 @@ export type StoreErrorCode =
    * stopped, and the run with it, as a crash would (see failStop.ts).
    */
   | 'STORE_FAILED'
+  /** Another process holds the database locked (SQLite's busy timeout ran out): nothing was done; try again once it is done. */
+  | 'DATABASE_BUSY'
   | 'NOT_FOUND'
   | 'CORRUPT_ROW';
 
@@ -26,4 +28,19 @@ export class StoreError extends Error {
     super(message, options);
     this.name = 'StoreError';
   }
+}
+
+const BUSY = /^SQLITE_(BUSY|LOCKED)(_|$)/;
+
+/** Whether a driver error says another connection holds the database locked. */
+export function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && BUSY.test(code);
+}
+
+/** The one message for a database another process holds locked. */
+export function heldByAnotherProcess(where: string, error: unknown): StoreError {
+  const detail = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown }).code;
+  return new StoreError('DATABASE_BUSY', `the database ${where} is held by another process: ${detail}${typeof code === 'string' ? ` (${code})` : ''}; wait for it to finish or stop it, then try again`, { cause: error });
 }

@@ -6,7 +6,7 @@
 // SIGKILL at that instant would leave it, and `resume` continues from the ledger once the cause is
 // gone. Every store opened through openDatabase is wrapped here, on both backends.
 
-import { StoreError } from './errors.js';
+import { heldByAnotherProcess, isBusy, StoreError } from './errors.js';
 import type { Store } from './store.js';
 
 interface DriverError {
@@ -25,7 +25,7 @@ const CONNECTION_MESSAGES = /Connection terminated|Client has encountered a conn
 
 /** Whether an error from a store call means the database itself failed (rather than the call). */
 export function isStorageFailure(error: unknown): boolean {
-  if (error instanceof StoreError) return error.code === 'STORE_FAILED';
+  if (error instanceof StoreError) return error.code === 'STORE_FAILED' || error.code === 'DATABASE_BUSY';
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as DriverError;
   if (typeof code === 'string' && (SQLITE_FAILURES.test(code) || POSTGRES_FAILURES.test(code) || CONNECTION_FAILURES.has(code))) return true;
@@ -68,7 +68,7 @@ function wrap(store: Store, state: State, root: Store): Store {
       const detail = error instanceof Error ? error.message : String(error);
       const code = (error as DriverError).code;
       const named = typeof code === 'string' && !detail.includes(code) ? ` (${code})` : '';
-      state.error = error instanceof StoreError ? error : new StoreError('STORE_FAILED', `the database failed: ${detail}${named}`, { cause: error });
+      state.error = error instanceof StoreError ? error : isBusy(error) ? heldByAnotherProcess(store.path, error) : new StoreError('STORE_FAILED', `the database failed: ${detail}${named}`, { cause: error });
       for (const listener of state.listeners.splice(0)) listener(state.error);
     }
     return state.error ?? error;
