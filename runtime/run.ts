@@ -3,9 +3,7 @@
 // scheduler; they differ only in where the run's identity and options come from.
 
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
 import type { Mission, MissionGraph, ModelBlock } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
 import type { EventRows } from './eventRows.js';
@@ -18,7 +16,7 @@ import { replaysEveryModel } from './models.js';
 import { ProgressView } from './progress.js';
 import { createModelClient, type ModelClientFactoryOptions } from './providers/factory.js';
 import { createReplayClient } from './providers/replay.js';
-import { CassetteFormatError, readCassette } from './providers/cassette.js';
+import { checkRunFiles } from './runFiles.js';
 import type { ModelClient } from './providers/types.js';
 import { DEFAULT_LIMITS, type RunContext, type RunLimits } from './runContext.js';
 import type { RunLog } from './runLog.js';
@@ -550,7 +548,9 @@ async function closeAfterStoreFailure(
       .then(write)
       .catch(() => undefined);
   };
-  await bestEffort(() => (run.runUnitId !== undefined ? store.units?.finish(run.runUnitId, run.owner.id, { status: 'interrupted' }) : undefined));
+  // A worker coordinating the run gives it back to the queue, as its crash would let it go stale.
+  const runUnitId = run.runUnitId;
+  if (runUnitId !== undefined) await bestEffort(() => (env.handOff ? store.units?.release(runUnitId, run.owner.id) : store.units?.finish(runUnitId, run.owner.id, { status: 'interrupted' })));
   await bestEffort(() => store.leases.release(req.runId, run.owner.id));
   await bestEffort(() => store.runs.setStatus(req.runId, 'interrupted', error));
   const result = { status: 'interrupted' as const, error };
@@ -577,35 +577,6 @@ export function modelClients(options: RunOptions, redactor: Redactor, env: RunEn
     if (options.record) factoryOptions.record = { cassette: options.record };
     return createModelClient(block, factoryOptions);
   };
-}
-
-/**
- * Fails before anything runs (or is stored) when the workspace, the cassette to record or the
- * cassette to replay cannot be used: a replay cassette is read and checked whole first, so a
- * missing or corrupt one is refused instead of failing the run's first model call.
- */
-function checkRunFiles(workspaceDir: string, { record, replay }: { record?: string | undefined; replay?: string | undefined }): void {
-  if (replay !== undefined) {
-    try {
-      readCassette(replay);
-    } catch (error) {
-      if (error instanceof CassetteFormatError) throw new RunRefused(`--replay: ${error.message}; nothing ran`, 'usage');
-      throw error;
-    }
-  }
-  try {
-    if (!statSync(workspaceDir).isDirectory()) throw new RunRefused(`the workspace ${workspaceDir} exists and is not a directory`);
-  } catch (error) {
-    if (error instanceof RunRefused) throw error;
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new RunRefused(`cannot use the workspace ${workspaceDir}: ${(error as Error).message}`);
-  }
-  if (record === undefined) return;
-  try {
-    mkdirSync(dirname(record), { recursive: true });
-    closeSync(openSync(record, 'a'));
-  } catch (error) {
-    throw new RunRefused(`cannot write the cassette ${record}: ${(error as Error).message}`);
-  }
 }
 
 /** On resume, the progress view starts from the stored task states. */
