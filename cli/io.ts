@@ -46,10 +46,10 @@ export const ERROR_CODES = {
   invalid_config: EXIT.usage,
   /** No such mission, task, run, docs topic, or no database where runs were looked for. */
   not_found: EXIT.usage,
-  /** The database cannot be opened (not a database, unreadable, held locked by another process, a PostgreSQL server that refuses the connection). */
+  /** The database cannot be opened (not a database, unreadable, of a newer schema, held locked by another process, a PostgreSQL server that refuses the connection). */
   database_unusable: EXIT.usage,
-  /** The database opened but cannot be used by this version (newer schema, failed migration): nothing was done. */
-  database_error: EXIT.usage,
+  /** The database opened but cannot be used as it is (a failed or edited migration, a damaged row). */
+  database_error: EXIT.failure,
   /** The database failed under the command (full, an I/O error, a lost connection); a run it was executing stopped as interrupted, resumable once the cause is gone. */
   store_failed: EXIT.failure,
   /** The run cannot start or continue with what was given (a workspace that is a file, an unwritable cassette, a mission not in the config). */

@@ -535,7 +535,7 @@ async function closeAfterStoreFailure(
   req: ExecuteRequest,
   run: { heartbeat: { stop(): Promise<void> }; owner: { id: string }; runUnitId: string | undefined; logPath: string; opened: { bus?: EventBus; rows?: EventRows; log?: RunLog }; progress: ProgressView | undefined },
 ): Promise<RunReport> {
-  const error = `${stop.error!.message}; the run stopped as interrupted: free the space or restore the connection, then resume it`;
+  const error = `${stop.error!.message}; the run stopped as interrupted: resume it once the cause is gone (free space, the connection back)`;
   run.opened.bus?.emit({ type: 'run.finished', runId: req.runId, status: 'interrupted', error });
   run.progress?.close();
   await run.heartbeat.stop();

@@ -93,6 +93,7 @@ describe('the exit-code contract', () => {
       expect(result.code, `${args[0]}: ${result.stderr}`).toBe(2);
       expect(result.stderr).toMatch(/^error: .*9999/m);
       expect(result.stderr).not.toContain('--debug');
+      if (args.includes('--json')) expect(JSON.parse(result.stdout)).toMatchObject({ error_code: 'database_unusable' });
     }
   });
 
