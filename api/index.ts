@@ -203,6 +203,8 @@ export interface ResumeRequest extends ProjectOptions, RunHooks {
   retryFailed?: boolean;
   /** Go ahead although the config or a variable differs from the run's (recorded on the run). */
   allowConfigChange?: boolean;
+  /** Go ahead although the run's workspace folder is gone (a new empty one is made) or was replaced by another folder. */
+  acceptNewWorkspace?: boolean;
   /**
    * Raised budget limits, by scope (`mission` or a task's name): `{ mission: { dollars: 5 } }`;
    * `duration` in milliseconds. Kept for later resumes of the run.
@@ -260,6 +262,7 @@ async function resumeWith<T>(req: ResumeRequest, go: (env: RunEnvironment, opts:
     return go(await environment(project, db, req), {
       retryFailed: Boolean(req.retryFailed),
       allowConfigChange: Boolean(req.allowConfigChange),
+      acceptNewWorkspace: Boolean(req.acceptNewWorkspace),
       ...(req.budget ? { budget: req.budget } : {}),
       ...(req.onStart ? { onStart: req.onStart } : {}),
       ...(req.onNote ? { onNote: req.onNote } : {}),

@@ -46,10 +46,12 @@ export const ERROR_CODES = {
   invalid_config: EXIT.usage,
   /** No such mission, task, run, docs topic, or no database where runs were looked for. */
   not_found: EXIT.usage,
-  /** The database cannot be opened (not a database, unreadable, a PostgreSQL server that refuses the connection). */
+  /** The database cannot be opened (not a database, unreadable, of a newer schema, held locked by another process, a PostgreSQL server that refuses the connection). */
   database_unusable: EXIT.usage,
-  /** The database opened but cannot be used by this version (newer schema, failed migration). */
+  /** The database opened but cannot be used as it is (a failed or edited migration, a damaged row). */
   database_error: EXIT.failure,
+  /** The database failed under the command (full, an I/O error, a lost connection); a run it was executing stopped as interrupted, resumable once the cause is gone. */
+  store_failed: EXIT.failure,
   /** The run cannot start or continue with what was given (a workspace that is a file, an unwritable cassette, a mission not in the config). */
   run_refused: EXIT.usage,
   /** Another live process is executing the run. */
@@ -100,7 +102,11 @@ export function parseKeyValues(pairs: readonly string[], flag: string): Record<s
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new CliError(`${flag} expects key=value, got "${pair}"`);
-    out[pair.slice(0, eq).trim()] = pair.slice(eq + 1);
+    const key = pair.slice(0, eq).trim();
+    // Which of two values was meant is not ours to guess: the last one winning hid typos in scripts.
+    // (The values are not repeated: a --var may be a secret.)
+    if (Object.hasOwn(out, key)) throw new CliError(`${flag} ${key}=… is given twice; give each name once`);
+    out[key] = pair.slice(eq + 1);
   }
   return out;
 }

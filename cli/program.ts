@@ -67,7 +67,9 @@ function describeFailure(err: unknown, Commander: typeof CommanderError): Failur
   if (isSquadronError(err)) return { message: err.message, code: err.code, exitCode: ERROR_CODES[err.code], details: {} };
   if (isStoreError(err)) {
     // The database the user pointed at cannot be used (not a database, newer than this version, …).
-    const code = err.code === 'OPEN_FAILED' || err.code === 'CONNECT_FAILED' ? 'database_unusable' : 'database_error';
+    // Nothing was done (exit 2): a database that cannot be opened, is of a newer schema or is held by another process.
+    const unusable = err.code === 'OPEN_FAILED' || err.code === 'CONNECT_FAILED' || err.code === 'DATABASE_BUSY' || err.code === 'MIGRATION_UNKNOWN';
+    const code = unusable ? 'database_unusable' : err.code === 'STORE_FAILED' ? 'store_failed' : 'database_error';
     return { message: err.message, code, exitCode: ERROR_CODES[code], details: {} };
   }
   return { message: err instanceof Error ? err.message : String(err), code: 'internal', exitCode: ERROR_CODES.internal, details: {} };

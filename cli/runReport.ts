@@ -35,7 +35,7 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
     run_id: report.runId,
     mission: report.mission,
     status: report.status,
-    ...(report.error ? { error: report.error, error_code: ERROR_CODE_OF[report.status] ?? 'mission_failed' } : {}),
+    ...(report.error ? { error: report.error, error_code: report.storeFailed ? 'store_failed' : (ERROR_CODE_OF[report.status] ?? 'mission_failed') } : {}),
     tasks,
     usage: {
       input_tokens: report.usage.inputTokens,
@@ -119,7 +119,7 @@ export function budgetLine(b: BudgetReport): string {
  * an interrupted one, with --retry-failed for a failed one.
  */
 export function printRunReport(io: CliIo, report: RunReport, json: boolean, resumeCommand: string, inspectCommand?: string): number {
-  const code = report.status === 'completed' ? EXIT.ok : report.status === 'interrupted' ? EXIT.interrupted : report.status === 'stopped' ? EXIT.stopped : report.status === 'waiting' ? EXIT.waiting : EXIT.failure;
+  const code = report.storeFailed ? EXIT.failure : report.status === 'completed' ? EXIT.ok : report.status === 'interrupted' ? EXIT.interrupted : report.status === 'stopped' ? EXIT.stopped : report.status === 'waiting' ? EXIT.waiting : EXIT.failure;
   if (json) {
     io.stdout.write(jsonDocument(runReportJson(report)));
   } else {
@@ -127,7 +127,7 @@ export function printRunReport(io: CliIo, report: RunReport, json: boolean, resu
     const tokens = groupDigits(totalTokens(report.usage));
     const cost = report.replayed ? '$0 (replayed)' : `$${report.usage.costUsd.toFixed(4)}`;
     out.push(`mission ${report.mission} ${report.status} · ${tokens} tokens · ${cost} · ${report.usage.turns} model turns`);
-    if (report.error && report.status === 'failed') out.push(`error: ${report.error}`);
+    if (report.error && (report.status === 'failed' || report.storeFailed)) out.push(`error: ${report.error}`);
     if (report.error && report.status === 'stopped') out.push(`stopped: ${report.error}`);
     for (const b of report.budgets ?? []) out.push(budgetLine(b));
     for (const [name, task] of Object.entries(report.tasks)) {

@@ -72,6 +72,15 @@ export interface ImagePart {
 
 export type Part = TextPart | ThinkingPart | ToolUsePart | ToolResultPart | ImagePart;
 
+/** A message's answer text: its text parts, one per line, trimmed (what an agent's reply says). */
+export function textOfParts(parts: readonly Part[]): string {
+  return parts
+    .filter((p): p is TextPart => p.type === 'text')
+    .map((p) => p.text)
+    .join('\n')
+    .trim();
+}
+
 export interface Message {
   role: 'user' | 'assistant';
   parts: Part[];

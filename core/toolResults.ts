@@ -13,6 +13,17 @@ export interface ToolResult {
    * for the store and for display. `content` always carries a text rendering of each for the model.
    */
   resources?: ToolResultResource[];
+  /**
+   * The result's text holds, JSON-escaped, the whole answer of an agent (the latest assistant
+   * message of that session): a stored copy of the result keeps the answer by reference to that
+   * message instead of a second copy of its text.
+   */
+  quotes?: QuotedAnswer;
+}
+
+export interface QuotedAnswer {
+  sessionId: string;
+  text: string;
 }
 
 export interface ToolResultResource {

@@ -7,6 +7,7 @@ import { itemLabel } from '../core/sessionLabels.js';
 import type { StoredPayload } from '../core/storedResults.js';
 import { RunOptionsSchema, type TaskGraphEntry } from './runOptions.js';
 import { isSessionOfTask } from './taskAttempts.js';
+import { shownRunStatus } from './runStatus.js';
 import { emptyTotals, type UsageTotals } from './usage.js';
 import { MISSION_SCOPE, storedControl, type StoredControl } from './budget/stored.js';
 
@@ -85,8 +86,10 @@ export interface RunInspection {
 }
 
 export async function inspectRun(store: Store, runId: string, opts: { task?: string; item?: number; transcript?: boolean } = {}): Promise<RunInspection | undefined> {
-  const run = await store.runs.get(runId);
-  if (!run) return undefined;
+  const stored = await store.runs.get(runId);
+  if (!stored) return undefined;
+  // As `runs` shows it: a run marked running whose runner is gone is interrupted.
+  const run: RunRow = { ...stored, status: (await shownRunStatus(store, runId, stored.status)) as RunRow['status'] };
   const graph = storedTaskGraph(run);
   const rows = new Map((await store.tasks.list(runId)).map((t) => [t.name, t]));
   const names = taskNames(graph, rows);

@@ -3,14 +3,12 @@
 // scheduler; they differ only in where the run's identity and options come from.
 
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
 import type { Mission, MissionGraph, ModelBlock } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
 import type { EventRows } from './eventRows.js';
 import { startHeartbeat } from './leaseHeartbeat.js';
-import { DEFAULT_LEASE_STALE_MS, newId, openDatabase, shownDatabase, type Redactor, type RunBudget, type Store } from '../store/index.js';
+import { DEFAULT_LEASE_STALE_MS, failStopOf, makePrivateDirs, newId, openDatabase, shownDatabase, type FailStop, type Redactor, type RunBudget, type Store } from '../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
 import type { EventBus, RunEvent } from './events.js';
 import type { Instrument, RunInstrument } from './instrument.js';
@@ -19,6 +17,7 @@ import { replaysEveryModel } from './models.js';
 import { ProgressView } from './progress.js';
 import { createModelClient, type ModelClientFactoryOptions } from './providers/factory.js';
 import { createReplayClient } from './providers/replay.js';
+import { checkRunFiles } from './runFiles.js';
 import type { ModelClient } from './providers/types.js';
 import { DEFAULT_LIMITS, type RunContext, type RunLimits } from './runContext.js';
 import type { RunLog } from './runLog.js';
@@ -29,6 +28,7 @@ import { emptyTotals, type UsageTotals } from './usage.js';
 import { parseRunOptions, type RunOptions } from './runOptions.js';
 import { runVariables, type RunConfig, type RunVariables } from './runConfig.js';
 import { checkConfig, failedRunRefusal } from './resumeChecks.js';
+import { checkWorkspace, workspaceIdentity } from './workspaceIdentity.js';
 import { RunBusy, RunRefused } from './runRefused.js';
 import { retryFailedTasks } from './taskAttempts.js';
 import { datasetProblems } from './iteration/index.js';
@@ -113,6 +113,8 @@ export interface RunReport {
   budgets?: BudgetReport[];
   /** A waiting run: the requests its operator has to decide before `resume`. */
   waitingFor?: OperatorRequestRow[];
+  /** The database failed mid-run (full, an I/O error, a lost connection): the run stopped as interrupted, resumable once the cause is gone. */
+  storeFailed?: true;
 }
 
 export interface BudgetReport {
@@ -175,7 +177,10 @@ async function createRun(env: RunEnvironment, store: Store, request: StartReques
   }
   const runId = newId('run');
   const workspaceDir = request.workspaceFor(runId);
-  checkRunFiles(workspaceDir, request.options.record);
+  checkRunFiles(workspaceDir, request.options);
+  // Made now, so its identity is recorded with the run (a resume checks it is still the same folder).
+  makePrivateDirs(workspaceDir);
+  const workspace = workspaceIdentity(workspaceDir);
   const taskGraph = request.mission.tasks.map((t) => ({ name: t.name, dependsOn: [...t.dependsOn], routes: t.router.map((r) => r.target), sendTo: [...t.sendTo], ...(t.direct ? { direct: true as const } : {}) }));
   const options: RunOptions = { ...request.options, workspaceDir, taskGraph };
   await store.runs.create({
@@ -187,6 +192,7 @@ async function createRun(env: RunEnvironment, store: Store, request: StartReques
     ...(env.config ? { config: env.config } : {}),
     variables: runVariables(env.graph.variables),
   });
+  if (workspace) await store.runs.setWorkspace(runId, workspace);
   await store.runs.setBudget(runId, { limits: Object.fromEntries(missionLimits(request.mission, [])), elapsed: {} });
   return { runId, options };
 }
@@ -235,6 +241,8 @@ export interface ResumeOptions {
   retryFailed?: boolean;
   /** Go ahead although the config or a variable differs from the run's (recorded on the run). */
   allowConfigChange?: boolean;
+  /** Go ahead although the run's workspace is gone (a new empty one is made) or was replaced by another folder. */
+  acceptNewWorkspace?: boolean;
   /** Called once the run is this process's to continue, before any work (the CLI prints the run id). */
   onStart?: (runId: string) => void;
   /** Things the caller should tell the user (an unchecked older run, an accepted config change). */
@@ -319,10 +327,17 @@ async function prepareResume(
     }
   }
   const configUpdate = checkConfig({ config: env.config, variables: env.graph.variables }, run, opts);
-  checkRunFiles(options.workspaceDir, options.record);
+  checkRunFiles(options.workspaceDir, options);
+  const workspace = checkWorkspace(run, options.workspaceDir, Boolean(opts.acceptNewWorkspace));
   checkModelCredentials(env.graph, mission, options.replay);
   const leasedWrites = async (): Promise<RunEvent[]> => {
     const events: RunEvent[] = [];
+    if (workspace.record) {
+      if (workspace.record === 'created') makePrivateDirs(options.workspaceDir);
+      const identity = workspaceIdentity(options.workspaceDir);
+      if (identity) await store.runs.setWorkspace(runId, identity);
+      if (workspace.note) opts.onNote?.(workspace.note);
+    }
     if (configUpdate) await store.runs.updateConfig(runId, configUpdate);
     if (configUpdate?.changes) events.push({ type: 'run.config_changed', runId, changes: configUpdate.changes });
     if (opts.retryFailed) {
@@ -379,7 +394,11 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     return true;
   };
   const heartbeat = startHeartbeat(beat, () => leaseLost.abort(), LEASE_HEARTBEAT_MS);
-  const interrupt = AbortSignal.any([env.interrupt, leaseLost.signal]);
+  // A database that fails under any call stops the store (store/failStop.ts) and the run with it.
+  const stop = failStopOf(store);
+  const storeFailed = new AbortController();
+  stop?.onFailure(() => storeFailed.abort());
+  const interrupt = AbortSignal.any([env.interrupt, leaseLost.signal, storeFailed.signal]);
   const logPath = runLogPath(graph.projectRoot, req.runId);
 
   // Whatever fails from here on, the run is closed with a status and its lease released, so it is
@@ -480,6 +499,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   } finally {
     await services?.runTools.close();
   }
+  if (stop?.error) return closeAfterStoreFailure(env, stop, redactor, req, { heartbeat, owner, runUnitId, logPath, opened, progress });
   const finished: RunEvent = { type: 'run.finished', runId: req.runId, status: result.status };
   if (result.error) finished.error = result.error;
   opened.bus?.emit(finished);
@@ -507,6 +527,46 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   return out;
 }
 
+/**
+ * The run's database failed mid-run: nothing more of the run was stored after the failure, so it is
+ * left as a crash at that instant leaves it, and `resume` continues it from its ledger once the cause
+ * is gone. What can still be written is (its status interrupted, its lease released, its unit of
+ * coordination finished) — best effort, through the store without its stop — and the report says
+ * which run stopped and why.
+ */
+async function closeAfterStoreFailure(
+  env: RunEnvironment,
+  stop: FailStop,
+  redactor: Redactor,
+  req: ExecuteRequest,
+  run: { heartbeat: { stop(): Promise<void> }; owner: { id: string }; runUnitId: string | undefined; logPath: string; opened: { bus?: EventBus; rows?: EventRows; log?: RunLog }; progress: ProgressView | undefined },
+): Promise<RunReport> {
+  const error = `${stop.error!.message}; the run stopped as interrupted: resume it once the cause is gone (free space, the connection back)`;
+  run.opened.bus?.emit({ type: 'run.finished', runId: req.runId, status: 'interrupted', error });
+  run.progress?.close();
+  await run.heartbeat.stop();
+  await run.opened.rows?.settled();
+  run.opened.log?.logger.error({ err: stop.error }, 'the database failed: the run stopped as interrupted');
+  run.opened.log?.close();
+  const store = stop.unguarded.withRedactor(redactor);
+  const bestEffort = async (write: () => Promise<unknown> | undefined): Promise<void> => {
+    await Promise.resolve()
+      .then(write)
+      .catch(() => undefined);
+  };
+  // A worker coordinating the run gives it back to the queue, as its crash would let it go stale.
+  const runUnitId = run.runUnitId;
+  if (runUnitId !== undefined) await bestEffort(() => (env.handOff ? store.units?.release(runUnitId, run.owner.id) : store.units?.finish(runUnitId, run.owner.id, { status: 'interrupted' })));
+  await bestEffort(() => store.leases.release(req.runId, run.owner.id));
+  await bestEffort(() => store.runs.setStatus(req.runId, 'interrupted', error));
+  const result = { status: 'interrupted' as const, error };
+  try {
+    return { ...(await report(store, env.graph, req, result, run.logPath)), storeFailed: true };
+  } catch {
+    return { runId: req.runId, mission: req.mission.name, status: 'interrupted', error, tasks: {}, usage: emptyTotals(), workspaceDir: req.options.workspaceDir, logPath: run.logPath, storeFailed: true };
+  }
+}
+
 /** The run row's budget record: each budget's limits and the time its scope has run so far. */
 function budgetRecord(ledger: BudgetLedger): RunBudget {
   const limits = Object.fromEntries(ledger.limits);
@@ -523,23 +583,6 @@ export function modelClients(options: RunOptions, redactor: Redactor, env: RunEn
     if (options.record) factoryOptions.record = { cassette: options.record };
     return createModelClient(block, factoryOptions);
   };
-}
-
-/** Fails before anything runs when the workspace or the cassette to record cannot be used. */
-function checkRunFiles(workspaceDir: string, record: string | undefined): void {
-  try {
-    if (!statSync(workspaceDir).isDirectory()) throw new RunRefused(`the workspace ${workspaceDir} exists and is not a directory`);
-  } catch (error) {
-    if (error instanceof RunRefused) throw error;
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new RunRefused(`cannot use the workspace ${workspaceDir}: ${(error as Error).message}`);
-  }
-  if (record === undefined) return;
-  try {
-    mkdirSync(dirname(record), { recursive: true });
-    closeSync(openSync(record, 'a'));
-  } catch (error) {
-    throw new RunRefused(`cannot write the cassette ${record}: ${(error as Error).message}`);
-  }
 }
 
 /** On resume, the progress view starts from the stored task states. */

@@ -3,7 +3,7 @@
 // before pino serialises a line, so a secret inside JSON text inside a field is caught too, and the
 // finished line once more as plain text.
 
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { makePrivateDirs, type Redactor } from '../store/index.js';
@@ -85,7 +85,8 @@ class TurnBufferedFile {
     const text = this.lines.join('');
     this.lines = [];
     try {
-      writeSync(this.fd, text);
+      // Every byte or a stop (writeSync may take fewer bytes than given, as on a full disk).
+      writeFileSync(this.fd, text);
     } catch {
       this.stopped = true;
     }

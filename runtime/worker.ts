@@ -6,7 +6,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { openDatabase, shownDatabase, type RunRow, type Store, type UnitRow, type UnitsRepo } from '../store/index.js';
+import { failStopOf, openDatabase, shownDatabase, type RunRow, type Store, type UnitRow, type UnitsRepo } from '../store/index.js';
 import { QUEUE_TIMING } from './queueTiming.js';
 import { LEASE_HEARTBEAT_MS, resumeRun, RunRefused, type RunEnvironment } from './run.js';
 import { executeTaskUnit, runUnitLoop } from './unitRunner.js';
@@ -34,12 +34,19 @@ export async function runWorker(req: WorkerRequest): Promise<void> {
     }
     const owner = { id: `wrk_${randomUUID()}`, pid: process.pid, host: hostname() };
     const contexts = new RunContexts(store, req);
-    const common = { units, owner, ...QUEUE_TIMING, stop: req.stop, onClaimError: (error: unknown) => req.onNote(`cannot take work: ${message(error)}`) };
+    // A database that fails under the worker stops it as a crash would (store/failStop.ts): what it
+    // holds goes stale and another runner takes it over; the command exits with the failure.
+    const failStop = failStopOf(store);
+    const failed = new AbortController();
+    failStop?.onFailure(() => failed.abort());
+    const stop = AbortSignal.any([req.stop, failed.signal]);
+    const common = { units, owner, ...QUEUE_TIMING, stop, onClaimError: (error: unknown) => req.onNote(`cannot take work: ${message(error)}`) };
     await Promise.all([
       runUnitLoop({ ...common, filter: { kinds: ['task'] }, concurrency: req.concurrency, handle: (unit) => executeTask(unit, units, owner.id, contexts, req) }),
       // Coordinating a run is mostly waiting for its tasks: it does not take a task slot.
       runUnitLoop({ ...common, filter: { kinds: ['run'] }, concurrency: 64, handle: (unit) => coordinate(unit, units, owner.id, store, req) }),
     ]);
+    if (failStop?.error) throw failStop.error;
   } finally {
     await store.close();
   }

@@ -8,6 +8,7 @@ export type { OpenStoreOptions } from './sqlite/open.js';
 export { makePrivateDirs } from './privateDirs.js';
 export type { Store } from './store.js';
 export { StoreError } from './errors.js';
+export { failStopOf, isStorageFailure, type FailStop } from './failStop.js';
 export type { StoreErrorCode } from './errors.js';
 export { createSecretRedactor, identityRedactor, MIN_SECRET_LENGTH, SecretValueError } from './redact.js';
 export type { Redactor, SecretValue } from './redact.js';
@@ -38,6 +39,7 @@ export type {
   RunConfig,
   RunVariables,
   RunBudget,
+  WorkspaceIdentity,
   ConfigChangeRecord,
   RunSummary,
   RunStatus,

@@ -2,6 +2,7 @@
 // `postgresql://` connection string opens the PostgreSQL store (its driver loaded only then), anything
 // else is a SQLite file path. The CLI, the API and the runtime all open their store through here.
 
+import { withFailStop } from './failStop.js';
 import type { Redactor } from './redact.js';
 import { openStore } from './sqlite/open.js';
 import type { Store } from './store.js';
@@ -15,10 +16,11 @@ export interface OpenDatabaseOptions {
   redactor?: Redactor;
 }
 
+/** The store, behind its fail-stop (failStop.ts): a database that fails under a call stops the store. */
 export async function openDatabase(db: string, opts: OpenDatabaseOptions = {}): Promise<Store> {
   if (isPostgresUrl(db)) {
     const { openPostgresStore } = await import('./postgres/store.js');
-    return openPostgresStore(db, opts.redactor ? { redactor: opts.redactor } : {});
+    return withFailStop(await openPostgresStore(db, opts.redactor ? { redactor: opts.redactor } : {}));
   }
-  return openStore(db, opts);
+  return withFailStop(openStore(db, opts));
 }

@@ -83,6 +83,7 @@ const Limits = z.object({ tokens: z.number().optional(), dollars: z.number().opt
 export const RunBudgetSchema = lazySchema(() =>
   z.object({ limits: z.record(z.string(), Limits), elapsed: z.record(z.string(), z.number()), since: z.string().optional() }),
 );
+export const WorkspaceIdentitySchema = lazySchema(() => z.object({ dev: z.string(), ino: z.string(), born: z.string() }));
 export const ConfigChangesSchema = lazySchema(() => z.array(z.object({ at: z.string(), changes: z.array(z.string()) })));
 
 // ---- Raw rows as SQLite returns them (snake_case, NULLs, 0/1 booleans).
@@ -106,6 +107,8 @@ export const RawRun = lazySchema(() => z.object({
   variables_json: nullableText,
   config_changes_json: text,
   budget_json: nullableText,
+  // 0015; absent from a database of an older schema opened read-only.
+  workspace_json: nullableText.optional(),
 }));
 
 export const RawRunSummary = lazySchema(() => RawRun().extend({

@@ -28,6 +28,19 @@ export interface RunRow {
   configChanges: ConfigChangeRecord[];
   /** The run's budgets as last recorded by its runner; undefined for runs stored before this was recorded. */
   budget?: RunBudget | undefined;
+  /** The identity of the run's workspace folder (0015); undefined for runs stored before it was recorded. */
+  workspace?: WorkspaceIdentity | undefined;
+}
+
+/**
+ * Which folder a run's workspace is: its inode and birth time (nanoseconds; "0" where the file system
+ * records none), as decimal strings, and its device, kept for people (a device number may change
+ * across reboots, so it is not compared).
+ */
+export interface WorkspaceIdentity {
+  dev: string;
+  ino: string;
+  born: string;
 }
 
 /**

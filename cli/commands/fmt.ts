@@ -4,7 +4,7 @@
 // hang). Prints each file it changed (or, with --check, would change); `-` formats standard input to
 // standard output. A file with syntax errors is reported and left untouched.
 
-import { chmodSync, existsSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { renderDiagnostics } from '../../config/diagnostics.js';
@@ -95,11 +95,27 @@ async function fmtStdin(io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
-/** Through a temporary file beside it, so a crash never leaves a half-written config; the mode is kept. */
+/**
+ * Through a temporary file beside it, flushed to disk before the rename, so a crash, a power loss or
+ * a full disk never leaves a half-written config (a failed write removes the temporary file and
+ * leaves the config as it was); the mode is kept.
+ */
 function writeInPlace(path: string, text: string): void {
   const file = realpathSync(path); // a linked config is rewritten where it lives, the link kept
   const temp = `${file}.squadron-fmt-${process.pid}`;
-  writeFileSync(temp, text, { flag: 'wx' });
-  chmodSync(temp, statSync(file).mode & 0o7777);
-  renameSync(temp, file);
+  const fd = openSync(temp, 'wx');
+  let renamed = false;
+  try {
+    try {
+      writeFileSync(fd, text); // every byte, or a throw
+      fchmodSync(fd, statSync(file).mode & 0o7777);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+    renamed = true;
+  } finally {
+    if (!renamed) rmSync(temp, { force: true });
+  }
 }

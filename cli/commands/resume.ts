@@ -24,6 +24,7 @@ interface ResumeFlags {
   config?: string;
   retryFailed?: boolean;
   allowConfigChange?: boolean;
+  acceptNewWorkspace?: boolean;
   budget: string[];
   detach?: boolean;
 }
@@ -40,6 +41,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--retry-failed', 'run the failed tasks again from fresh sessions (completed tasks are kept)')
     .option('--budget <kind=value>', 'raise a budget for this and later resumes: dollars=5, tokens=200000, duration=45m, or <task>.dollars=5 (repeatable)', collect, [])
     .option('--allow-config-change', "continue although the config or a variable differs from the run's (recorded on the run)")
+    .option('--accept-new-workspace', "continue although the run's workspace folder is gone (a new empty one is made) or was replaced by another folder")
     .option('--detach', 'PostgreSQL only: queue the run again for `squadron worker` processes, print its id and return')
     .action(async (runId: string, flags: ResumeFlags) => {
       io.exitCode = await resumeCommand(io, runId, flags);
@@ -78,6 +80,7 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
       ...(flags.config ? { config: resolve(io.cwd, flags.config) } : {}),
       retryFailed: Boolean(flags.retryFailed),
       allowConfigChange: Boolean(flags.allowConfigChange),
+      acceptNewWorkspace: Boolean(flags.acceptNewWorkspace),
       ...(budget ? { budget } : {}),
       signal: interrupt.signal,
       progress: progressFor(io, Boolean(flags.json)),

@@ -72,7 +72,7 @@ export class AgentPool implements AgentDirectory {
       const ready = await session.answerAfter(index);
       if (ready !== undefined) {
         await this.passUp(session.deps.sessionId, ready);
-        return { ok: true, agentId: name, answer: ready };
+        return { ok: true, agentId: name, answer: ready, sessionId: session.deps.sessionId };
       }
     } else {
       await store.transaction(async (tx) => {
@@ -83,13 +83,11 @@ export class AgentPool implements AgentDirectory {
     const outcome = await session.run();
     const sessionId = session.deps.sessionId;
     if (outcome.kind === 'answer') {
-      await store.transaction(async (tx) => {
-        await tx.sessions.setAnswer(sessionId, outcome.text);
-        await tx.sessions.setStatus(sessionId, 'completed');
-      });
+      // The answer itself is the session's latest message: it is not stored a second time.
+      await store.sessions.setStatus(sessionId, 'completed');
       this.ctx.bus.emit({ type: 'session.finished', task: this.task.name, agent: name, sessionId, status: 'completed' });
       await this.passUp(sessionId, outcome.text);
-      return { ok: true, agentId: name, answer: outcome.text };
+      return { ok: true, agentId: name, answer: outcome.text, sessionId };
     }
     const reason = outcome.kind === 'failed' ? outcome.reason : 'the agent ended without an answer';
     await store.sessions.setStatus(sessionId, 'failed');

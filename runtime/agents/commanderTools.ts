@@ -15,7 +15,8 @@ import { validateOutput } from './outputValidation.js';
 import { outputJsonSchema } from './outputSchema.js';
 import type { SessionTool, ToolCall } from './toolbox.js';
 
-export type AgentReply = { ok: true; agentId: string; answer: string } | { ok: false; agentId?: string; error: string };
+/** `sessionId`: the answering agent's session, whose latest message is the answer. */
+export type AgentReply = { ok: true; agentId: string; answer: string; sessionId?: string } | { ok: false; agentId?: string; error: string };
 
 /** The agents a commander may call, with their sessions (implemented by AgentPool). */
 export interface AgentDirectory {
@@ -291,7 +292,12 @@ export function formatZodIssues(error: z.ZodError): string {
 }
 
 function replyResult(reply: AgentReply): ToolResult {
-  if (reply.ok) return okResult({ agent_id: reply.agentId, status: 'answered', answer: reply.answer });
+  if (reply.ok) {
+    const result = okResult({ agent_id: reply.agentId, status: 'answered', answer: reply.answer });
+    // The answer is the agent's stored message: a stored copy of this result refers to it.
+    if (reply.sessionId !== undefined) result.quotes = { sessionId: reply.sessionId, text: reply.answer };
+    return result;
+  }
   return { content: [{ type: 'text', text: JSON.stringify({ agent_id: reply.agentId, status: 'failed', error: reply.error }) }], isError: true };
 }
 

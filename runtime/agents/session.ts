@@ -5,6 +5,7 @@
 
 import type { MessageRow, Store } from '../../store/index.js';
 import type { Part, ToolUsePart } from '../providers/types.js';
+import { textOfParts } from '../../core/messages.js';
 import { runModelTurn, type PendingReply, type TurnLog } from './modelTurn.js';
 import { durableStep } from '../durableStep.js';
 import type { RunEvent } from '../events.js';
@@ -275,9 +276,5 @@ export function toolUsesOf(message: SessionMessage): ToolUsePart[] {
 }
 
 export function textOf(message: SessionMessage): string {
-  return message.parts
-    .filter((p): p is Extract<Part, { type: 'text' }> => p.type === 'text')
-    .map((p) => p.text)
-    .join('\n')
-    .trim();
+  return textOfParts(message.parts);
 }

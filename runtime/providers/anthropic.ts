@@ -22,6 +22,8 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
     ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
     maxRetries: 0,
+    // The SDK would print to stderr (a stream chunk it cannot parse); failures reach us as errors.
+    logLevel: 'off',
     timeout: network.timeoutMs,
     fetch: createHttpFetch(),
   });

@@ -35,6 +35,8 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
     apiKey: options.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'none',
     ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
     maxRetries: 0,
+    // The SDK would print to stderr (a stream chunk it cannot parse); failures reach us as errors.
+    logLevel: 'off',
     timeout: network.timeoutMs,
     fetch: createHttpFetch(),
   });

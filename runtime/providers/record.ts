@@ -2,7 +2,7 @@
 // cassette (one JSON line, fsynced). Secrets are redacted value by value before the line is
 // serialised, so a secret is caught however deeply the conversation nests or escapes it.
 
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { serializeEntry, type CassetteRedactor } from './cassette.js';
 import type { CallOptions, ModelClient, ModelRequest, ModelResponse } from './types.js';
@@ -23,13 +23,23 @@ export function createRecordingClient(inner: ModelClient, options: RecordingOpti
   return { provider: inner.provider, complete };
 }
 
-/** Synchronous so that concurrent turns never interleave inside a line. */
+/**
+ * Synchronous so that concurrent turns never interleave inside a line. The whole line or nothing: a
+ * write cut short (a full disk) is undone, so the cassette never ends in half a line.
+ */
 function appendLine(file: string, line: string): void {
   mkdirSync(dirname(file), { recursive: true });
   const fd = openSync(file, 'a');
   try {
-    writeSync(fd, `${line}\n`);
-    fsyncSync(fd);
+    const size = fstatSync(fd).size;
+    try {
+      // writeFileSync on a descriptor writes until every byte is taken (writeSync may take fewer).
+      writeFileSync(fd, `${line}\n`);
+      fsyncSync(fd);
+    } catch (error) {
+      ftruncateSync(fd, size);
+      throw error;
+    }
   } finally {
     closeSync(fd);
   }

@@ -79,6 +79,11 @@ export function classifySdkError(error: unknown, classes: SdkErrorClasses, conte
   if (code !== undefined) {
     return { kind: 'network', retryable: true, reason: `connection dropped (${code})` };
   }
+  // The SDKs parse each streamed event with JSON.parse and let its SyntaxError through: the stream
+  // was garbled on the way (a proxy, a server that broke off mid-event), like a dropped connection.
+  if (error instanceof SyntaxError) {
+    return { kind: 'network', retryable: true, reason: 'the response stream sent an event that is not JSON' };
+  }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return { kind: 'protocol', retryable: false, reason: `unexpected error: ${oneLine(message)}` };
 }

@@ -22,7 +22,7 @@ export async function offloadResult(scope: ResultScope, result: ToolResult): Pro
   const tokens = estimateTokens(result.content);
   if (tokens <= scope.maxTokens) return result;
   const payload = payloadOf(result);
-  const { handle } = await scope.store.storedResults.put({ runId: scope.runId, sessionId: scope.sessionId, payload });
+  const { handle } = await scope.store.storedResults.put({ runId: scope.runId, sessionId: scope.sessionId, payload, ...(result.quotes ? { quotes: result.quotes } : {}) });
   const json = payload.format === 'json' ? (JSON.parse(payload.text) as unknown) : undefined;
   const text = renderPreview(payload, handle, tokens, scope.maxTokens, json);
   return { content: [{ type: 'text', text }], isError: result.isError };

@@ -1,6 +1,6 @@
 // Runs: one row per execution of a mission, with its inputs (redacted), status and error.
 
-import type { RunBudget, RunConfig, RunRow, RunStatus, RunSummary, RunVariables } from '../rows.js';
+import type { RunBudget, RunConfig, RunRow, RunStatus, RunSummary, RunVariables, WorkspaceIdentity } from '../rows.js';
 
 export interface RunsRepo {
   /** `id` defaults to a new `run_…` id; `options`, `config` and `variables` are stored as given (redacted). */
@@ -23,6 +23,8 @@ export interface RunsRepo {
   list(opts?: { limit?: number; mission?: string }): Promise<RunSummary[]>;
   /** Sets finished_at for terminal states and clears it (and the error) for 'running'. */
   setStatus(id: string, status: RunStatus, error?: string): Promise<void>;
+  /** Records which folder the run's workspace is (at creation, and when a resume accepts a new one). */
+  setWorkspace(id: string, workspace: WorkspaceIdentity): Promise<void>;
   /** Records the run's budget limits and time spent (one read for `runs`). */
   setBudget(id: string, budget: RunBudget): Promise<void>;
   latestForMission(mission: string, configPath: string): Promise<RunRow | undefined>;

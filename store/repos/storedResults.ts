@@ -4,10 +4,15 @@
 // handle has a row; only the run's first row for a handle carries the payload.
 
 import type { StoredPayload } from '../../core/storedResults.js';
+import type { QuotedAnswer } from '../../core/toolResults.js';
 
 export interface StoredResultsRepo {
-  /** Stores the payload for the session (a no-op when the session already holds it); returns its handle. */
-  put(r: { runId: string; sessionId: string; payload: StoredPayload }): Promise<{ handle: string; bytes: number }>;
+  /**
+   * Stores the payload for the session (a no-op when the session already holds it); returns its
+   * handle. With `quotes` (the payload's text holds an agent's whole answer, JSON-escaped), the
+   * answer is kept by reference to the agent's latest message when that message says exactly it.
+   */
+  put(r: { runId: string; sessionId: string; payload: StoredPayload; quotes?: QuotedAnswer }): Promise<{ handle: string; bytes: number }>;
   /** Lets session `to` read a handle `from` holds; false when `from` holds no such handle. */
   share(handle: string, from: string, to: string): Promise<boolean>;
   /** The payload, when the session may read the handle. */

@@ -10,7 +10,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { createDbFile, examineDbFile, notSquadronDb } from '../dbFile.js';
-import { StoreError } from '../errors.js';
+import { heldByAnotherProcess, isBusy, StoreError } from '../errors.js';
 import { isoTime } from '../ids.js';
 import { hasSquadronSchema, migrate, pendingMigrations } from '../migrate.js';
 import { migrationsFolder, readMigrations, type MigrationFile } from '../migrationFiles.js';
@@ -207,6 +207,7 @@ function prepareWritable(db: Database.Database, file: string, files: MigrationFi
   } catch (err) {
     db.close();
     if (err instanceof StoreError) throw err;
+    if (isBusy(err)) throw heldByAnotherProcess(file, err);
     throw new StoreError('OPEN_FAILED', `cannot open the database ${file}: ${(err as Error).message}`, { cause: err });
   }
 }

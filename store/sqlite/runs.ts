@@ -18,6 +18,8 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
   const setChanges = db.prepare('UPDATE runs SET config_changes_json = ? WHERE id = ?');
   const byId = db.prepare('SELECT * FROM runs WHERE id = ?');
   const setBudget = db.prepare('UPDATE runs SET budget_json = ? WHERE id = ?');
+  // Prepared when first run: a database of a schema before 0015 opened read-only has no such column.
+  let setWorkspace: ReturnType<typeof db.prepare<[string, string]>> | undefined;
   const listAll = db.prepare(runSummarySelect('', '@limit', 'rowid'));
   const listMission = db.prepare(runSummarySelect('WHERE mission = @mission', '@limit', 'rowid'));
   const setStatus = db.prepare(
@@ -35,6 +37,10 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
     async create({ id, mission, configPath, inputs, options, config, variables }) {
       const jsonOrNull = (value: unknown): string | null => (value === undefined ? null : codec.json(value));
       return read(insert.get(id ?? newId('run'), mission, configPath, codec.json(inputs), codec.json(options ?? {}), jsonOrNull(config), jsonOrNull(variables), now()));
+    },
+    async setWorkspace(id, workspace) {
+      setWorkspace ??= db.prepare<[string, string]>('UPDATE runs SET workspace_json = ? WHERE id = ?');
+      if (setWorkspace.run(codec.json(workspace), id).changes === 0) throw new StoreError('NOT_FOUND', `no run ${id}`);
     },
     async updateConfig(id, { config, variables, changes }) {
       db.transaction(() => {
@@ -73,4 +79,5 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
     },
   };
 }
+
 

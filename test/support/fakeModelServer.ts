@@ -188,6 +188,7 @@ async function answer(request: FakeRequest, reply: FakeReply, res: ServerRespons
   let stopAt = events.length;
   if (reply.drop) stopAt = reply.dropAfterEvents ?? Math.ceil(events.length / 2);
   if (reply.streamError) stopAt = reply.streamError.afterEvents ?? Math.ceil(events.length / 2);
+  if (reply.garbleAfterEvents !== undefined) stopAt = reply.garbleAfterEvents;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.flushHeaders();
   for (const event of events.slice(0, stopAt)) {
@@ -200,6 +201,11 @@ async function answer(request: FakeRequest, reply: FakeReply, res: ServerRespons
     // Give the partial events time to reach the client before the connection dies.
     await pause(20, closed);
     res.socket?.destroy();
+    return;
+  }
+  if (reply.garbleAfterEvents !== undefined) {
+    res.write(request.api === 'anthropic' ? 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_del\n\n' : 'data: {"id":"chatcmpl-garbled","choices":[{"index":0,"delta":{"content":"gar\n\n');
+    res.end();
     return;
   }
   if (reply.streamError) {

@@ -65,6 +65,8 @@ export interface FakeReply {
   dropAfterEvents?: number;
   /** Stream part of the reply, then an in-stream error event of this type (e.g. `overloaded_error`). */
   streamError?: { type: string; message?: string; afterEvents?: number };
+  /** Stream this many events, then one whose data is not JSON (a proxy or server that garbled the stream), and end the response. */
+  garbleAfterEvents?: number;
 }
 
 /** The request in the runtime's canonical shapes (lossy where the wire format is, see the wire modules). */

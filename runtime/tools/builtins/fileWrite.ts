@@ -2,7 +2,10 @@
 // folders are created one at a time inside the folder opened before them, and the new content goes
 // to a temporary file in the destination's folder, held open by descriptor, which is then renamed
 // over the name. So nothing outside the workspace is ever created or truncated, whatever is swapped
-// in meanwhile, and a reader sees either the old content or the new, never half of it.
+// in meanwhile, and a reader sees either the old content or the new, never half of it: every byte is
+// written (a write that takes fewer, as on a full disk or at a quota, is continued, and one that
+// takes none fails the call with the old file left as it was), and the file is flushed to disk
+// before the rename, the folder after it, so a power loss keeps that promise too.
 
 import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
@@ -95,9 +98,10 @@ async function replaceFile(ws: Workspace, folder: Folder, name: string, data: Bu
         if (copied === FOLLOW) return FOLLOW;
         if (copied !== undefined) return { error: copied };
       }
-      await handle.write(data);
+      await writeAll(handle, data);
       // The replaced file keeps its permissions; a new one gets 0644 less the umask.
       if (existing) await handle.chmod(existing.mode & 0o7777);
+      await handle.sync();
     } finally {
       await handle.close();
     }
@@ -107,7 +111,28 @@ async function replaceFile(ws: Workspace, folder: Folder, name: string, data: Bu
   } finally {
     if (!renamed) await unlink(temp).catch(() => undefined);
   }
+  await syncFolder(folder);
   return { written: data.byteLength };
+}
+
+/** Writes every byte at the handle's position, or throws (a write(2) may take fewer bytes than given). */
+async function writeAll(handle: FileHandle, data: Uint8Array, length = data.byteLength): Promise<void> {
+  let offset = 0;
+  while (offset < length) {
+    const { bytesWritten } = await handle.write(data, offset, length - offset);
+    if (bytesWritten <= 0) throw Object.assign(new Error(`ENOSPC: no space left on device, write`), { code: 'ENOSPC' });
+    offset += bytesWritten;
+  }
+}
+
+/** Makes the rename durable; a file system that cannot flush a folder (EINVAL) has nothing to flush. */
+async function syncFolder(folder: Folder): Promise<void> {
+  try {
+    await folder.handle.sync();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'ENOTSUP' && code !== 'EBADF') throw err;
+  }
 }
 
 /** Copies the current file into the temporary one; a message when it is no longer a regular file. */
@@ -128,7 +153,7 @@ async function copyInto(source: string, into: FileHandle): Promise<string | type
     for (;;) {
       const { bytesRead } = await from.read(buffer, 0, COPY_CHUNK, null);
       if (bytesRead === 0) return undefined;
-      await into.write(buffer, 0, bytesRead);
+      await writeAll(into, buffer, bytesRead);
     }
   } finally {
     await from.close();

@@ -26,6 +26,10 @@ export function createRunsRepo({ sql, atomic, codec, now, stamp }: PgRepoContext
       );
       return read(rows[0]);
     },
+    async setWorkspace(id, workspace) {
+      const { rowCount } = await sql.query('UPDATE runs SET workspace_json = $1 WHERE id = $2', [codec.json(workspace), id]);
+      if (rowCount === 0) throw new StoreError('NOT_FOUND', `no run ${id}`);
+    },
     async updateConfig(id, { config, variables, changes }) {
       await atomic(async (tx) => {
         // Locked until commit, so two resumes recording changes at once both keep theirs.
