@@ -11,6 +11,7 @@ import type { OperatorPrompt } from '../runtime/operator/types.js';
 import { Writable } from 'node:stream';
 import { resolve } from 'node:path';
 import type { Value } from '../config/hcl/value.js';
+import type { ToolResult } from '../core/toolResults.js';
 import { databasePath, workspacePath } from '../config/projectLayout.js';
 import { validateProject, type ValidateOptions } from '../config/validateProject.js';
 import type { LoadResult } from '../config/load.js';
@@ -96,6 +97,8 @@ export interface RunHooks {
   progress?: { stream: NodeJS.WritableStream; live: boolean };
   /** Asks a person now (approvals, questions); without it they wait and the run ends `waiting`. */
   operatorPrompt?: OperatorPrompt;
+  /** Tools answered with these results instead of being executed, by ref (squadron test's mock_tool); recorded in the ledger as mocked. */
+  toolMocks?: ReadonlyMap<string, ToolResult>;
 }
 
 export interface RunRequest extends MissionRequest, RunHooks {
@@ -297,6 +300,7 @@ async function environment(project: LoadedProject, dbPath: string, hooks: RunHoo
   };
   if (hooks.onEvent) env.onEvent = hooks.onEvent;
   if (hooks.operatorPrompt) env.operatorPrompt = hooks.operatorPrompt;
+  if (hooks.toolMocks) env.toolMocks = hooks.toolMocks;
   return env;
 }
 
@@ -312,4 +316,11 @@ function runTuning(env: NodeJS.ProcessEnv): { retryBaseDelayMs?: number } {
 
 function discard(): Writable {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
+}
+
+export type { TestRequest, TestReport, TestResult, TestFailure, TrialResult, TestStatus, CheckedTests } from './test.js';
+
+/** Runs the `*.sqtest.hcl` tests of a config (squadron test). */
+export async function test(req: import('./test.js').TestRequest): Promise<import('./test.js').TestReport> {
+  return (await import('./test.js')).test(req);
 }

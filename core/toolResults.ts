@@ -13,6 +13,8 @@ export interface ToolResult {
    * for the store and for display. `content` always carries a text rendering of each for the model.
    */
   resources?: ToolResultResource[];
+  /** Answered by a test's `mock_tool` (squadron test): the tool was never executed. */
+  mocked?: true;
 }
 
 export interface ToolResultResource {

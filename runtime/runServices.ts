@@ -17,6 +17,7 @@ import { ModelResolver } from './models.js';
 import type { ModelClient } from './providers/types.js';
 import { openRunLog, type RunLog } from './runLog.js';
 import { createRunTools, type RunTools } from './toolResolver.js';
+import type { ToolResult } from '../core/toolResults.js';
 
 export interface RunServicesRequest {
   graph: MissionGraph;
@@ -36,6 +37,8 @@ export interface RunServicesRequest {
   onBus?: (bus: EventBus) => void;
   /** The run's operator desk, built on the bus; MCP servers' questions (elicitation) go to it. Undefined: nobody can be asked here. */
   operator?: (bus: EventBus) => OperatorDesk;
+  /** A test's mocked tools (squadron test): answered with these results, never executed. */
+  mocks?: ReadonlyMap<string, ToolResult>;
 }
 
 export interface RunServices {
@@ -75,6 +78,7 @@ export async function openRunServices(req: RunServicesRequest, opened: { bus?: E
     sample: createSampler({ graph: req.graph, mission: req.mission, runId: req.runId, store: req.store, bus, models, ...(budget ? { budget } : {}) }),
     ...(operator ? { elicit: createElicitor(req.store, req.runId, operator) } : {}),
     ...(knownTools ? { knownTools } : {}),
+    ...(req.mocks ? { mocks: req.mocks } : {}),
   });
   return {
     log,
