@@ -2,9 +2,9 @@
 // and workspace (replayed, recorded or live, with the test's mocked tools), read back from the store
 // as `inspect` reads it, then its assertions. A test passes when at least pass_at trials pass.
 
-import { mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { TestRun } from '../config/testFile.js';
 import type { ObjectValue } from '../config/hcl/value.js';
 import type { ToolResult } from '../core/toolResults.js';
@@ -113,7 +113,11 @@ async function runTrial(test: TestRun, ctx: TestRunContext, mode: TestResult['mo
       if (!o.passed) result.failures.push({ message: o.message ?? 'assertion failed', file: o.file, line: o.line, column: o.column });
     }
     result.passed = result.failures.length === 0;
-    if (recording && trial === 0) renameSync(recording, test.replay!);
+    if (recording && trial === 0) {
+      // Written whole once the run and its judging are done: a replay never reads half a recording.
+      mkdirSync(dirname(test.replay!), { recursive: true });
+      copyFileSync(recording, test.replay!);
+    }
     return result;
   } finally {
     if (ctx.keepDir === undefined) rmSync(dir, { recursive: true, force: true });
