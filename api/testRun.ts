@@ -133,7 +133,7 @@ function outcomeFailures(test: TestRun, run: ObjectValue): TestFailure[] {
   const cause = [runError, ...errors].find((e) => e !== undefined && e.includes('replay: the cassette has no answer'));
   if (cause !== undefined) {
     const detail = cause.slice(cause.indexOf('replay: the cassette has no answer'));
-    return [{ ...at(test), message: `the cassette no longer matches what the mission sends (re-record it with squadron test --record after reviewing the change):\n  ${detail}` }];
+    return [{ ...at(test), message: `the cassette no longer matches what the mission sends (re-record it with squadron test --record after reviewing the change):\n  ${detail}${requestDiff(detail)}` }];
   }
   const expected = test.expectFailures;
   if (expected === undefined) {
@@ -185,6 +185,13 @@ async function judgeFor(ctx: TestRunContext, test: TestRun, mode: TestResult['mo
 
 function mockResults(test: TestRun): ReadonlyMap<string, ToolResult> {
   return new Map(test.mocks.map((m) => [m.ref, { content: [{ type: 'text', text: typeof m.result === 'string' ? m.result : JSON.stringify(m.result) }], isError: false }]));
+}
+
+/** The differing words of the request as a diff (`- recorded` / `+ now`), from replay's one-line cause. */
+function requestDiff(cause: string): string {
+  const m = /: ("(?:[^"\\]|\\.)*"|nothing) recorded, ("(?:[^"\\]|\\.)*"|nothing) now/.exec(cause);
+  if (!m) return '';
+  return `\n  - recorded: ${m[1]}\n  + now:      ${m[2]}`;
 }
 
 function at(test: TestRun, range = test.range): Omit<TestFailure, 'message'> {

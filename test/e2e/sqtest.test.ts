@@ -148,6 +148,7 @@ describe('squadron test: record, replay, mocks, failures', () => {
     expect(changed.stdout).toContain('FAIL tests/shop.sqtest.hcl:1 orders_tea (replay,');
     expect(changed.stdout).toContain('the cassette no longer matches what the mission sends');
     expect(changed.stdout).toContain('the task objective differs from the recording: "Order" recorded, "Buy" now');
+    expect(changed.stdout).toContain('\n    - recorded: "Order"\n    + now:      "Buy"\n');
     expect(changed.stdout + changed.stderr).not.toMatch(/\bat .*\.c?js:\d+/);
   });
 });
