@@ -281,6 +281,69 @@ run "always_polite" {
   });
 });
 
+describe('squadron test: the judge recorded and replayed, variables', () => {
+  it('records the judge call into the cassette and replays its verdict offline at no cost; variables and --var reach the config', async () => {
+    const script = turnScript({
+      'commander of task "greet"': [(req) => taskComplete(`Hello from ${JSON.stringify(req.canonical.system).includes('team blue') ? 'blue' : 'another team'}`)],
+      'judge of an automated test': [toolCall('verdict', { pass: true, reason: 'a greeting' })],
+    });
+    const server = await startFakeModelServer({ respond: script.respond });
+    let dir = '';
+    try {
+      dir = writeProject({
+        'mission.hcl': `${fakeModelBlock(server)}
+variable "team" {
+  default = "red"
+}
+mission "hello" {
+  description = "Greetings from team \${vars.team}"
+  commander { model = ${ANTHROPIC_MODEL} }
+  task "greet" {
+    objective = "Greet"
+    tools     = [builtins.files.read]
+  }
+}
+`,
+        'hello.sqtest.hcl': `run "greets" {
+  mission = missions.hello
+  replay  = "hello.jsonl"
+  variables {
+    team = "blue"
+  }
+  assert {
+    condition     = judge("Is this a greeting?", run.tasks.greet.summary) && run.tasks.greet.summary == "Hello from blue"
+    error_message = "a greeting from team blue"
+  }
+}
+`,
+      });
+      const recorded = await runCli(['test', dir, '--record', '--json'], { cwd: dir });
+      expect(recorded.code, recorded.stdout + recorded.stderr).toBe(0);
+      expect(script.problems).toEqual([]);
+      const trial = JSON.parse(recorded.stdout).files[0].tests[0].trials[0];
+      expect(trial.judge_cost_usd).toBeGreaterThan(0);
+      const cassette = readFileSync(join(dir, 'hello.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(cassette.map((e: { trace: { task: string; agent: string } }) => `${e.trace.task}/${e.trace.agent}`)).toEqual(['greet/commander', 'test.greets/judge']);
+    } finally {
+      await server.close();
+    }
+    // Offline: the mission and the judge replay from the cassette; nothing is spent.
+    const replayed = await runCli(['test', dir, '--json'], { cwd: dir });
+    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+    const trial = JSON.parse(replayed.stdout).files[0].tests[0].trials[0];
+    expect(trial).toMatchObject({ passed: true, cost_usd: 0, judge_cost_usd: 0 });
+    expect(trial.judged[0]).toMatchObject({ question: 'Is this a greeting?', pass: true, reason: 'a greeting' });
+    // The run's own variables win over --var; without them, --var reaches the config (the recorded
+    // system prompt said "blue", so "green" leaves the recording).
+    writeFileSync(join(dir, 'hello.sqtest.hcl'), readFileSync(join(dir, 'hello.sqtest.hcl'), 'utf8').replace(/  variables \{\n    team = "blue"\n  \}\n/, ''));
+    const green = await runCli(['test', dir, '--var', 'team=green'], { cwd: dir });
+    expect(green.code).toBe(1);
+    expect(green.stdout).toContain('the system prompt differs from the recording');
+    expect(green.stdout).toContain('- recorded: "blue"');
+    expect(green.stdout).toContain('+ now:      "green"');
+  });
+});
+
 describe('test files are checked before anything runs', () => {
   const dir = (): string =>
     writeProject({
