@@ -27,6 +27,8 @@ export interface TestRequest {
   env?: NodeJS.ProcessEnv;
   /** Test files run at once (default: the cores, at most 4). */
   concurrency?: number;
+  /** Keep each trial's database and workspace in a folder of its own under this one (default: removed). */
+  keepDir?: string;
   /** Told each test's result as it finishes. */
   onResult?: (result: TestResult) => void;
 }
@@ -84,7 +86,7 @@ export async function test(req: TestRequest): Promise<TestReport> {
   const results = await inParallel(selected, req.concurrency ?? Math.min(4, availableParallelism()), async (file) => {
     const tests: TestResult[] = [];
     for (const run of file.runs) {
-      const result = await runTest(run, { project: projectFor(run), record: Boolean(req.record), env });
+      const result = await runTest(run, { project: projectFor(run), record: Boolean(req.record), env, ...(req.keepDir !== undefined ? { keepDir: req.keepDir } : {}) });
       req.onResult?.(result);
       tests.push(result);
     }

@@ -27,6 +27,8 @@ export interface TestFailure {
 export interface TrialResult {
   passed: boolean;
   runId?: string;
+  /** The trial's database, when kept (`keepDir`): `squadron inspect <run-id> --db <db>`. */
+  db?: string;
   /** The run's status (`completed`, `failed`, …). */
   status?: string;
   costUsd: number;
@@ -101,6 +103,7 @@ async function runTrial(test: TestRun, ctx: TestRunContext, mode: TestResult['mo
       return result;
     }
     result.runId = runId;
+    if (ctx.keepDir !== undefined) result.db = db;
     const run = await storedRun(db, runId!);
     result.status = String(run['status']);
     result.costUsd = Number(run['cost_usd']);

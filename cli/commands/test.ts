@@ -2,7 +2,7 @@
 // and prints a summary, a `--json` document or (also) a JUnit file. Exit 0 when every test passed,
 // 1 when one failed, 2 for a config or test-file error (listed with positions, as validate does).
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { TestReport, TestResult } from '../../api/index.js';
@@ -18,7 +18,7 @@ interface TestFlags {
   json?: boolean;
   junit?: string;
   var: string[];
-  parallel?: number;
+  keep?: string;
 }
 
 export function register(program: Command, io: CliIo): void {
@@ -31,6 +31,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--json', JSON_FLAG_HELP)
     .option('--junit <file>', 'also write the results as JUnit XML to this file')
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
+    .option('--keep <dir>', "keep each trial's database and workspace under this folder (to inspect them) instead of removing them")
     .action(async (path: string, flags: TestFlags) => {
       io.exitCode = await testCommand(io, path, flags);
     });
@@ -47,6 +48,7 @@ async function testCommand(io: CliIo, path: string, flags: TestFlags): Promise<n
       record: Boolean(flags.record),
       vars: parseKeyValues(flags.var, '--var'),
       env: io.env,
+      ...(flags.keep !== undefined ? { keepDir: keepDir(io, flags.keep) } : {}),
       ...(json ? {} : { onResult: (r: TestResult) => io.stdout.write(resultText(io, r)) }),
     });
   } catch (error) {
@@ -84,6 +86,7 @@ function resultText(io: CliIo, r: TestResult): string {
     const source = sourceLine(f.file, f.line);
     if (source !== undefined) lines.push(`  ${String(f.line).padStart(4)} | ${source}`);
   }
+  for (const t of r.trials) if (t.db !== undefined && t.runId !== undefined) lines.push(`  kept: squadron inspect ${t.runId} --db ${shownPath(io.cwd, t.db)}`);
   for (const j of r.trials.flatMap((t) => t.judged)) lines.push(`  judge: ${JSON.stringify(j.question)} → ${j.pass ? 'yes' : 'no'}${j.reason ? ` (${j.reason})` : ''}`);
   return `${lines.join('\n')}\n`;
 }
@@ -94,6 +97,17 @@ function summaryText(report: TestReport): string {
   const parts = [`${report.passed} passed`, `${report.failed} failed`];
   if (report.errors > 0) parts.push(`${report.errors} errors`);
   return `\n${parts.join(', ')} (${total} test${total === 1 ? '' : 's'} in ${report.files.length} file${report.files.length === 1 ? '' : 's'})\n`;
+}
+
+/** The --keep folder, made if missing. */
+function keepDir(io: CliIo, dir: string): string {
+  const full = resolve(io.cwd, dir);
+  try {
+    mkdirSync(full, { recursive: true });
+  } catch (error) {
+    throw new CliError(`cannot use --keep ${dir}: ${(error as Error).message}`, 'usage');
+  }
+  return full;
 }
 
 const sources = new Map<string, string[]>();

@@ -134,12 +134,19 @@ describe('squadron test: record, replay, mocks, failures', () => {
     expect(failed.failures).toEqual([{ message: 'the summary must say nothing', file: 'tests/shop.sqtest.hcl', line: 37, column: 5 }]);
 
     // The human report: the message at the assert's position, then its source line.
-    const human = await runCli(['test', dir], { cwd: dir });
+    const human = await runCli(['test', dir, '--keep', 'kept'], { cwd: dir });
     expect(human.code).toBe(1);
     expect(human.stdout).toContain('FAIL tests/shop.sqtest.hcl:28 summary_says_nothing (replay,');
     expect(human.stdout).toContain('  tests/shop.sqtest.hcl:37:5: the summary must say nothing\n    37 |     condition     = run.tasks.order.summary == "nothing"\n');
     expect(human.stdout).toContain('1 passed, 1 failed (2 tests in 1 file)');
     expect(human.stderr).not.toMatch(/\bat .*\.c?js:\d+/);
+    // --keep leaves each trial's database to inspect: the ledger holds the call as mocked.
+    const kept = /kept: squadron inspect (run_\w+) --db (\S+)/.exec(human.stdout);
+    expect(kept, human.stdout).not.toBeNull();
+    const inspect = await runCli(['inspect', kept![1]!, '--db', kept![2]!, '--transcript'], { cwd: dir });
+    expect(inspect.code, inspect.stderr).toBe(0);
+    expect(inspect.stdout).toContain('[builtins.http.post: completed, mocked]');
+    expect(inspect.stdout).toContain('{"status":200,"body":"RCPT-1"}');
 
     // A prompt change: the recorded objective no longer matches, and the test says how.
     writeFileSync(join(dir, 'mission.hcl'), shopMission({ anthropicBaseURL: 'http://127.0.0.1:1', openaiBaseURL: 'http://127.0.0.1:1' } as FakeModelServer, 'Buy ${inputs.item} from the shop'));
