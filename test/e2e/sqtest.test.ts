@@ -399,7 +399,7 @@ run "unknown_fields" {
 });
 
 describe('the examples test themselves offline', () => {
-  for (const example of ['quickstart', 'ticket-triage']) {
+  for (const example of ['quickstart', 'ticket-triage', 'tool-discovery']) {
     it(`squadron test examples/${example} passes from its cassette`, async () => {
       const r = await runCli(['test', `examples/${example}`, '--json']);
       expect(r.code, r.stdout + r.stderr).toBe(0);
