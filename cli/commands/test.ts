@@ -82,12 +82,12 @@ function resultText(io: CliIo, r: TestResult): string {
   const trials = r.trials.length > 1 ? `, ${r.trials.filter((t) => t.passed).length}/${r.trials.length} trials passed (pass_at ${r.passAt})` : '';
   const lines = [`${label} ${shownPath(io.cwd, r.file)}:${r.line} ${r.name} (${r.mode}${trials}, ${(r.durationMs / 1000).toFixed(1)}s)`];
   for (const f of r.failures) {
-    lines.push(`  ${shownPath(io.cwd, f.file)}:${f.line}:${f.column}: ${f.message.replace(/\n/g, '\n  ')}`);
+    lines.push(`  ${shownPath(io.cwd, f.file)}:${f.line}:${f.column}: ${printable(f.message).replace(/\n/g, '\n  ')}`);
     const source = sourceLine(f.file, f.line);
     if (source !== undefined) lines.push(`  ${String(f.line).padStart(4)} | ${source}`);
   }
   for (const t of r.trials) if (t.db !== undefined && t.runId !== undefined) lines.push(`  kept: squadron inspect ${t.runId} --db ${shownPath(io.cwd, t.db)}`);
-  for (const j of r.trials.flatMap((t) => t.judged)) lines.push(`  judge: ${JSON.stringify(j.question)} → ${j.pass ? 'yes' : 'no'}${j.reason ? ` (${j.reason})` : ''}`);
+  for (const j of r.trials.flatMap((t) => t.judged)) lines.push(`  judge: ${JSON.stringify(j.question)} → ${j.pass ? 'yes' : 'no'}${j.reason ? ` (${printable(j.reason)})` : ''}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -97,6 +97,11 @@ function summaryText(report: TestReport): string {
   const parts = [`${report.passed} passed`, `${report.failed} failed`];
   if (report.errors > 0) parts.push(`${report.errors} errors`);
   return `\n${parts.join(', ')} (${total} test${total === 1 ? '' : 's'} in ${report.files.length} file${report.files.length === 1 ? '' : 's'})\n`;
+}
+
+/** Model and tool text (task errors, the judge's reason) without control characters a terminal would act on. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
 }
 
 /** The --keep folder, made if missing. */
