@@ -351,6 +351,58 @@ mission "hello" {
   });
 });
 
+describe('squadron test: the judge within the mission budget', () => {
+  it('prices each judge call and stops asking once the run and its judging spent the mission dollar budget', async () => {
+    // Claude Sonnet 4.6 input costs $3 per million tokens: each call below costs $0.30.
+    const dear = { inputTokens: 100_000, outputTokens: 0 };
+    const script = turnScript({
+      'commander of task "greet"': [{ ...taskComplete('Hello'), usage: dear }],
+      'judge of an automated test': [{ ...toolCall('verdict', { pass: true, reason: 'yes' }), usage: dear }],
+    });
+    const server = await startFakeModelServer({ respond: script.respond });
+    try {
+      const dir = writeProject({
+        'mission.hcl': `${fakeModelBlock(server)}
+mission "hello" {
+  commander { model = ${ANTHROPIC_MODEL} }
+  budget {
+    dollars = 0.55
+  }
+  task "greet" {
+    objective = "Greet"
+    tools     = [builtins.files.read]
+  }
+}
+`,
+        'hello.sqtest.hcl': `run "judged_twice" {
+  mission = missions.hello
+  live    = true
+  assert {
+    condition     = judge("Is this a greeting?", run.tasks.greet.summary)
+    error_message = "a greeting"
+  }
+  assert {
+    condition     = judge("Is this short?", run.tasks.greet.summary)
+    error_message = "short"
+  }
+}
+`,
+      });
+      const r = await runCli(['test', dir, '--json'], { cwd: dir });
+      expect(r.code, r.stderr).toBe(1);
+      const trial = JSON.parse(r.stdout).files[0].tests[0].trials[0];
+      expect(trial.cost_usd).toBeCloseTo(0.3, 6);
+      expect(trial.judge_cost_usd).toBeCloseTo(0.3, 6);
+      expect(trial.judged.map((j: { question: string; pass: boolean }) => [j.question, j.pass])).toEqual([['Is this a greeting?', true], ['Is this short?', false]]);
+      expect(trial.judged[1].reason).toBe("the mission's budget ($0.55) is spent: the judge was not asked");
+      expect(trial.failures.map((f: { message: string }) => f.message)).toEqual(['short']);
+      expect(server.requests.filter((q) => q.canonical.system.includes('judge of an automated test'))).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('test files are checked before anything runs', () => {
   const dir = (): string =>
     writeProject({
