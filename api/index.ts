@@ -12,6 +12,7 @@ import { telemetrySettings } from '../telemetry/settings.js';
 import { Writable } from 'node:stream';
 import { resolve } from 'node:path';
 import type { Value } from '../config/hcl/value.js';
+import type { ToolResult } from '../core/toolResults.js';
 import { databasePath, workspacePath } from '../config/projectLayout.js';
 import { validateProject, type ValidateOptions } from '../config/validateProject.js';
 import type { LoadResult } from '../config/load.js';
@@ -97,6 +98,8 @@ export interface RunHooks {
   progress?: { stream: NodeJS.WritableStream; live: boolean };
   /** Asks a person now (approvals, questions); without it they wait and the run ends `waiting`. */
   operatorPrompt?: OperatorPrompt;
+  /** Tools answered with these results instead of being executed, by ref (squadron test's mock_tool); recorded in the ledger as mocked. */
+  toolMocks?: ReadonlyMap<string, ToolResult>;
 }
 
 export interface RunRequest extends MissionRequest, RunHooks {
@@ -306,6 +309,7 @@ async function environment(project: LoadedProject, dbPath: string, hooks: RunHoo
   if (telemetry) {
     env.instrument = async (run) => (await import('../telemetry/index.js')).telemetryInstrument(telemetry)(run);
   }
+  if (hooks.toolMocks) env.toolMocks = hooks.toolMocks;
   return env;
 }
 
@@ -321,4 +325,11 @@ function runTuning(env: NodeJS.ProcessEnv): { retryBaseDelayMs?: number } {
 
 function discard(): Writable {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
+}
+
+export type { TestRequest, TestReport, TestResult, TestFailure, TrialResult, TestStatus, CheckedTests } from './test.js';
+
+/** Runs the `*.sqtest.hcl` tests of a config (squadron test). */
+export async function test(req: import('./test.js').TestRequest): Promise<import('./test.js').TestReport> {
+  return (await import('./test.js')).test(req);
 }

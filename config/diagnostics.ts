@@ -84,6 +84,13 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   MOD004: 'A dollar budget covers a model without pricing: its calls count as $0 against it (warning, at the budget).',
   MOD005: 'The context window of a referenced Ollama model is unknown: the default is assumed until the block sets context_window (warning).',
   // Files and paths.
+  // Test files (*.sqtest.hcl) of squadron test, checked against the config.
+  TST001: 'A test run names a mission the config does not declare.',
+  TST002: 'An assertion reads a field of run (or of run.tasks.<task>) that a test cannot read.',
+  TST003: 'A test names a task the mission does not have (in run.tasks.<task> or expect_failures).',
+  TST004: 'trials or pass_at is set on a run that is not live (a replay gives the same answer every time).',
+  TST005: 'An assertion reads something other than run.',
+  TST006: 'A test run gives an input the mission does not declare.',
   FIL001: 'A path does not exist.',
   FIL002: 'A path leaves the project root.',
   FIL003: 'load() can only read .md and .txt files.',

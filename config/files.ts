@@ -99,7 +99,8 @@ function walk(w: Walker, dir: string): void {
         continue; // a dangling link is not a config file
       }
     }
-    if (!isDir && !(isFile && entry.name.endsWith('.hcl'))) continue;
+    // A `*.sqtest.hcl` file is a test of the config (squadron test), not part of it.
+    if (!isDir && !(isFile && entry.name.endsWith('.hcl') && !entry.name.endsWith(TEST_FILE_SUFFIX))) continue;
     const rel = relative(w.root, path).split(sep).join('/');
     const reason = skipReason(w, rel, entry.name, isDir);
     if (reason !== undefined) {
@@ -110,6 +111,9 @@ function walk(w: Walker, dir: string): void {
     else out.push(path);
   }
 }
+
+/** The ending of a test file of `squadron test`, which the config loader leaves out. */
+export const TEST_FILE_SUFFIX = '.sqtest.hcl';
 
 export interface ParsedFiles {
   files: Map<string, File>;

@@ -19,6 +19,8 @@ export interface ToolResult {
    * message instead of a second copy of its text.
    */
   quotes?: QuotedAnswer;
+  /** Answered by a test's `mock_tool` (squadron test): the tool was never executed. */
+  mocked?: true;
 }
 
 export interface QuotedAnswer {

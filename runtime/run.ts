@@ -45,6 +45,7 @@ import { OperatorDesk } from './operator/desk.js';
 import { missionNeedsOperator } from './operator/needs.js';
 import type { OperatorPrompt } from './operator/types.js';
 import type { OperatorRequestRow } from '../store/index.js';
+import type { ToolResult } from '../core/toolResults.js';
 
 export type { RunOptions } from './runOptions.js';
 export { RunBusy, RunRefused, type RefusalKind } from './runRefused.js';
@@ -78,6 +79,8 @@ export interface RunEnvironment {
   operatorPrompt?: OperatorPrompt;
   /** Observes each run's events in this process (the OpenTelemetry export, when configured). */
   instrument?: Instrument;
+  /** A test's mocked tools, by ref (squadron test): answered with these results, never executed. */
+  toolMocks?: ReadonlyMap<string, ToolResult>;
 }
 
 export interface TaskReport {
@@ -421,6 +424,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
         workspaceDir: req.options.workspaceDir,
         clients: modelClients(req.options, redactor, env),
         resumed: req.resumed,
+        ...(env.toolMocks ? { mocks: env.toolMocks } : {}),
         // The totals live in the database, shared with every runner of the run; calls outside a unit
         // of work (an iterated task's items here) reserve under this process's run lease.
         budget: (emit) => new BudgetLedger(budgetState, emit, { totals: storedTotals(store, req.runId), defaultHolder: () => ({ owner: owner.id }) }),

@@ -18,6 +18,7 @@ import { ModelResolver } from './models.js';
 import type { ModelClient } from './providers/types.js';
 import { openRunLog, type RunLog } from './runLog.js';
 import { createRunTools, type RunTools } from './toolResolver.js';
+import type { ToolResult } from '../core/toolResults.js';
 
 export interface RunServicesRequest {
   graph: MissionGraph;
@@ -39,6 +40,8 @@ export interface RunServicesRequest {
   operator?: (bus: EventBus) => OperatorDesk;
   /** An observer of the run's events (telemetry), attached before any is emitted. */
   instrument?: Instrument | undefined;
+  /** A test's mocked tools (squadron test): answered with these results, never executed. */
+  mocks?: ReadonlyMap<string, ToolResult>;
 }
 
 export interface RunServices {
@@ -81,6 +84,7 @@ export async function openRunServices(req: RunServicesRequest, opened: { bus?: E
     ...(operator ? { elicit: createElicitor(req.store, req.runId, operator) } : {}),
     ...(knownTools ? { knownTools } : {}),
     ...(instrument ? { traceMeta: (callId: string) => instrument.callContext(callId) } : {}),
+    ...(req.mocks ? { mocks: req.mocks } : {}),
   });
   return {
     log,

@@ -31,6 +31,8 @@ export interface RunToolsOptions {
   knownTools?: ReadonlyMap<string, McpToolInfo[]>;
   /** The trace context an MCP tool call carries (telemetry), by call id. */
   traceMeta?: (callId: string) => Record<string, string> | undefined;
+  /** A test's answers, by tool ref: these tools are never executed (squadron test's mock_tool). */
+  mocks?: ReadonlyMap<string, ToolResult>;
 }
 
 export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string, message: string) => void, options?: RunToolsOptions): RunTools {
@@ -68,7 +70,9 @@ export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string,
       async resolve(refs) {
         const resolved = await registry.resolve(refs);
         for (const error of resolved.errors) onUnavailable(error.ref, error.message);
-        return [...resolved] as ToolSpec[];
+        const specs = [...resolved] as ToolSpec[];
+        const mocks = options?.mocks;
+        return mocks === undefined ? specs : specs.map((spec) => mocked(spec, mocks.get(spec.ref)));
       },
       onToolsChanged(listener) {
         toolListeners.push(listener);
@@ -95,6 +99,12 @@ export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string,
     },
     close: () => mcp.closeAll(),
   };
+}
+
+/** The tool answering with the test's result instead of executing, marked `mocked` in the ledger. */
+function mocked(spec: ToolSpec, result: ToolResult | undefined): ToolSpec {
+  if (result === undefined) return spec;
+  return { ...spec, idempotent: true, execute: async () => ({ ...structuredClone(result), mocked: true }) };
 }
 
 /** Loads the MCP client (and its SDK, ~0.25 s) only when a mission actually uses an MCP server. */

@@ -73,6 +73,7 @@ export const ToolResultSchema = lazySchema(() => z.looseObject({
   isError: z.boolean(),
   structured: z.unknown().optional(),
   resources: z.array(ToolResultResourceSchema()).optional(),
+  mocked: z.literal(true).optional(),
 }) satisfies z.ZodType<ToolResult>);
 
 export const InputsSchema = lazySchema(() => z.record(z.string(), z.unknown()));

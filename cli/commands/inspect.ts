@@ -133,7 +133,7 @@ function renderSession(s: SessionTranscript): string {
   return out.join('\n');
 }
 
-function renderPart(role: string, part: Part, calls: Map<string, { status: string; toolRef: string }>): string {
+function renderPart(role: string, part: Part, calls: Map<string, { status: string; toolRef: string; result?: { mocked?: true } }>): string {
   switch (part.type) {
     case 'text':
       return `[${role}] ${part.text}`;
@@ -143,7 +143,8 @@ function renderPart(role: string, part: Part, calls: Map<string, { status: strin
       return `[thinking] ${part.text === '' && part.reasoningItem ? '(encrypted)' : firstLines(part.text, 4)}`;
     case 'tool_use': {
       const ledger = calls.get(part.id);
-      const status = ledger ? ` [${ledger.toolRef}: ${ledger.status}]` : '';
+      // A call a test answered (squadron test's mock_tool) never ran: the ledger says so.
+      const status = ledger ? ` [${ledger.toolRef}: ${ledger.status}${ledger.result?.mocked ? ', mocked' : ''}]` : '';
       return `[call ${part.id}] ${part.name} ${JSON.stringify(part.input)}${status}`;
     }
     case 'tool_result':

@@ -18,6 +18,24 @@ import { mcpToolCacheDir } from '../../config/projectLayout.js';
 import { collect, EXIT, parseKeyValues, redactOutput, shownPath, useColor, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, snakeKeys, writeJson } from '../json.js';
 import { routingLines } from '../taskGraphText.js';
+import { testFileProblems, type MissionShape } from '../../config/testCheck.js';
+import { sortDiagnostics } from '../../config/diagnostics.js';
+import type { LoadResult } from '../../config/load.js';
+
+function missionShape(m: Mission): MissionShape {
+  return { name: m.name, inputs: m.inputs.map((i) => ({ name: i.name })), tasks: m.tasks.map((t) => ({ name: t.name })) };
+}
+
+/** The config's result with its test files' problems added (a test error makes it invalid). */
+function withTestProblems(result: LoadResult, path: string, missions: readonly MissionShape[]): LoadResult {
+  if (result.graph === undefined) return result;
+  const tests = testFileProblems(path, missions);
+  if (tests.diagnostics.length === 0) return result;
+  const diagnostics = sortDiagnostics([...result.diagnostics, ...tests.diagnostics]);
+  const sources = new Map([...(result.sources ?? []), ...tests.sources]);
+  const { graph: _graph, ...rest } = result;
+  return tests.diagnostics.some((d) => d.severity === 'error') ? { ...rest, diagnostics, sources } : { ...result, diagnostics, sources };
+}
 
 export interface ValidateOptions {
   format: 'text' | 'json';
@@ -59,14 +77,17 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
   // compressed until the load says whether the config is valid (a 50 MB config's summary is 26 MB
   // of text, which deflate makes 1.5 MB for about 10 ms of CPU a megabyte).
   const missionTexts: Buffer[] = [];
-  const result = await validateProject(full, {
-    ...(json ? {} : { eachMission: (m: Mission) => missionTexts.push(deflateRawSync(missionText(m), { level: 1 })) }),
+  // The test files (*.sqtest.hcl) are checked against each mission's name, inputs and tasks.
+  const shapes: MissionShape[] = [];
+  const loadedConfig = await validateProject(full, {
+    ...(json ? {} : { eachMission: (m: Mission) => { shapes.push(missionShape(m)); missionTexts.push(deflateRawSync(missionText(m), { level: 1 })); } }),
     vars,
     env: io.env,
     // A CI check need not hold the secrets: values that need a missing variable are left unchecked.
     unsetVariables: 'unknown',
     ...(lister === undefined ? {} : { mcpTools: lister, mcpSource: offline ? 'cache' : 'server' }),
   });
+  const result = withTestProblems(loadedConfig, full, json ? (loadedConfig.graph?.missions ?? []).map(missionShape) : shapes);
   const { diagnostics } = result;
   // Secret values are masked in everything printed (a diagnostic may quote one). The redactor is
   // loaded only when a secret variable has a value — an API key written in the config is in the

@@ -25,7 +25,7 @@ export async function offloadResult(scope: ResultScope, result: ToolResult): Pro
   const { handle } = await scope.store.storedResults.put({ runId: scope.runId, sessionId: scope.sessionId, payload, ...(result.quotes ? { quotes: result.quotes } : {}) });
   const json = payload.format === 'json' ? (JSON.parse(payload.text) as unknown) : undefined;
   const text = renderPreview(payload, handle, tokens, scope.maxTokens, json);
-  return { content: [{ type: 'text', text }], isError: result.isError };
+  return { content: [{ type: 'text', text }], isError: result.isError, ...(result.mocked ? { mocked: true as const } : {}) };
 }
 
 /** What is stored: the text the model would have read (JSON when it is one object or array) and the images. */

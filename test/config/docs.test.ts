@@ -72,8 +72,8 @@ test('one page per block, command and concept', () => {
   const have = pages(docsRoot).map((p) => relative(docsRoot, p));
   const want = [
     ...['variable', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'mission', 'task'].map((b) => `blocks/${b}.md`),
-    ...['init', 'validate', 'fmt', 'docs', 'run', 'resume', 'runs', 'inspect', 'plan', 'tools', 'graph', 'mcp'].map((c) => `commands/${c}.md`),
-    ...['missions', 'worker', 'toolsets', 'references', 'cli', 'context', 'telemetry'].map((c) => `concepts/${c}.md`),
+    ...['init', 'validate', 'fmt', 'docs', 'run', 'resume', 'runs', 'inspect', 'plan', 'tools', 'graph', 'mcp', 'test'].map((c) => `commands/${c}.md`),
+    ...['missions', 'worker', 'toolsets', 'references', 'cli', 'context', 'telemetry', 'testing'].map((c) => `concepts/${c}.md`),
     'diagnostics.md',
   ];
   expect(want.filter((w) => !have.includes(w))).toEqual([]);

@@ -39,6 +39,7 @@ const CONVENTIONS: Record<string, Conventions> = {
     mistake: (f) => ({ args: ['run', f.dir, '--workspace', join(f.dir, 'mission.hcl')], code: 'run_refused' }),
   },
   resume: { data: (f) => ['resume', f.runId], mistake: (f) => ({ args: ['resume', 'run_nope', '--db', f.dir], code: 'not_found' }) },
+  test: { data: (f) => ['test', f.dir], mistake: (f) => ({ args: ['test', f.dir, '--var', 'novalue'], code: 'usage' }) },
   approve: { data: 'it records decisions and names the command that continues the run; it prints no data', mistake: (f) => ({ args: ['approve', 'run_nope', '--db', f.dir], code: 'not_found' }) },
   deny: { data: 'it records a decision; it prints no data', mistake: (f) => ({ args: ['deny', f.runId, '--db', f.dir, '--reason', 'no'], code: 'refused' }) },
   answer: { data: 'it records an answer; it prints no data', mistake: (f) => ({ args: ['answer', f.runId, '--db', f.dir], code: 'usage' }) },

@@ -85,7 +85,7 @@ describe('squadron init', () => {
     const cwd = tempDir();
     const init = await runCli(['init', 'qs', '--example', 'quickstart'], { cwd });
     expect(init.code, init.stderr).toBe(0);
-    expect(readdirSync(join(cwd, 'qs')).sort()).toEqual(['cassette.jsonl', 'mission.hcl']);
+    expect(readdirSync(join(cwd, 'qs')).sort()).toEqual(['cassette.jsonl', 'mission.hcl', 'quickstart.sqtest.hcl']);
     const run = await runCli(['run', 'qs', '--json'], { cwd, env: NO_KEYS });
     expect(run.stderr).toContain('replays its responses from');
     expect(run.code, run.stderr).toBe(0);
@@ -95,6 +95,10 @@ describe('squadron init', () => {
     // The copy is the user's: the run's database lives beside it, not in the package's example.
     expect(existsSync(join(cwd, 'qs', '.squadron'))).toBe(true);
     expect(readFileSync(join(cwd, 'qs', 'cassette.jsonl'), 'utf8')).toBe(readFileSync(join(REPO_ROOT, 'examples', 'quickstart', 'cassette.jsonl'), 'utf8'));
+    // The example's test comes with it and passes in the copy.
+    const test = await runCli(['test', 'qs'], { cwd, env: NO_KEYS });
+    expect(test.code, test.stdout + test.stderr).toBe(0);
+    expect(test.stdout).toContain('1 passed, 0 failed');
   });
 
   it('refuses, in one line and exit 2, to write over an existing file, and writes nothing', SLOW, async () => {
