@@ -186,10 +186,20 @@ describe('squadron worker', () => {
       const queued = await runCli(['run', dir, '--db', url, '--detach'], { cwd: dir });
       expect(queued.code, queued.stderr).toBe(0);
       worker = startWorker(dir, url, 1, { NODE_OPTIONS: LISTENER_LIMIT_OPTIONS });
-      await waitFor('every task finished', () => ((worker!.out().match(/^finished task /gm) ?? []).length >= names.length ? true : undefined));
+      const runId = /^run (run_\w+)$/m.exec(queued.stdout)![1]!;
+      await waitFor('the run to complete', async () => {
+        const rows = await query<{ status: string }>(url, 'SELECT status FROM runs WHERE id = $1', [runId]);
+        return rows[0]?.status === 'completed' || rows[0]?.status === 'failed' ? rows[0].status : undefined;
+      });
       worker.child.kill('SIGINT');
       expect(await worker.exited, worker.out()).toBe(0);
       expect(worker.out()).not.toMatch(/MaxListenersExceededWarning|abort listeners/);
+      // No runner died: the worker handing the run's unit to the run's own lease owner is no take-over.
+      const inspected = await runCli(['inspect', runId, '--db', url], { cwd: dir });
+      expect(inspected.code, inspected.stderr).toBe(0);
+      expect(inspected.stdout).toMatch(/ran on wrk_/);
+      expect(inspected.stdout).toMatch(/^coordinated by wrk_|^coordinated by own_/m);
+      expect(inspected.stdout).not.toMatch(/taken over/);
     } finally {
       worker?.child.kill('SIGKILL');
       await models.close();
