@@ -19,7 +19,8 @@ function waitingText(requests: readonly Record<string, unknown>[]): string {
   const approvals = requests.filter((r) => r['kind'] === 'approval').length;
   const questions = requests.length - approvals;
   const parts = [approvals > 0 ? `${approvals} approval${approvals === 1 ? '' : 's'}` : '', questions > 0 ? `${questions} question${questions === 1 ? '' : 's'}` : ''];
-  return parts.filter(Boolean).join(', ');
+  // Every request decided, the run not yet resumed: say what is left to do, not `waiting ()`.
+  return parts.filter(Boolean).join(', ') || 'all decided: resume it';
 }
 
 /**

@@ -75,8 +75,14 @@ describe('approvals without a terminal', () => {
       const runs = JSON.parse(listed.stdout) as { runs: { status: string; waiting_for: { id: string }[] }[] };
       expect(runs.runs[0]).toMatchObject({ status: 'waiting', waiting_for: [{ id: request!.id }] });
 
+      expect((await runCli(['runs', '--db', dir], { cwd: dir })).stdout).toMatch(/ waiting \(1 approval\) /);
+      // The task that parked the call waits with its run; it is not `pending` (never started).
+      expect((await runCli(['inspect', run!.id, '--db', dir], { cwd: dir })).stdout).toMatch(/^■ publish · waiting · /m);
       const approved = await runCli(['approve', run!.id, '--call', request!.id, '--db', dir], { cwd: dir, env: { SQUADRON_OPERATOR: 'alice' } });
       expect(approved.code, approved.stderr).toBe(0);
+      // Every request decided, not yet resumed: not `waiting ()`.
+      expect((await runCli(['runs', '--db', dir], { cwd: dir })).stdout).toMatch(/ waiting \(all decided: resume it\) /);
+      expect((await runCli(['inspect', run!.id, '--db', dir], { cwd: dir })).stdout).toMatch(/^■ publish · waiting · /m);
       expect(approved.stdout).toContain(`${request!.id} approved by alice`);
       const again = await runCli(['approve', run!.id, '--call', request!.id, '--db', dir], { cwd: dir });
       expect(again.code).toBe(1);
