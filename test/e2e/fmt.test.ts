@@ -89,4 +89,12 @@ describe('squadron fmt', () => {
       diagnostics: [],
     });
   });
+
+  test('aligns = over consecutive one-line attributes: a heredoc ends the run, the lines below its body align on their own', async () => {
+    const given = 'task "t" {\n  a = 1\n  objective = <<EOT\n  long = text\nEOT\n  tools = []\n  bb = 2\n}\n';
+    const dir = project({ 'a.hcl': given });
+    const r = await runCli(['fmt', 'a.hcl'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'a.hcl'), 'utf8')).toBe('task "t" {\n  a         = 1\n  objective = <<EOT\n  long = text\nEOT\n  tools = []\n  bb    = 2\n}\n');
+  });
 });
