@@ -109,8 +109,16 @@ describe('approvals without a terminal', () => {
       expect(report).toMatchObject({ status: 'waiting', error_code: 'waiting' });
       expect(report.waiting_for[0]!.input).toEqual({ path: 'note.txt', content: 'hello' });
       const runId = report.run_id;
-      const denied = await runCli(['deny', runId, '--reason', 'not today', '--db', dir], { cwd: dir, env: { SQUADRON_OPERATOR: 'bob' } });
+      const denied = await runCli(['deny', runId, '--reason', 'not today', '--db', dir, '--json'], { cwd: dir, env: { SQUADRON_OPERATOR: 'bob' } });
       expect(denied.code, denied.stderr).toBe(0);
+      // --json: the requests decided, those still waiting and the command that continues the run.
+      expect(JSON.parse(denied.stdout)).toMatchObject({
+        schema_version: 1,
+        run_id: runId,
+        decided: [{ id: report.waiting_for[0]!.id, kind: 'approval', status: 'denied', reason: 'not today', decided_by: 'bob', input: { path: 'note.txt', content: 'hello' } }],
+        still_waiting: [],
+        resume_command: `squadron resume ${runId}`,
+      });
       const resumed = await runCli(['resume', runId, '--db', dir], { cwd: dir, timeoutMs: 120_000 });
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(turns.problems).toEqual([]);
