@@ -151,6 +151,37 @@ describe('squadron docs builtins', () => {
   });
 });
 
+describe('searching the docs', () => {
+  it('an unknown topic names the pages that mention it: docs postgres points to scale-out', SLOW, async () => {
+    const r = await runCli(['docs', 'postgres']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: unknown docs topic "postgres"\. Pages that mention it: scale-out, /);
+    const json = await runCli(['docs', 'postgres', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ error_code: 'not_found', mentioned_in: expect.arrayContaining(['scale-out', 'persistence']) });
+  });
+
+  it('--search lists the pages whose text or headings hold every word, best first, fitted to the width', SLOW, async () => {
+    const r = await runCli(['docs', '--search', 'stale lease'], { env: { COLUMNS: '80' } });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('Pages that mention "stale lease" (squadron docs <topic>):');
+    expect(lines.slice(1).map((l) => /^ {2}(\S+)/.exec(l)?.[1]).filter(Boolean)).toEqual(expect.arrayContaining(['scale-out', 'persistence']));
+    expect(longest(r.stdout)).toBeLessThanOrEqual(80);
+    const json = JSON.parse((await runCli(['docs', '--search', 'stale lease', '--json'])).stdout) as { matches: { topic: string; line: string }[] };
+    expect(json.matches.every((m) => /stale|lease/i.test(m.line))).toBe(true);
+    const none = await runCli(['docs', '--search', 'xylophone']);
+    expect([none.code, none.stdout]).toEqual([0, 'no docs page mentions "xylophone"; run squadron docs to list the topics\n']);
+  });
+
+  it('--json prints the topic list, or one page as its Markdown', SLOW, async () => {
+    const list = JSON.parse((await runCli(['docs', '--json'])).stdout) as { topics: { name: string; group: string; summary: string }[] };
+    expect(list.topics.find((t) => t.name === 'scale-out')).toMatchObject({ group: 'concepts' });
+    const page = JSON.parse((await runCli(['docs', 'fmt', '--json'])).stdout) as { topic: string; markdown: string };
+    expect(page.topic).toBe('fmt');
+    expect(page.markdown.startsWith('# fmt\n')).toBe(true);
+  });
+});
+
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
