@@ -69,11 +69,13 @@ function renderPlan(plan: MissionPlan): string {
     if (task.budget) out.push(`  budget     ${budgetText(task.budget)} (every session of the task)`);
     out.push(`  commander  ${c.model}${c.reasoning ? ` (reasoning ${c.reasoning})` : ''} · tools: ${c.tools.join(', ')}`);
     out.push(`             first request ${bytes(c.request_bytes)}`);
+    out.push(`             first call reserves up to ${fmt(c.first_call.tokens)} tokens${c.first_call.dollars > 0 ? ` · $${c.first_call.dollars.toFixed(4)}` : ''} of the budget`);
     out.push(`             ${toolResponse(c.tool_response)}`);
     out.push(`             ${contextLine(c.context)}`);
     if (c.system_prompt !== undefined) out.push(section('system prompt', c.system_prompt), section('first message', c.first_message ?? ''));
     for (const agent of task.agents) out.push(...renderAgent(task.name, agent));
   }
+  if (plan.budget_warnings.length > 0) out.push('', ...plan.budget_warnings.map((w) => `warning: ${w}`));
   return `${out.join('\n')}\n`;
 }
 
