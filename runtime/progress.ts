@@ -223,7 +223,8 @@ export function itemsText(items: { total: number; completed: number; failed: num
 // loop notices still show; their tool calls and sessions show in `inspect`.
 const QUIET_FOR_ITEMS = new Set<RunEvent['type']>(['session.started', 'tool.finished', 'tool.progress', 'skill.loaded']);
 
-function plainLine(event: RunEvent): string | undefined {
+/** An event as one line of plain progress (undefined for the events plain progress leaves out); `squadron logs` prints these. */
+export function plainLine(event: RunEvent): string | undefined {
   if (QUIET_FOR_ITEMS.has(event.type) && 'task' in event && typeof event.task === 'string' && parseItemLabel(event.task) !== undefined) return undefined;
   switch (event.type) {
     case 'run.started':

@@ -46,6 +46,7 @@ const CONVENTIONS: Record<string, Conventions> = {
   answer: { data: 'it answers a question of a waiting run', jsonElsewhere: 'humanInput.test.ts', mistake: (f) => ({ args: ['answer', f.runId, '--db', f.dir], code: 'usage' }) },
   runs: { data: (f) => ['runs', '--db', f.dir], mistake: (f) => ({ args: ['runs', '--db', join(f.dir, 'nowhere')], code: 'not_found' }) },
   inspect: { data: (f) => ['inspect', f.runId, '--db', f.dir, '--transcript'], mistake: (f) => ({ args: ['inspect', f.runId, '--db', f.dir, '--task', 'nope'], code: 'not_found' }) },
+  logs: { data: 'it prints a stream of events, one JSON object a line with --json', jsonElsewhere: 'logs.test.ts', mistake: (f) => ({ args: ['logs', 'run_nope', '--db', f.dir], code: 'not_found' }) },
   worker: { data: 'it runs until stopped and prints a line per unit of work it takes; it prints no data', mistake: (f) => ({ args: ['worker', '--db', f.dir], code: 'usage' }) },
   'mcp login': { data: 'it logs in and says so; it prints no data', mistake: (f) => ({ args: ['mcp', 'login', 'nope', f.dir], code: 'not_found' }) },
   'mcp logout': { data: 'it forgets a login and says so; it prints no data', mistake: (f) => ({ args: ['mcp', 'logout', 'nope', f.dir], code: 'not_found' }) },
