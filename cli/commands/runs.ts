@@ -13,6 +13,7 @@ import { DB_OPTION_HELP, openStoresToRead, shownPath } from '../storeAccess.js';
 import { formatDuration, table } from '../table.js';
 import { groupDigits } from '../../core/digits.js';
 import { requestJson } from '../runReport.js';
+import { registerPrune } from '../runsPrune.js';
 
 /** `1 approval, 2 questions` */
 function waitingText(requests: readonly Record<string, unknown>[]): string {
@@ -40,7 +41,7 @@ async function missionBudget(store: Store, run: RunSummary, status: string, now:
 }
 
 export function register(program: Command, io: CliIo): void {
-  program
+  const runs = program
     .command('runs')
     .description('List stored runs, newest first')
     .option('--db <path>', DB_OPTION_HELP)
@@ -105,4 +106,5 @@ export function register(program: Command, io: CliIo): void {
         for (const { store } of stores) await store.close();
       }
     });
+  registerPrune(runs, io);
 }

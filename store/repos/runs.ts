@@ -26,4 +26,6 @@ export interface RunsRepo {
   /** Records the run's budget limits and time spent (one read for `runs`). */
   setBudget(id: string, budget: RunBudget): Promise<void>;
   latestForMission(mission: string, configPath: string): Promise<RunRow | undefined>;
+  /** Deletes the run and, by the foreign keys' cascade, every row of it; false when there was none. */
+  remove(id: string): Promise<boolean>;
 }

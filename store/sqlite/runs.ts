@@ -18,6 +18,7 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
   const setChanges = db.prepare('UPDATE runs SET config_changes_json = ? WHERE id = ?');
   const byId = db.prepare('SELECT * FROM runs WHERE id = ?');
   const setBudget = db.prepare('UPDATE runs SET budget_json = ? WHERE id = ?');
+  const remove = db.prepare('DELETE FROM runs WHERE id = ?');
   const listAll = db.prepare(runSummarySelect('', '@limit', 'rowid'));
   const listMission = db.prepare(runSummarySelect('WHERE mission = @mission', '@limit', 'rowid'));
   const setStatus = db.prepare(
@@ -55,6 +56,9 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
       const terminal = status !== 'running';
       const changed = setStatus.run(status, codec.textOrNull(error), terminal ? 1 : 0, now(), id).changes;
       if (changed === 0) throw new StoreError('NOT_FOUND', `no run ${id}`);
+    },
+    async remove(id) {
+      return remove.run(id).changes > 0;
     },
     async setBudget(id, budget) {
       if (setBudget.run(codec.json(budget), id).changes === 0) throw new StoreError('NOT_FOUND', `no run ${id}`);

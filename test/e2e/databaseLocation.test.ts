@@ -199,4 +199,31 @@ describe('where the database is', () => {
       chmodSync(locked, 0o755);
     }
   }, 120_000);
+
+  it('runs prune deletes finished runs older than the cutoff with their default workspaces, keeps the newest with --keep, and --dry-run deletes nothing', async () => {
+    const repo = repoWith('quickstart');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const run = await runCli(['run', 'examples/quickstart'], { cwd: repo });
+      expect(run.code, run.stderr).toBe(0);
+      ids.push(runIdOf(run));
+    }
+    const workspaces = join(repo, 'examples', 'quickstart', '.squadron', 'workspaces');
+    mkdirSync(join(workspaces, 'run_orphan1'), { recursive: true });
+    const dry = await runCli(['runs', 'prune', '--older-than', '0m', '--keep', '1', '--dry-run', '--json'], { cwd: repo });
+    expect(dry.code, dry.stderr).toBe(0);
+    const plan = JSON.parse(dry.stdout) as { runs: { id: string; workspace: string }[]; orphan_workspaces: string[] };
+    expect(plan.runs.map((r) => r.id).sort()).toEqual([ids[0], ids[1]].sort());
+    expect(plan.orphan_workspaces).toEqual(['examples/quickstart/.squadron/workspaces/run_orphan1']);
+    expect((JSON.parse((await runCli(['runs', '--json'], { cwd: repo })).stdout) as { runs: unknown[] }).runs).toHaveLength(3);
+    const done = await runCli(['runs', 'prune', '--older-than', '0m', '--keep', '1'], { cwd: repo });
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain('pruned 2 runs finished more than 0m ago and 1 workspace without a run');
+    const left = JSON.parse((await runCli(['runs', '--json'], { cwd: repo })).stdout) as { runs: { id: string }[] };
+    expect(left.runs.map((r) => r.id)).toEqual([ids[2]]);
+    expect(readdirSync(workspaces)).toEqual([ids[2]]);
+    // A recent run is kept by the default age (30 days); a bad age is a usage error.
+    expect((await runCli(['runs', 'prune'], { cwd: repo })).stdout).toContain('pruned 0 runs');
+    expect((await runCli(['runs', 'prune', '--older-than', 'soon'], { cwd: repo })).code).toBe(2);
+  }, 180_000);
 });
