@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, commanderOf, fakeModelBlock, removeProjects, workerOf, writeProject } from '../support/e2eProject.js';
-import { type FakeRequest, withFakeModelServer } from '../support/fakeModelServer.js';
+import { type FakeReply, type FakeRequest, withFakeModelServer } from '../support/fakeModelServer.js';
 import { spawnCliInPty } from '../support/ptyCli.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
@@ -29,15 +29,17 @@ describe('the live view on a terminal', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     const turns = turnScript({
       [commanderOf('summarize_the_quarterly_reports')]: [taskComplete(LONG)],
-      [commanderOf('publish_the_digest')]: [
-        async () => {
-          arrived();
-          await held;
-          return taskComplete(LONG);
-        },
-      ],
+      [commanderOf('publish_the_digest')]: [taskComplete(LONG)],
     });
-    await withFakeModelServer(turns.respond, async (server) => {
+    // The held task's reply waits for the test: the fake server awaits what respond returns.
+    const respond = async (req: FakeRequest): Promise<FakeReply> => {
+      if (req.canonical.system.includes(commanderOf('publish_the_digest'))) {
+        arrived();
+        await held;
+      }
+      return turns.respond(req);
+    };
+    await withFakeModelServer(respond, async (server) => {
       const dir = writeProject({
         'main.hcl': `${fakeModelBlock(server)}
 mission "m" {

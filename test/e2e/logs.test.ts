@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, commanderOf, fakeModelBlock, removeProjects, writeProject } from '../support/e2eProject.js';
-import { withFakeModelServer } from '../support/fakeModelServer.js';
+import { type FakeReply, type FakeRequest, withFakeModelServer } from '../support/fakeModelServer.js';
 import { taskComplete, turnScript } from '../support/turnScript.js';
 
 afterAll(removeProjects);
@@ -37,15 +37,17 @@ describe('squadron logs and inspect --follow', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     const turns = turnScript({
       [commanderOf('first')]: [taskComplete('first done')],
-      [commanderOf('second')]: [
-        async () => {
-          arrived();
-          await held;
-          return taskComplete('second done');
-        },
-      ],
+      [commanderOf('second')]: [taskComplete('second done')],
     });
-    await withFakeModelServer(turns.respond, async (server) => {
+    // The held task's reply waits for the test: the fake server awaits what respond returns.
+    const respond = async (req: FakeRequest): Promise<FakeReply> => {
+      if (req.canonical.system.includes(commanderOf('second'))) {
+        arrived();
+        await held;
+      }
+      return turns.respond(req);
+    };
+    await withFakeModelServer(respond, async (server) => {
       const dir = writeProject(mission(fakeModelBlock(server)));
       const running = runCli(['run', dir], { cwd: dir });
       await heldArrived;
