@@ -44,8 +44,8 @@ describe('the package, installed outside the repository', () => {
     expect((JSON.parse(run.stdout) as { status: string }).status).toBe('completed');
     expect(sh(squadron, ['--version'], away).stdout.trim()).toBe(JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).version);
 
-    // npx with the package (as `npx squadron-agents run …` does once published): its one bin, squadron.
-    const npx = sh(NPX, ['--yes', '--prefer-offline', tarball, 'run', 'qs', '--json'], away);
+    // npx with the package (what `npx squadron-agents run …` resolves to once published: its one bin, squadron).
+    const npx = sh(NPX, ['--yes', '--prefer-offline', '--package', tarball, 'squadron', 'run', 'qs', '--json'], away);
     expect(npx.status, npx.stderr).toBe(0);
     expect((JSON.parse(npx.stdout) as { status: string }).status).toBe('completed');
   });
