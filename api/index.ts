@@ -1,7 +1,7 @@
 // Squadron as a library: the typed entry points the CLI itself is built on. Load and validate a
 // config, plan a mission, run it and resume it, and follow a run through its event stream.
 //
-//   import { run } from 'squadron';
+//   import { run } from 'squadron-agents';
 //   const report = await run({ config: 'mission.hcl', inputs: { topic: 'tides' }, onEvent: (e) => console.log(e.type) });
 //
 // Problems the caller can fix are thrown as SquadronError (a `code`, and for an invalid config every

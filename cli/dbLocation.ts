@@ -5,10 +5,12 @@
 //      meaning that config's .squadron/squadron.db;
 //   4. otherwise `run` uses the config folder's .squadron/squadron.db, and the commands that read
 //      stored runs (runs, inspect, resume) use ./.squadron/squadron.db or, when there is none, every
-//      .squadron/squadron.db in the folders below the current one (3 levels down; dot-folders and
-//      node_modules skipped) — so `squadron run examples/quickstart` then `squadron runs` works.
+//      .squadron/squadron.db in the folders below the current one (3 levels down; dot-folders,
+//      node_modules, other file systems and pseudo file systems skipped, unreadable folders skipped
+//      quietly) — so `squadron run examples/quickstart` then `squadron runs` works, and a read
+//      command started from `/` neither walks into /proc nor stops on a folder it may not read.
 
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { databasePath, SQUADRON_DIR } from '../config/projectLayout.js';
 import { isPostgresUrl } from '../store/postgres/url.js';
@@ -55,7 +57,7 @@ export function readDbLocation(cwd: string, env: NodeJS.ProcessEnv, flag: string
   const explicit = explicitLocation(cwd, env, flag);
   if (explicit) return explicit;
   const here = databasePath(cwd);
-  if (statSync(here, { throwIfNoEntry: false }) !== undefined) return { paths: [here], source: 'here' };
+  if (quietStat(here) !== undefined) return { paths: [here], source: 'here' };
   return { paths: databasesBelow(cwd), source: 'below' };
 }
 
@@ -85,8 +87,20 @@ export function dbEnvName(env: NodeJS.ProcessEnv): string {
   return url !== undefined && url.trim() !== '' ? DATABASE_URL_ENV : DB_ENV;
 }
 
-/** `.squadron/squadron.db` of the folders 1..SEARCH_DEPTH levels below `root`, sorted by path. */
+/**
+ * Folders whose contents are the kernel's, not files a user made: a search started at `/` (or above
+ * them) does not enter them even where they share the root's file system (some containers do).
+ */
+const PSEUDO_ROOTS = new Set(['/proc', '/sys', '/dev', '/run']);
+
+/**
+ * `.squadron/squadron.db` of the folders 1..SEARCH_DEPTH levels below `root`, sorted by path. The
+ * search stays on the file system `root` is on (no mounts: network shares, /proc, /sys), skips the
+ * pseudo file systems by name, and passes over what it may not read without a word.
+ */
 function databasesBelow(root: string): string[] {
+  const device = quietStat(root)?.dev;
+  if (device === undefined) return [];
   const found: string[] = [];
   let level = [root];
   let visited = 0;
@@ -94,14 +108,25 @@ function databasesBelow(root: string): string[] {
     const next: string[] = [];
     for (const dir of level) {
       for (const child of subfolders(dir)) {
+        if (PSEUDO_ROOTS.has(child)) continue;
         if (++visited > SEARCH_MAX_FOLDERS) return found.sort();
-        if (statSync(databasePath(child), { throwIfNoEntry: false })?.isFile()) found.push(databasePath(child));
+        if (quietStat(child)?.dev !== device) continue; // another file system mounted here
+        if (quietStat(databasePath(child))?.isFile() === true) found.push(databasePath(child));
         next.push(child);
       }
     }
     level = next;
   }
   return found.sort();
+}
+
+/** stat, with every failure (missing, EACCES, ELOOP, …) as "nothing there". */
+function quietStat(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 function subfolders(dir: string): string[] {

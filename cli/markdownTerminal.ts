@@ -1,7 +1,9 @@
 // Renders a documentation page (Markdown) for a terminal with marked + marked-terminal: paragraphs
-// and list items reflowed, tables sized to the width (cells wrap), code blocks indented without their
-// fence line, links to other pages shown as the `squadron docs` topic. No output line is wider than
-// `width`. Without colour every escape code is removed. Only `squadron docs` loads this module.
+// and list items reflowed, tables sized to the width (cells wrap at spaces; a table whose words do
+// not fit its columns is reflowed as a list, one item per row, so no cell is ever cut), code blocks
+// indented without their fence line and never wrapped (pasted, an example must stay what it is),
+// links to other pages shown as the `squadron docs` topic. Every other output line fits `width`.
+// Without colour every escape code is removed. Only `squadron docs` loads this module.
 
 import { Marked, type MarkedExtension, type Tokens } from 'marked';
 import { markedTerminal } from 'marked-terminal';
@@ -31,6 +33,8 @@ export function renderMarkdown(markdown: string, opts: TerminalMarkdownOptions):
     walkTokens(token) {
       // A list item's source line breaks are soft: join them so the item wraps to the width.
       if (token.type === 'list_item') joinSoftBreaks(token as Tokens.ListItem);
+      // Code lines are marked so the last pass leaves them whole (marked-terminal may draw them).
+      if (token.type === 'code') (token as Tokens.Code).text = (token as Tokens.Code).text.split('\n').map((l) => `${KEEP}${l}`).join('\n');
     },
     renderer: {
       text(token) {
@@ -49,7 +53,7 @@ export function renderMarkdown(markdown: string, opts: TerminalMarkdownOptions):
         return `${indentLines(body, ' '.repeat(TAB))}\n\n`;
       },
       table(token) {
-        sizeTable(token, width, tableOptions);
+        if (!sizeTable(token, width, tableOptions)) return `${tableAsList(token, (cell) => this.parser.parseInline(cell.tokens))}\n`;
         return false; // drawn by marked-terminal with the widths just set
       },
       link(token) {
@@ -62,8 +66,27 @@ export function renderMarkdown(markdown: string, opts: TerminalMarkdownOptions):
   const text = opts.color ? rendered : stripAnsi(rendered);
   return text
     .split('\n')
-    .flatMap((line) => wrapLine(line.trimEnd(), width))
+    .flatMap((line) => (line.includes(KEEP) ? [line.replaceAll(KEEP, '').trimEnd()] : wrapLine(line.trimEnd(), width)))
     .join('\n');
+}
+
+/** Marks a line of a code block: kept whole by the last pass (a private-use character, never in a page). */
+const KEEP = '\uE000';
+
+/**
+ * A table too narrow for its words, as a list: each row's first cell, then every other cell under
+ * its column's header. Each line then wraps to the width like any paragraph.
+ */
+function tableAsList(token: Tokens.Table, inline: (cell: Tokens.TableCell) => string): string {
+  const headers = token.header.map(inline);
+  const out: string[] = [];
+  for (const row of token.rows) {
+    const cells = row.map(inline);
+    out.push(`• ${headers[0] ? `${headers[0]}: ` : ''}${cells[0] ?? ''}`);
+    for (let i = 1; i < cells.length; i++) if ((cells[i] ?? '').trim() !== '') out.push(`    ${headers[i] ?? ''}: ${cells[i]}`);
+  }
+  // marked-terminal hides a code span's colons until its own last pass, which this text skips.
+  return `${out.join('\n').replaceAll('*#COLON|*', ':')}\n`;
 }
 
 /** Languages marked-terminal's highlighter knows; other code blocks are drawn here. */
@@ -120,14 +143,18 @@ function visibleText(source: string): string {
  * natural width, the others share what is left, so their cells wrap. A table that needs no wrapping
  * is drawn compact: a line under the header, none between rows.
  */
-function sizeTable(token: Tokens.Table, width: number, options: TableOptions): void {
+function sizeTable(token: Tokens.Table, width: number, options: TableOptions): boolean {
   const rows = [token.header, ...token.rows];
   const columns = token.header.length;
   const natural = Array.from({ length: columns }, (_, i) => 2 + Math.max(1, ...rows.map((r) => visibleText(r[i]?.text ?? '').length)));
   const available = width - (columns + 1); // the borders
   const widths = shareWidth(natural, available);
+  // A word longer than its column would be cut by the table (`claude_sonnet…`): reflow instead.
+  const longestWord = Array.from({ length: columns }, (_, i) => Math.max(1, ...rows.flatMap((r) => visibleText(r[i]?.text ?? '').split(/\s+/).map((w) => w.length))));
+  if (widths.some((w, i) => w - 2 < longestWord[i]!)) return false;
   options.colWidths = widths;
   options.style.compact = widths.every((w, i) => w >= natural[i]!);
+  return true;
 }
 
 /** Water-filling: the narrowest wishes are granted first; the rest split the remainder evenly. */

@@ -1,14 +1,17 @@
 // What `approve`, `deny` and `answer` share: open the database that holds the run, record the
 // decision (runtime/operator/decide.ts checks it), and print what was decided and the command that
-// continues the run (no --json: they print no data; `inspect --json` shows the decisions). They
-// never continue it themselves: resume may need the run's secret variables
+// continues the run (with --json: one document with the requests decided, those still waiting and
+// that command). They never continue it themselves: resume may need the run's secret variables
 // again, and a script that approves several calls resumes once.
 
 import type { DecideAction } from '../runtime/operator/decide.js';
 import { CliError, type CliIo } from './io.js';
+import { writeJson } from './json.js';
+import { requestJson } from './runReport.js';
 import { findRunDatabase, storeCommand } from './storeAccess.js';
 
-export async function recordDecision(io: CliIo, runId: string, db: string | undefined, action: DecideAction): Promise<void> {
+export async function recordDecision(io: CliIo, runId: string, flags: { db?: string | undefined; json?: boolean | undefined }, action: DecideAction): Promise<void> {
+  const { db } = flags;
   const { decideRequests } = await import('../runtime/operator/decide.js');
   const { operatorName } = await import('../runtime/operator/desk.js');
   const { openDatabase } = await import('../store/index.js');
@@ -21,6 +24,10 @@ export async function recordDecision(io: CliIo, runId: string, db: string | unde
     if (!outcome.ok) throw new CliError(outcome.error, outcome.code);
     resume = storeCommand(io, 'resume', runId, path);
     const left = await store.operatorRequests.list(runId, { pendingOnly: true });
+    if (flags.json) {
+      writeJson(io, { run_id: runId, decided: outcome.decided.map(requestJson), still_waiting: left.map(requestJson), resume_command: resume });
+      return;
+    }
     for (const r of outcome.decided) {
       const why = r.reason ? `: ${r.reason}` : '';
       io.stdout.write(`${r.id} ${r.status} by ${r.decidedBy} (${r.toolRef}, task ${r.task})${why}\n`);

@@ -79,7 +79,7 @@ export function noRunIn(io: CliIo, runId: string, paths: readonly string[]): Cli
  * `squadron <command> <run-id>`, with `--db <path>` only when a command typed in the current folder
  * (with the current SQUADRON_DB) would not find the database by itself.
  */
-export function storeCommand(io: CliIo, command: 'inspect' | 'resume', runId: string, dbPath: string): string {
+export function storeCommand(io: CliIo, command: 'inspect' | 'resume' | 'logs', runId: string, dbPath: string): string {
   const base = `squadron ${command} ${runId}`;
   let found: string[];
   try {
@@ -113,7 +113,14 @@ function existingLocation(io: CliIo, flag: string | undefined): DbLocation {
   return location;
 }
 
-async function openAll(io: CliIo, location: DbLocation): Promise<OpenedStore[]> {
+/** The databases `runs prune` cleans: those `runs` lists, opened for writing. */
+export async function openStoresToWrite(io: CliIo, flag: string | undefined): Promise<OpenedStore[]> {
+  const location = existingLocation(io, flag);
+  if (location.source === 'below') io.stderr.write(`note: pruning runs in ${location.paths.map((p) => shownPath(io, p)).join(', ')}\n`);
+  return openAll(io, location, 'write');
+}
+
+async function openAll(io: CliIo, location: DbLocation, access: 'read' | 'write' = 'read'): Promise<OpenedStore[]> {
   const { openDatabase, StoreError } = await import('../store/index.js');
   const onNote = (message: string): void => {
     io.stderr.write(`note: ${message}\n`);
@@ -121,7 +128,7 @@ async function openAll(io: CliIo, location: DbLocation): Promise<OpenedStore[]> 
   const opened: OpenedStore[] = [];
   for (const path of location.paths) {
     try {
-      opened.push({ store: await openDatabase(path, { access: 'read', onNote }), path });
+      opened.push({ store: await openDatabase(path, access === 'read' ? { access: 'read', onNote } : { onNote }), path });
     } catch (err) {
       // A database found by searching is skipped rather than blocking the others; one named is an error.
       if (location.source !== 'below' || !(err instanceof StoreError)) {

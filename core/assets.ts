@@ -6,6 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The npm package's name (the command it installs is `squadron`; the name `squadron` is another package's). */
+export const PACKAGE_NAME = 'squadron-agents';
+
 let cachedRoot: string | undefined;
 
 export function packageRoot(): string {
@@ -15,13 +18,13 @@ export function packageRoot(): string {
     const candidate = join(dir, 'package.json');
     if (existsSync(candidate)) {
       const pkg = JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string };
-      if (pkg.name === 'squadron') {
+      if (pkg.name === PACKAGE_NAME) {
         cachedRoot = dir;
         return dir;
       }
     }
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('cannot locate the squadron package root');
+    if (parent === dir) throw new Error(`cannot locate the ${PACKAGE_NAME} package root`);
     dir = parent;
   }
 }

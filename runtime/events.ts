@@ -102,9 +102,13 @@ export type RunEvent =
       /** The first message seq the next request sends verbatim (after the head). */
       keepFrom: number;
       dropped: number;
-      /** Input tokens the provider reported for the request that triggered it, cached ones included. */
+      /**
+       * The request's input tokens as checked (cached ones included) and what they passed: the
+       * session's token_limit, or (`window`) the room its model's context window leaves beside the reply.
+       */
       inputTokens: number;
       tokenLimit: number;
+      against?: 'token_limit' | 'window';
     }
   | { type: 'route.chosen'; from: string; to: string; kind: 'route' | 'send_to' }
   | { type: 'warning'; task?: string; message: string }

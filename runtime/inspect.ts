@@ -98,6 +98,7 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
   const routes = await store.routes.list(runId);
   const units = store.units ? await store.units.list(runId) : [];
   const coordinator = runnerOf(units.find((u) => u.kind === 'run'));
+  const allRequests = await store.operatorRequests.list(runId);
 
   const tasks: TaskInspection[] = [];
   for (const name of names) {
@@ -110,7 +111,7 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
     const own = sessions.filter((s) => (one === undefined ? isSessionOfTask(s.task, name) : s.task === one || s.task.startsWith(`${one}#`)));
     const entry: TaskInspection = {
       name,
-      status: taskStatus(run, row),
+      status: parkedStatus(run, name, taskStatus(run, row), allRequests),
       attempt: row?.attempt ?? 1,
       dependsOn: node?.dependsOn ?? [],
       routes: node?.routes ?? [],
@@ -144,7 +145,7 @@ export async function inspectRun(store: Store, runId: string, opts: { task?: str
   const usage = await store.turns.totalsForRun(runId);
   const taskUsage = (name: string) => sumTotals(sessions.filter((s) => isSessionOfTask(s.task, name)).map((s) => bySession.get(s.id)));
   const control = await storedControl(store, runId, (scope) => (scope === MISSION_SCOPE ? usage : taskUsage(scope)));
-  const requests = (await store.operatorRequests.list(runId)).filter((r) => opts.task === undefined || r.task === opts.task || r.task.startsWith(`${opts.task}[`));
+  const requests = allRequests.filter((r) => opts.task === undefined || r.task === opts.task || r.task.startsWith(`${opts.task}[`));
   return { run, ...(coordinator ? { runner: coordinator } : {}), usage, tasks, control, requests };
 }
 
@@ -216,6 +217,15 @@ function taskNames(graph: readonly TaskGraphEntry[], rows: ReadonlyMap<string, T
 function taskStatus(run: RunRow, row: TaskRow | undefined): string {
   if (row !== undefined) return row.status;
   return run.status === 'completed' ? 'skipped' : 'pending';
+}
+
+/**
+ * A task of a waiting run that parked a request (an approval, a question; decided or not) is
+ * `waiting`, not `pending`: it started, and resume continues it.
+ */
+function parkedStatus(run: RunRow, task: string, status: string, requests: readonly OperatorRequestRow[]): string {
+  if (run.status !== 'waiting' || status === 'completed' || status === 'failed' || status === 'skipped') return status;
+  return requests.some((r) => r.task === task || r.task.startsWith(`${task}[`)) ? 'waiting' : status;
 }
 
 /** Earlier attempts first; within an attempt the commander first, then agents as they started. */

@@ -7,7 +7,8 @@ import { catalogModel, catalogModelByApiId, contextWindowOf } from '../config/mo
 import type { ModelClient } from './providers/types.js';
 import type { SessionModel } from './agents/sessionTypes.js';
 
-export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
+export { DEFAULT_MAX_OUTPUT_TOKENS } from '../config/stages/budget.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS } from '../config/stages/budget.js';
 
 export type ClientFactory = (block: ModelBlock) => ModelClient;
 

@@ -26,6 +26,7 @@ import type { ToolDefinition } from './providers/types.js';
 import type { SelectionOverrides, ToolResolver } from './runContext.js';
 import { ancestorsOf } from './taskGraph.js';
 import { reasoningOnTheWire } from './reasoningWire.js';
+import { firstCallBound } from './budget/firstCall.js';
 
 export interface RequestBytes {
   system: number;
@@ -94,6 +95,8 @@ export interface CommanderPlan {
   reasoning_sent?: string;
   tools: string[];
   request_bytes: RequestBytes;
+  /** What the budget gate reserves for the commander's first call (its upper bound). */
+  first_call: { tokens: number; dollars: number };
   tool_response: ToolResponsePlan;
   context: ContextPlan;
   system_prompt?: string;
@@ -164,6 +167,8 @@ export interface MissionPlan {
   tasks: TaskPlan[];
   /** The whole mission's task graph (also with --task). */
   edges: TaskEdge[];
+  /** Budgets smaller than what a task's first call reserves: such a run stops before that call. */
+  budget_warnings: string[];
 }
 
 export interface PlanRequest {
@@ -182,9 +187,25 @@ export async function planMission(req: PlanRequest): Promise<MissionPlan> {
     if (req.task !== undefined && task.name !== req.task) continue;
     tasks.push(await planTask(req, task));
   }
-  const plan: MissionPlan = { mission: req.mission.name, tasks, edges: taskEdges(req.mission) };
+  const plan: MissionPlan = { mission: req.mission.name, tasks, edges: taskEdges(req.mission), budget_warnings: [] };
   if (req.mission.budget) plan.budget = budgetPlan(req.mission.budget);
+  for (const task of tasks) {
+    if (plan.budget) plan.budget_warnings.push(...budgetShort(plan.budget, task, 'the mission'));
+    if (task.budget) plan.budget_warnings.push(...budgetShort(task.budget, task, `task ${task.name}`));
+  }
   return plan;
+}
+
+/** A budget below what the task's first call reserves, in words (none when it fits). */
+function budgetShort(budget: BudgetPlan, task: TaskPlan, whose: string): string[] {
+  // A direct task has no commander; its worker's first call is bounded the same way (not yet shown).
+  const bound = task.commander?.first_call;
+  if (bound === undefined) return [];
+  const short: string[] = [];
+  if (budget.tokens !== undefined && budget.tokens < bound.tokens) short.push(`${budget.tokens.toLocaleString('en-US')} tokens < ${bound.tokens.toLocaleString('en-US')}`);
+  if (budget.dollars !== undefined && bound.dollars > 0 && budget.dollars < bound.dollars) short.push(`$${budget.dollars} < $${bound.dollars.toFixed(4)}`);
+  if (short.length === 0) return [];
+  return [`the budget of ${whose} (${short.join(', ')}) is smaller than what the first call of task ${task.name} reserves: the run stops before that call`];
 }
 
 function budgetPlan(b: Budget): BudgetPlan {
@@ -235,6 +256,7 @@ async function planTask(req: PlanRequest, task: TaskSpec): Promise<TaskPlan> {
     api_model: model.apiModel,
     tools: toolDefs.map((d) => d.name),
     request_bytes: requestBytes(system, toolDefs, objective),
+    first_call: roundedSpend(firstCallBound(req.graph, model, req.mission.commander.reasoning, system, toolDefs, objective)),
     tool_response: toolResponsePlan(resultLimit(req.mission.commander.toolResponse, 'commander')),
     context: contextPlan(req.graph, model, { settings: req.mission.commander.context, via: 'commander' }),
   };
@@ -413,4 +435,8 @@ export async function workerTools(req: Omit<PlanRequest, 'showPrompts' | 'task'>
       return { results, total: ranked.length, ...(start + PAGE_SIZE < ranked.length ? { next_page: page + 1 } : {}) };
     },
   };
+}
+
+function roundedSpend(spend: { tokens: number; dollars: number }): { tokens: number; dollars: number } {
+  return { tokens: spend.tokens, dollars: Number(spend.dollars.toFixed(6)) };
 }

@@ -33,7 +33,9 @@ export class ProgressView {
   /** The mission's budget, and the latest budget or loop-guard notice (live view). */
   private budget: string | undefined;
   private notice: string | undefined;
-  private drawnLines = 0;
+  /** The lengths of the lines last drawn, to move back over them (as the terminal wraps them now). */
+  private drawn: number[] = [];
+  private readonly onResize = (): void => this.scheduleDraw();
   /** Requests being asked at the terminal: no redraw meanwhile. */
   private held = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -45,7 +47,13 @@ export class ProgressView {
     taskNames: readonly string[],
     /** Stored states of a resumed run's tasks (a task that already completed shows as such). */
     initial: ReadonlyMap<string, string> = new Map(),
+    /** What a resumed run's earlier processes spent: the counter goes on from there. */
+    spentBefore: { tokens: number; cost: number } = { tokens: 0, cost: 0 },
   ) {
+    this.tokens = spentBefore.tokens;
+    this.cost = spentBefore.cost;
+    // A terminal made narrower or wider is drawn again at its new width.
+    if (live) out.on('resize', this.onResize);
     for (const name of taskNames) {
       const stored = initial.get(name);
       const state = stored !== undefined && stored in SYMBOL && stored !== 'running' ? (stored as TaskView['state']) : 'pending';
@@ -67,7 +75,10 @@ export class ProgressView {
   close(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.live) this.draw();
+    if (this.live) {
+      this.out.off('resize', this.onResize);
+      this.draw();
+    }
   }
 
   private apply(event: RunEvent): void {
@@ -141,7 +152,7 @@ export class ProgressView {
       this.timer = undefined;
       this.draw();
       this.held += 1;
-      this.drawnLines = 0;
+      this.drawn = [];
     } else if ((event.type === 'operator.decided' || event.type === 'task.waiting') && this.held > 0) {
       this.held -= 1;
     }
@@ -156,17 +167,38 @@ export class ProgressView {
   }
 
   private draw(): void {
-    const lines = [`squadron · ${formatDuration(Date.now() - this.started)} · ${formatTokens(this.tokens)} tokens · $${this.cost.toFixed(4)}${this.budget ? ` (this process) · budget ${this.budget}` : ''}`];
+    const width = terminalWidth(this.out);
+    const header = `squadron · ${formatDuration(Date.now() - this.started)} · ${formatTokens(this.tokens)} tokens · $${this.cost.toFixed(4)}${this.budget ? ` (this process) · budget ${this.budget}` : ''}`;
+    const lines = [header];
     if (this.notice) lines.push(`  ! ${oneLine(this.notice, 160)}`);
+    const nameWidth = Math.min(20, Math.max(0, ...[...this.tasks.keys()].map((n) => n.length)));
     for (const [name, view] of this.tasks) {
       const activity = view.items && view.state === 'running' ? itemsText(view.items, Date.now()) : view.activity;
-      lines.push(`  ${SYMBOL[view.state]} ${name.padEnd(20)} ${view.state.padEnd(9)} ${activity}`);
+      lines.push(`  ${SYMBOL[view.state]} ${name.padEnd(nameWidth)} ${view.state.padEnd(9)} ${activity}`.trimEnd());
     }
-    let text = this.drawnLines > 0 ? `\x1b[${this.drawnLines}F\x1b[J` : '';
-    text += lines.join('\n') + '\n';
+    // Each line fits the terminal: one that wrapped would leave stale rows behind the next redraw.
+    const fitted = lines.map((line) => fit(line, width));
+    // Back over the rows last drawn, as the terminal shows them at its current width (a narrower
+    // terminal rewraps them), then clear to the end of the screen.
+    const rows = this.drawn.reduce((sum, length) => sum + Math.max(1, Math.ceil(length / width)), 0);
+    let text = rows > 0 ? `\x1b[${rows}F\x1b[J` : '';
+    text += fitted.join('\n') + '\n';
     this.out.write(text);
-    this.drawnLines = lines.length;
+    this.drawn = fitted.map((line) => [...line].length);
   }
+}
+
+/** The terminal's columns (80 when it does not say). */
+function terminalWidth(out: NodeJS.WritableStream): number {
+  const columns = (out as { columns?: number }).columns;
+  return columns !== undefined && columns > 0 ? columns : 80;
+}
+
+/** `line` cut to `width - 1` characters (the last column left free: some terminals wrap on it), with an ellipsis. */
+function fit(line: string, width: number): string {
+  const chars = [...line];
+  const room = Math.max(1, width - 1);
+  return chars.length <= room ? line : `${chars.slice(0, room - 1).join('')}…`;
 }
 
 const SYMBOL: Record<TaskView['state'], string> = {
@@ -191,7 +223,8 @@ export function itemsText(items: { total: number; completed: number; failed: num
 // loop notices still show; their tool calls and sessions show in `inspect`.
 const QUIET_FOR_ITEMS = new Set<RunEvent['type']>(['session.started', 'tool.finished', 'tool.progress', 'skill.loaded']);
 
-function plainLine(event: RunEvent): string | undefined {
+/** An event as one line of plain progress (undefined for the events plain progress leaves out); `squadron logs` prints these. */
+export function plainLine(event: RunEvent): string | undefined {
   if (QUIET_FOR_ITEMS.has(event.type) && 'task' in event && typeof event.task === 'string' && parseItemLabel(event.task) !== undefined) return undefined;
   switch (event.type) {
     case 'run.started':
@@ -231,7 +264,7 @@ function plainLine(event: RunEvent): string | undefined {
     case 'model.retry':
       return `  ${event.agent}[${event.task}] model call retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)}s: ${event.reason}`;
     case 'context.cut':
-      return `  ${event.agent}[${event.task}] ${event.kind === 'compaction' ? `compacted (${groupDigits(event.inputTokens)} input tokens > ${groupDigits(event.tokenLimit)})` : 'pruned'}: messages 1–${event.keepFrom - 1} left out of its requests`;
+      return `  ${event.agent}[${event.task}] ${cutText(event)}: messages 1–${event.keepFrom - 1} left out of its requests`;
     case 'skill.loaded':
       return `  ${event.agent}[${event.task}] loaded skill ${event.skill} (${event.how})`;
     case 'warning':
@@ -249,6 +282,13 @@ function plainLine(event: RunEvent): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** `compacted (21,300 input tokens > token_limit 20,000)`: the two figures the check compared. */
+function cutText(event: Extract<RunEvent, { type: 'context.cut' }>): string {
+  if (event.kind === 'pruning') return 'pruned';
+  const limit = event.against === 'window' ? `the ${groupDigits(event.tokenLimit)} the context window leaves` : `token_limit ${groupDigits(event.tokenLimit)}`;
+  return `compacted (${groupDigits(event.inputTokens)} input tokens > ${limit})`;
 }
 
 /** `3/10 · indexing` (a fraction of a known total), `3 · indexing` otherwise. */

@@ -24,7 +24,7 @@ import type { RunLog } from './runLog.js';
 import { runLogPath } from '../config/projectLayout.js';
 import { runMission, type MissionStatus } from './scheduler.js';
 import { openRunServices, type RunServices } from './runServices.js';
-import { emptyTotals, type UsageTotals } from './usage.js';
+import { emptyTotals, totalTokens, type UsageTotals } from './usage.js';
 import { parseRunOptions, type RunOptions } from './runOptions.js';
 import { runVariables, type RunConfig, type RunVariables } from './runConfig.js';
 import { checkConfig, failedRunRefusal } from './resumeChecks.js';
@@ -413,6 +413,8 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   let budget: BudgetLedger | undefined;
   try {
     const initial = await initialTaskStates(store, req.runId);
+    // A resumed run's counter starts from what its earlier processes spent.
+    const spentBefore = req.resumed ? await store.turns.totalsForRun(req.runId) : undefined;
     const budgetState = await restoreBudget(store, req.runId, req.mission, req.budget, req.resumed);
     services = await openRunServices(
       {
@@ -431,7 +433,10 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
         operator: (bus) => new OperatorDesk(store, bus, env.operatorPrompt),
         instrument: env.instrument,
         onBus: (bus) => {
-          progress = new ProgressView(env.progress.stream, env.progress.live, req.mission.tasks.map((t) => t.name), initial);
+          progress = new ProgressView(env.progress.stream, env.progress.live, req.mission.tasks.map((t) => t.name), initial, {
+            tokens: spentBefore === undefined ? 0 : totalTokens(spentBefore),
+            cost: spentBefore?.costUsd ?? 0,
+          });
           bus.subscribe('progress', progress.sink);
           if (env.onEvent) bus.subscribe('caller', env.onEvent);
         },

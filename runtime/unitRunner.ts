@@ -46,9 +46,15 @@ export async function runUnitLoop(opts: UnitLoopOptions): Promise<void> {
   let freed: () => void = () => undefined;
   while (!opts.stop.aborted) {
     if (active.size >= opts.concurrency) {
+      // The stop listener goes once a slot frees: one left per wait would pile up on the loop's
+      // lifelong signal (Node warns past 10).
       await new Promise<void>((resolve) => {
-        freed = resolve;
-        opts.stop.addEventListener('abort', () => resolve(), { once: true });
+        const done = (): void => {
+          opts.stop.removeEventListener('abort', done);
+          resolve();
+        };
+        freed = done;
+        opts.stop.addEventListener('abort', done, { once: true });
       });
       continue;
     }

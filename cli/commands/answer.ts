@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
 import { recordDecision } from '../operatorCommands.js';
 import { DB_OPTION_HELP } from '../storeAccess.js';
+import { JSON_FLAG_HELP } from '../json.js';
 import type { OperatorAnswer } from '../../runtime/operator/types.js';
 
 interface AnswerFlags {
@@ -15,6 +16,7 @@ interface AnswerFlags {
   decline?: boolean;
   reason?: string;
   db?: string;
+  json?: boolean;
 }
 
 export function register(program: Command, io: CliIo): void {
@@ -29,17 +31,18 @@ export function register(program: Command, io: CliIo): void {
     .option('--decline', 'decline to answer (the model or server is told so)')
     .option('--reason <text>', 'with --decline: why')
     .option('--db <path>', DB_OPTION_HELP)
+    .option('--json', JSON_FLAG_HELP)
     .action(async (runId: string, text: string | undefined, flags: AnswerFlags) => {
       const given = [text !== undefined, flags.choice.length > 0, flags.field.length > 0, Boolean(flags.decline)].filter(Boolean).length;
       if (given !== 1) throw new CliError('give exactly one of: the answer text, --choice, --field or --decline', 'usage');
       const id = flags.question ? { id: flags.question } : {};
       if (flags.decline) {
-        await recordDecision(io, runId, flags.db, { kind: 'decline', ...id, ...(flags.reason ? { reason: flags.reason } : {}) });
+        await recordDecision(io, runId, flags, { kind: 'decline', ...id, ...(flags.reason ? { reason: flags.reason } : {}) });
         return;
       }
       const answer: OperatorAnswer =
         text !== undefined ? { text } : flags.choice.length > 0 ? { choices: flags.choice } : { fields: fieldValues(parseKeyValues(flags.field, '--field')) };
-      await recordDecision(io, runId, flags.db, { kind: 'answer', ...id, answer });
+      await recordDecision(io, runId, flags, { kind: 'answer', ...id, answer });
     });
 }
 

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { collect, type CliIo } from '../io.js';
 import { recordDecision } from '../operatorCommands.js';
 import { DB_OPTION_HELP } from '../storeAccess.js';
+import { JSON_FLAG_HELP } from '../json.js';
 
 export function register(program: Command, io: CliIo): void {
   program
@@ -15,7 +16,8 @@ export function register(program: Command, io: CliIo): void {
     .option('--all', 'approve every call the run waits on')
     .option('--reason <text>', 'why (recorded with the decision)')
     .option('--db <path>', DB_OPTION_HELP)
-    .action(async (runId: string, flags: { call: string[]; all?: boolean; reason?: string; db?: string }) => {
-      await recordDecision(io, runId, flags.db, { kind: 'approve', ids: flags.call, all: Boolean(flags.all), ...(flags.reason ? { reason: flags.reason } : {}) });
+    .option('--json', JSON_FLAG_HELP)
+    .action(async (runId: string, flags: { call: string[]; all?: boolean; reason?: string; db?: string; json?: boolean }) => {
+      await recordDecision(io, runId, flags, { kind: 'approve', ids: flags.call, all: Boolean(flags.all), ...(flags.reason ? { reason: flags.reason } : {}) });
     });
 }

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { CliError, type CliIo } from '../io.js';
 import { recordDecision } from '../operatorCommands.js';
 import { DB_OPTION_HELP } from '../storeAccess.js';
+import { JSON_FLAG_HELP } from '../json.js';
 
 export function register(program: Command, io: CliIo): void {
   program
@@ -14,8 +15,9 @@ export function register(program: Command, io: CliIo): void {
     .option('--call <id>', 'the request to deny (ap_…); optional when only one waits')
     .requiredOption('--reason <text>', 'why: the model reads it as the result of the call')
     .option('--db <path>', DB_OPTION_HELP)
-    .action(async (runId: string, flags: { call?: string; reason: string; db?: string }) => {
+    .option('--json', JSON_FLAG_HELP)
+    .action(async (runId: string, flags: { call?: string; reason: string; db?: string; json?: boolean }) => {
       if (flags.reason.trim() === '') throw new CliError('--reason must say why (the model reads it)', 'usage');
-      await recordDecision(io, runId, flags.db, { kind: 'deny', ...(flags.call ? { id: flags.call } : {}), reason: flags.reason });
+      await recordDecision(io, runId, flags, { kind: 'deny', ...(flags.call ? { id: flags.call } : {}), reason: flags.reason });
     });
 }

@@ -13,15 +13,19 @@ import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import { formatHcl } from '../../config/hcl/fmt.js';
 import { CliError, EXIT, shownPath, useColor, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
+import { unifiedDiff } from '../unifiedDiff.js';
 
 interface FmtFlags {
   check?: boolean;
+  diff?: boolean;
   json?: boolean;
 }
 
 interface FileOutcome {
   path: string;
   status: 'formatted' | 'unchanged' | 'invalid';
+  /** With --diff: the unified diff of a file that changes. */
+  diff?: string;
 }
 
 export function register(program: Command, io: CliIo): void {
@@ -30,6 +34,7 @@ export function register(program: Command, io: CliIo): void {
     .description('Rewrite HCL files in the canonical layout (aligned =, two-space indentation)')
     .argument('[paths...]', '.hcl files or directories (default: the current directory); - reads standard input')
     .option('--check', 'change nothing; list the files that are not formatted and exit 1 if there are any')
+    .option('--diff', 'print how each file changes (a unified diff); with --check, change nothing')
     .option('--json', JSON_FLAG_HELP)
     .action(async (paths: string[], flags: FmtFlags) => {
       io.exitCode = await fmt(io, paths.length > 0 ? paths : ['.'], flags);
@@ -62,20 +67,22 @@ async function fmt(io: CliIo, paths: readonly string[], flags: FmtFlags): Promis
       }
       const changed = result.text !== source;
       if (changed && !flags.check) writeInPlace(file, result.text);
-      outcomes.push({ path: file, status: changed ? 'formatted' : 'unchanged' });
+      const outcome: FileOutcome = { path: file, status: changed ? 'formatted' : 'unchanged' };
+      if (changed && flags.diff) outcome.diff = unifiedDiff(source, result.text, shownPath(io.cwd, file));
+      outcomes.push(outcome);
     }
   }
   const shown = (p: string): string => shownPath(io.cwd, p);
   const changed = outcomes.filter((o) => o.status === 'formatted');
   if (flags.json) {
-    const files = outcomes.map((o) => ({ path: shown(o.path), status: o.status }));
+    const files = outcomes.map((o) => ({ path: shown(o.path), status: o.status, ...(o.diff !== undefined ? { diff: o.diff } : {}) }));
     const diagnostics = problems.map((d) => ({ severity: d.severity, code: d.code, message: d.message, file: shown(d.file), line: d.line, column: d.column }));
     writeJson(io, { check: Boolean(flags.check), files, diagnostics });
   } else {
     if (problems.length > 0) {
       io.stderr.write(`${renderDiagnostics(problems, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource: (f) => sources.get(f) })}\n\n`);
     }
-    for (const o of changed) io.stdout.write(`${shown(o.path)}\n`);
+    for (const o of changed) io.stdout.write(o.diff ?? `${shown(o.path)}\n`);
     if (flags.check && changed.length > 0) io.stderr.write(`${changed.length} file${changed.length === 1 ? ' is' : 's are'} not formatted; run squadron fmt to fix\n`);
   }
   const failed = problems.some((d) => d.severity === 'error') || (flags.check === true && changed.length > 0);

@@ -24,6 +24,7 @@ export const commands: readonly CommandEntry[] = [
   { name: 'answer', load: () => import('./answer.js') },
   { name: 'runs', load: () => import('./runs.js') },
   { name: 'inspect', load: () => import('./inspect.js') },
+  { name: 'logs', load: () => import('./logs.js') },
   { name: 'worker', load: () => import('./worker.js') },
   { name: 'mcp', load: () => import('./mcp.js') },
   { name: 'docs', load: () => import('./docs.js') },

@@ -20,6 +20,7 @@ interface InspectFlags {
   transcript?: boolean;
   result?: string;
   json?: boolean;
+  follow?: boolean;
 }
 
 export function register(program: Command, io: CliIo): void {
@@ -32,11 +33,25 @@ export function register(program: Command, io: CliIo): void {
     .option('--item <index>', "with --task of an iterated task: only this item (its status, output and, with --transcript, its sessions)")
     .option('--transcript', "include every session's messages and tool calls")
     .option('--result <handle>', 'show a stored tool result whole (a res_… handle from a transcript)')
+    .option('--follow', 'first print the live events until the run ends (as squadron logs -f), then the run')
     .option('--json', JSON_FLAG_HELP)
     .action(async (runId: string, flags: InspectFlags) => {
       const { inspectRun, inspectStoredResult } = await import('../../runtime/inspect.js');
       const { store } = await openStoreWithRun(io, flags.db, runId);
       try {
+        if (flags.follow) {
+          if (flags.json) throw new CliError('--follow prints lines as they come; for JSON use squadron logs -f --json, then inspect --json', 'usage');
+          const { printEvents } = await import('../eventFollow.js');
+          const stop = new AbortController();
+          const onSignal = (): void => stop.abort();
+          process.once('SIGINT', onSignal);
+          try {
+            await printEvents(io, store, runId, { follow: true, json: false, stop: stop.signal });
+          } finally {
+            process.off('SIGINT', onSignal);
+          }
+          io.stdout.write('\n');
+        }
         if (flags.result !== undefined) {
           const stored = await inspectStoredResult(store, runId, flags.result);
           if (!stored) throw new CliError(`run ${runId} has no stored result ${flags.result} (handles look like res_ and 16 hex digits; see inspect --transcript)`, 'not_found');

@@ -70,6 +70,7 @@ function renderPlan(plan: MissionPlan): string {
     if (c !== undefined) {
       out.push(`  commander  ${c.model}${reasoningText(c)} · tools: ${c.tools.join(', ')}`);
       out.push(`             first request ${bytes(c.request_bytes)}`);
+      out.push(`             first call reserves up to ${fmt(c.first_call.tokens)} tokens${c.first_call.dollars > 0 ? ` · $${c.first_call.dollars.toFixed(4)}` : ''} of the budget`);
       out.push(`             ${toolResponse(c.tool_response)}`);
       out.push(`             ${contextLine(c.context)}`);
       if (c.system_prompt !== undefined) out.push(section('system prompt', c.system_prompt), section('first message', c.first_message ?? ''));
@@ -78,6 +79,7 @@ function renderPlan(plan: MissionPlan): string {
     }
     for (const agent of task.agents) out.push(...renderAgent(task.name, agent, task.direct === true));
   }
+  if (plan.budget_warnings.length > 0) out.push('', ...plan.budget_warnings.map((w) => `warning: ${w}`));
   return `${out.join('\n')}\n`;
 }
 

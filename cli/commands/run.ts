@@ -95,7 +95,7 @@ async function detachCommand(io: CliIo, request: RunRequest, flags: RunFlags, db
   const { enqueue } = await import('../../api/index.js');
   const runId = await enqueue(request);
   if (flags.json) io.stdout.write(`${JSON.stringify({ run_id: runId, status: 'queued' }, null, 2)}\n`);
-  else io.stdout.write(`run ${runId}\nqueued for the workers of ${shownPath(io, dbPath)} (squadron worker); follow it with: ${storeCommand(io, 'inspect', runId, dbPath)}\n`);
+  else io.stdout.write(`run ${runId}\nqueued for the workers of ${shownPath(io, dbPath)} (squadron worker); follow it with: ${storeCommand(io, 'logs', runId, dbPath)} -f\n`);
   return 0;
 }
 

@@ -13,13 +13,15 @@ import { DB_OPTION_HELP, openStoresToRead, shownPath } from '../storeAccess.js';
 import { formatDuration, table } from '../table.js';
 import { groupDigits } from '../../core/digits.js';
 import { requestJson } from '../runReport.js';
+import { registerPrune } from '../runsPrune.js';
 
 /** `1 approval, 2 questions` */
 function waitingText(requests: readonly Record<string, unknown>[]): string {
   const approvals = requests.filter((r) => r['kind'] === 'approval').length;
   const questions = requests.length - approvals;
   const parts = [approvals > 0 ? `${approvals} approval${approvals === 1 ? '' : 's'}` : '', questions > 0 ? `${questions} question${questions === 1 ? '' : 's'}` : ''];
-  return parts.filter(Boolean).join(', ');
+  // Every request decided, the run not yet resumed: say what is left to do, not `waiting ()`.
+  return parts.filter(Boolean).join(', ') || 'all decided: resume it';
 }
 
 /**
@@ -39,7 +41,7 @@ async function missionBudget(store: Store, run: RunSummary, status: string, now:
 }
 
 export function register(program: Command, io: CliIo): void {
-  program
+  const runs = program
     .command('runs')
     .description('List stored runs, newest first')
     .option('--db <path>', DB_OPTION_HELP)
@@ -104,4 +106,5 @@ export function register(program: Command, io: CliIo): void {
         for (const { store } of stores) await store.close();
       }
     });
+  registerPrune(runs, io);
 }

@@ -146,12 +146,15 @@ function indentLines(lines: Line[]): void {
 function render(lines: Line[]): string {
   const leads = lines.map((l) => (l.lead.length === 0 ? '' : '  '.repeat(l.indent) + joinItems(l.lead)));
   const assigns = lines.map((l) => (l.assign === undefined ? undefined : joinItems(l.assign)));
-  // Align `=` over each run of consecutive lines that have an assignment cell.
+  // Align `=` over each run of consecutive lines that have an assignment cell. A value that spans
+  // lines (a heredoc) ends the run, as hclwrite's heredoc body lines do: its opening line aligns with
+  // the lines above, and the attributes below its body start a run of their own.
   const body = alignRuns(
     lines.map((_, i) => assigns[i] !== undefined),
     (i) => leads[i]!.length,
     (i, width) => `${leads[i]!.padEnd(width)} ${assigns[i]}`,
     (i) => leads[i]!,
+    (i) => assigns[i]!.includes('\n'),
   );
   // Then trailing comments over each run of lines that have one.
   const out = alignRuns(
@@ -164,7 +167,13 @@ function render(lines: Line[]): string {
   return text === '' ? '' : `${text}\n`;
 }
 
-function alignRuns(inRun: boolean[], width: (i: number) => number, aligned: (i: number, width: number) => string, plain: (i: number) => string): string[] {
+function alignRuns(
+  inRun: boolean[],
+  width: (i: number) => number,
+  aligned: (i: number, width: number) => string,
+  plain: (i: number) => string,
+  endsRun: (i: number) => boolean = () => false,
+): string[] {
   const out: string[] = [];
   let i = 0;
   while (i < inRun.length) {
@@ -175,7 +184,10 @@ function alignRuns(inRun: boolean[], width: (i: number) => number, aligned: (i: 
     }
     let end = i;
     let max = 0;
-    while (end < inRun.length && inRun[end]) max = Math.max(max, width(end++));
+    while (end < inRun.length && inRun[end]) {
+      max = Math.max(max, width(end));
+      if (endsRun(end++)) break;
+    }
     for (let j = i; j < end; j++) out.push(aligned(j, max));
     i = end;
   }

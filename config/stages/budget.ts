@@ -1,6 +1,7 @@
 // The `budget { tokens, dollars, duration }` block of a mission or a task (Go's rules: each limit
 // above 0, tokens a whole number, at least one set; plus `duration`, a string like "45m"), and the
-// warning that a dollar budget cannot see the calls of a model without pricing (MOD004).
+// warning that a dollar budget cannot see the calls of a model without pricing (MOD004), and that a
+// budget smaller than what one call of a model reserves stops the run before that call (MOD006).
 
 import type { Block } from '../hcl/ast.js';
 import { diagnosticAt, type Diagnostic, type Range } from '../hcl/diagnostic.js';
@@ -70,3 +71,39 @@ export function checkBudgetPricing(budget: Budget | undefined, models: Iterable<
 }
 
 export type { Range };
+
+/** The output tokens a model call may use when its block sets no max_output_tokens (the runtime's default). */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
+
+/**
+ * MOD006: before each call the budget gate reserves its upper bound — at least the call's output
+ * limit (max_output_tokens), priced at the output rate. A budget below that for a model it covers
+ * stops the run before that model's first call. One warning per model, at the budget.
+ */
+export function checkBudgetFloor(budget: Budget | undefined, models: Iterable<ModelRef>, blocks: ReadonlyMap<string, ModelBlock>, what: string, diags: Diagnostic[]): void {
+  if (budget === undefined || (budget.tokens === undefined && budget.dollars === undefined)) return;
+  const seen = new Set<string>();
+  for (const ref of models) {
+    const key = `${ref.block}.${ref.key}`;
+    const block = blocks.get(ref.block);
+    if (seen.has(key) || block === undefined || block.provider === 'replay') continue;
+    seen.add(key);
+    const output = block.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+    const rate = block.pricing[ref.key]?.output;
+    const dollars = rate === undefined ? undefined : (rate * output) / 1_000_000;
+    const short: string[] = [];
+    if (budget.tokens !== undefined && budget.tokens < output) short.push(`${budget.tokens.toLocaleString('en-US')} tokens`);
+    if (budget.dollars !== undefined && dollars !== undefined && budget.dollars < dollars) short.push(`$${budget.dollars}`);
+    if (short.length === 0) continue;
+    const bound = `${output.toLocaleString('en-US')} output tokens${dollars === undefined ? '' : ` ($${dollars.toFixed(4)})`}`;
+    diags.push(
+      diagnosticAt(
+        budget.range,
+        'warning',
+        'MOD006',
+        `${what} allows ${short.join(' and ')}, less than one call of models.${key} reserves (at least its ${bound}): the run stops before that call`,
+        `raise the budget, or set a smaller max_output_tokens in model "${ref.block}" (squadron plan shows what each task's first call reserves)`,
+      ),
+    );
+  }
+}

@@ -14,7 +14,7 @@ import { scopeFor, type LoadContext, type Scope } from '../scope.js';
 import { evaluateValue, readBool, readEnum, readInteger, readText } from '../values.js';
 import { toBoolValue, toNumberValue, toStringValue, typeName } from '../hcl/convert.js';
 import { checkAgentName, loadAgent, LOOP_GUARD_ATTRIBUTES, readLoopGuard, readReasoning } from './agents.js';
-import { BUDGET_BLOCK, checkBudgetPricing, loadBudget } from './budget.js';
+import { BUDGET_BLOCK, checkBudgetFloor, checkBudgetPricing, loadBudget } from './budget.js';
 import { loadTask, type MissionContext } from './tasks.js';
 import { loadDatasets } from './datasets.js';
 import { exactList } from '../exactList.js';
@@ -124,8 +124,10 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   if (defaults !== undefined) mission.agentDefaults = defaults;
   if (budget !== undefined) mission.budget = budget;
   checkBudgetPricing(budget, missionModels(mission, agents), ctx.symbols.models, where, ctx.diags);
+  checkBudgetFloor(budget, missionModels(mission, agents), ctx.symbols.models, where, ctx.diags);
   for (const task of mission.tasks) {
     checkBudgetPricing(task.budget, [commander.model, ...taskModels(task, agents)], ctx.symbols.models, `${where} task "${task.name}"`, ctx.diags);
+    checkBudgetFloor(task.budget, [commander.model, ...taskModels(task, agents)], ctx.symbols.models, `${where} task "${task.name}"`, ctx.diags);
   }
   return mission;
 }

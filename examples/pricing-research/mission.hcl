@@ -7,7 +7,7 @@ agent "pricing_expert" {
     You are a pricing analyst. Given a product listing, you decide which SKU it is and whether the
     price is comparable (same pack size, same currency). You answer briefly and say how sure you are.
   EOT
-  reasoning   = "high"
+  reasoning = "high"
 }
 
 mission "pricing_research" {

@@ -233,11 +233,16 @@ export class BudgetLedger implements BudgetGate {
   /** Waits for a call here to settle or release, or a while for other runners' calls. */
   private nextChange(signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, RECHECK_MS);
-      const done = () => {
+      // Every way out drops both the waiter and the abort listener: a task that waits many times
+      // on one signal must not pile listeners on it.
+      const done = (): void => {
         clearTimeout(timer);
+        const at = this.waiters.indexOf(done);
+        if (at >= 0) this.waiters.splice(at, 1);
+        signal?.removeEventListener('abort', done);
         resolve();
       };
+      const timer = setTimeout(done, RECHECK_MS);
       this.waiters.push(done);
       signal?.addEventListener('abort', done, { once: true });
     });

@@ -33,6 +33,15 @@ import { groupDigits } from '../../core/digits.js';
 export interface PendingCut {
   view: NewContextView;
   summary?: { response: ModelResponse; durationMs: number; costUsd: number };
+  /** The comparison that asked for the cut, as announced (the figures compared, not two unrelated ones). */
+  trigger: CutTrigger;
+}
+
+/** `tokens > limit`: the scaled estimate over token_limit, or the strict bound over the room the window leaves. */
+export interface CutTrigger {
+  against: 'token_limit' | 'window';
+  tokens: number;
+  limit: number;
 }
 
 /** The request to send, or why none can be. */
@@ -180,7 +189,7 @@ export class SessionContext {
     const tokens = Math.ceil((fixed + messagesUpperBound([{ parts: head }])) * this.ratio());
     if (tokens > room) return undefined;
     const n = messages.length;
-    return { kind: 'cut', cut: { view: { kind: 'compaction', afterSeq: n, keepFrom: n + 1, head, inputTokens: predicted.tokens, dropped: n } } };
+    return { kind: 'cut', cut: { view: { kind: 'compaction', afterSeq: n, keepFrom: n + 1, head, inputTokens: predicted.tokens, dropped: n }, trigger: { against: 'window', tokens: predicted.tokens, limit: room } } };
   }
 
   /** The cut the policy asks for before this request, if any. */
@@ -203,7 +212,9 @@ export class SessionContext {
         let summary: PendingCut['summary'];
         if (compaction.summarize) summary = await this.summarizeDropped(deps, messages.slice(from, start), turn);
         const head = compactedHead(messages.slice(0, start), { summary: summary === undefined ? undefined : summaryText(summary.response), state: chosen.state });
-        const cut: PendingCut = { view: { kind: 'compaction', afterSeq: messages.length, keepFrom: start + 1, head, inputTokens: predicted.tokens, dropped: start } };
+        const trigger: CutTrigger =
+          predicted.tokens > compaction.tokenLimit ? { against: 'token_limit', tokens: predicted.tokens, limit: compaction.tokenLimit } : { against: 'window', tokens: predicted.bound, limit: room };
+        const cut: PendingCut = { view: { kind: 'compaction', afterSeq: messages.length, keepFrom: start + 1, head, inputTokens: predicted.tokens, dropped: start }, trigger };
         if (summary !== undefined) cut.summary = summary;
         return { kind: 'cut', cut };
       }
@@ -212,7 +223,8 @@ export class SessionContext {
       const start = keepStart(messages, from, pruning.pruneTo);
       if (start !== undefined) {
         await this.readForHead(deps, messages, false);
-        return { kind: 'cut', cut: { view: { kind: 'pruning', afterSeq: messages.length, keepFrom: start + 1, head: prunedHead(messages.slice(0, start)), inputTokens: predicted.tokens, dropped: start } } };
+        const trigger: CutTrigger = { against: 'token_limit', tokens: predicted.tokens, limit: compaction.tokenLimit };
+        return { kind: 'cut', cut: { view: { kind: 'pruning', afterSeq: messages.length, keepFrom: start + 1, head: prunedHead(messages.slice(0, start)), inputTokens: predicted.tokens, dropped: start }, trigger } };
       }
     }
     return undefined;
@@ -299,7 +311,7 @@ export class SessionContext {
     const row = await tx.contextViews.record(deps.sessionId, { ...cut.view, afterSeq });
     return () => {
       this.view = row;
-      announceCut(deps.bus, deps, row, this.policy);
+      announceCut(deps.bus, deps, row, cut.trigger);
       if (summary !== undefined) deps.bus.emit({ type: 'model.turn', agent: deps.agent, ...summaryFacts(deps, summary, turn) });
     };
   }
@@ -341,7 +353,7 @@ function summaryFacts(deps: SessionDeps, summary: NonNullable<PendingCut['summar
   };
 }
 
-function announceCut(bus: EventBus, deps: SessionDeps, row: ContextViewRow, policy: ContextPolicy): void {
+function announceCut(bus: EventBus, deps: SessionDeps, row: ContextViewRow, trigger: CutTrigger): void {
   bus.emit({
     type: 'context.cut',
     task: deps.task,
@@ -350,7 +362,8 @@ function announceCut(bus: EventBus, deps: SessionDeps, row: ContextViewRow, poli
     kind: row.kind,
     keepFrom: row.keepFrom,
     dropped: row.dropped,
-    inputTokens: row.inputTokens,
-    tokenLimit: policy.compaction.tokenLimit,
+    inputTokens: trigger.tokens,
+    tokenLimit: trigger.limit,
+    against: trigger.against,
   });
 }

@@ -33,4 +33,6 @@ export interface RunsRepo {
    * the stored one, so the first process to trace a run sets it and every other continues it.
    */
   claimTraceContext(id: string, candidate: string): Promise<string>;
+  /** Deletes the run and, by the foreign keys' cascade, every row of it; false when there was none. */
+  remove(id: string): Promise<boolean>;
 }

@@ -20,6 +20,7 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
   const setBudget = db.prepare('UPDATE runs SET budget_json = ? WHERE id = ?');
   // Prepared when first run: a database of a schema before 0015 opened read-only has no such column.
   let setWorkspace: ReturnType<typeof db.prepare<[string, string]>> | undefined;
+  const remove = db.prepare('DELETE FROM runs WHERE id = ?');
   const listAll = db.prepare(runSummarySelect('', '@limit', 'rowid'));
   const listMission = db.prepare(runSummarySelect('WHERE mission = @mission', '@limit', 'rowid'));
   const setStatus = db.prepare(
@@ -63,6 +64,9 @@ export function createRunsRepo({ db, codec, now }: RepoContext): RunsRepo {
       const terminal = status !== 'running';
       const changed = setStatus.run(status, codec.textOrNull(error), terminal ? 1 : 0, now(), id).changes;
       if (changed === 0) throw new StoreError('NOT_FOUND', `no run ${id}`);
+    },
+    async remove(id) {
+      return remove.run(id).changes > 0;
     },
     async setBudget(id, budget) {
       if (setBudget.run(codec.json(budget), id).changes === 0) throw new StoreError('NOT_FOUND', `no run ${id}`);

@@ -12,7 +12,7 @@ import { REPO_ROOT, tempDir } from '../support/cli.js';
 function userProject(): string {
   const dir = tempDir('squadron-api-');
   mkdirSync(join(dir, 'node_modules'));
-  symlinkSync(REPO_ROOT, join(dir, 'node_modules', 'squadron'), 'dir');
+  symlinkSync(REPO_ROOT, join(dir, 'node_modules', 'squadron-agents'), 'dir');
   cpSync(join(REPO_ROOT, 'examples', 'quickstart'), join(dir, 'quickstart'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   return dir;
@@ -24,12 +24,12 @@ function node(dir: string, script: string): { status: number | null; stdout: str
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe('import … from "squadron"', () => {
+describe('import … from "squadron-agents"', () => {
   it('runs a mission with its event stream, then plans and validates it', () => {
     const dir = userProject();
     const r = node(
       dir,
-      `import { run, plan, validate } from 'squadron';
+      `import { run, plan, validate } from 'squadron-agents';
 const events = [];
 let announced;
 const report = await run({ config: 'quickstart', inputs: { topic: 'tide pools' }, onRunId: (id) => (announced = id), onEvent: (e) => events.push(e.type) });
@@ -51,7 +51,7 @@ console.log(JSON.stringify({ status: report.status, same: announced === report.r
     writeFileSync(join(dir, 'bad.hcl'), 'mission "m" {\n  commander {}\n}\n');
     const r = node(
       dir,
-      `import { run, SquadronError } from 'squadron';
+      `import { run, SquadronError } from 'squadron-agents';
 const codes = [];
 for (const req of [{ config: 'bad.hcl' }, { config: 'quickstart', mission: 'nope' }, { config: 'quickstart', inputs: { colour: 'red' } }]) {
   try { await run(req); codes.push('no error'); } catch (e) { codes.push(e instanceof SquadronError ? [e.code, e.diagnostics.map((d) => d.code)] : String(e)); }
@@ -77,13 +77,13 @@ console.log(JSON.stringify(codes));
       writeFileSync(join(dir, 'use.ts'), source);
       return spawnSync(process.execPath, [tsc, '-p', dir], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
     };
-    const good = compile(`import { run, type RunEvent, type RunReport } from 'squadron';
+    const good = compile(`import { run, type RunEvent, type RunReport } from 'squadron-agents';
 const seen: RunEvent['type'][] = [];
 export const done: Promise<RunReport> = run({ config: 'quickstart', inputs: { topic: 'x' }, onEvent: (e) => seen.push(e.type) });
 `);
     expect(good.stdout + good.stderr).toBe('');
     expect(good.status).toBe(0);
-    const bad = compile(`import { run } from 'squadron';
+    const bad = compile(`import { run } from 'squadron-agents';
 export const done = run({ config: 'quickstart', inputs: { topic: 42 } });
 `);
     expect(bad.status).not.toBe(0);

@@ -75,8 +75,14 @@ describe('approvals without a terminal', () => {
       const runs = JSON.parse(listed.stdout) as { runs: { status: string; waiting_for: { id: string }[] }[] };
       expect(runs.runs[0]).toMatchObject({ status: 'waiting', waiting_for: [{ id: request!.id }] });
 
+      expect((await runCli(['runs', '--db', dir], { cwd: dir })).stdout).toMatch(/ waiting \(1 approval\) /);
+      // The task that parked the call waits with its run; it is not `pending` (never started).
+      expect((await runCli(['inspect', run!.id, '--db', dir], { cwd: dir })).stdout).toMatch(/^■ publish · waiting · /m);
       const approved = await runCli(['approve', run!.id, '--call', request!.id, '--db', dir], { cwd: dir, env: { SQUADRON_OPERATOR: 'alice' } });
       expect(approved.code, approved.stderr).toBe(0);
+      // Every request decided, not yet resumed: not `waiting ()`.
+      expect((await runCli(['runs', '--db', dir], { cwd: dir })).stdout).toMatch(/ waiting \(all decided: resume it\) /);
+      expect((await runCli(['inspect', run!.id, '--db', dir], { cwd: dir })).stdout).toMatch(/^■ publish · waiting · /m);
       expect(approved.stdout).toContain(`${request!.id} approved by alice`);
       const again = await runCli(['approve', run!.id, '--call', request!.id, '--db', dir], { cwd: dir });
       expect(again.code).toBe(1);
@@ -103,8 +109,16 @@ describe('approvals without a terminal', () => {
       expect(report).toMatchObject({ status: 'waiting', error_code: 'waiting' });
       expect(report.waiting_for[0]!.input).toEqual({ path: 'note.txt', content: 'hello' });
       const runId = report.run_id;
-      const denied = await runCli(['deny', runId, '--reason', 'not today', '--db', dir], { cwd: dir, env: { SQUADRON_OPERATOR: 'bob' } });
+      const denied = await runCli(['deny', runId, '--reason', 'not today', '--db', dir, '--json'], { cwd: dir, env: { SQUADRON_OPERATOR: 'bob' } });
       expect(denied.code, denied.stderr).toBe(0);
+      // --json: the requests decided, those still waiting and the command that continues the run.
+      expect(JSON.parse(denied.stdout)).toMatchObject({
+        schema_version: 1,
+        run_id: runId,
+        decided: [{ id: report.waiting_for[0]!.id, kind: 'approval', status: 'denied', reason: 'not today', decided_by: 'bob', input: { path: 'note.txt', content: 'hello' } }],
+        still_waiting: [],
+        resume_command: `squadron resume ${runId}`,
+      });
       const resumed = await runCli(['resume', runId, '--db', dir], { cwd: dir, timeoutMs: 120_000 });
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(turns.problems).toEqual([]);

@@ -5,6 +5,7 @@
 
 import Database from 'better-sqlite3';
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
@@ -166,6 +167,29 @@ describe('budgets', () => {
     const json = JSON.parse((await runCli(['plan', dir, '--json'], { cwd: dir })).stdout);
     expect(json.budget).toEqual({ dollars: 5, duration_ms: 2_700_000 });
     expect(json.tasks[0].budget).toEqual({ tokens: 200000 });
+  });
+
+  it('a budget smaller than one call reserves: validate warns at the budget (MOD006), plan shows the bound and warns', async () => {
+    const dir = writeProject({
+      'main.hcl': `model "fake" {\n  provider = "anthropic"\n  api_key  = "k"\n}\nmission "m" {\n  budget {\n    tokens = 5000\n  }\n  commander { model = ${ANTHROPIC_MODEL} }\n  task "clock" {\n    objective = "Tell the time."\n    tools     = [builtins.utils.current_time]\n  }\n}\n`,
+    });
+    const validate = await runCli(['validate', dir, '--offline'], { cwd: dir });
+    expect(validate.code, validate.stderr).toBe(0);
+    expect(validate.stderr).toMatch(/main\.hcl:6:3: warning\[MOD006\]: mission "m" allows 5,000 tokens, less than one call of models\.fake\.claude_sonnet_4_6 reserves \(at least its 8,192 output tokens/);
+    const text = await runCli(['plan', dir], { cwd: dir });
+    expect(text.code, text.stderr).toBe(0);
+    const line = /first call reserves up to ([\d,]+) tokens · \$([\d.]+) of the budget/.exec(text.stdout);
+    expect(line, text.stdout).not.toBeNull();
+    const tokens = Number(line![1]!.replace(/,/g, ''));
+    expect(tokens).toBeGreaterThan(8192);
+    expect(text.stdout).toContain(`warning: the budget of the mission (5,000 tokens < ${line![1]}) is smaller than what the first call of task clock reserves: the run stops before that call`);
+    const json = JSON.parse((await runCli(['plan', dir, '--json'], { cwd: dir })).stdout);
+    expect(json.tasks[0].commander.first_call.tokens).toBe(tokens);
+    expect(json.budget_warnings).toHaveLength(1);
+    // A budget that holds the call: no warning.
+    const roomy = writeProject({ 'main.hcl': readFileSync(join(dir, 'main.hcl'), 'utf8').replace('tokens = 5000', 'tokens = 200000') });
+    expect((await runCli(['validate', roomy, '--offline'], { cwd: roomy })).stderr).not.toContain('MOD006');
+    expect((await runCli(['plan', roomy], { cwd: roomy })).stdout).not.toContain('warning:');
   });
 
   it('rejects a malformed --budget before touching the run', async () => {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli, type CliResult } from '../support/cli.js';
+import { REPO_ROOT, runCli, tempDir, type CliResult } from '../support/cli.js';
 import { fakeModelBlock, removeProjects, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
 import { taskComplete, turnScript } from '../support/turnScript.js';
@@ -24,10 +24,12 @@ interface Conventions {
   data: ((f: Fixture) => string[]) | string;
   /** A mistake a user can make with this command, and the error code it must be reported with. */
   mistake: (f: Fixture) => { args: string[]; code: string };
+  /** Has `--json`, but prints data only in a state the fixture is not in (a waiting run): where its document is checked. */
+  jsonElsewhere?: string;
 }
 
 const CONVENTIONS: Record<string, Conventions> = {
-  init: { data: 'it creates files and names them; it prints no data', mistake: () => ({ args: ['init', 'x', '--example', 'no-such-example'], code: 'not_found' }) },
+  init: { data: () => ['init', join(tempDir(), 'made')], mistake: () => ({ args: ['init', 'x', '--example', 'no-such-example'], code: 'not_found' }) },
   fmt: { data: (f) => ['fmt', '--check', f.dir], mistake: (f) => ({ args: ['fmt', join(f.dir, 'no-such.hcl')], code: 'not_found' }) },
   validate: { data: (f) => ['validate', f.dir, '--offline'], mistake: (f) => ({ args: ['validate', f.dir, '--var', 'novalue'], code: 'usage' }) },
   plan: { data: (f) => ['plan', f.dir, '--show-prompt'], mistake: (f) => ({ args: ['plan', f.dir, '--task', 'nope'], code: 'not_found' }) },
@@ -40,16 +42,18 @@ const CONVENTIONS: Record<string, Conventions> = {
   },
   resume: { data: (f) => ['resume', f.runId], mistake: (f) => ({ args: ['resume', 'run_nope', '--db', f.dir], code: 'not_found' }) },
   test: { data: (f) => ['test', f.dir], mistake: (f) => ({ args: ['test', f.dir, '--var', 'novalue'], code: 'usage' }) },
-  approve: { data: 'it records decisions and names the command that continues the run; it prints no data', mistake: (f) => ({ args: ['approve', 'run_nope', '--db', f.dir], code: 'not_found' }) },
-  deny: { data: 'it records a decision; it prints no data', mistake: (f) => ({ args: ['deny', f.runId, '--db', f.dir, '--reason', 'no'], code: 'refused' }) },
-  answer: { data: 'it records an answer; it prints no data', mistake: (f) => ({ args: ['answer', f.runId, '--db', f.dir], code: 'usage' }) },
+  approve: { data: 'it decides requests of a waiting run', jsonElsewhere: 'approvals.test.ts', mistake: (f) => ({ args: ['approve', 'run_nope', '--db', f.dir], code: 'not_found' }) },
+  deny: { data: 'it decides a request of a waiting run', jsonElsewhere: 'approvals.test.ts', mistake: (f) => ({ args: ['deny', f.runId, '--db', f.dir, '--reason', 'no'], code: 'refused' }) },
+  answer: { data: 'it answers a question of a waiting run', jsonElsewhere: 'humanInput.test.ts', mistake: (f) => ({ args: ['answer', f.runId, '--db', f.dir], code: 'usage' }) },
   runs: { data: (f) => ['runs', '--db', f.dir], mistake: (f) => ({ args: ['runs', '--db', join(f.dir, 'nowhere')], code: 'not_found' }) },
+  'runs prune': { data: (f) => ['runs', 'prune', '--db', f.dir, '--dry-run'], mistake: (f) => ({ args: ['runs', 'prune', '--db', f.dir, '--older-than', 'soon'], code: 'usage' }) },
   inspect: { data: (f) => ['inspect', f.runId, '--db', f.dir, '--transcript'], mistake: (f) => ({ args: ['inspect', f.runId, '--db', f.dir, '--task', 'nope'], code: 'not_found' }) },
+  logs: { data: 'it prints a stream of events, one JSON object a line with --json', jsonElsewhere: 'logs.test.ts', mistake: (f) => ({ args: ['logs', 'run_nope', '--db', f.dir], code: 'not_found' }) },
   worker: { data: 'it runs until stopped and prints a line per unit of work it takes; it prints no data', mistake: (f) => ({ args: ['worker', '--db', f.dir], code: 'usage' }) },
   'mcp login': { data: 'it logs in and says so; it prints no data', mistake: (f) => ({ args: ['mcp', 'login', 'nope', f.dir], code: 'not_found' }) },
   'mcp logout': { data: 'it forgets a login and says so; it prints no data', mistake: (f) => ({ args: ['mcp', 'logout', 'nope', f.dir], code: 'not_found' }) },
   'mcp status': { data: (f) => ['mcp', 'status', f.dir], mistake: (f) => ({ args: ['mcp', 'status', f.dir, '--var', 'novalue'], code: 'usage' }) },
-  docs: { data: 'it prints documentation, not data', mistake: () => ({ args: ['docs', 'no-such-topic'], code: 'not_found' }) },
+  docs: { data: () => ['docs', 'fmt'], mistake: () => ({ args: ['docs', 'no-such-topic'], code: 'not_found' }) },
 };
 
 /** Keys whose values are user data, reproduced verbatim (docs/concepts/cli.md). */
@@ -151,7 +155,8 @@ beforeAll(async () => {
   for (const name of commandNames(help.stdout)) {
     const own = await runCli([name, '--help']);
     const subs = own.stdout.includes('Commands:') ? commandNames(own.stdout) : [];
-    registered.push(...(subs.length > 0 ? subs.map((sub) => `${name} ${sub}`) : [name]));
+    // A command with its own action and subcommands (`runs`, `runs prune`) is held to them all.
+    registered.push(...(subs.length > 0 ? [...(CONVENTIONS[name] !== undefined ? [name] : []), ...subs.map((sub) => `${name} ${sub}`)] : [name]));
   }
 }, 300_000);
 
@@ -178,7 +183,7 @@ describe('every registered command follows the CLI conventions', { timeout: 600_
     for (const name of registered) {
       const conventions = CONVENTIONS[name]!;
       const help = await runCli([...name.split(' '), '--help']);
-      expect([name, help.stdout.includes('--json')]).toEqual([name, typeof conventions.data === 'function']);
+      expect([name, help.stdout.includes('--json')]).toEqual([name, typeof conventions.data === 'function' || conventions.jsonElsewhere !== undefined]);
       if (typeof conventions.data === 'string') continue;
       const result = await runCli([...conventions.data(fixture), '--json'], { cwd: fixture.dir });
       expect(result.code, `${name}: ${result.stderr}`).toBe(0);
@@ -191,7 +196,7 @@ describe('every registered command follows the CLI conventions', { timeout: 600_
     expect(codes.size).toBeGreaterThanOrEqual(8);
     for (const name of registered) {
       const conventions = CONVENTIONS[name]!;
-      const json = typeof conventions.data === 'function';
+      const json = typeof conventions.data === 'function' || conventions.jsonElsewhere !== undefined;
       const mistake = conventions.mistake(fixture);
       const result = await runCli([...mistake.args, ...(json ? ['--json'] : [])], { cwd: fixture.dir });
       expect(result.stderr, name).toMatch(/^error: .+/m);
@@ -204,7 +209,7 @@ describe('every registered command follows the CLI conventions', { timeout: 600_
       const doc = expectJsonDocument(result, name);
       expect([name, doc.error_code, typeof doc.error]).toEqual([name, mistake.code, 'string']);
       // An unknown flag is a usage error, reported in JSON too.
-      const unknown = await runCli([...(conventions.data as (f: Fixture) => string[])(fixture), '--json', '--no-such-flag'], { cwd: fixture.dir });
+      const unknown = await runCli([...(typeof conventions.data === 'function' ? conventions.data(fixture) : mistake.args), '--json', '--no-such-flag'], { cwd: fixture.dir });
       expect([name, unknown.code, expectJsonDocument(unknown, `${name} --no-such-flag`).error_code]).toEqual([name, 2, 'usage']);
     }
   });

@@ -116,6 +116,7 @@ describe('compaction of a long session', () => {
   let server: FakeModelServer;
   let dir: string;
   let worker: FakeRequest[];
+  let progress = '';
 
   beforeAll(async () => {
     const turns = script();
@@ -125,6 +126,7 @@ describe('compaction of a long session', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(turns.problems).toEqual([]);
     worker = requestsOf(server, workerOf('read'));
+    progress = run.stderr;
   }, 240_000);
 
   afterAll(async () => {
@@ -165,6 +167,18 @@ describe('compaction of a long session', () => {
       expect(stored).toHaveLength(2 * PAGES + 2);
     } finally {
       db.close();
+    }
+  });
+
+  it('says on each progress line the two figures the check compared, the larger first', () => {
+    const lines = progress.split('\n').filter((l) => l.includes('] compacted ('));
+    expect(lines.length).toBeGreaterThan(2);
+    for (const line of lines) {
+      const m = /compacted \(([\d,]+) input tokens > (?:token_limit ([\d,]+)|the ([\d,]+) the context window leaves)\)/.exec(line);
+      expect(m, line).not.toBeNull();
+      const [tokens, limit] = [m![1]!, m![2] ?? m![3]!].map((n) => Number(n.replace(/,/g, '')));
+      expect(tokens, line).toBeGreaterThan(limit!);
+      if (m![2] !== undefined) expect(limit).toBe(TOKEN_LIMIT);
     }
   });
 

@@ -3,7 +3,7 @@
 // and the commands printed after a run work, as printed, from where the user stands.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, REPO_ROOT, runCli, tempDir, type CliResult } from '../support/cli.js';
@@ -167,4 +167,63 @@ describe('where the database is', () => {
     const withoutEnv = await runCli(['runs'], { cwd: repo });
     expect(withoutEnv.code).toBe(2);
   }, 120_000);
+
+  it('read commands started from / do not walk into /proc or stop on what they may not read', async () => {
+    const runs = await runCli(['runs', '--json'], { cwd: '/' });
+    expect(runs.stderr).not.toMatch(/EACCES|\/proc\//);
+    expect((JSON.parse(runs.stdout) as { error_code?: string }).error_code, runs.stdout).not.toBe('internal');
+    for (const args of [['runs'], ['deny', 'run_none', '--reason', 'no'], ['inspect', 'run_none']]) {
+      const result = await runCli(args, { cwd: '/' });
+      expect(result.stderr, args.join(' ')).not.toMatch(/EACCES|\/proc\/|internal/);
+      expect(result.code, result.stderr).not.toBe(1);
+    }
+  }, 120_000);
+
+  it('skips a folder it may not read without a word, and still finds the databases beside it', async () => {
+    const repo = repoWith('quickstart');
+    const run = await runCli(['run', 'examples/quickstart'], { cwd: repo });
+    expect(run.code, run.stderr).toBe(0);
+    const locked = join(repo, 'locked');
+    mkdirSync(join(locked, 'inner'), { recursive: true });
+    const asOther = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    chmodSync(repo, 0o755);
+    for (const dir of ['examples', 'examples/quickstart', 'examples/quickstart/.squadron']) chmodSync(join(repo, dir), 0o777);
+    for (const f of readdirSync(join(repo, 'examples/quickstart/.squadron'))) chmodSync(join(repo, 'examples/quickstart/.squadron', f), 0o666);
+    chmodSync(locked, 0o000);
+    try {
+      const runs = await runCli(['runs'], { cwd: repo, ...asOther });
+      expect(runs.code, runs.stderr).toBe(0);
+      expect(runs.stdout).toContain(runIdOf(run));
+      expect(runs.stderr).not.toMatch(/locked|EACCES|warning/);
+    } finally {
+      chmodSync(locked, 0o755);
+    }
+  }, 120_000);
+
+  it('runs prune deletes finished runs older than the cutoff with their default workspaces, keeps the newest with --keep, and --dry-run deletes nothing', async () => {
+    const repo = repoWith('quickstart');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const run = await runCli(['run', 'examples/quickstart'], { cwd: repo });
+      expect(run.code, run.stderr).toBe(0);
+      ids.push(runIdOf(run));
+    }
+    const workspaces = join(repo, 'examples', 'quickstart', '.squadron', 'workspaces');
+    mkdirSync(join(workspaces, 'run_orphan1'), { recursive: true });
+    const dry = await runCli(['runs', 'prune', '--older-than', '0m', '--keep', '1', '--dry-run', '--json'], { cwd: repo });
+    expect(dry.code, dry.stderr).toBe(0);
+    const plan = JSON.parse(dry.stdout) as { runs: { id: string; workspace: string }[]; orphan_workspaces: string[] };
+    expect(plan.runs.map((r) => r.id).sort()).toEqual([ids[0], ids[1]].sort());
+    expect(plan.orphan_workspaces).toEqual(['examples/quickstart/.squadron/workspaces/run_orphan1']);
+    expect((JSON.parse((await runCli(['runs', '--json'], { cwd: repo })).stdout) as { runs: unknown[] }).runs).toHaveLength(3);
+    const done = await runCli(['runs', 'prune', '--older-than', '0m', '--keep', '1'], { cwd: repo });
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain('pruned 2 runs finished more than 0m ago and 1 workspace without a run');
+    const left = JSON.parse((await runCli(['runs', '--json'], { cwd: repo })).stdout) as { runs: { id: string }[] };
+    expect(left.runs.map((r) => r.id)).toEqual([ids[2]]);
+    expect(readdirSync(workspaces)).toEqual([ids[2]]);
+    // A recent run is kept by the default age (30 days); a bad age is a usage error.
+    expect((await runCli(['runs', 'prune'], { cwd: repo })).stdout).toContain('pruned 0 runs');
+    expect((await runCli(['runs', 'prune', '--older-than', 'soon'], { cwd: repo })).code).toBe(2);
+  }, 180_000);
 });

@@ -4,13 +4,33 @@
 // real pseudo-terminal made by script(1).
 
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_TOOLS } from '../../config/builtinTools.js';
-import { CLI, runCli } from '../support/cli.js';
+import { CLI, REPO_ROOT, runCli } from '../support/cli.js';
 
 const ESC = '\u001b';
 const widthOf = (line: string): number => [...line].length;
 const longest = (text: string): number => Math.max(...text.split('\n').map(widthOf));
+
+/** The code lines of a page's Markdown (inside fences), trimmed: printed whole, never wrapped. */
+function codeLines(topic: string): Set<string> {
+  const file = [join(REPO_ROOT, 'docs', `${topic}.md`), ...['blocks', 'commands', 'concepts'].map((g) => join(REPO_ROOT, 'docs', g, `${topic}.md`))].find((f) => existsSync(f))!;
+  const out = new Set<string>();
+  let inside = false;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.startsWith('```')) inside = !inside;
+    else if (inside) out.add(line.trim());
+  }
+  return out;
+}
+
+/** The widest line that is not a line of code (code is printed whole, whatever the width). */
+const longestProse = (text: string, topic: string): number => {
+  const code = codeLines(topic);
+  return Math.max(...text.split('\n').filter((l) => !code.has(l.replace(/\u001b\[[0-9;]*m/g, '').trim())).map((l) => widthOf(l.replace(/\u001b\[[0-9;]*m/g, ''))));
+};
 // Several CLI starts per test on a busy machine: room well beyond what they need.
 const SLOW = { timeout: 180_000 };
 
@@ -42,7 +62,7 @@ describe('squadron docs, piped', () => {
     for (const topic of ['task', 'toolsets', 'diagnostics', 'run', 'validate']) {
       const r = await runCli(['docs', topic], { env: { COLUMNS: '60' } });
       expect(r.code, r.stderr).toBe(0);
-      expect(longest(r.stdout), `${topic}: a line is wider than 60`).toBeLessThanOrEqual(60);
+      expect(longestProse(r.stdout, topic), `${topic}: a line is wider than 60`).toBeLessThanOrEqual(60);
       expect(r.stdout).not.toContain('```');
       expect(r.stdout).not.toContain(ESC);
     }
@@ -55,7 +75,7 @@ describe('squadron docs, piped', () => {
   it('uses 80 columns when COLUMNS is not set', SLOW, async () => {
     const r = await runCli(['docs', 'diagnostics'], { env: { COLUMNS: undefined } });
     expect(r.code).toBe(0);
-    expect(longest(r.stdout)).toBeLessThanOrEqual(80);
+    expect(longestProse(r.stdout, 'diagnostics')).toBeLessThanOrEqual(80);
     // The table uses the room it has (its raw source lines are wider than 80).
     expect(longest(r.stdout)).toBeGreaterThan(70);
   });
@@ -115,8 +135,7 @@ describe('squadron docs on a terminal', () => {
     expect(lines.length).toBeGreaterThan(20);
     expect(lines.every((l) => l.startsWith('PAGED:'))).toBe(true);
     expect(out).toContain(`${ESC}[`);
-    const visible = lines.map((l) => widthOf(l.slice('PAGED:'.length).replace(/\u001b\[[0-9;]*m/g, '')));
-    expect(Math.max(...visible)).toBeLessThanOrEqual(70);
+    expect(longestProse(lines.map((l) => l.slice('PAGED:'.length)).join('\n'), 'task')).toBeLessThanOrEqual(70);
   });
 
   it('prints directly with --no-pager, for a page that fits, and with NO_COLOR prints plain', SLOW, async () => {
@@ -158,6 +177,37 @@ describe('squadron docs builtins', () => {
   it('is listed among the topics with the other reference pages', SLOW, async () => {
     const r = await runCli(['docs'], { env: { COLUMNS: '200' } });
     expect(r.stdout).toMatch(/Reference:\n {2}builtins +The built-in tools \(builtins\.\*\)/);
+  });
+});
+
+describe('searching the docs', () => {
+  it('an unknown topic names the pages that mention it: docs postgres points to scale-out', SLOW, async () => {
+    const r = await runCli(['docs', 'postgres']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: unknown docs topic "postgres"\. Pages that mention it: scale-out, /);
+    const json = await runCli(['docs', 'postgres', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ error_code: 'not_found', mentioned_in: expect.arrayContaining(['scale-out', 'persistence']) });
+  });
+
+  it('--search lists the pages whose text or headings hold every word, best first, fitted to the width', SLOW, async () => {
+    const r = await runCli(['docs', '--search', 'stale lease'], { env: { COLUMNS: '80' } });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('Pages that mention "stale lease" (squadron docs <topic>):');
+    expect(lines.slice(1).map((l) => /^ {2}(\S+)/.exec(l)?.[1]).filter(Boolean)).toEqual(expect.arrayContaining(['scale-out', 'persistence']));
+    expect(longest(r.stdout)).toBeLessThanOrEqual(80);
+    const json = JSON.parse((await runCli(['docs', '--search', 'stale lease', '--json'])).stdout) as { matches: { topic: string; line: string }[] };
+    expect(json.matches.every((m) => /stale|lease/i.test(m.line))).toBe(true);
+    const none = await runCli(['docs', '--search', 'xylophone']);
+    expect([none.code, none.stdout]).toEqual([0, 'no docs page mentions "xylophone"; run squadron docs to list the topics\n']);
+  });
+
+  it('--json prints the topic list, or one page as its Markdown', SLOW, async () => {
+    const list = JSON.parse((await runCli(['docs', '--json'])).stdout) as { topics: { name: string; group: string; summary: string }[] };
+    expect(list.topics.find((t) => t.name === 'scale-out')).toMatchObject({ group: 'concepts' });
+    const page = JSON.parse((await runCli(['docs', 'fmt', '--json'])).stdout) as { topic: string; markdown: string };
+    expect(page.topic).toBe('fmt');
+    expect(page.markdown.startsWith('# fmt\n')).toBe(true);
   });
 });
 

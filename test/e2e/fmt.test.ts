@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { CLI, runCli, tempDir } from '../support/cli.js';
+import { CLI, REPO_ROOT, runCli, tempDir } from '../support/cli.js';
 
 const UGLY = 'model "m" {\nprovider="anthropic"\n  api_key = "k" # the key\n}\n';
 const PRETTY = 'model "m" {\n  provider = "anthropic"\n  api_key  = "k" # the key\n}\n';
@@ -88,5 +88,35 @@ describe('squadron fmt', () => {
       ],
       diagnostics: [],
     });
+  });
+
+  test('aligns = over consecutive one-line attributes: a heredoc ends the run, the lines below its body align on their own', async () => {
+    const given = 'task "t" {\n  a = 1\n  objective = <<EOT\n  long = text\nEOT\n  tools = []\n  bb = 2\n}\n';
+    const dir = project({ 'a.hcl': given });
+    const r = await runCli(['fmt', 'a.hcl'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'a.hcl'), 'utf8')).toBe('task "t" {\n  a         = 1\n  objective = <<EOT\n  long = text\nEOT\n  tools = []\n  bb    = 2\n}\n');
+  });
+
+  test('--diff prints a unified diff of each change; with --check it changes nothing', async () => {
+    const dir = project({ 'a.hcl': UGLY, 'b.hcl': PRETTY });
+    const r = await runCli(['fmt', '--check', '--diff'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('--- a.hcl\n+++ a.hcl (formatted)\n@@ -1,4 +1,4 @@\n model "m" {\n-provider="anthropic"\n-  api_key = "k" # the key\n+  provider = "anthropic"\n+  api_key  = "k" # the key\n }\n');
+    expect(readFileSync(join(dir, 'a.hcl'), 'utf8')).toBe(UGLY);
+    const json = JSON.parse((await runCli(['fmt', '--check', '--diff', '--json'], { cwd: dir })).stdout) as { files: { path: string; diff?: string }[] };
+    expect(json.files.find((f) => f.path === 'a.hcl')?.diff).toBe(r.stdout);
+    const written = await runCli(['fmt', '--diff'], { cwd: dir });
+    expect([written.code, written.stdout]).toEqual([0, r.stdout]);
+    expect(readFileSync(join(dir, 'a.hcl'), 'utf8')).toBe(PRETTY);
+  });
+
+  test('honours .squadronignore as validate does; the repository root, with its own, is all formatted', async () => {
+    const dir = project({ 'a.hcl': PRETTY, 'fixtures/odd.hcl': UGLY, '.squadronignore': 'fixtures/\n' });
+    const r = await runCli(['fmt', '--check'], { cwd: dir });
+    expect([r.code, r.stdout]).toEqual([0, '']);
+    expect(readFileSync(join(dir, 'fixtures/odd.hcl'), 'utf8')).toBe(UGLY);
+    const root = await runCli(['fmt', '--check', '.'], { cwd: REPO_ROOT });
+    expect([root.code, root.stdout, root.stderr]).toEqual([0, '', '']);
   });
 });

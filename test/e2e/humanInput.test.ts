@@ -65,9 +65,9 @@ describe('human input', () => {
       const wrong = await runCli(['answer', runId, '--question', q.id, '--choice', 'green', '--db', dir], { cwd: dir });
       expect(wrong.code).toBe(2);
       expect(wrong.stderr).toContain('"green" is not one of the choices: red, blue');
-      const answered = await runCli(['answer', runId, '--choice', 'blue', '--db', dir], { cwd: dir, env: { SQUADRON_OPERATOR: 'carol' } });
+      const answered = await runCli(['answer', runId, '--choice', 'blue', '--db', dir, '--json'], { cwd: dir, env: { SQUADRON_OPERATOR: 'carol' } });
       expect(answered.code, answered.stderr).toBe(0);
-      expect(answered.stdout).toContain(`${q.id} answered by carol`);
+      expect(JSON.parse(answered.stdout)).toMatchObject({ schema_version: 1, run_id: runId, decided: [{ id: q.id, kind: 'question', status: 'answered', decided_by: 'carol', answer: { choices: ['blue'] } }], still_waiting: [] });
 
       const resumed = await runCli(['resume', runId, '--db', dir], { cwd: dir, timeoutMs: 120_000 });
       expect(resumed.code, resumed.stderr).toBe(0);

@@ -120,4 +120,31 @@ describe('squadron init', () => {
     expect(r.stderr).toBe(`error: unknown example "quikstart". did you mean quickstart? Examples: ${examples.join(', ')}\n`);
     expect(existsSync(join(cwd, 'x'))).toBe(false);
   });
+
+  it('an example made inside a project does not join it: its folder goes into that project\'s .squadronignore, and run . still runs the one mission', SLOW, async () => {
+    const cwd = tempDir();
+    const made = await runCli(['init', '.', '--example', 'quickstart'], { cwd });
+    expect(made.code, made.stderr).toBe(0);
+    const sub = await runCli(['init', '--example', 'quickstart', 'sub', '--json'], { cwd });
+    expect(sub.code, sub.stderr).toBe(0);
+    expect(JSON.parse(sub.stdout)).toEqual({
+      schema_version: 1,
+      created: 'sub',
+      example: 'quickstart',
+      files: ['cassette.jsonl', 'mission.hcl'],
+      ignored_in: '.squadronignore',
+      ignore_pattern: '/sub/',
+      next: ['squadron validate sub', 'squadron plan sub', 'squadron run sub'],
+    });
+    expect(readFileSync(join(cwd, '.squadronignore'), 'utf8')).toContain('/sub/\n');
+    // The project loads its own mission only (no "which mission?"), and the new folder is a project of its own.
+    const run = await runCli(['run', '.', '--json'], { cwd, env: NO_KEYS });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/mission.*sub|duplicate/i);
+    const inSub = await runCli(['validate', 'sub', '--offline'], { cwd });
+    expect(inSub.code, inSub.stderr).toBe(0);
+    // Said in words without --json.
+    const other = await runCli(['init', '--example', 'quickstart', 'deeper/two'], { cwd });
+    expect(other.stdout).toContain('deeper/two is inside the project in .: added /deeper/two/ to .squadronignore, so that project does not load it');
+  });
 });

@@ -13,7 +13,7 @@ import { ANTHROPIC_MODEL, removeProjects, writeProject } from '../support/e2ePro
 import { type FakeModelServer, type FakeRequest, startFakeModelServer } from '../support/fakeModelServer.js';
 import { startCounter } from '../support/localServer.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
-import { query, startWorker, waitFor, type Worker } from '../support/workerProcess.js';
+import { LISTENER_LIMIT_OPTIONS, query, startWorker, waitFor, type Worker } from '../support/workerProcess.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
 let server: TestPostgres;
@@ -168,6 +168,41 @@ describe('squadron worker', () => {
       worker?.child.kill('SIGKILL');
       await models.close();
       await counter.close();
+    }
+  }, 480_000);
+
+  it('a worker at capacity many times over leaves no abort listener behind (no MaxListenersExceededWarning)', async () => {
+    const url = await server.createDatabase();
+    const names = Array.from({ length: 14 }, (_, i) => `q${i + 1}`);
+    const rules: Parameters<typeof turnScript>[0] = {};
+    for (const t of names) rules[`commander of task "${t}"`] = [taskComplete(`${t} done`)];
+    const models = await startFakeModelServer({ respond: turnScript(rules).respond });
+    let worker: Worker | undefined;
+    try {
+      const tasks = names.map((t) => `  task "${t}" {\n    objective = "Say ${t}."\n    tools     = [builtins.utils.current_time]\n  }\n`).join('');
+      const dir = writeProject({
+        'main.hcl': `model "fake" {\n  provider = "anthropic"\n  base_url = "${models.anthropicBaseURL}"\n  api_key  = "k"\n}\nmission "many" {\n  max_parallel = ${names.length}\n  commander { model = ${ANTHROPIC_MODEL} }\n${tasks}}\n`,
+      });
+      const queued = await runCli(['run', dir, '--db', url, '--detach'], { cwd: dir });
+      expect(queued.code, queued.stderr).toBe(0);
+      worker = startWorker(dir, url, 1, { NODE_OPTIONS: LISTENER_LIMIT_OPTIONS });
+      const runId = /^run (run_\w+)$/m.exec(queued.stdout)![1]!;
+      await waitFor('the run to complete', async () => {
+        const rows = await query<{ status: string }>(url, 'SELECT status FROM runs WHERE id = $1', [runId]);
+        return rows[0]?.status === 'completed' || rows[0]?.status === 'failed' ? rows[0].status : undefined;
+      });
+      worker.child.kill('SIGINT');
+      expect(await worker.exited, worker.out()).toBe(0);
+      expect(worker.out()).not.toMatch(/MaxListenersExceededWarning|abort listeners/);
+      // No runner died: the worker handing the run's unit to the run's own lease owner is no take-over.
+      const inspected = await runCli(['inspect', runId, '--db', url], { cwd: dir });
+      expect(inspected.code, inspected.stderr).toBe(0);
+      expect(inspected.stdout).toMatch(/ran on wrk_/);
+      expect(inspected.stdout).toMatch(/^coordinated by wrk_|^coordinated by own_/m);
+      expect(inspected.stdout).not.toMatch(/taken over/);
+    } finally {
+      worker?.child.kill('SIGKILL');
+      await models.close();
     }
   }, 480_000);
 

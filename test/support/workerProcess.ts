@@ -3,6 +3,7 @@
 // machine may be loaded), and query the database directly.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import pg from 'pg';
 import { CLI } from './cli.js';
 
@@ -12,8 +13,11 @@ export interface Worker {
   exited: Promise<number | null>;
 }
 
-export function startWorker(dir: string, url: string, concurrency: number): Worker {
-  const child = spawn(process.execPath, [CLI, 'worker', '--db', url, '--concurrency', String(concurrency)], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Node options that give every AbortSignal in the process a limit of 10 listeners (a leak then warns). */
+export const LISTENER_LIMIT_OPTIONS = `--require ${join(import.meta.dirname, 'listenerLimit.cjs')}`;
+
+export function startWorker(dir: string, url: string, concurrency: number, env: Record<string, string> = {}): Worker {
+  const child = spawn(process.execPath, [CLI, 'worker', '--db', url, '--concurrency', String(concurrency)], { cwd: dir, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));

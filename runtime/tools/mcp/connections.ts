@@ -445,10 +445,14 @@ export class McpConnections {
   private toolsChanged(state: ServerState): void {
     const previous = state.refreshing ?? Promise.resolve();
     state.refreshing = previous.then(async () => {
+      const before = await state.tools?.catch(() => undefined);
       const fresh = this.fetchTools(state);
       try {
         const infos = await fresh;
         state.tools = fresh;
+        // A server announces each registration on its own (several at start, two for a swap): a list
+        // the same as the one held is no change, neither recorded nor shown.
+        if (before !== undefined && JSON.stringify(before) === JSON.stringify(infos)) return;
         await this.options.onToolsChanged?.(state.server.name, infos);
       } catch {
         // The server is unreachable or refused the listing: its calls report that themselves.

@@ -63,6 +63,10 @@ export function createRunsRepo({ sql, atomic, codec, now, stamp }: PgRepoContext
       ]);
       if (rowCount === 0) throw notFound(id);
     },
+    async remove(id) {
+      const { rowCount } = await sql.query('DELETE FROM runs WHERE id = $1', [id]);
+      return (rowCount ?? 0) > 0;
+    },
     async setBudget(id, budget) {
       const { rowCount } = await sql.query('UPDATE runs SET budget_json = $1 WHERE id = $2', [codec.json(budget), id]);
       if (rowCount === 0) throw notFound(id);

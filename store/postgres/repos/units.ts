@@ -52,9 +52,12 @@ export function createUnitsRepo({ sql, atomic, codec, clock, now, queued }: PgRe
     const { rows } = await on.query('SELECT * FROM work_units WHERE run_id = $1 AND kind = $2 AND task = $3 AND attempt = $4', [key.runId, key.kind, key.task, key.attempt]);
     return read(rows[0]);
   };
-  const take = async (on: Sql, id: string, owner: LeaseOwner): Promise<UnitRow> => {
+  // `claims` counts the runners that took the unit, so a hand-over inside one process (a worker that
+  // claimed a run's unit passes it to the run's own lease owner) is not counted as a take-over.
+  const take = async (on: Sql, id: string, owner: LeaseOwner, handOver = false): Promise<UnitRow> => {
+    const counted = handOver ? `CASE WHEN state = 'claimed' AND pid = $3 AND host = $4 THEN 0 ELSE 1 END` : '1';
     const { rows } = await on.query(
-      `UPDATE work_units SET state = 'claimed', owner = $2, pid = $3, host = $4, claimed_at = $5, heartbeat_at = $5, claims = claims + 1
+      `UPDATE work_units SET state = 'claimed', owner = $2, pid = $3, host = $4, claimed_at = $5, heartbeat_at = $5, claims = claims + ${counted}
        WHERE id = $1 RETURNING *`,
       [id, owner.id, owner.pid, owner.host, now()],
     );
@@ -98,7 +101,7 @@ export function createUnitsRepo({ sql, atomic, codec, clock, now, queued }: PgRe
           [newId('unit'), key.runId, key.kind, key.task, key.attempt, at],
         );
         const { rows } = await tx.query('SELECT id FROM work_units WHERE run_id = $1 AND kind = $2 AND task = $3 AND attempt = $4 FOR UPDATE', [key.runId, key.kind, key.task, key.attempt]);
-        return take(tx, String(rows[0]?.['id']), owner);
+        return take(tx, String(rows[0]?.['id']), owner, true);
       });
     },
     claim(owner, staleAfterMs, filter: ClaimFilter = {}) {
