@@ -8,7 +8,7 @@ import { diagnosticAt, hasErrors, type Diagnostic, type Range } from './hcl/diag
 import type { HclFunction } from './hcl/value.js';
 import { stdlibFunctions } from './hcl/stdlib.js';
 import { dropSyntaxCascades } from './syntaxCascade.js';
-import { sortDiagnostics } from './diagnostics.js';
+import { capDiagnostics, sortDiagnostics } from './diagnostics.js';
 import { discoverFiles, parseFiles, type SkippedPath } from './files.js';
 import type { Mission, MissionGraph } from './graph.js';
 import { secretValues, type NamedSecret } from './secrets.js';
@@ -225,7 +225,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     });
   }
 
-  const diagnostics = dropSyntaxCascades(sortDiagnostics(diags), syntaxErrorFiles);
+  const diagnostics = capDiagnostics(dropSyntaxCascades(sortDiagnostics(diags), syntaxErrorFiles));
   const secrets = secretValues(variables, models);
   if (hasErrors(diagnostics)) return { diagnostics, sources, loaded, secrets };
   const graph: MissionGraph = {
