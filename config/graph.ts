@@ -419,4 +419,9 @@ export interface MissionGraph {
   mcpToolRefs?: McpToolReference[];
   /** Every `mcp.<server>.prompts.<prompt>` skill reference as written; always set by the loader. */
   mcpPromptRefs?: McpPromptReference[];
+  /**
+   * The top-level `allowed_hosts`: loopback, private and link-local hosts the HTTP tools may reach
+   * (refused by default; see core/hostPolicy.ts). Always set by the loader.
+   */
+  allowedHosts?: string[];
 }

@@ -12,6 +12,7 @@ import { capDiagnostics, sortDiagnostics } from './diagnostics.js';
 import { discoverFiles, parseFiles, type SkippedPath } from './files.js';
 import type { Mission, MissionGraph } from './graph.js';
 import { secretValues, type NamedSecret } from './secrets.js';
+import { loadAllowedHosts } from './stages/allowedHosts.js';
 import { makeLoadFunction } from './loadFunction.js';
 import { checkModelUses } from './modelUsage.js';
 import { toolNameCollisions } from './toolNameCollisions.js';
@@ -95,6 +96,7 @@ const NOT_SUPPORTED: Readonly<Record<string, string>> = {
 interface TopLevel {
   blocks: Record<TopLevelType, Block[]>;
   skillsDirs: Attribute[];
+  allowedHosts: Attribute[];
 }
 
 interface ReadFiles {
@@ -127,12 +129,14 @@ function readTopLevel(paths: readonly string[], diags: Diagnostic[]): ReadFiles 
 function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]): TopLevel {
   const blocks = Object.fromEntries(TOP_LEVEL_BLOCKS.map((t) => [t, [] as Block[]])) as Record<TopLevelType, Block[]>;
   const skillsDirs: Attribute[] = [];
+  const allowedHosts: Attribute[] = [];
   for (const file of files.values()) {
     for (const attr of file.body.attributes) {
       if (attr.name === 'skills_dir') skillsDirs.push(attr);
+      else if (attr.name === 'allowed_hosts') allowedHosts.push(attr);
       else {
-        const hint = (TOP_LEVEL_BLOCKS as readonly string[]).includes(attr.name) ? `${attr.name} is a block: write ${attr.name} "name" { … }` : suggestionHint(attr.name, ['skills_dir']);
-        diags.push(diagnosticAt(attr.nameRange, 'error', 'SCH001', `unknown top-level attribute "${attr.name}"`, hint ?? 'the only top-level attribute is skills_dir'));
+        const hint = (TOP_LEVEL_BLOCKS as readonly string[]).includes(attr.name) ? `${attr.name} is a block: write ${attr.name} "name" { … }` : suggestionHint(attr.name, ['skills_dir', 'allowed_hosts']);
+        diags.push(diagnosticAt(attr.nameRange, 'error', 'SCH001', `unknown top-level attribute "${attr.name}"`, hint ?? 'the top-level attributes are skills_dir and allowed_hosts'));
       }
     }
     for (const block of file.body.blocks) {
@@ -145,7 +149,7 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
       blocks[block.type as TopLevelType].push(block);
     }
   }
-  return { blocks, skillsDirs };
+  return { blocks, skillsDirs, allowedHosts };
 }
 
 /** One warning per variable used without a value (unsetVariables: 'unknown'), at its first use. */
@@ -191,6 +195,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   };
 
   const variables = loadVariables(take('variable'), ctx, opts.vars ?? {}, opts.env ?? process.env);
+  const allowedHosts = loadAllowedHosts(top.allowedHosts, ctx);
   const models = loadModels(take('model'), ctx);
   const tools = loadToolStage(take('mcp'), take('tool'), take('toolset'), ctx);
   const skills = loadSkills(take('skill'), top.skillsDirs, ctx);
@@ -241,6 +246,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     missions,
     mcpToolRefs: ctx.symbols.mcpUses,
     mcpPromptRefs: ctx.symbols.mcpPromptUses,
+    allowedHosts,
   };
   return { graph: deepFreeze(graph), diagnostics, sources, loaded, secrets };
 }

@@ -9,6 +9,7 @@ import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import { evaluate, stdlibFunctions } from '../../config/hcl/index.js';
 import { isUnknown, type ObjectValue, type Value } from '../../config/hcl/value.js';
 import { builtinToolSpecs, type BuiltinOptions } from './builtins/index.js';
+import { evaluateUrlTemplate } from './customUrl.js';
 import { fieldsToJsonSchema } from './fieldSchema.js';
 import { invalidInputResult, validateToolInput } from './inputValidation.js';
 import type { ToolContext, ToolResult, ToolSpec } from './types.js';
@@ -58,6 +59,12 @@ export function evaluateFields(tool: CustomTool, input: Record<string, unknown>,
   const value: Record<string, unknown> = {};
   const errors: string[] = [];
   for (const [name, expr] of Object.entries(tool.fields)) {
+    const url = name === 'url' ? evaluateUrlTemplate(expr, ctx) : undefined;
+    if (url !== undefined) {
+      if (url.ok) value[name] = url.value;
+      else errors.push(`- url: ${url.error}`);
+      continue;
+    }
     const result = evaluate(expr, ctx);
     const problems = result.diagnostics.filter((d: Diagnostic) => d.severity === 'error');
     if (problems.length > 0) {
