@@ -50,7 +50,7 @@ export function customToolSpec(tool: CustomTool, builtinOptions: BuiltinOptions 
         );
       }
       const result = await implemented.execute(forBuiltin.value, ctx);
-      return maskDerived(result, fields.derived);
+      return maskDerived(result, withTheirSecrets(fields.derived, variables));
     },
   };
 }
@@ -89,11 +89,19 @@ export function evaluateFields(tool: CustomTool, input: Record<string, unknown>,
 }
 
 /**
- * The result with every value computed from a secret (a header `upper(vars.key)`, a URL holding
- * one) replaced by the secret's placeholder: a server that echoes a header back, or an error that
- * names the URL, must not put it in the store or before the model. The secret's own text is
- * the run's redactor's.
+ * The result with every secret the call used, and every value computed from one (a header
+ * `upper(vars.key)`, a URL holding one), replaced by the secret's placeholder in all its forms
+ * (URL-encoded, base64, JSON): a server that echoes a header back, or an error that names the URL,
+ * must not put it in the store, nor before the model (which reads stored results with the run's
+ * secrets put back).
  */
+/** The derived values and the secrets they came from: what the call sent, the result must not hold. */
+function withTheirSecrets(derived: readonly DerivedSecret[], variables: readonly VariableValue[]): DerivedSecret[] {
+  const names = new Set(derived.map((d) => d.name));
+  const own = variables.filter((v) => names.has(`vars.${v.name}`) && v.value !== undefined).map((v) => ({ name: `vars.${v.name}`, value: String(v.value) }));
+  return [...derived, ...own];
+}
+
 function maskDerived(result: ToolResult, derived: readonly DerivedSecret[]): ToolResult {
   const usable = derived.filter((d) => d.value.length >= MIN_SECRET_LENGTH);
   if (usable.length === 0) return result;
