@@ -9,6 +9,7 @@
 const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b[\]PX^_][^\u0007\u001b]*(?:\u0007|\u001b\\|$)|\u001b[ -~]?/g;
 // C0 controls but tab and newline, DEL, and the C1 controls (U+009B is a one-character CSI).
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const UNSAFE = new RegExp(`${ESCAPES.source}|${CONTROLS.source}`, 'g');
 /** Colours and styles (SGR): the only escape sequences kept, from whomever they come. */
 const SGR = /^\u001b\[[0-9;]*m$/;
 /** What the live view opens each frame with (cursor up N lines, erase below): kept only there. */
@@ -17,10 +18,8 @@ const FRAME_START = /^(?:\u001b\[\d*F)?(?:\u001b\[J)?/;
 /** `text` without escape sequences other than colours, control characters, or bare `\r`. */
 export function terminalSafe(text: string): string {
   if (!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(text)) return text;
-  return text
-    .replace(/\r\n/g, '\n')
-    .replace(ESCAPES, (seq) => (SGR.test(seq) ? seq : ''))
-    .replace(CONTROLS, '');
+  // One pass, so the ESC of a kept colour is not then taken for a control character.
+  return text.replace(/\r\n/g, '\n').replace(UNSAFE, (seq) => (SGR.test(seq) ? seq : ''));
 }
 
 /**

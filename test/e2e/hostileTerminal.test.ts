@@ -73,6 +73,14 @@ describe('terminal escapes from tools and models', () => {
   });
 });
 
+describe('squadron docs security', () => {
+  it('prints the page stating each guarantee', async () => {
+    const r = await runCli(['docs', 'security'], { cwd: tempDir() });
+    expect(r.code, r.stderr).toBe(0);
+    for (const heading of ['The workspace', 'hosts they may reach', 'redirects', 'Custom tool URLs', 'what is redacted, and where', 'A full disk']) expect(r.stdout).toContain(heading);
+  });
+});
+
 describe('a tiny hostile config', () => {
   for (const [label, repeats] of [
     ['8 KB', 4_000],
