@@ -41,7 +41,7 @@ const SPECIAL: readonly (readonly [string, number, 'ipv4' | 'ipv6', string])[] =
 const special = SPECIAL.map(([net, prefix, type, label]) => {
   const list = new BlockList();
   list.addSubnet(net, prefix, type);
-  return { list, label };
+  return { list, type, label };
 });
 
 /** What kind of special address this is, or undefined for an ordinary public one. */
@@ -49,7 +49,9 @@ export function specialAddressKind(address: string): string | undefined {
   const family = isIP(address);
   if (family === 0) return undefined;
   const type = family === 4 ? 'ipv4' : 'ipv6';
-  return special.find((s) => s.list.check(address, type))?.label;
+  // Only rules of the address's own family: a BlockList matches an IPv4 address against an IPv6
+  // rule through its IPv4-mapped form, so ::ffff:0:0/96 would take in every IPv4 address.
+  return special.find((s) => s.type === type && s.list.check(address, type))?.label;
 }
 
 /** The parsed `allowed_hosts`: names (exact or `*.suffix`), addresses and CIDR ranges. */
