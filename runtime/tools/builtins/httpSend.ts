@@ -96,7 +96,7 @@ function sendOnce(method: string, url: URL, headers: Record<string, string>, bod
   const all: Record<string, string> = { ...headers };
   if (body !== undefined) all['content-length'] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
-    const req = send(url, { method, headers: all, signal, agent: false, ...(named ? {} : { lookup: guardedLookup(allow) }) }, resolve);
+    const req = send(url, { method, headers: all, signal, ...(named ? {} : { lookup: guardedLookup(allow) }) }, resolve);
     req.on('error', reject);
     req.end(body);
   });
