@@ -3,6 +3,7 @@
 // script reads any command's output the same way (see docs/concepts/cli.md).
 
 import type { CliIo } from './io.js';
+import { escapeJsonControls } from './terminalSafe.js';
 
 /**
  * The version of every JSON document the CLI prints. Adding a field does not change it; renaming or
@@ -16,7 +17,7 @@ export function writeJson(io: CliIo, doc: Record<string, unknown>): void {
 }
 
 export function jsonDocument(doc: Record<string, unknown>): string {
-  return `${JSON.stringify({ schema_version: SCHEMA_VERSION, ...doc }, null, 2)}\n`;
+  return `${escapeJsonControls(JSON.stringify({ schema_version: SCHEMA_VERSION, ...doc }, null, 2))}\n`;
 }
 
 /** `maxParallel` → `max_parallel`. */

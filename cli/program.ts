@@ -7,6 +7,7 @@
 import type { Command, CommanderError } from 'commander';
 import { CliError, ERROR_CODES, EXIT, type CliIo, type ErrorCode } from './io.js';
 import { jsonDocument, snakeKeys, wantsJson } from './json.js';
+import { terminalSafeStream } from './terminalSafe.js';
 import type { SquadronErrorCode } from '../api/errors.js';
 import { commands, type CommandEntry } from './commands/index.js';
 
@@ -21,6 +22,10 @@ export function commandsFor(argv: readonly string[]): readonly CommandEntry[] {
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  // Untrusted text (tool results, model answers, server names) is printed by many paths: one
+  // sanitiser on the streams covers them all.
+  io.stdout = terminalSafeStream(io.stdout, false);
+  io.stderr = terminalSafeStream(io.stderr, true);
   // What commander prints for the version flag, without loading commander.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     io.stdout.write(`${VERSION}\n`);

@@ -102,6 +102,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   FIL008: 'A file is not UTF-8 text (a .hcl file is skipped; load() fails).',
   FIL009: 'A file is too large for load() (at most 1 MiB).',
   FIL010: 'A .squadronignore line uses syntax that is not supported (warning; the line is skipped).',
+  FIL011: 'A file has more problems than are listed: the first 50 are shown, then this one counts the rest.',
   // MCP server check (squadron validate without --offline).
   MCP001: 'An mcp.<server>.<tool> reference names a tool the server does not offer.',
   MCP002: 'An MCP server could not be contacted to list its tools.',
@@ -175,29 +176,109 @@ export function sourceReaderFor(known: ReadonlyMap<string, string> = new Map()):
 
 /** Renders one diagnostic as text: header, source line with an underline, hint. */
 export function renderDiagnostic(d: Diagnostic, opts: RenderOptions, read = opts.readSource ?? sourceReaderFor()): string {
+  return renderWith(d, opts, lineReader(read));
+}
+
+function renderWith(d: Diagnostic, opts: RenderOptions, lineOf: (file: string, line: number) => string | undefined): string {
   const paint = (code: string, s: string): string => (opts.color ? `${code}${s}${ansi.reset}` : s);
   const sevColor = d.severity === 'error' ? ansi.red : ansi.yellow;
   const where = d.line > 0 ? `${displayPath(d.file, opts.cwd)}:${d.line}:${d.column}` : displayPath(d.file, opts.cwd);
   const lines = [`${paint(ansi.bold, `${where}:`)} ${paint(ansi.bold + sevColor, `${d.severity}[${d.code}]`)}: ${messageText(d, opts.cwd)}`];
-  const text = d.line > 0 ? read(d.file) : undefined;
-  const srcLine = text?.split(/\r?\n/)[d.line - 1];
+  const srcLine = d.line > 0 ? lineOf(d.file, d.line) : undefined;
   if (srcLine !== undefined) {
     const num = String(d.line);
     const gutter = ' '.repeat(num.length);
     const start = Math.max(0, d.column - 1);
     const end = d.endLine === d.line ? Math.max(d.endColumn - 1, start + 1) : Math.max(srcLine.length, start + 1);
+    const shown = excerptWindow(srcLine, start, end);
     // Keep tabs as tabs so the caret lines up whatever the terminal's tab width.
-    const pad = srcLine.slice(0, start).replace(/[^\t]/g, ' ');
-    lines.push(`  ${paint(ansi.dim, `${num} |`)} ${srcLine}`);
-    lines.push(`  ${paint(ansi.dim, `${gutter} |`)} ${pad}${paint(sevColor, '^'.repeat(Math.max(1, end - start)))}`);
+    const pad = shown.text.slice(0, shown.start).replace(/[^\t]/g, ' ');
+    lines.push(`  ${paint(ansi.dim, `${num} |`)} ${shown.text}`);
+    lines.push(`  ${paint(ansi.dim, `${gutter} |`)} ${pad}${paint(sevColor, '^'.repeat(Math.max(1, shown.end - shown.start)))}`);
   }
   if (d.hint !== undefined) lines.push(`  ${paint(ansi.cyan, '= hint:')} ${d.hint}`);
   return lines.join('\n');
 }
 
+/** Characters of a source line shown around the column (a minified or hostile line is cut to this). */
+const EXCERPT_WIDTH = 120;
+
+/**
+ * The part of a source line an excerpt shows: the whole line when it is short, else a window of
+ * EXCERPT_WIDTH characters around the underlined span, with `…` where it was cut. `start`/`end`
+ * are the underline's columns within the returned text.
+ */
+export function excerptWindow(line: string, start: number, end: number): { text: string; start: number; end: number } {
+  if (line.length <= EXCERPT_WIDTH) return { text: line, start, end };
+  const span = Math.min(end - start, EXCERPT_WIDTH / 2);
+  const from = Math.max(0, Math.min(start - Math.floor((EXCERPT_WIDTH - span) / 2), line.length - EXCERPT_WIDTH));
+  const to = Math.min(line.length, from + EXCERPT_WIDTH);
+  const head = from > 0 ? '…' : '';
+  const tail = to < line.length ? '…' : '';
+  const s = start - from + head.length;
+  return { text: `${head}${line.slice(from, to)}${tail}`, start: s, end: s + Math.max(1, Math.min(end, to) - start) };
+}
+
+/** Source lines by file, split once per file (not once per diagnostic). */
+function lineReader(read: (file: string) => string | undefined): (file: string, line: number) => string | undefined {
+  const split = new Map<string, string[] | undefined>();
+  return (file, line) => {
+    if (!split.has(file)) split.set(file, read(file)?.split(/\r?\n/));
+    return split.get(file)?.[line - 1];
+  };
+}
+
 export function renderDiagnostics(diags: readonly Diagnostic[], opts: RenderOptions): string {
-  const read = opts.readSource ?? sourceReaderFor();
-  return diags.map((d) => renderDiagnostic(d, opts, read)).join('\n\n');
+  const lineOf = lineReader(opts.readSource ?? sourceReaderFor());
+  return diags.map((d) => renderWith(d, opts, lineOf)).join('\n\n');
+}
+
+/** Problems listed per file; the rest are counted by one FIL011 (a hostile file cannot flood the terminal). */
+export const MAX_DIAGNOSTICS_PER_FILE = 50;
+
+/**
+ * Keeps the first MAX_DIAGNOSTICS_PER_FILE diagnostics of each file (in the given order) and puts
+ * after them one FIL011 that counts the others: "… and 3,951 more errors in main.hcl".
+ */
+export function capDiagnostics(diags: readonly Diagnostic[], max = MAX_DIAGNOSTICS_PER_FILE): Diagnostic[] {
+  const perFile = new Map<string, Diagnostic[]>();
+  for (const d of diags) {
+    const list = perFile.get(d.file);
+    if (list === undefined) perFile.set(d.file, [d]);
+    else list.push(d);
+  }
+  if ([...perFile.values()].every((l) => l.length <= max)) return [...diags];
+  const out: Diagnostic[] = [];
+  const hidden = new Map<string, Diagnostic[]>();
+  const shown = new Map<string, number>();
+  for (const d of diags) {
+    const n = shown.get(d.file) ?? 0;
+    if (n < max) {
+      out.push(d);
+      shown.set(d.file, n + 1);
+    } else {
+      const list = hidden.get(d.file);
+      if (list === undefined) hidden.set(d.file, [d]);
+      else list.push(d);
+    }
+  }
+  for (const [file, rest] of hidden) {
+    const errors = rest.filter((d) => d.severity === 'error').length;
+    const what = errors === rest.length ? `error${errors === 1 ? '' : 's'}` : errors === 0 ? `warning${rest.length === 1 ? '' : 's'}` : 'problems';
+    const first = rest[0]!;
+    out.push({
+      severity: errors > 0 ? 'error' : 'warning',
+      code: 'FIL011',
+      message: `… and ${rest.length.toLocaleString('en-US')} more ${what} in this file, not listed`,
+      hint: `fix the first ${max} and run again`,
+      file,
+      line: first.line,
+      column: first.column,
+      endLine: first.endLine,
+      endColumn: first.endColumn,
+    });
+  }
+  return out;
 }
 
 /** "2 errors, 1 warning" (empty when there is nothing to count). */

@@ -432,6 +432,11 @@ export interface MissionGraph {
   mcpPromptRefs?: McpPromptReference[];
   /** The project's `telemetry` block, if it has one (telemetry/settings.ts adds the OTEL_* variables). */
   telemetry?: TelemetryBlock;
+  /**
+   * The top-level `allowed_hosts`: loopback, private and link-local hosts the HTTP tools may reach
+   * (refused by default; see core/hostPolicy.ts). Always set by the loader.
+   */
+  allowedHosts?: string[];
 }
 
 /** The `telemetry { … }` block as written (docs/concepts/telemetry.md); unset attributes absent. */

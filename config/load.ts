@@ -8,10 +8,11 @@ import { diagnosticAt, hasErrors, type Diagnostic, type Range } from './hcl/diag
 import type { HclFunction } from './hcl/value.js';
 import { stdlibFunctions } from './hcl/stdlib.js';
 import { dropSyntaxCascades } from './syntaxCascade.js';
-import { sortDiagnostics } from './diagnostics.js';
+import { capDiagnostics, sortDiagnostics } from './diagnostics.js';
 import { discoverFiles, parseFiles, type SkippedPath } from './files.js';
 import type { Mission, MissionGraph } from './graph.js';
 import { secretValues, type NamedSecret } from './secrets.js';
+import { loadAllowedHosts } from './stages/allowedHosts.js';
 import { makeLoadFunction } from './loadFunction.js';
 import { checkModelUses } from './modelUsage.js';
 import { toolNameCollisions } from './toolNameCollisions.js';
@@ -98,6 +99,7 @@ interface TopLevel {
   skillsDirs: Attribute[];
   /** `telemetry { … }`: unlabeled, at most one (config/stages/telemetry.ts). */
   telemetry: Block[];
+  allowedHosts: Attribute[];
 }
 
 interface ReadFiles {
@@ -131,12 +133,14 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
   const blocks = Object.fromEntries(TOP_LEVEL_BLOCKS.map((t) => [t, [] as Block[]])) as Record<TopLevelType, Block[]>;
   const skillsDirs: Attribute[] = [];
   const telemetry: Block[] = [];
+  const allowedHosts: Attribute[] = [];
   for (const file of files.values()) {
     for (const attr of file.body.attributes) {
       if (attr.name === 'skills_dir') skillsDirs.push(attr);
+      else if (attr.name === 'allowed_hosts') allowedHosts.push(attr);
       else {
-        const hint = (TOP_LEVEL_BLOCKS as readonly string[]).includes(attr.name) ? `${attr.name} is a block: write ${attr.name} "name" { … }` : suggestionHint(attr.name, ['skills_dir']);
-        diags.push(diagnosticAt(attr.nameRange, 'error', 'SCH001', `unknown top-level attribute "${attr.name}"`, hint ?? 'the only top-level attribute is skills_dir'));
+        const hint = (TOP_LEVEL_BLOCKS as readonly string[]).includes(attr.name) ? `${attr.name} is a block: write ${attr.name} "name" { … }` : suggestionHint(attr.name, ['skills_dir', 'allowed_hosts']);
+        diags.push(diagnosticAt(attr.nameRange, 'error', 'SCH001', `unknown top-level attribute "${attr.name}"`, hint ?? 'the top-level attributes are skills_dir and allowed_hosts'));
       }
     }
     for (const block of file.body.blocks) {
@@ -153,7 +157,7 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
       blocks[block.type as TopLevelType].push(block);
     }
   }
-  return { blocks, skillsDirs, telemetry };
+  return { blocks, skillsDirs, telemetry, allowedHosts };
 }
 
 /** One warning per variable used without a value (unsetVariables: 'unknown'), at its first use. */
@@ -199,6 +203,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   };
 
   const variables = loadVariables(take('variable'), ctx, opts.vars ?? {}, opts.env ?? process.env);
+  const allowedHosts = loadAllowedHosts(top.allowedHosts, ctx);
   const models = loadModels(take('model'), ctx);
   const telemetry = loadTelemetry(top.telemetry, ctx);
   const tools = loadToolStage(take('mcp'), take('tool'), take('toolset'), ctx);
@@ -234,7 +239,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     });
   }
 
-  const diagnostics = dropSyntaxCascades(sortDiagnostics(diags), syntaxErrorFiles);
+  const diagnostics = capDiagnostics(dropSyntaxCascades(sortDiagnostics(diags), syntaxErrorFiles));
   const secrets = secretValues(variables, models);
   if (hasErrors(diagnostics)) return { diagnostics, sources, loaded, secrets };
   const graph: MissionGraph = {
@@ -251,6 +256,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     mcpToolRefs: ctx.symbols.mcpUses,
     mcpPromptRefs: ctx.symbols.mcpPromptUses,
     ...(telemetry ? { telemetry } : {}),
+    allowedHosts,
   };
   return { graph: deepFreeze(graph), diagnostics, sources, loaded, secrets };
 }

@@ -2,6 +2,7 @@
 // (converted by its type), else its default; a missing required input or an undeclared key is an
 // error that names the input and what was expected.
 
+import { jsonTooDeep, tooDeepMessage } from '../core/jsonDepth.js';
 import type { Mission, MissionGraph, MissionInput } from '../config/graph.js';
 import type { Value } from '../config/hcl/value.js';
 import { resolve } from 'node:path';
@@ -84,6 +85,7 @@ function convert(input: MissionInput, raw: string): { value: Value } | { error: 
         if (fromFile !== undefined) return { error: `input "${input.name}": ${raw.slice(1)} is not ${fromFile.lines ? 'JSON Lines' : 'JSON'}: ${(err as Error).message}` };
         return fail(input.type === 'list' ? 'a JSON array' : 'a JSON object');
       }
+      if (jsonTooDeep(parsed)) return { error: `input "${input.name}": ${tooDeepMessage('the value')}` };
       if (fromFile !== undefined && (input.type === 'list' ? !Array.isArray(parsed) : typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) {
         return { error: `input "${input.name}" expects ${input.type === 'list' ? 'a JSON array (or JSON Lines)' : 'a JSON object'}, but ${raw.slice(1)} holds ${describeJson(parsed)}` };
       }

@@ -49,7 +49,21 @@ const MAX_ESCAPE_LEVEL = 3;
 
 // Matches, left to right: an escaped literal, or a placeholder with an optional escape-level marker
 // (`:json` is level 1, `:json2` level 2, …).
-const RESTORE_PATTERN = /\[REDACTED:(?::|([^\]\s:]+)(:json([2-9])?)?\])/g;
+const RESTORE_PATTERN = /\[REDACTED:(?::|([^\]\s:]+)(:json([2-9])?|:url|:form|:b64|:b64url)?\])/g;
+
+/**
+ * The encoded forms a secret travels in besides JSON: percent-encoded in a URL (path or query, and
+ * form encoding with `+` for a space) and base64 (standard and URL-safe, as a header or a token
+ * carries it). Each has its marker, so restore writes back the same form of the current value.
+ */
+const ENCODINGS: readonly (readonly [marker: string, encode: (value: string) => string])[] = [
+  [':url', (v) => encodeURIComponent(v)],
+  [':form', (v) => new URLSearchParams([['', v]]).toString().slice(1)],
+  [':b64', (v) => Buffer.from(v, 'utf8').toString('base64')],
+  // Unpadded, as JWTs and URL tokens write it.
+  [':b64url', (v) => Buffer.from(v, 'utf8').toString('base64url')],
+];
+const ENCODE_BY_MARKER = new Map(ENCODINGS);
 const NAME_PATTERN = /^[^\]\s:]+$/;
 
 export const identityRedactor: Redactor = {
@@ -83,6 +97,9 @@ export function createSecretRedactor(secrets: readonly SecretValue[]): Redactor 
   for (const { name, value } of usable) {
     if (!byName.has(name)) byName.set(name, value);
     addOnce(replacements, value, `[REDACTED:${name}]`);
+    for (const [marker, encode] of ENCODINGS) {
+      addOnce(replacements, encode(value), `[REDACTED:${name}${marker}]`);
+    }
     let forms = [value];
     for (let level = 1; level <= MAX_ESCAPE_LEVEL; level++) {
       forms = [...new Set(forms.flatMap((f) => [jsonEscape(f), asciiJsonEscape(f)]))];
@@ -90,7 +107,7 @@ export function createSecretRedactor(secrets: readonly SecretValue[]): Redactor 
     }
   }
   // On display every form reads as the plain placeholder: the escape level matters only to restore.
-  const shown = new Map([...replacements].map(([needle, placeholder]) => [needle, needle === PLACEHOLDER_START ? needle : placeholder.replace(/:json\d*\]$/, ']')]));
+  const shown = new Map([...replacements].map(([needle, placeholder]) => [needle, needle === PLACEHOLDER_START ? needle : placeholder.replace(/:[a-z0-9]+\]$/, ']')]));
   const needles = [...replacements.keys()].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(needles.map(escapeRegExp).join('|'), 'g');
 
@@ -102,7 +119,10 @@ export function createSecretRedactor(secrets: readonly SecretValue[]): Redactor 
       const value = byName.get(name);
       // A secret that is no longer supplied stays a placeholder: better than guessing.
       if (value === undefined) return m;
-      return json === undefined ? value : escapeTimes(value, level === undefined ? 1 : Number(level));
+      if (json === undefined) return value;
+      const encode = ENCODE_BY_MARKER.get(json);
+      if (encode !== undefined) return encode(value);
+      return escapeTimes(value, level === undefined ? 1 : Number(level));
     });
   };
   return {

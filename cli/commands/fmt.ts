@@ -7,7 +7,7 @@
 import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { renderDiagnostics } from '../../config/diagnostics.js';
+import { capDiagnostics, renderDiagnostics } from '../../config/diagnostics.js';
 import { discoverFiles, readHclFile } from '../../config/files.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import { formatHcl } from '../../config/hcl/fmt.js';
@@ -61,7 +61,7 @@ async function fmt(io: CliIo, paths: readonly string[], flags: FmtFlags): Promis
       sources.set(file, source);
       const result = formatHcl(source, file);
       if (result.text === undefined) {
-        problems.push(...result.diagnostics);
+        problems.push(...capDiagnostics(result.diagnostics));
         outcomes.push({ path: file, status: 'invalid' });
         continue;
       }
@@ -95,7 +95,7 @@ async function fmtStdin(io: CliIo): Promise<number> {
   const source = Buffer.concat(chunks).toString('utf8');
   const result = formatHcl(source, '<stdin>');
   if (result.text === undefined) {
-    io.stderr.write(`${renderDiagnostics(result.diagnostics, { cwd: io.cwd, color: useColor(io, 'stderr'), readSource: () => source })}\n`);
+    io.stderr.write(`${renderDiagnostics(capDiagnostics(result.diagnostics), { cwd: io.cwd, color: useColor(io, 'stderr'), readSource: () => source })}\n`);
     return EXIT.failure;
   }
   io.stdout.write(result.text);

@@ -1,5 +1,5 @@
 // String functions of the standard library: upper, lower, trimspace, title, join, split, replace,
-// regex, regexall, format. Arguments convert as cty's string parameters do (numbers and bools
+// regex, regexall, format, urlencode. Arguments convert as cty's string parameters do (numbers and bools
 // become strings).
 
 import { isSpaceCode } from './scanners.js';
@@ -38,6 +38,9 @@ function replace(str: string, substr: string, repl: string): string {
 
 export const stringFunctions: Record<string, HclFunction> = {
   upper: fn(1, 1, (a) => argString(a, 0).toUpperCase()),
+  // Terraform's urlencode (Go's url.QueryEscape): every byte but letters, digits and -_.~ is
+  // percent-encoded as UTF-8, a space becomes +.
+  urlencode: fn(1, 1, (a) => encodeURIComponent(argString(a, 0)).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+')),
   lower: fn(1, 1, (a) => argString(a, 0).toLowerCase()),
   trimspace: fn(1, 1, (a) => trimSpace(argString(a, 0))),
   title: fn(1, 1, (a) => title(argString(a, 0))),

@@ -23,6 +23,7 @@ import { RunInterrupted, RunParked, type SessionDeps } from './sessionTypes.js';
 import { operatorPlan } from '../operator/gate.js';
 import { HUMAN_ASK } from '../operator/question.js';
 import type { SessionTool } from './toolbox.js';
+import { malformedReason } from '../providers/toolInput.js';
 
 export const INTERRUPTED_MESSAGE =
   'This tool call was interrupted before it finished (the process stopped), so its effect is unknown. ' +
@@ -183,9 +184,7 @@ async function planCall(deps: SessionDeps, call: ToolUsePart, answers: ToolStep[
   }
   if (!tool) return { kind: 'answered', result: refusal(deps.toolbox.describeUnknown(call.name)) };
   if (call.malformedInput !== undefined) {
-    const text =
-      `The arguments of this ${call.name} call are not valid JSON, so it was not executed. ` +
-      `Send the call again with a JSON object as arguments. Received: ${truncate(call.malformedInput, 300)}`;
+    const text = `This ${call.name} call was refused. ${malformedReason(call.malformedInput)} Received: ${truncate(call.malformedInput, 300)}`;
     return { kind: 'answered', result: refusal(text) };
   }
   // The operator's request refers to the reply, and its answer may be long in coming: the reply is

@@ -5,7 +5,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { AttemptFailed } from './retry.js';
 import type { ModelResponse, Part, StopReason, Usage } from './types.js';
-import { parseToolInput } from './toolInput.js';
+import { boundToolInput, parseToolInput } from './toolInput.js';
 
 type BlockState =
   | { type: 'text'; text: string }
@@ -133,7 +133,7 @@ function toParts(block: BlockState | undefined): Part[] {
     case 'redacted_thinking':
       return [{ type: 'thinking', text: '', redactedData: block.data }];
     case 'tool_use': {
-      if (block.json === '') return [{ type: 'tool_use', id: block.id, name: block.name, input: block.startInput ?? {} }];
+      if (block.json === '') return [{ type: 'tool_use', id: block.id, name: block.name, ...boundToolInput(block.startInput ?? {}) }];
       return [{ type: 'tool_use', id: block.id, name: block.name, ...parseToolInput(block.json) }];
     }
     case 'ignored':

@@ -2,13 +2,18 @@
 // the variables. At call time each field expression is evaluated with only `inputs` and `vars` in
 // scope, and the builtin runs with the result (checked against the builtin's schema first, so a bad
 // field is an error result). The evaluated fields go to the builtin only: what callers record (the
-// ledger) is the model's input, so a secret variable used in a header never reaches the store.
+// ledger) is the model's input, so a secret variable used in a header never reaches the store; a
+// value computed from a secret is masked in the result (config/secretDerived.ts).
 
 import type { CustomTool, VariableValue } from '../../config/graph.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import { evaluate, stdlibFunctions } from '../../config/hcl/index.js';
 import { isUnknown, type ObjectValue, type Value } from '../../config/hcl/value.js';
 import { builtinToolSpecs, type BuiltinOptions } from './builtins/index.js';
+import { secretDerivedStrings, type DerivedSecret } from '../../config/secretDerived.js';
+import { MIN_SECRET_LENGTH } from '../../core/secrets.js';
+import { createSecretRedactor } from '../../store/redact.js';
+import { evaluateUrlTemplate } from './customUrl.js';
 import { fieldsToJsonSchema } from './fieldSchema.js';
 import { invalidInputResult, validateToolInput } from './inputValidation.js';
 import type { ToolContext, ToolResult, ToolSpec } from './types.js';
@@ -18,6 +23,7 @@ import { apiNameOf, textResult } from './types.js';
 export function customToolSpec(tool: CustomTool, builtinOptions: BuiltinOptions = {}, variables: readonly VariableValue[] = []): ToolSpec {
   const apiName = apiNameOf(tool.ref);
   const vars = varsObject(variables);
+  const secretVars = new Set(variables.filter((v) => v.secret && v.value !== undefined).map((v) => v.name));
   const inputSchema = fieldsToJsonSchema(tool.inputs);
   const implemented = builtinToolSpecs(builtinOptions).find((b) => b.ref === tool.implements);
   return {
@@ -34,7 +40,7 @@ export function customToolSpec(tool: CustomTool, builtinOptions: BuiltinOptions 
       // The loader only accepts builtins it knows; reaching this means graph and catalog disagree.
       if (!implemented) return textResult(`${apiName}: implemented tool ${tool.implements} is not available`, true);
 
-      const fields = evaluateFields(tool, checked.value as Record<string, unknown>, vars);
+      const fields = evaluateFields(tool, checked.value as Record<string, unknown>, vars, secretVars);
       if (!fields.ok) return textResult(`${apiName}: could not compute the fields of ${tool.implements}:\n${fields.errors.join('\n')}`, true);
       const forBuiltin = validateToolInput(implemented.inputSchema, fields.value);
       if (!forBuiltin.ok) {
@@ -43,21 +49,30 @@ export function customToolSpec(tool: CustomTool, builtinOptions: BuiltinOptions 
           true,
         );
       }
-      return implemented.execute(forBuiltin.value, ctx);
+      const result = await implemented.execute(forBuiltin.value, ctx);
+      return maskDerived(result, withTheirSecrets(fields.derived, variables));
     },
   };
 }
 
-type Fields = { ok: true; value: Record<string, unknown> } | { ok: false; errors: string[] };
+type Fields = { ok: true; value: Record<string, unknown>; derived: DerivedSecret[] } | { ok: false; errors: string[] };
 
 /** Evaluates every field with `inputs` and `vars` in scope; absent optional inputs read as null. */
-export function evaluateFields(tool: CustomTool, input: Record<string, unknown>, vars: ObjectValue = {}): Fields {
+export function evaluateFields(tool: CustomTool, input: Record<string, unknown>, vars: ObjectValue = {}, secretVars: ReadonlySet<string> = new Set()): Fields {
   const inputs: ObjectValue = {};
   for (const field of tool.inputs) inputs[field.name] = toValue(input[field.name]);
   const ctx = { variables: { inputs, vars }, functions: stdlibFunctions };
   const value: Record<string, unknown> = {};
   const errors: string[] = [];
+  const derived: DerivedSecret[] = [];
   for (const [name, expr] of Object.entries(tool.fields)) {
+    const url = name === 'url' ? evaluateUrlTemplate(expr, ctx) : undefined;
+    if (url !== undefined) {
+      if (url.ok) value[name] = url.value;
+      else errors.push(`- url: ${url.error}`);
+      if (url.ok) derived.push(...secretDerivedStrings(expr, url.value, secretVars));
+      continue;
+    }
     const result = evaluate(expr, ctx);
     const problems = result.diagnostics.filter((d: Diagnostic) => d.severity === 'error');
     if (problems.length > 0) {
@@ -68,8 +83,30 @@ export function evaluateFields(tool: CustomTool, input: Record<string, unknown>,
     if (!json.ok) errors.push(`- ${name}: ${json.error}`);
     // A null field is an unset field (HCL semantics), so optional inputs can leave it out.
     else if (json.value !== null) value[name] = json.value;
+    if (json.ok) derived.push(...secretDerivedStrings(expr, json.value, secretVars));
   }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, value };
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value, derived };
+}
+
+/**
+ * The result with every secret the call used, and every value computed from one (a header
+ * `upper(vars.key)`, a URL holding one), replaced by the secret's placeholder in all its forms
+ * (URL-encoded, base64, JSON): a server that echoes a header back, or an error that names the URL,
+ * must not put it in the store, nor before the model (which reads stored results with the run's
+ * secrets put back).
+ */
+/** The derived values and the secrets they came from: what the call sent, the result must not hold. */
+function withTheirSecrets(derived: readonly DerivedSecret[], variables: readonly VariableValue[]): DerivedSecret[] {
+  const names = new Set(derived.map((d) => d.name));
+  const own = variables.filter((v) => names.has(`vars.${v.name}`) && v.value !== undefined).map((v) => ({ name: `vars.${v.name}`, value: String(v.value) }));
+  return [...derived, ...own];
+}
+
+function maskDerived(result: ToolResult, derived: readonly DerivedSecret[]): ToolResult {
+  const usable = derived.filter((d) => d.value.length >= MIN_SECRET_LENGTH);
+  if (usable.length === 0) return result;
+  const mask = createSecretRedactor(usable).mask;
+  return { ...result, content: result.content.map((c) => (c.type === 'text' ? { ...c, text: mask(c.text) } : c)) };
 }
 
 function varsObject(variables: readonly VariableValue[]): ObjectValue {

@@ -44,7 +44,9 @@ export interface ToolRegistryDeps {
 }
 
 export function buildToolRegistry(graph: MissionGraph, deps: ToolRegistryDeps): ToolRegistry {
-  const builtins = new Map(builtinToolSpecs(deps.builtins).map((s) => [s.ref, s]));
+  // The project's allowed_hosts reach every HTTP tool, builtin or custom.
+  const builtinOptions: BuiltinOptions = { ...deps.builtins, http: { allowedHosts: graph.allowedHosts ?? [], ...deps.builtins?.http } };
+  const builtins = new Map(builtinToolSpecs(builtinOptions).map((s) => [s.ref, s]));
   const custom = new Map<string, ToolSpec>();
   const servers = new Map(graph.mcpServers.map((s) => [s.name, s]));
 
@@ -53,7 +55,7 @@ export function buildToolRegistry(graph: MissionGraph, deps: ToolRegistryDeps): 
     if (!spec) {
       const tool = graph.customTools.find((t) => t.name === name);
       if (!tool) return undefined;
-      spec = customToolSpec(tool, deps.builtins, graph.variables);
+      spec = customToolSpec(tool, builtinOptions, graph.variables);
       custom.set(name, spec);
     }
     return spec;

@@ -13,7 +13,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../runtime/providers/types.js';
 import { runCli } from '../support/cli.js';
-import { agentOf, commanderOf, fakeModelBlock, openRunDb, removeProjects, requestsOf, workerOf, writeProject } from '../support/e2eProject.js';
+import { LOCAL_HTTP, agentOf, commanderOf, fakeModelBlock, openRunDb, removeProjects, requestsOf, workerOf, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
 import { closeServer, listenLocal } from '../support/localServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 function projectHcl(server: FakeModelServer, context: string): string {
-  return `${fakeModelBlock(server)}
+  return `${LOCAL_HTTP}${fakeModelBlock(server)}
 mission "m" {
   commander { model = models.fake.claude_sonnet_4_6 }
   agent_defaults {
@@ -387,7 +387,7 @@ describe('compaction when the kept turns alone pass the limit', () => {
 
 describe('a model turn too large for the window', () => {
   /** A commander on a 200k model and a reader agent on a model block whose window is `window`. */
-  const readerHcl = (server: FakeModelServer, window: number) => `${fakeModelBlock(server)}
+  const readerHcl = (server: FakeModelServer, window: number) => `${LOCAL_HTTP}${fakeModelBlock(server)}
 model "tiny" {
   provider       = "anthropic"
   base_url       = "${server.anthropicBaseURL}"

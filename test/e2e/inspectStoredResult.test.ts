@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { commanderOf, fakeModelBlock, openRunDb, removeProjects, workerOf, writeProject } from '../support/e2eProject.js';
+import { LOCAL_HTTP, commanderOf, fakeModelBlock, openRunDb, removeProjects, workerOf, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
 import { closeServer, listenLocal } from '../support/localServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
@@ -33,7 +33,7 @@ describe('inspect --result', () => {
     });
     server = await startFakeModelServer({ respond: turns.respond });
     dir = writeProject({
-      'mission.hcl': `${fakeModelBlock(server)}
+      'mission.hcl': `${LOCAL_HTTP}${fakeModelBlock(server)}
 mission "m" {
   commander { model = models.fake.claude_sonnet_4_6 }
   agent_defaults {

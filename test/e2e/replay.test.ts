@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { ANTHROPIC_MODEL, fakeModelBlock, removeProjects, writeProject } from '../support/e2eProject.js';
+import { LOCAL_HTTP, ANTHROPIC_MODEL, fakeModelBlock, removeProjects, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer } from '../support/fakeModelServer.js';
 import { closeServer, listenLocal } from '../support/localServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
@@ -40,7 +40,7 @@ describe('--record then --replay', () => {
     const server = await startFakeModelServer({ respond: script.respond });
     try {
       const dir = writeProject({
-        'mission.hcl': `${fakeModelBlock(server)}
+        'mission.hcl': `${LOCAL_HTTP}${fakeModelBlock(server)}
 mission "shop" {
   commander { model = ${ANTHROPIC_MODEL} }
   task "order" {

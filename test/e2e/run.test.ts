@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
-import { ANTHROPIC_MODEL, OPENAI_MODEL, fakeModelBlock } from '../support/e2eProject.js';
+import { LOCAL_HTTP, ANTHROPIC_MODEL, OPENAI_MODEL, fakeModelBlock } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript, type TurnReply } from '../support/turnScript.js';
 import { closeServer, listenLocal } from '../support/localServer.js';
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 function missionHcl(server: FakeModelServer, provider: 'anthropic' | 'openai', extra = ''): string {
   return `
-${fakeModelBlock(server, provider)}
+${LOCAL_HTTP}${fakeModelBlock(server, provider)}
 mission "probe" {
   commander { model = ${provider === 'anthropic' ? ANTHROPIC_MODEL : OPENAI_MODEL} }
 

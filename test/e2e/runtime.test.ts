@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { fakeModelBlock, openRunDb, removeProjects, writeProject } from '../support/e2eProject.js';
+import { LOCAL_HTTP, fakeModelBlock, openRunDb, removeProjects, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeReply, withFakeModelServer } from '../support/fakeModelServer.js';
 import { callAgent, firstUserMessage, lastToolResult, taskComplete, toolCall, turnScript, type TurnReply } from '../support/turnScript.js';
 import { listenLocal } from '../support/localServer.js';
@@ -22,8 +22,8 @@ const withServer = withFakeModelServer;
 const project = (hcl: string): string => writeProject({ 'mission.hcl': hcl });
 
 /** A project with the fake model and mission "m" whose commander uses it; `body` holds its tasks. */
-const missionProject = (server: FakeModelServer, body: string): string =>
-  project(`${model(server)}\nmission "m" {\n  commander { model = models.fake.claude_haiku_4_5 }\n${body}\n}\n`);
+const missionProject = (server: FakeModelServer, body: string, top = ''): string =>
+  project(`${top}${model(server)}\nmission "m" {\n  commander { model = models.fake.claude_haiku_4_5 }\n${body}\n}\n`);
 
 /** A task holding only builtins.utils.current_time (a tool with no side effects). */
 const timeTask = (name: string, objective = name): string =>
@@ -247,7 +247,7 @@ describe('tool calls', () => {
   task "pair" {
     objective = "fetch two pages"
     tools     = [builtins.http.get]
-  }`);
+  }`, LOCAL_HTTP);
         const result = await runCli(['run', dir, '--json'], { cwd: dir });
         expect(script.problems).toEqual([]);
         expect(result.code, result.stderr).toBe(0);

@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { ANTHROPIC_MODEL, removeProjects, writeProject } from '../support/e2eProject.js';
+import { LOCAL_HTTP, ANTHROPIC_MODEL, removeProjects, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeReply, type FakeRequest, startFakeModelServer } from '../support/fakeModelServer.js';
 import { startCounter } from '../support/localServer.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
@@ -40,7 +40,7 @@ model "fake" {
   base_url = "${models.anthropicBaseURL}"
   api_key  = "k"
 }
-mission "fan" {
+${LOCAL_HTTP}mission "fan" {
   max_parallel = ${MAX_PARALLEL}
   commander { model = ${ANTHROPIC_MODEL} }
   dataset "things" {

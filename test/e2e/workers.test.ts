@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { ANTHROPIC_MODEL, removeProjects, writeProject } from '../support/e2eProject.js';
+import { LOCAL_HTTP, ANTHROPIC_MODEL, removeProjects, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeRequest, startFakeModelServer } from '../support/fakeModelServer.js';
 import { startCounter } from '../support/localServer.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
@@ -34,7 +34,7 @@ function project(models: FakeModelServer, maxParallel: number): string {
   const tasks = TASKS.map((t) => `  task "${t}" {\n    objective = "Mark ${t}."\n    tools     = [builtins.http.post]\n  }\n`).join('');
   return writeProject({
     'main.hcl': `
-model "fake" {
+${LOCAL_HTTP}model "fake" {
   provider = "anthropic"
   base_url = "${models.anthropicBaseURL}"
   api_key  = "k"

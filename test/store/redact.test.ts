@@ -13,6 +13,16 @@ describe('createSecretRedactor', () => {
     expect(redactor.restore(redacted)).toBe('Authorization: Bearer sk-live-123456.');
   });
 
+  it('redacts the URL-encoded (both forms) and base64 forms of a secret and restores each form', () => {
+    const spaced = createSecretRedactor([{ name: 'vars.pw', value: 'pa ss/wörd+1' }]);
+    const url = `https://api.example/x?key=${encodeURIComponent('pa ss/wörd+1')}&form=${new URLSearchParams({ k: 'pa ss/wörd+1' }).toString().slice(2)}`;
+    const b64 = `Basic ${Buffer.from('pa ss/wörd+1').toString('base64')} ${Buffer.from('pa ss/wörd+1').toString('base64url')}`;
+    const redacted = spaced.redact(`${url} ${b64}`);
+    expect(redacted).toBe('https://api.example/x?key=[REDACTED:vars.pw:url]&form=[REDACTED:vars.pw:form] Basic [REDACTED:vars.pw:b64] [REDACTED:vars.pw:b64url]');
+    expect(spaced.restore(redacted)).toBe(`${url} ${b64}`);
+    expect(spaced.mask(`${url} ${b64}`)).toBe('https://api.example/x?key=[REDACTED:vars.pw]&form=[REDACTED:vars.pw] Basic [REDACTED:vars.pw] [REDACTED:vars.pw]');
+  });
+
   it('prefers the longest secret when one value contains another', () => {
     expect(redactor.redact('sk-live-123456 and sk-live-999')).toBe('[REDACTED:vars.api_key] and [REDACTED:vars.api_key_prefix]-999');
   });

@@ -2,6 +2,8 @@
 // custom billing tools with realistic names, grouped by a toolset, plus builtins.files.all and
 // builtins.http.all. The billing tools GET `<siteUrl>/<tool>/<id>`, so calls can really run.
 
+import { LOCAL_HTTP } from './e2eProject.js';
+
 export const BILLING_TOOLS = [
   ['create_invoice', 'Create a draft invoice for a customer.'],
   ['send_invoice', 'Email a finalized invoice to the customer.'],
@@ -35,7 +37,7 @@ export function billingMissionHcl(modelBlock: string, model: string, siteUrl: st
 }
 `,
   ).join('\n');
-  return `${modelBlock}
+  return `${LOCAL_HTTP}${modelBlock}
 ${tools}
 toolset "billing" {
   description = "Invoices, payments, customers and subscriptions"

@@ -12,6 +12,7 @@
 // run converges to the same summaries whatever the crash did.
 
 import type { FakeReply, FakeRequest, FakeToolCall } from './fakeTypes.js';
+import { LOCAL_HTTP } from './e2eProject.js';
 import type { Message, Part } from '../../runtime/providers/types.js';
 
 export const CRASH_TASKS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'] as const;
@@ -20,7 +21,7 @@ export const JOURNAL = 'journal.txt';
 /** `maxParallel` 1 (default) makes the order of requests and events a total order. */
 export function crashMissionHcl(modelUrl: string, sinkUrl: string, maxParallel = 1): string {
   return `
-model "fake" {
+${LOCAL_HTTP}model "fake" {
   provider = "anthropic"
   base_url = "${modelUrl}"
   api_key  = "test-key-123"

@@ -12,6 +12,11 @@ import type { FakeModelServer, FakeRequest } from './fakeModelServer.js';
 
 /** The model every test mission uses: `models.fake.<key>` on the fake server. */
 export const ANTHROPIC_MODEL = 'models.fake.claude_sonnet_4_6';
+/**
+ * The top-level line a test config needs for its HTTP tools to reach the test's server on
+ * 127.0.0.1: loopback is refused by default (see squadron docs security), as for any project.
+ */
+export const LOCAL_HTTP = 'allowed_hosts = ["127.0.0.1"]\n';
 export const OPENAI_MODEL = 'models.fake.gpt_4_1';
 export const GEMINI_MODEL = 'models.fake.gemini_3_8_flash';
 

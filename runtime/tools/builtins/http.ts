@@ -1,15 +1,22 @@
-// `builtins.http.*`: HTTP requests with the global fetch. A 4xx/5xx answer is a normal result the
-// model reads (status first); only network failures, timeouts and cancellations are error results.
-// Bodies are capped so one large page cannot flood the model's context.
+// `builtins.http.*`: HTTP requests (transport, redirects and host policy in httpSend.ts). A 4xx/5xx
+// answer is a normal result the model reads (status first); only network failures, refused hosts,
+// timeouts and cancellations are error results. Bodies are capped so one large page cannot flood the
+// model's context. URLs in error messages are shown without their query and user info (secrets).
 
+import type { IncomingMessage } from 'node:http';
+import { hostAllowance } from '../../../core/hostPolicy.js';
+import { shownUrl, shownUrlText } from '../../../core/shownUrl.js';
 import type { ToolContext, ToolResult } from '../types.js';
 import { textResult } from '../types.js';
+import { HostRefusedError, sendFollowingRedirects } from './httpSend.js';
 
 export interface HttpOptions {
   /** Per-call timeout (default 30 s). */
   timeoutMs?: number;
   /** Response bodies beyond this are truncated (default 1 MiB). */
   maxResponseBytes?: number;
+  /** The project's `allowed_hosts`: special addresses (loopback, private, link-local) these name may be reached. */
+  allowedHosts?: readonly string[];
 }
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -29,44 +36,45 @@ const SHOWN_HEADERS = ['content-type', 'content-length', 'location'];
 export async function httpRequest(method: HttpMethod, input: HttpInput, ctx: ToolContext, options: HttpOptions = {}): Promise<ToolResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_BYTES;
+  const verb = method.toUpperCase();
 
   let url: URL;
   try {
     url = new URL(input.url);
   } catch {
-    return textResult(`input.url: not an absolute URL: ${input.url}`, true);
+    return textResult(`input.url: not an absolute URL: ${shownUrlText(input.url)}`, true);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return textResult(`input.url: only http:// and https:// URLs are allowed, got ${url.protocol}`, true);
   }
 
-  const headers = new Headers();
-  headers.set('user-agent', 'squadron');
+  const baseHeaders: Record<string, string> = { 'user-agent': 'squadron' };
   const encoded = encodeBody(input);
   if (typeof encoded === 'string') return textResult(encoded, true);
-  if (encoded) headers.set('content-type', encoded.contentType);
+  if (encoded) baseHeaders['content-type'] = encoded.contentType;
   // Caller headers win over the defaults above (e.g. a vendor JSON content type).
+  const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(input.headers ?? {})) {
     try {
-      headers.set(name, value);
+      new Headers().set(name, value);
     } catch {
       return textResult(`input.headers: invalid header ${JSON.stringify(name)}`, true);
     }
+    headers[name.toLowerCase()] = value;
   }
 
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([ctx.signal, timeout]);
-  const init: RequestInit = { method: method.toUpperCase(), headers, signal, redirect: 'follow' };
-  if (encoded) init.body = encoded.body;
-
+  const allow = hostAllowance(options.allowedHosts ?? []);
   try {
-    const response = await fetch(url, init);
-    const body = await readCapped(response, maxBytes);
-    return textResult(formatResponse(response, body, maxBytes));
+    const answer = await sendFollowingRedirects({ method: verb, url, headers, baseHeaders, ...(encoded ? { body: encoded.body } : {}), signal, allow });
+    const body = await readCapped(answer.response, maxBytes);
+    return textResult(formatResponse(answer.response, body, maxBytes, answer.note));
   } catch (err) {
-    if (timeout.aborted) return textResult(`HTTP ${method.toUpperCase()} ${url.href} timed out after ${timeoutMs / 1000} s`, true);
-    if (ctx.signal.aborted) return textResult(`HTTP ${method.toUpperCase()} ${url.href} was cancelled`, true);
-    return textResult(`HTTP ${method.toUpperCase()} ${url.href} failed: ${networkErrorMessage(err)}`, true);
+    if (err instanceof HostRefusedError) return textResult(`HTTP ${verb} ${shownUrl(url)} refused: ${err.message}`, true);
+    if (timeout.aborted) return textResult(`HTTP ${verb} ${shownUrl(url)} timed out after ${timeoutMs / 1000} s`, true);
+    if (ctx.signal.aborted) return textResult(`HTTP ${verb} ${shownUrl(url)} was cancelled`, true);
+    return textResult(`HTTP ${verb} ${shownUrl(url)} failed: ${networkErrorMessage(err)}`, true);
   }
 }
 
@@ -98,42 +106,33 @@ interface CappedBody {
   truncated: boolean;
 }
 
-/** Reads at most `maxBytes` and cancels the rest of the stream, so a huge body costs nothing more. */
-async function readCapped(response: Response, maxBytes: number): Promise<CappedBody> {
-  if (!response.body) return { bytes: new Uint8Array(0), truncated: false };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+/** Reads at most `maxBytes` and drops the rest of the stream, so a huge body costs nothing more. */
+async function readCapped(response: IncomingMessage, maxBytes: number): Promise<CappedBody> {
+  const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.byteLength > maxBytes) {
-      chunks.push(value.subarray(0, maxBytes - size));
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    if (size + chunk.byteLength > maxBytes) {
+      chunks.push(chunk.subarray(0, maxBytes - size));
       size = maxBytes;
       truncated = true;
-      await reader.cancel().catch(() => undefined);
+      response.destroy();
       break;
     }
-    chunks.push(value);
-    size += value.byteLength;
+    chunks.push(chunk);
+    size += chunk.byteLength;
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.byteLength;
-  }
-  return { bytes, truncated };
+  return { bytes: new Uint8Array(Buffer.concat(chunks, size)), truncated };
 }
 
-function formatResponse(response: Response, body: CappedBody, maxBytes: number): string {
-  const lines = [`HTTP ${response.status} ${response.statusText}`.trimEnd()];
+function formatResponse(response: IncomingMessage, body: CappedBody, maxBytes: number, note: string | undefined): string {
+  const lines = [`HTTP ${response.statusCode ?? 0} ${response.statusMessage ?? ''}`.trimEnd()];
   for (const name of SHOWN_HEADERS) {
-    const value = response.headers.get(name);
-    if (value !== null) lines.push(`${name}: ${value}`);
+    const value = response.headers[name];
+    if (value !== undefined) lines.push(`${name}: ${Array.isArray(value) ? value.join(', ') : value}`);
   }
-  const contentType = response.headers.get('content-type') ?? '';
+  if (note !== undefined) lines.push(`(${note})`);
+  const contentType = header(response, 'content-type') ?? '';
   if (body.truncated) lines.push(`(body truncated: showing the first ${maxBytes} bytes)`);
   let text: string;
   if (isTextual(contentType)) {
@@ -143,6 +142,11 @@ function formatResponse(response: Response, body: CappedBody, maxBytes: number):
     text = `[binary body: ${body.bytes.byteLength}${body.truncated ? '+' : ''} bytes of ${contentType}, not shown]`;
   }
   return `${lines.join('\n')}\n\n${text}`;
+}
+
+function header(response: IncomingMessage, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function isTextual(contentType: string): boolean {

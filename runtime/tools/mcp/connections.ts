@@ -108,6 +108,9 @@ export class McpServerError extends Error {
   }
 }
 
+/** The SDK's stdio read limit (STDIO_DEFAULT_MAX_BUFFER_SIZE), as the message about a larger result says it. */
+const STDIO_READ_LIMIT_MB = 10;
+
 /** Starts allowed per server and run: the first start plus one restart. */
 const MAX_STARTS = 2;
 const CLOSE_GRACE_MS = 2000;
@@ -120,6 +123,7 @@ const CLOSE_GRACE_MS = 2000;
  */
 class StdioTransport extends StdioClientTransport {
   private closing?: Promise<void>;
+
   override close(): Promise<void> {
     this.closing ??= super.close();
     return this.closing;
@@ -127,6 +131,8 @@ class StdioTransport extends StdioClientTransport {
 }
 
 interface Live {
+  /** Set when the SDK dropped the connection over a message past its stdio read limit. */
+  oversized?: boolean;
   client: Client;
   transport: StdioTransport | StreamableHTTPClientTransport;
   /** Set once the handshake completed; a close before that is a failed start, not a death. */
@@ -272,6 +278,15 @@ export class McpConnections {
       if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) {
         return textResult(`MCP server "${server.name}" rejected ${what}: ${err.message}`, true);
       }
+      // A result that breaks the protocol's schema: the server is alive and answered, so it is not
+      // restarted, and the model reads what was wrong, not the validator's dump.
+      const schema = schemaProblem(err);
+      if (schema !== undefined) return textResult(`MCP server "${server.name}" answered ${what} with a result that does not follow the MCP specification (${schema}), so it cannot be used`, true);
+      // The SDK drops a stdio connection whose message passes its read limit: the server did nothing wrong.
+      if (live.oversized) {
+        this.retire(state, live, 'a message larger than the read limit', false);
+        return textResult(`the result of ${what} on MCP server "${server.name}" is larger than ${STDIO_READ_LIMIT_MB} MB, the most read from a server, so it was not read; ask for less (the server is started again for the next call)`, true);
+      }
       // The transport failed: the process exited, the HTTP session vanished or the host went away.
       this.retire(state, live, describeError(err));
       // An unknown session (the HTTP server restarted while we were idle) means the call was never
@@ -402,10 +417,15 @@ export class McpConnections {
       transport.stderr?.on('data', (chunk: Buffer | string) => appendTail(live.stderr, String(chunk)));
     }
     client.onclose = () => {
-      if (live.ready) this.retire(state, live, 'the server closed the connection');
+      // A server that exits with no call in flight (one that ends after each answer) is started
+      // again for the next call without counting as a failure.
+      if (live.ready) this.retire(state, live, 'the server closed the connection', live.inFlight.size > 0 && live.oversized !== true);
     };
-    // Transport errors surface through the pending requests; this handler only keeps them from being unhandled.
-    client.onerror = () => undefined;
+    // Transport errors surface through the pending requests; only an oversized message is noted,
+    // so the call it belonged to says so instead of "the server closed the connection".
+    client.onerror = (err: Error) => {
+      if (/ReadBuffer exceeded maximum size/.test(err.message)) live.oversized = true;
+    };
     try {
       await client.connect(transport, { timeout: this.connectTimeoutMs });
       // The process may have exited between the handshake and here.
@@ -460,12 +480,12 @@ export class McpConnections {
     });
   }
 
-  /** Declares a connection dead (once) and counts it against the server's restarts. */
-  private retire(state: ServerState, live: Live, reason: string): void {
+  /** Declares a connection dead (once) and, unless told otherwise, counts it against the server's restarts. */
+  private retire(state: ServerState, live: Live, reason: string, counted = true): void {
     if (live.retired) return;
     live.retired = true;
     if (state.live === live) state.live = undefined;
-    state.failures++;
+    if (counted) state.failures++;
     state.lastError = withStderr(reason, live);
     this.shutdown(live);
   }
@@ -484,6 +504,16 @@ export class McpConnections {
     this.closing.add(closing);
     void closing.finally(() => this.closing.delete(closing));
   }
+}
+
+/** For an answer that failed the SDK's schema (a zod error): its first problems, in a line; else undefined. */
+function schemaProblem(err: unknown): string | undefined {
+  // zod's error (v3 and v4 name it differently): an Error with an `issues` list.
+  const issues = err instanceof Error ? (err as Error & { issues?: unknown }).issues : undefined;
+  if (!Array.isArray(issues)) return undefined;
+  const shown = (issues as { path?: (string | number)[]; message?: string }[]).slice(0, 3).map((i) => `${(i.path ?? []).join('.') || 'result'}: ${(i.message ?? 'invalid').slice(0, 100)}`);
+  const more = issues.length > 3 ? `; and ${issues.length - 3} more` : '';
+  return shown.length === 0 ? 'invalid result' : `${shown.join('; ')}${more}`;
 }
 
 function withStderr(message: string, live: Live): string {

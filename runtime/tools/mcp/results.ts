@@ -7,12 +7,17 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
+import { jsonTooDeep, tooDeepMessage } from '../../../core/jsonDepth.js';
 import type { ToolResultContent } from '../../providers/types.js';
 import type { ToolResult, ToolResultResource } from '../types.js';
 
 type Block = NonNullable<CallToolResult['content']>[number];
 
 export function toToolResult(result: CallToolResult): ToolResult {
+  // Bounded before anything walks it (redaction, the store, the model's request): see core/jsonDepth.ts.
+  if (jsonTooDeep(result.structuredContent) || jsonTooDeep(result.content)) {
+    return { content: [{ type: 'text', text: `${tooDeepMessage("The server's result")}: it was not kept. Ask for less, or a flatter form.` }], isError: true };
+  }
   const content: ToolResultContent[] = [];
   const resources: ToolResultResource[] = [];
   /** base64 payloads already in `content`, by the words that name them there. */

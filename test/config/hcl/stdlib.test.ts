@@ -150,9 +150,13 @@ describe('stdlib: numbers, encoding and conversion', () => {
     expect(ev('tobool(1)').diagnostics).toHaveLength(1);
   });
 
+  it('urlencode encodes as Terraform does (query escaping: space as +, reserved characters as %XX)', () => {
+    expect(value('urlencode("a b&c=d/é?#!")')).toBe('a+b%26c%3Dd%2F%C3%A9%3F%23%21');
+  });
+
   it('offers exactly the documented set of functions', () => {
     expect(Object.keys(stdlibFunctions).sort()).toEqual(
-      ['abs', 'ceil', 'coalesce', 'concat', 'contains', 'element', 'floor', 'format', 'join', 'jsondecode', 'jsonencode', 'keys', 'length', 'lookup', 'lower', 'max', 'merge', 'min', 'regex', 'regexall', 'replace', 'slice', 'split', 'title', 'tobool', 'tonumber', 'tostring', 'trimspace', 'upper', 'values'].sort(),
+      ['abs', 'ceil', 'coalesce', 'concat', 'contains', 'element', 'floor', 'format', 'join', 'jsondecode', 'jsonencode', 'keys', 'length', 'lookup', 'lower', 'max', 'merge', 'min', 'regex', 'regexall', 'replace', 'slice', 'split', 'title', 'tobool', 'tonumber', 'tostring', 'trimspace', 'upper', 'urlencode', 'values'].sort(),
     );
   });
 });

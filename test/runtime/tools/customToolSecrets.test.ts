@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { runCli } from '../../support/cli.js';
-import { fakeModelBlock, openRunDb, writeProject } from '../../support/e2eProject.js';
+import { LOCAL_HTTP, fakeModelBlock, openRunDb, writeProject } from '../../support/e2eProject.js';
 import { startFakeModelServer } from '../../support/fakeModelServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../../support/turnScript.js';
 import { closeServer, listenLocal } from '../../support/localServer.js';
@@ -50,7 +50,7 @@ test('a secret header reaches the HTTP server, the ledger keeps only the model i
   const server = await startFakeModelServer({ respond: script.respond });
   try {
     const dir = writeProject({
-      'mission.hcl': `${fakeModelBlock(server)}
+      'mission.hcl': `${LOCAL_HTTP}${fakeModelBlock(server)}
 variable "api_token" {
   secret = true
 }

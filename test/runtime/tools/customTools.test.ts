@@ -10,6 +10,9 @@ import { fieldsToJsonSchema } from '../../../runtime/tools/fieldSchema.js';
 import { textOf, toolContext } from './toolContext.js';
 import { closeServer, listenLocal } from '../../support/localServer.js';
 
+/** The test server listens on 127.0.0.1, which the host policy refuses unless allowed. */
+const LOCAL = { http: { allowedHosts: ['127.0.0.1'] } };
+
 let server: http.Server;
 let base: string;
 const received: { method: string; url: string; contentType: string | undefined; authorization: string | undefined; body: string }[] = [];
@@ -105,7 +108,7 @@ describe('customToolSpec', () => {
   });
 
   it('evaluates field expressions with the inputs and calls the builtin', async () => {
-    const spec = customToolSpec(customTool({ fields: fieldsFrom(`url = "${base}/weather?city=\${inputs.city}"\nheaders = { "X-Units" = "metric" }`) }));
+    const spec = customToolSpec(customTool({ fields: fieldsFrom(`url = "${base}/weather?city=\${inputs.city}"\nheaders = { "X-Units" = "metric" }`) }), LOCAL);
     const r = await spec.execute({ city: 'Paris' }, toolContext());
     expect(r.isError).toBe(false);
     expect(textOf(r)).toMatch(/^HTTP 200 OK/);
@@ -119,6 +122,7 @@ describe('customToolSpec', () => {
         implements: 'builtins.http.post',
         fields: fieldsFrom(`url = "${base}/submit?city=\${inputs.city}"\nbody = inputs.units`),
       }),
+      LOCAL,
     );
     const r = await spec.execute({ city: 'Rome' }, toolContext());
     expect(r.isError).toBe(false);
@@ -128,6 +132,7 @@ describe('customToolSpec', () => {
   it('passes objects built from inputs as JSON bodies', async () => {
     const spec = customToolSpec(
       customTool({ implements: 'builtins.http.post', fields: fieldsFrom(`url = "${base}/submit"\nbody = { city = inputs.city, n = 3 }`) }),
+      LOCAL,
     );
     await spec.execute({ city: 'Oslo' }, toolContext());
     expect(received.at(-1)).toMatchObject({ contentType: 'application/json', body: '{"city":"Oslo","n":3}' });
@@ -147,7 +152,7 @@ describe('customToolSpec', () => {
     ];
     const spec = customToolSpec(
       customTool({ fields: fieldsFrom(`url = "${base}/weather?city=\${inputs.city}"\nheaders = { Authorization = "Bearer \${vars.api_token}" }`) }),
-      {},
+      LOCAL,
       variables,
     );
     const r = await spec.execute({ city: 'Lima' }, toolContext());
@@ -169,5 +174,41 @@ describe('customToolSpec', () => {
     const r = await spec.execute({ n: 4 }, toolContext());
     expect(r.isError).toBe(true);
     expect(textOf(r)).toBe('tools_weather: the fields computed from your inputs are not valid for builtins.http.get:\n- input.url: expected string, got integer');
+  });
+});
+
+describe('a custom tool URL keeps its template', () => {
+  const users = (url: string) => customToolSpec(customTool({ inputs: [field('city', 'string', true)], fields: fieldsFrom(`url = ${url}`) }), LOCAL);
+
+  it('encodes an input in the path as one segment: no climbing to another path, no new query', async () => {
+    const spec = users(`"${base}/users/\${inputs.city}?format=safe"`);
+    for (const [city, path] of [
+      ['../../admin/delete_all?x=', '/users/..%2F..%2Fadmin%2Fdelete_all%3Fx%3D?format=safe'],
+      ['7?format=evil&role=admin#', '/users/7%3Fformat%3Devil%26role%3Dadmin%23?format=safe'],
+      ['São Paulo', '/users/S%C3%A3o%20Paulo?format=safe'],
+    ]) {
+      const r = await spec.execute({ city }, toolContext());
+      expect(r.isError, textOf(r)).toBe(false);
+      expect(received.at(-1)!.url).toBe(path);
+    }
+  });
+
+  it('refuses . and .. as a whole path segment', async () => {
+    const r = await users(`"${base}/users/\${inputs.city}/profile"`).execute({ city: '..' }, toolContext());
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain('".." cannot be a path segment of the URL');
+  });
+
+  it('encodes an input in the query as one value, and leaves a urlencode() call as it is', async () => {
+    await users(`"${base}/search?q=\${inputs.city}&fixed=1"`).execute({ city: 'a&fixed=2#x' }, toolContext());
+    expect(received.at(-1)!.url).toBe('/search?q=a%26fixed%3D2%23x&fixed=1');
+    await users(`"${base}/search?q=\${urlencode(inputs.city)}"`).execute({ city: 'a b' }, toolContext());
+    expect(received.at(-1)!.url).toBe('/search?q=a+b');
+  });
+
+  it('refuses a URL whose origin is not the template\'s (an input in the port)', async () => {
+    const r = await customToolSpec(customTool({ fields: fieldsFrom(`url = "${base}\${inputs.city}/x"`) }), LOCAL).execute({ city: '0@evil.example' }, toolContext());
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/leaves http:\/\/127\.0\.0\.1:\d+ \(the tool's URL\), so it is refused|not valid|not an absolute URL/);
   });
 });

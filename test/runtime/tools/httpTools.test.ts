@@ -56,7 +56,8 @@ afterAll(async () => {
 });
 
 function tool(name: string, options: BuiltinOptions = {}): ToolSpec {
-  return builtinToolSpecs(options).find((t) => t.ref === `builtins.http.${name}`)!;
+  // The test server listens on 127.0.0.1: allowed here as a project allows it (allowed_hosts).
+  return builtinToolSpecs({ ...options, http: { allowedHosts: ['127.0.0.1'], ...options.http } }).find((t) => t.ref === `builtins.http.${name}`)!;
 }
 
 describe('builtins.http', () => {
