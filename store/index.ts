@@ -39,6 +39,7 @@ export type {
   RunVariables,
   RunBudget,
   ConfigChangeRecord,
+  ForkPoint,
   RunSummary,
   RunStatus,
   UsageTotals,
@@ -58,3 +59,4 @@ export type {
   RouteKind,
   LeaseRow,
 } from './rows.js';
+export type { ForksRepo, ForkCopy, ForkedSession } from './repos/forks.js';

@@ -16,6 +16,7 @@ import {
   RunConfigSchema,
   RunVariablesSchema,
   RunBudgetSchema,
+  ForkPointSchema,
   PartsSchema,
   ToolResultSchema,
   UnknownSchema,
@@ -51,6 +52,8 @@ export function toRunRow(codec: ColumnCodec, r: Parsed<typeof RawRun>): RunRow {
     variables: r.variables_json === null ? undefined : parseJsonColumn(codec, RunVariablesSchema, `runs ${r.id} variables_json`, r.variables_json),
     configChanges: parseJsonColumn(codec, ConfigChangesSchema, `runs ${r.id} config_changes_json`, r.config_changes_json),
     budget: r.budget_json === null ? undefined : parseJsonColumn(codec, RunBudgetSchema, `runs ${r.id} budget_json`, r.budget_json),
+    parentRunId: r.parent_run_id ?? undefined,
+    fork: r.fork_json == null ? undefined : parseJsonColumn(codec, ForkPointSchema, `runs ${r.id} fork_json`, r.fork_json),
   };
 }
 

@@ -82,6 +82,9 @@ const Limits = z.object({ tokens: z.number().optional(), dollars: z.number().opt
 export const RunBudgetSchema = lazySchema(() =>
   z.object({ limits: z.record(z.string(), Limits), elapsed: z.record(z.string(), z.number()), since: z.string().optional() }),
 );
+export const ForkPointSchema = lazySchema(() =>
+  z.object({ task: z.string(), turn: z.number().int().optional(), changes: z.array(z.string()), copied: z.array(z.string()) }),
+);
 export const ConfigChangesSchema = lazySchema(() => z.array(z.object({ at: z.string(), changes: z.array(z.string()) })));
 
 // ---- Raw rows as SQLite returns them (snake_case, NULLs, 0/1 booleans).
@@ -105,6 +108,8 @@ export const RawRun = lazySchema(() => z.object({
   variables_json: nullableText,
   config_changes_json: text,
   budget_json: nullableText,
+  parent_run_id: z.string().nullish(),
+  fork_json: z.string().nullish(),
 }));
 
 export const RawRunSummary = lazySchema(() => RawRun().extend({

@@ -28,6 +28,19 @@ export interface RunRow {
   configChanges: ConfigChangeRecord[];
   /** The run's budgets as last recorded by its runner; undefined for runs stored before this was recorded. */
   budget?: RunBudget | undefined;
+  /** The run this one was forked from (`squadron fork`), and where; undefined for a run started afresh. */
+  parentRunId?: string | undefined;
+  fork?: ForkPoint | undefined;
+}
+
+/** Where a forked run left its parent and what it changed from there on (recorded once, at the fork). */
+export interface ForkPoint {
+  task: string;
+  turn?: number | undefined;
+  /** What differs from the parent from the fork point on: `input topic`, `var region`, `config mission.hcl`, `replay …`. */
+  changes: string[];
+  /** Tasks copied from the parent with their outputs, sessions and ledger (never run again). */
+  copied: string[];
 }
 
 /**
