@@ -130,7 +130,7 @@ function view(v: View): Store {
   return store;
 }
 
-const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests', 'budgets'];
+const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests', 'budgets', 'forks'];
 
 /** The repository with every method behind `guard`. */
 function gated<R extends object>(repo: R, guard: <T>(fn: () => Promise<T>) => Promise<T>): R {
