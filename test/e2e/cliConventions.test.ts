@@ -42,6 +42,8 @@ const CONVENTIONS: Record<string, Conventions> = {
   approve: { data: 'it records decisions and names the command that continues the run; it prints no data', mistake: (f) => ({ args: ['approve', 'run_nope', '--db', f.dir], code: 'not_found' }) },
   deny: { data: 'it records a decision; it prints no data', mistake: (f) => ({ args: ['deny', f.runId, '--db', f.dir, '--reason', 'no'], code: 'refused' }) },
   answer: { data: 'it records an answer; it prints no data', mistake: (f) => ({ args: ['answer', f.runId, '--db', f.dir], code: 'usage' }) },
+  fork: { data: (f) => ['fork', f.runId, '--at', 'report', '--db', f.dir], mistake: (f) => ({ args: ['fork', 'run_nope', '--at', 'report', '--db', f.dir], code: 'not_found' }) },
+  diff: { data: (f) => ['diff', f.runId, f.runId, '--db', f.dir], mistake: (f) => ({ args: ['diff', f.runId, 'run_nope', '--db', f.dir], code: 'not_found' }) },
   runs: { data: (f) => ['runs', '--db', f.dir], mistake: (f) => ({ args: ['runs', '--db', join(f.dir, 'nowhere')], code: 'not_found' }) },
   inspect: { data: (f) => ['inspect', f.runId, '--db', f.dir, '--transcript'], mistake: (f) => ({ args: ['inspect', f.runId, '--db', f.dir, '--task', 'nope'], code: 'not_found' }) },
   worker: { data: 'it runs until stopped and prints a line per unit of work it takes; it prints no data', mistake: (f) => ({ args: ['worker', '--db', f.dir], code: 'usage' }) },
