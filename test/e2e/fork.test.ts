@@ -9,61 +9,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { ANTHROPIC_MODEL, fakeModelBlock, openRunDb, removeProjects, writeProject } from '../support/e2eProject.js';
-import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
+import { openRunDb, removeProjects, writeProject } from '../support/e2eProject.js';
+import { startFakeModelServer } from '../support/fakeModelServer.js';
+import { forkMission as mission, forkScript as script, labelOf } from '../support/forkMission.js';
 import { startCounter } from '../support/localServer.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 afterAll(removeProjects);
-
-/** prepare → draft → publish, each direct: one POST, then done (draft POSTs twice). */
-function mission(models: FakeModelServer, counterUrl: string): string {
-  return `${fakeModelBlock(models)}
-mission "m" {
-  direct = true
-  commander { model = ${ANTHROPIC_MODEL} }
-  input "tag" {
-    type    = "string"
-    default = "one"
-  }
-  task "prepare" {
-    objective = "OBJ-prepare-\${inputs.tag} at ${counterUrl}"
-    tools     = [builtins.http.post]
-  }
-  task "draft" {
-    depends_on = [tasks.prepare]
-    objective  = "OBJ-draft-\${inputs.tag} at ${counterUrl}"
-    tools      = [builtins.http.post]
-  }
-  task "publish" {
-    depends_on = [tasks.draft]
-    objective  = "OBJ-publish-\${inputs.tag} at ${counterUrl}"
-    tools      = [builtins.http.post]
-  }
-}
-`;
-}
-
-function labelOf(request: FakeRequest): string {
-  return /worker agent of task "([a-z]+)"/.exec(request.canonical.system)?.[1] ?? 'unknown';
-}
-
-/** The objective marker the request carries (`OBJ-draft-one`), which the task's summary repeats. */
-function objectiveOf(request: FakeRequest): string {
-  return /OBJ-[a-z]+-[a-z0-9]+/.exec(JSON.stringify(request.canonical.messages[0]))?.[0] ?? 'none';
-}
-
-function script(counterUrl: string, hook?: (request: FakeRequest) => FakeReply | undefined): (request: FakeRequest) => FakeReply {
-  return (request) => {
-    const fromHook = hook?.(request);
-    if (fromHook) return fromHook;
-    const label = labelOf(request);
-    const turn = request.canonical.messages.filter((m) => m.role === 'assistant').length;
-    const posts = label === 'draft' ? 2 : 1;
-    if (turn < posts) return { toolCalls: [{ name: 'builtins_http_post', input: { url: `${counterUrl}/mark`, body: `${objectiveOf(request)}#${turn + 1}`, content_type: 'text' } }] };
-    return { toolCalls: [{ name: 'task_complete', input: { summary: `done ${objectiveOf(request)}` } }] };
-  };
-}
 
 function forkedId(stdout: string): string {
   const id = /^run (run_\w+) \(forked from/m.exec(stdout)?.[1];
