@@ -38,7 +38,8 @@ export function forkStatements(plan: ForkCopy, forkJson: string): ForkStatement[
     const cut = s.cut;
     // A cut session is running again: no answer yet (`x <> x` is false as SQLite's 0 and PostgreSQL's boolean alike).
     const status = cut ? `'running'` : 'status';
-    const cols = SESSION_COLS.replace('status, ', `${status}, `).replace('answer, answer_delivered', cut ? 'NULL, answer_delivered <> answer_delivered' : 'answer, answer_delivered').replace(', finished_at', cut ? ', NULL' : ', finished_at');
+    // A cut session's prompt is left empty: the runtime renders it from the fork's config (the change applies).
+    const cols = SESSION_COLS.replace('status, ', `${status}, `).replace('system_prompt', cut ? `''` : 'system_prompt').replace('answer, answer_delivered', cut ? 'NULL, answer_delivered <> answer_delivered' : 'answer, answer_delivered').replace(', finished_at', cut ? ', NULL' : ', finished_at');
     out.push({ sql: `INSERT INTO sessions (id, run_id, ${SESSION_COLS}) SELECT ?, ?, ${cols} FROM sessions WHERE id = ?`, values: [s.to, c, s.from] });
     out.push({
       sql: `INSERT INTO messages (session_id, ${MESSAGE_COLS}) SELECT ?, ${MESSAGE_COLS} FROM messages WHERE session_id = ?${cut ? ' AND seq < ?' : ''} ORDER BY seq`,

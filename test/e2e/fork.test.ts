@@ -137,6 +137,19 @@ describe('squadron fork', () => {
       // The first POST of draft happened in the parent and is kept; only the second and publish's run.
       expect(counter.marks).toEqual(['OBJ-draft-one#2', 'OBJ-publish-one#1']);
 
+      // With an edited config, the continued session's request is the parent's plus the change (its prompt, rendered anew).
+      const main = join(dir, 'main.hcl');
+      writeFileSync(main, readFileSync(main, 'utf8').replace('  direct = true\n', '  direct = true\n  description = "NEW-DESCRIPTION"\n'));
+      const next = models.requests.length;
+      const edited = await runCli(['fork', parent, '--at', 'draft', '--turn', '2'], { cwd: dir });
+      expect(edited.code, edited.stderr + edited.stdout).toBe(0);
+      const first = models.requests[next]!;
+      expect(labelOf(first)).toBe('draft');
+      expect(first.canonical.messages).toEqual(parentDraft[1]!.canonical.messages);
+      expect(parentDraft[1]!.canonical.system).not.toContain('NEW-DESCRIPTION');
+      expect(first.canonical.system).toContain('The mission: NEW-DESCRIPTION');
+      expect(first.canonical.system.replace(' The mission: NEW-DESCRIPTION', '')).toBe(parentDraft[1]!.canonical.system);
+
       const bad = await runCli(['fork', parent, '--at', 'draft', '--turn', '9'], { cwd: dir });
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('--turn 9: the worker of task "draft" made 3 model requests in the parent run (give 1–3)');
