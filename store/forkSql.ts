@@ -1,6 +1,7 @@
 // The statements that copy a parent run's rows into a forked child, written once for both backends
-// with `?` placeholders (PostgreSQL numbers them: numbered()). Copied model turns are marked
-// inherited: the child's budgets count only what it spends itself.
+// with `?` placeholders (PostgreSQL numbers them: numbered()); booleans are written as comparisons,
+// which each backend stores as its own true. Copied model turns are marked inherited: the child's
+// budgets count only what it spends itself.
 
 import { newId } from './ids.js';
 import type { ForkCopy } from './repos/forks.js';
@@ -46,7 +47,7 @@ export function forkStatements(plan: ForkCopy, forkJson: string): ForkStatement[
       values: cut ? [s.to, s.from, cut.beforeSeq] : [s.to, s.from],
     });
     out.push({
-      sql: `INSERT INTO model_turns (run_id, session_id, inherited, ${TURN_COLS}) SELECT ?, ?, 1, ${TURN_COLS} FROM model_turns WHERE session_id = ?${cut ? ' AND turn < ?' : ''} ORDER BY id`,
+      sql: `INSERT INTO model_turns (run_id, session_id, inherited, ${TURN_COLS}) SELECT ?, ?, 1 = 1, ${TURN_COLS} FROM model_turns WHERE session_id = ?${cut ? ' AND turn < ?' : ''} ORDER BY id`,
       values: cut ? [c, s.to, s.from, cut.beforeTurn] : [c, s.to, s.from],
     });
     out.push({

@@ -4,5 +4,5 @@
 
 ALTER TABLE runs ADD COLUMN parent_run_id text;
 ALTER TABLE runs ADD COLUMN fork_json json;
-ALTER TABLE model_turns ADD COLUMN inherited integer NOT NULL DEFAULT 0 CHECK (inherited IN (0, 1));
+ALTER TABLE model_turns ADD COLUMN inherited boolean NOT NULL DEFAULT false;
 CREATE INDEX runs_by_parent ON runs (parent_run_id);

@@ -77,6 +77,13 @@ describe('squadron fork', () => {
       const listed = (JSON.parse(runs.stdout) as { runs: { id: string; parent_run_id?: string; fork?: { task: string }; tokens: number }[] }).runs;
       expect(listed.find((r) => r.id === child)).toMatchObject({ parent_run_id: parent, fork: { task: 'draft' } });
       expect(listed.find((r) => r.id === parent)?.parent_run_id).toBeUndefined();
+      // The fork's tokens are its own: the turns copied from its parent are not counted again.
+      const own = openRunDb(dir);
+      const ownTokens = own.prepare('SELECT SUM(input_tokens + output_tokens + cache_read_tokens + cache_write_tokens) FROM model_turns WHERE run_id = ? AND inherited = 0').pluck().get(child) as number;
+      const allTokens = own.prepare('SELECT SUM(input_tokens + output_tokens + cache_read_tokens + cache_write_tokens) FROM model_turns WHERE run_id = ?').pluck().get(child) as number;
+      own.close();
+      expect(ownTokens).toBeLessThan(allTokens);
+      expect(listed.find((r) => r.id === child)?.tokens).toBe(ownTokens);
       const human = await runCli(['runs', '--db', dir], { cwd: dir });
       expect(human.stdout).toMatch(new RegExp(`^${child} .*${parent} at draft$`, 'm'));
       const inspect = await runCli(['inspect', child, '--db', dir], { cwd: dir });

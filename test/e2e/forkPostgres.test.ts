@@ -57,7 +57,7 @@ describe('squadron fork on PostgreSQL', () => {
         { name: 'draft', status: 'completed' },
         { name: 'publish', status: 'completed' },
       ]);
-      const inherited = await query<{ n: string }>(url, 'SELECT count(*)::text AS n FROM model_turns WHERE run_id = $1 AND inherited = 1', [child]);
+      const inherited = await query<{ n: string }>(url, 'SELECT count(*)::text AS n FROM model_turns WHERE run_id = $1 AND inherited', [child]);
       // prepare's two turns and draft's first.
       expect(inherited[0]!.n).toBe('3');
 
