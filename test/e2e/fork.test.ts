@@ -260,4 +260,39 @@ describe('squadron fork', () => {
       await counter.close();
     }
   });
+  it('approvals given in the parent before the fork point stay given; the fork task asks again', async () => {
+    const counter = await startCounter();
+    const models = await startFakeModelServer({ respond: script(counter.url) });
+    try {
+      const dir = writeProject({ 'main.hcl': mission(models, counter.url, { approval: true }) });
+      let step = await runCli(['run', dir], { cwd: dir });
+      const parent = /^run (run_\w+)/m.exec(step.stdout)![1]!;
+      // Each POST waits for its approval: approve and resume until the run completes.
+      for (let i = 0; i < 6 && step.code === 4; i++) {
+        expect((await runCli(['approve', parent, '--all', '--db', dir], { cwd: dir })).code).toBe(0);
+        step = await runCli(['resume', parent, '--db', dir], { cwd: dir });
+      }
+      expect(step.code, step.stderr + step.stdout).toBe(0);
+      expect(counter.marks).toHaveLength(4);
+      counter.marks.length = 0;
+
+      const forked = await runCli(['fork', parent, '--at', 'draft'], { cwd: dir });
+      expect(forked.code, forked.stderr + forked.stdout).toBe(4);
+      const child = forkedId(forked.stdout);
+      const db = openRunDb(dir);
+      try {
+        const requests = db.prepare('SELECT task, status FROM operator_requests WHERE run_id = ? ORDER BY created_at').all(child);
+        expect(requests).toEqual([
+          { task: 'prepare', status: 'approved' },
+          { task: 'draft', status: 'pending' },
+        ]);
+      } finally {
+        db.close();
+      }
+      expect(counter.marks).toEqual([]);
+    } finally {
+      await models.close();
+      await counter.close();
+    }
+  });
 });

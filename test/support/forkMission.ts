@@ -5,7 +5,9 @@ import { ANTHROPIC_MODEL, fakeModelBlock } from './e2eProject.js';
 import type { FakeModelServer, FakeReply, FakeRequest } from './fakeModelServer.js';
 
 /** prepare → draft → publish, each direct: one POST, then done (draft POSTs twice). */
-export function forkMission(models: FakeModelServer, counterUrl: string): string {
+/** With `approval`, every POST needs the operator's approval. */
+export function forkMission(models: FakeModelServer, counterUrl: string, opts: { approval?: boolean } = {}): string {
+  const approval = opts.approval ? '\n    approval  = [builtins.http.post]' : '';
   return `${fakeModelBlock(models)}
 mission "m" {
   direct = true
@@ -16,17 +18,17 @@ mission "m" {
   }
   task "prepare" {
     objective = "OBJ-prepare-\${inputs.tag} at ${counterUrl}"
-    tools     = [builtins.http.post]
+    tools     = [builtins.http.post]${approval}
   }
   task "draft" {
     depends_on = [tasks.prepare]
     objective  = "OBJ-draft-\${inputs.tag} at ${counterUrl}"
-    tools      = [builtins.http.post]
+    tools      = [builtins.http.post]${approval}
   }
   task "publish" {
     depends_on = [tasks.draft]
     objective  = "OBJ-publish-\${inputs.tag} at ${counterUrl}"
-    tools      = [builtins.http.post]
+    tools      = [builtins.http.post]${approval}
   }
 }
 `;
