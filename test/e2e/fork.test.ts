@@ -2,7 +2,8 @@
 // (an HTTP POST a test server counts), is forked at a task: the tasks before it are copied (no model
 // request, no side effect), the fork task and the rest run once. A fork at a turn continues the copied
 // session (its first request is the parent's request at that turn); an edited config shows in diff;
-// a fork of a fork; a fork of a running run is refused; a fork killed with SIGKILL resumes.
+// a fork of a fork; a fork of a running run is refused; a fork killed with SIGKILL resumes; approvals
+// given before the fork point stay given, the fork task asks again.
 
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
