@@ -32,6 +32,7 @@ export type { RunReport, TaskReport } from '../runtime/run.js';
 export type { OperatorPrompt, PromptRequest, PromptReply, OperatorAnswer, QuestionPayload } from '../runtime/operator/types.js';
 export type { MissionPlan, TaskPlan, AgentPlan } from '../runtime/plan.js';
 export { SquadronError, type SquadronErrorCode } from './errors.js';
+export { fork, diff, type ForkRequest, type DiffRequest, type RunDiff, type TaskDiff, type TaskSide } from './fork.js';
 export { openProject, selectMission, selectionOverrides, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
 
 /** Validates a config as `squadron validate` does (without contacting MCP servers unless `mcpTools` is given). */
@@ -287,8 +288,13 @@ async function refusalsAsErrors<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** `db` as the store opens it: a PostgreSQL connection string as given, a SQLite path made absolute. */
-function databaseLocation(db: string): string {
+export function databaseLocation(db: string): string {
   return isPostgresUrl(db) ? db.trim() : resolve(db);
+}
+
+/** The runtime's environment for a run of `project` (also used by fork). */
+export async function runEnvironment(project: LoadedProject, dbPath: string, hooks: RunHooks & ProjectOptions): Promise<RunEnvironment> {
+  return environment(project, dbPath, hooks);
 }
 
 async function environment(project: LoadedProject, dbPath: string, hooks: RunHooks & ProjectOptions): Promise<RunEnvironment> {

@@ -1,6 +1,7 @@
 // `squadron inspect --json`: a stored run as the documented JSON contract (snake_case keys; task
 // outputs, tool inputs and run inputs verbatim). Also the usage figures in the shape `run --json` uses.
 
+import { forkJson } from './forkText.js';
 import { requestJson } from './runReport.js';
 import type { RunInspection, SessionTranscript, TaskInspection } from '../runtime/inspect.js';
 import { RunOptionsSchema } from '../runtime/runOptions.js';
@@ -33,6 +34,9 @@ export function inspectionJson(ins: RunInspection): Record<string, unknown> {
       ...(run.finishedAt !== undefined ? { finished_at: run.finishedAt } : {}),
       ...(run.error !== undefined ? { error: run.error } : {}),
       ...(options.workspaceDir !== undefined ? { workspace: options.workspaceDir } : {}),
+      // A fork: the run it was forked from and its fork point (task, turn, what changed, what was copied).
+      ...(run.parentRunId !== undefined ? { parent_run_id: run.parentRunId } : {}),
+      ...(run.fork !== undefined ? { fork: forkJson(run.fork) } : {}),
       // PostgreSQL: the runner coordinating the run (see RunnerInfo), absent on SQLite.
       ...(ins.runner !== undefined ? { runner: ins.runner } : {}),
     },

@@ -19,7 +19,7 @@ export const LIVE_RESERVATION = `((r.unit_id IS NULL AND EXISTS (SELECT 1 FROM l
 export function totalsSql(run: string, int: string, real: string): string {
   return `SELECT 'spent' AS kind, task_name AS name, CAST(SUM(input_tokens + output_tokens + cache_read_tokens + cache_write_tokens) AS ${int}) AS tokens,
       CAST(SUM(cost_usd) AS ${real}) AS dollars, 0 AS calls
-    FROM model_turns WHERE run_id = ${run} GROUP BY task_name
+    FROM model_turns WHERE run_id = ${run} AND NOT inherited GROUP BY task_name
     UNION ALL
     SELECT 'held', r.scope, CAST(SUM(r.tokens) AS ${int}), CAST(SUM(r.dollars) AS ${real}), COUNT(*)
     FROM budget_reservations r WHERE r.run_id = ${run} AND ${LIVE_RESERVATION} GROUP BY r.scope`;

@@ -41,6 +41,7 @@ export type {
   RunBudget,
   WorkspaceIdentity,
   ConfigChangeRecord,
+  ForkPoint,
   RunSummary,
   RunStatus,
   UsageTotals,
@@ -60,3 +61,4 @@ export type {
   RouteKind,
   LeaseRow,
 } from './rows.js';
+export type { ForksRepo, ForkCopy, ForkedSession } from './repos/forks.js';

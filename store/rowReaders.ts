@@ -17,6 +17,7 @@ import {
   RunVariablesSchema,
   RunBudgetSchema,
   WorkspaceIdentitySchema,
+  ForkPointSchema,
   PartsSchema,
   ToolResultSchema,
   UnknownSchema,
@@ -53,6 +54,8 @@ export function toRunRow(codec: ColumnCodec, r: Parsed<typeof RawRun>): RunRow {
     configChanges: parseJsonColumn(codec, ConfigChangesSchema, `runs ${r.id} config_changes_json`, r.config_changes_json),
     budget: r.budget_json === null ? undefined : parseJsonColumn(codec, RunBudgetSchema, `runs ${r.id} budget_json`, r.budget_json),
     workspace: r.workspace_json === null || r.workspace_json === undefined ? undefined : parseJsonColumn(codec, WorkspaceIdentitySchema, `runs ${r.id} workspace_json`, r.workspace_json),
+    parentRunId: r.parent_run_id ?? undefined,
+    fork: r.fork_json == null ? undefined : parseJsonColumn(codec, ForkPointSchema, `runs ${r.id} fork_json`, r.fork_json),
   };
 }
 

@@ -85,6 +85,9 @@ export const RunBudgetSchema = lazySchema(() =>
   z.object({ limits: z.record(z.string(), Limits), elapsed: z.record(z.string(), z.number()), since: z.string().optional() }),
 );
 export const WorkspaceIdentitySchema = lazySchema(() => z.object({ dev: z.string(), ino: z.string(), born: z.string() }));
+export const ForkPointSchema = lazySchema(() =>
+  z.object({ task: z.string(), turn: z.number().int().optional(), changes: z.array(z.string()), copied: z.array(z.string()) }),
+);
 export const ConfigChangesSchema = lazySchema(() => z.array(z.object({ at: z.string(), changes: z.array(z.string()) })));
 
 // ---- Raw rows as SQLite returns them (snake_case, NULLs, 0/1 booleans).
@@ -110,6 +113,8 @@ export const RawRun = lazySchema(() => z.object({
   budget_json: nullableText,
   // 0015; absent from a database of an older schema opened read-only.
   workspace_json: nullableText.optional(),
+  parent_run_id: z.string().nullish(),
+  fork_json: z.string().nullish(),
 }));
 
 export const RawRunSummary = lazySchema(() => RawRun().extend({

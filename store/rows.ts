@@ -30,6 +30,19 @@ export interface RunRow {
   budget?: RunBudget | undefined;
   /** The identity of the run's workspace folder (0015); undefined for runs stored before it was recorded. */
   workspace?: WorkspaceIdentity | undefined;
+  /** The run this one was forked from (`squadron fork`), and where; undefined for a run started afresh. */
+  parentRunId?: string | undefined;
+  fork?: ForkPoint | undefined;
+}
+
+/** Where a forked run left its parent and what it changed from there on (recorded once, at the fork). */
+export interface ForkPoint {
+  task: string;
+  turn?: number | undefined;
+  /** What differs from the parent from the fork point on: `input topic`, `var region`, `config mission.hcl`, `replay …`. */
+  changes: string[];
+  /** Tasks copied from the parent with their outputs, sessions and ledger (never run again). */
+  copied: string[];
 }
 
 /**

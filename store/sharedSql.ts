@@ -5,7 +5,7 @@
 import type { TurnRecord } from './repos/turns.js';
 
 /**
- * Runs with their usage totals and task counts. The runs are chosen (and limited) first, so only their
+ * Runs with their usage totals (their own: a fork's turns copied from its parent are not counted) and task counts. The runs are chosen (and limited) first, so only their
  * own model turns are summed — not every turn in the database. `limit` is the backend's placeholder
  * for the limit, `tiebreak` the column that orders runs started in the same millisecond.
  */
@@ -24,7 +24,7 @@ export function runSummarySelect(where: string, limit: string, tiebreak: string)
     SELECT run_id, SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens,
       SUM(cache_read_tokens) AS cache_read_tokens, SUM(cache_write_tokens) AS cache_write_tokens,
       SUM(cost_usd) AS cost_usd, COUNT(*) AS turns
-    FROM model_turns WHERE run_id IN (SELECT id FROM r) GROUP BY run_id
+    FROM model_turns WHERE run_id IN (SELECT id FROM r) AND NOT inherited GROUP BY run_id
   ) t ON t.run_id = r.id
   ORDER BY r.started_at DESC, r.seq DESC`;
 }

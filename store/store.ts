@@ -5,6 +5,7 @@ import type { Redactor } from './redact.js';
 import type { BudgetsRepo } from './repos/budgets.js';
 import type { ContextViewsRepo } from './repos/contextViews.js';
 import type { EventsRepo } from './repos/events.js';
+import type { ForksRepo } from './repos/forks.js';
 import type { ItemsRepo } from './repos/items.js';
 import type { LedgerRepo } from './repos/ledger.js';
 import type { LeasesRepo } from './repos/leases.js';
@@ -56,4 +57,6 @@ export interface Store {
   budgets: BudgetsRepo;
   /** What runs ask their operator: approvals of tool calls and questions. */
   operatorRequests: OperatorRequestsRepo;
+  /** Copies a parent run's finished work into a forked child (`squadron fork`). */
+  forks: ForksRepo;
 }

@@ -12,6 +12,7 @@ import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { DB_OPTION_HELP, openStoreWithRun } from '../storeAccess.js';
 import { indent } from '../table.js';
 import { groupDigits } from '../../core/digits.js';
+import { forkPointText } from '../forkText.js';
 
 interface InspectFlags {
   db?: string;
@@ -87,6 +88,7 @@ function renderInspection(ins: RunInspection): string {
   out.push(`run ${run.id} · mission ${run.mission} · ${run.status}`);
   out.push(`started ${run.startedAt}${run.finishedAt ? ` · finished ${run.finishedAt}` : ''} · ${usageText(ins.usage)}`);
   if (run.error) out.push(`error: ${run.error}`);
+  if (run.parentRunId !== undefined && run.fork) out.push(`forked from ${forkPointText(run.parentRunId, run.fork)}${run.fork.changes.length > 0 ? ` · changed: ${run.fork.changes.join(', ')}` : ''}${run.fork.copied.length > 0 ? ` · copied: ${run.fork.copied.join(', ')}` : ''}`);
   if (ins.runner) out.push(`coordinated by ${runnerText(ins.runner)}`);
   for (const record of run.configChanges) out.push(`resumed with a changed config at ${record.at}: ${record.changes.join('; ')}`);
   for (const b of ins.control.budgets) out.push(`budget ${b.scope === 'mission' ? 'of the mission' : `of task ${b.scope}`}: ${spendText(b)}`);

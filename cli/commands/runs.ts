@@ -14,6 +14,7 @@ import { formatDuration, table } from '../table.js';
 import { groupDigits } from '../../core/digits.js';
 import { requestJson } from '../runReport.js';
 import { registerPrune } from '../runsPrune.js';
+import { forkJson, forkPointText } from '../forkText.js';
 
 /** `1 approval, 2 questions` */
 function waitingText(requests: readonly Record<string, unknown>[]): string {
@@ -54,10 +55,12 @@ export function register(program: Command, io: CliIo): void {
         const opts: { limit: number; mission?: string } = { limit: flags.limit };
         if (flags.mission) opts.mission = flags.mission;
         const listed = [];
+        const forkedFrom = new Map<string, string>();
         for (const { store, path } of stores) {
           for (const r of await store.runs.list(opts)) {
             // A 'running' run whose runner is gone was interrupted (killed, crashed): say so.
             const status = await shownRunStatus(store, r.id, r.status);
+            if (r.parentRunId !== undefined && r.fork) forkedFrom.set(r.id, forkPointText(r.parentRunId, r.fork));
             listed.push({
               id: r.id,
               mission: r.mission,
@@ -70,6 +73,8 @@ export function register(program: Command, io: CliIo): void {
               budget: await missionBudget(store, r, status, Date.now()),
               ...(r.status === 'waiting' ? { waiting_for: (await store.operatorRequests.list(r.id, { pendingOnly: true })).map(requestJson) } : {}),
               ...(r.error ? { error: r.error } : {}),
+              ...(r.parentRunId !== undefined ? { parent_run_id: r.parentRunId } : {}),
+              ...(r.fork !== undefined ? { fork: forkJson(r.fork) } : {}),
               db: shownPath(io, path),
             });
           }
@@ -86,9 +91,11 @@ export function register(program: Command, io: CliIo): void {
           io.stdout.write('no runs yet\n');
           return;
         }
+        // Lineage gets a column only when some listed run is a fork.
+        const forks = rows.some((r) => r.parent_run_id !== undefined);
         io.stdout.write(
           table(
-            ['RUN', 'MISSION', 'STATUS', 'STARTED', 'DURATION', 'TASKS', 'TOKENS', 'COST', 'BUDGET'],
+            ['RUN', 'MISSION', 'STATUS', 'STARTED', 'DURATION', 'TASKS', 'TOKENS', 'COST', 'BUDGET', ...(forks ? ['FORKED FROM'] : [])],
             rows.map((r) => [
               r.id,
               r.mission,
@@ -99,6 +106,7 @@ export function register(program: Command, io: CliIo): void {
               groupDigits(r.tokens),
               `$${r.cost_usd.toFixed(4)}`,
               r.budget ? spendText(r.budget) : '-',
+              ...(forks ? [forkedFrom.get(r.id) ?? '-'] : []),
             ]),
           ),
         );

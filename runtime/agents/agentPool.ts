@@ -191,8 +191,9 @@ export async function agentSessionDeps(
     agent: name,
     sessionId: row.id,
     model,
-    // A resumed session keeps the exact prompt it started with, so its conversation stays coherent.
-    systemPrompt: row.systemPrompt,
+    // A resumed session keeps the exact prompt it started with, so its conversation stays coherent;
+    // one a fork cut at a turn is stored without it and takes the one the fork's config renders.
+    systemPrompt: row.systemPrompt === '' ? def.systemPrompt : row.systemPrompt,
     toolbox,
     maxTurns: def.maxTurns ?? ctx.limits.agentMaxTurns,
     resultMaxTokens: def.toolResponse.maxTokens,

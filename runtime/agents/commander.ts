@@ -184,7 +184,8 @@ export async function runCommander(
     agent: 'commander',
     sessionId: row.id,
     model: sessionModel,
-    systemPrompt: row.systemPrompt,
+    // A session a fork cut at a turn is stored without its prompt: the fork's config renders it.
+    systemPrompt: row.systemPrompt === '' ? commanderSystemPrompt({ mission, task, agents, upstream, ...(extension ? { dataset: extension.dataset } : {}) }) : row.systemPrompt,
     toolbox,
     maxTurns: mission.commander.maxTurns ?? ctx.limits.commanderMaxTurns,
     resultMaxTokens: limit.maxTokens,

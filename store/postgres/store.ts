@@ -27,6 +27,7 @@ import { queueNotices, type QueueNotices } from './queueNotices.js';
 import { createContextViewsRepo } from './repos/contextViews.js';
 import { createOperatorRequestsRepo } from './repos/operatorRequests.js';
 import { createBudgetsRepo } from './repos/budgets.js';
+import { createForksRepo } from './repos/forks.js';
 
 export interface PostgresStoreOptions extends PostgresConnectOptions {
   /** Applied to every stored text that may carry user or model content; restored on read. */
@@ -106,6 +107,7 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
     contextViews: createContextViewsRepo(ctx),
     operatorRequests: createOperatorRequestsRepo(ctx),
     budgets: createBudgetsRepo(ctx),
+    forks: createForksRepo(ctx),
   };
 }
 

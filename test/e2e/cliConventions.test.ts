@@ -45,6 +45,8 @@ const CONVENTIONS: Record<string, Conventions> = {
   approve: { data: 'it decides requests of a waiting run', jsonElsewhere: 'approvals.test.ts', mistake: (f) => ({ args: ['approve', 'run_nope', '--db', f.dir], code: 'not_found' }) },
   deny: { data: 'it decides a request of a waiting run', jsonElsewhere: 'approvals.test.ts', mistake: (f) => ({ args: ['deny', f.runId, '--db', f.dir, '--reason', 'no'], code: 'refused' }) },
   answer: { data: 'it answers a question of a waiting run', jsonElsewhere: 'humanInput.test.ts', mistake: (f) => ({ args: ['answer', f.runId, '--db', f.dir], code: 'usage' }) },
+  fork: { data: (f) => ['fork', f.runId, '--at', 'report', '--db', f.dir], mistake: (f) => ({ args: ['fork', 'run_nope', '--at', 'report', '--db', f.dir], code: 'not_found' }) },
+  diff: { data: (f) => ['diff', f.runId, f.runId, '--db', f.dir], mistake: (f) => ({ args: ['diff', f.runId, 'run_nope', '--db', f.dir], code: 'not_found' }) },
   runs: { data: (f) => ['runs', '--db', f.dir], mistake: (f) => ({ args: ['runs', '--db', join(f.dir, 'nowhere')], code: 'not_found' }) },
   'runs prune': { data: (f) => ['runs', 'prune', '--db', f.dir, '--dry-run'], mistake: (f) => ({ args: ['runs', 'prune', '--db', f.dir, '--older-than', 'soon'], code: 'usage' }) },
   inspect: { data: (f) => ['inspect', f.runId, '--db', f.dir, '--transcript'], mistake: (f) => ({ args: ['inspect', f.runId, '--db', f.dir, '--task', 'nope'], code: 'not_found' }) },
