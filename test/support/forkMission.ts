@@ -1,14 +1,14 @@
 // The mission the fork tests run: three direct tasks (prepare → draft → publish), each POSTing to a
 // counting server (draft twice) before it finishes with a summary that repeats its objective marker.
 
-import { ANTHROPIC_MODEL, fakeModelBlock } from './e2eProject.js';
+import { ANTHROPIC_MODEL, fakeModelBlock, LOCAL_HTTP } from './e2eProject.js';
 import type { FakeModelServer, FakeReply, FakeRequest } from './fakeModelServer.js';
 
 /** prepare → draft → publish, each direct: one POST, then done (draft POSTs twice). */
 /** With `approval`, every POST needs the operator's approval. */
 export function forkMission(models: FakeModelServer, counterUrl: string, opts: { approval?: boolean } = {}): string {
   const approval = opts.approval ? '\n    approval  = [builtins.http.post]' : '';
-  return `${fakeModelBlock(models)}
+  return `${LOCAL_HTTP}${fakeModelBlock(models)}
 mission "m" {
   direct = true
   commander { model = ${ANTHROPIC_MODEL} }
