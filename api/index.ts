@@ -32,6 +32,14 @@ export type { OperatorPrompt, PromptRequest, PromptReply, OperatorAnswer, Questi
 export type { MissionPlan, TaskPlan, AgentPlan } from '../runtime/plan.js';
 export { SquadronError, type SquadronErrorCode } from './errors.js';
 export { openProject, selectMission, selectionOverrides, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
+export { listRuns, getRun, type RunListItem } from './runDocuments.js';
+export { decide, type DecideAction } from './decide.js';
+export { createToken, listTokens, revokeToken, verifyToken, type TokenRow } from './tokens.js';
+export { openRunStore, type RunStore } from './runStore.js';
+export { recoverableRuns } from './recoverable.js';
+export { followEvents, type FollowedEvent } from './followEvents.js';
+export { checkSignature, checkSharedSecret, signPayload, SIGNATURE_TOLERANCE_S } from './webhookSignature.js';
+export type { Trigger } from '../config/graph.js';
 
 /** Validates a config as `squadron validate` does (without contacting MCP servers unless `mcpTools` is given). */
 export function validate(path: string, opts: ValidateOptions = {}): Promise<LoadResult> {

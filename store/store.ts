@@ -15,6 +15,8 @@ import type { RunsRepo } from './repos/runs.js';
 import type { SessionsRepo } from './repos/sessions.js';
 import type { StoredResultsRepo } from './repos/storedResults.js';
 import type { TasksRepo } from './repos/tasks.js';
+import type { TokensRepo } from './repos/tokens.js';
+import type { WebhookDeliveriesRepo } from './repos/webhookDeliveries.js';
 import type { TurnsRepo } from './repos/turns.js';
 import type { UnitsRepo } from './repos/units.js';
 
@@ -56,4 +58,8 @@ export interface Store {
   budgets: BudgetsRepo;
   /** What runs ask their operator: approvals of tool calls and questions. */
   operatorRequests: OperatorRequestsRepo;
+  /** Bearer tokens of `squadron serve` (hashes only). */
+  tokens: TokensRepo;
+  /** Webhook deliveries `squadron serve` has seen (idempotency keys, signatures). */
+  webhookDeliveries: WebhookDeliveriesRepo;
 }

@@ -24,6 +24,8 @@ export const commands: readonly CommandEntry[] = [
   { name: 'runs', load: () => import('./runs.js') },
   { name: 'inspect', load: () => import('./inspect.js') },
   { name: 'worker', load: () => import('./worker.js') },
+  { name: 'serve', load: () => import('./serve.js') },
+  { name: 'token', load: () => import('./token.js') },
   { name: 'mcp', load: () => import('./mcp.js') },
   { name: 'docs', load: () => import('./docs.js') },
 ];

@@ -16,6 +16,8 @@ import { createLedgerRepo } from './repos/ledger.js';
 import { createLeasesRepo } from './repos/leases.js';
 import { createMessagesRepo } from './repos/messages.js';
 import { createRoutesRepo } from './repos/routes.js';
+import { createTokensRepo } from './repos/tokens.js';
+import { createWebhookDeliveriesRepo } from './repos/webhookDeliveries.js';
 import { createItemsRepo } from './repos/items.js';
 import { createRunsRepo } from './repos/runs.js';
 import { createSessionsRepo } from './repos/sessions.js';
@@ -106,6 +108,8 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
     contextViews: createContextViewsRepo(ctx),
     operatorRequests: createOperatorRequestsRepo(ctx),
     budgets: createBudgetsRepo(ctx),
+    tokens: createTokensRepo(ctx),
+    webhookDeliveries: createWebhookDeliveriesRepo(ctx),
   };
 }
 

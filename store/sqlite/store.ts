@@ -25,9 +25,11 @@ import { createStoredResultsRepo } from './storedResults.js';
 import { createContextViewsRepo } from './contextViews.js';
 import { createOperatorRequestsRepo } from './operatorRequests.js';
 import { createBudgetsRepo } from './budgets.js';
+import { createTokensRepo } from './tokens.js';
+import { createWebhookDeliveriesRepo } from './webhookDeliveries.js';
 import { lazyStatements } from './lazyStatements.js';
 
-type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests' | 'budgets';
+type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests' | 'budgets' | 'tokens' | 'webhookDeliveries';
 type Repos = Pick<Store, RepoName>;
 
 export interface SqliteStoreOptions {
@@ -65,6 +67,8 @@ function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
     contextViews: createContextViewsRepo(ctx),
     operatorRequests: createOperatorRequestsRepo(ctx),
     budgets: createBudgetsRepo(ctx),
+    tokens: createTokensRepo(ctx),
+    webhookDeliveries: createWebhookDeliveriesRepo(ctx),
   };
 }
 
@@ -128,7 +132,7 @@ function view(v: View): Store {
   return store;
 }
 
-const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests', 'budgets'];
+const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests', 'budgets', 'tokens', 'webhookDeliveries'];
 
 /** The repository with every method behind `guard`. */
 function gated<R extends object>(repo: R, guard: <T>(fn: () => Promise<T>) => Promise<T>): R {
