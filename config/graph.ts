@@ -44,6 +44,16 @@ export interface Pricing {
 }
 
 /** `budget { tokens, dollars, duration }` of a mission or a task: at least one limit is set. */
+/** A mission's `trigger` block: `squadron serve` starts a run on a signed POST to /webhooks/<path>. */
+export interface Trigger {
+  /** Without a leading slash. */
+  path: string;
+  secret: string;
+  signature: 'hmac' | 'shared_secret';
+  location: SourceLocation;
+  range: Range;
+}
+
 export interface Budget {
   tokens?: number;
   /** USD. */
@@ -401,6 +411,8 @@ export interface Mission {
   maxParallel: number;
   /** Covers every model call of a run of the mission. */
   budget?: Budget;
+  /** Starts runs from a signed webhook under `squadron serve`. */
+  trigger?: Trigger;
   inputs: MissionInput[];
   /** In declaration order. */
   datasets: DatasetSpec[];

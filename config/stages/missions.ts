@@ -15,6 +15,7 @@ import { evaluateValue, readBool, readEnum, readInteger, readText } from '../val
 import { toBoolValue, toNumberValue, toStringValue, typeName } from '../hcl/convert.js';
 import { checkAgentName, loadAgent, LOOP_GUARD_ATTRIBUTES, readLoopGuard, readReasoning } from './agents.js';
 import { BUDGET_BLOCK, checkBudgetPricing, loadBudget } from './budget.js';
+import { loadTrigger, TRIGGER_BLOCK } from './trigger.js';
 import { loadTask, type MissionContext } from './tasks.js';
 import { loadDatasets } from './datasets.js';
 import { exactList } from '../exactList.js';
@@ -27,6 +28,7 @@ const SCHEMA: BlockSchema = {
   attributes: { description: {}, agents: {}, max_parallel: {}, direct: {} },
   blocks: {
     budget: BUDGET_BLOCK,
+    trigger: TRIGGER_BLOCK,
     commander: { labels: [], min: 1, max: 1 },
     agent_defaults: { labels: [], max: 1 },
     input: { labels: ['name'] },
@@ -123,6 +125,8 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   if (description !== undefined) mission.description = description;
   if (defaults !== undefined) mission.agentDefaults = defaults;
   if (budget !== undefined) mission.budget = budget;
+  const trigger = loadTrigger(body.blocks.get('trigger')?.[0], scope, ctx);
+  if (trigger !== undefined) mission.trigger = trigger;
   checkBudgetPricing(budget, missionModels(mission, agents), ctx.symbols.models, where, ctx.diags);
   for (const task of mission.tasks) {
     checkBudgetPricing(task.budget, [commander.model, ...taskModels(task, agents)], ctx.symbols.models, `${where} task "${task.name}"`, ctx.diags);
