@@ -3,7 +3,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openProject, openRunStore, recoverableRuns, verifyToken, type LoadedProject } from '../api/index.js';
+import { openProject, openRunStore, recoverableRuns, SquadronError, verifyToken, type LoadedProject } from '../api/index.js';
 import { HttpError, sendError } from './http.js';
 import { createLog, type Log } from './log.js';
 import { matchRoute, type ServerState } from './routes.js';
@@ -68,7 +68,9 @@ export async function serve(opts: ServeOptions): Promise<number> {
       project = openProject(project.path, { env: opts.env });
       log('info', 'config reloaded', { config: project.path });
     } catch (error) {
-      log('error', 'config reload refused; keeping the previous config', { error: errorText(error) });
+      const first = error instanceof SquadronError ? error.diagnostics.find((d) => d.severity === 'error') : undefined;
+      const where = first ? `${first.file}:${first.line}:${first.column}: error[${first.code}]: ${first.message}` : errorText(error);
+      log('error', 'config reload refused; keeping the previous config', { error: where });
     }
   };
   process.on('SIGHUP', reload);
