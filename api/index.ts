@@ -39,7 +39,8 @@ export { openRunStore, type RunStore } from './runStore.js';
 export { recoverableRuns } from './recoverable.js';
 export { followEvents, type FollowedEvent } from './followEvents.js';
 export { checkSignature, checkSharedSecret, signPayload, SIGNATURE_TOLERANCE_S } from './webhookSignature.js';
-export type { Trigger } from '../config/graph.js';
+export type { Trigger, Schedule } from '../config/graph.js';
+export { nextFires, zonedTime } from '../config/stages/schedule.js';
 
 /** Validates a config as `squadron validate` does (without contacting MCP servers unless `mcpTools` is given). */
 export function validate(path: string, opts: ValidateOptions = {}): Promise<LoadResult> {

@@ -54,6 +54,25 @@ export interface Trigger {
   range: Range;
 }
 
+/** A mission's `schedule` block: when `squadron serve` starts a run, and its policies. */
+export interface Schedule {
+  /** Position among the mission's schedule blocks (its id is `<mission>.<index>`). */
+  index: number;
+  /** 5-field cron, compiled from `at` or `every` when those are used. */
+  cron: string;
+  /** What the block says, for display: `at 07:00`, `every 15m`, `cron "0 7 * * 1-5"`. */
+  spec: string;
+  /** IANA time zone (default UTC). */
+  timezone: string;
+  inputs: Record<string, string>;
+  overlap: 'skip' | 'buffer_one' | 'allow';
+  /** A fire missed while no server ran is made up once at start if it is this recent (0: never). */
+  catchupWindowMs: number;
+  pauseOnFailure: boolean;
+  location: SourceLocation;
+  range: Range;
+}
+
 export interface Budget {
   tokens?: number;
   /** USD. */
@@ -413,6 +432,8 @@ export interface Mission {
   budget?: Budget;
   /** Starts runs from a signed webhook under `squadron serve`. */
   trigger?: Trigger;
+  /** When `squadron serve` starts runs (in declaration order). */
+  schedules: Schedule[];
   inputs: MissionInput[];
   /** In declaration order. */
   datasets: DatasetSpec[];

@@ -8,6 +8,7 @@ import { HttpError, sendError } from './http.js';
 import { createLog, type Log } from './log.js';
 import { matchRoute, type ServerState } from './routes.js';
 import { errorText, Runner } from './runner.js';
+import { Scheduler } from './scheduler.js';
 
 export interface ServeOptions {
   /** The config, loaded (and its errors shown) by the caller. */
@@ -32,7 +33,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const runner = new Runner({ db: opts.db, env: opts.env, log });
   const closing = new AbortController();
   const now = testClock(opts.env);
-  const state: ServerState = { store, runner, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now };
+  const scheduler = new Scheduler({ store, runner, project: () => project, now, log });
+  const state: ServerState = { store, runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now };
 
   const server = createServer((req, res) => void handle(state, log, req, res));
   await new Promise<void>((listening, failed) => {
@@ -62,6 +64,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
   };
   void recover();
   const recoverTimer = setInterval(() => void recover(), opts.recoverEveryMs);
+  void scheduler.tick();
+  const scheduleTimer = setInterval(() => void scheduler.tick(), 250);
 
   const reload = (): void => {
     try {
@@ -80,6 +84,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
       if (closing.signal.aborted) return;
       closing.abort();
       clearInterval(recoverTimer);
+      clearInterval(scheduleTimer);
       log('info', 'draining', { signal, runs: runner.count, within_ms: opts.drainMs });
       server.close();
       server.closeIdleConnections();

@@ -4,10 +4,11 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { decide, getRun, listRuns, type LoadedProject, type RunStore, type TokenRow } from '../api/index.js';
+import { decide, getRun, listRuns, nextFires, zonedTime, type LoadedProject, type RunStore, type TokenRow } from '../api/index.js';
 import { HttpError, readJson, sendJson } from './http.js';
 import { openApiDocument } from './openapi.js';
 import type { Runner } from './runner.js';
+import { scheduleEntries, type Scheduler } from './scheduler.js';
 import { streamEvents } from './sse.js';
 
 /** The version of the JSON documents answered (the CLI's `schema_version`). */
@@ -16,6 +17,7 @@ const SCHEMA_VERSION = 1;
 export interface ServerState {
   store: RunStore;
   runner: Runner;
+  scheduler: Scheduler;
   /** The config as last loaded (SIGHUP replaces it; runs in flight keep theirs). */
   project: () => LoadedProject;
   ready: () => boolean;
@@ -189,6 +191,77 @@ export const routes: readonly Route[] = [
     handle: async (ctx) => {
       if (!(await ctx.state.store.runs.get(ctx.params['id']!))) throw new HttpError(404, 'not_found', `no run ${ctx.params['id']}`);
       await streamEvents(ctx, ctx.params['id']);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/schedules',
+    summary: "The missions' schedules: policies, paused or not, the next three fire times",
+    auth: 'token',
+    handle: async ({ res, state }) => {
+      const paused = await state.store.schedules.paused();
+      const now = new Date(state.now());
+      const schedules = [];
+      for (const { id, mission, schedule } of scheduleEntries(state.project())) {
+        const fires = await state.store.schedules.recentFires(id, 1);
+        schedules.push({
+          id,
+          mission: mission.name,
+          spec: schedule.spec,
+          cron: schedule.cron,
+          timezone: schedule.timezone,
+          inputs: schedule.inputs,
+          overlap: schedule.overlap,
+          catchup_window_ms: schedule.catchupWindowMs,
+          pause_on_failure: schedule.pauseOnFailure,
+          paused: paused.has(id),
+          ...(paused.has(id) ? { paused_because: paused.get(id) } : {}),
+          next_fires: nextFires(schedule, now, 3).map((d) => ({ at: d.toISOString(), local: zonedTime(d, schedule.timezone) })),
+          last_fire: fires[0] ? { at: fires[0].fireAt, run_id: fires[0].runId ?? null } : null,
+        });
+      }
+      sendJson(res, 200, { schema_version: SCHEMA_VERSION, schedules });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/schedules/{id}/trigger',
+    summary: 'Start a run of the schedule now (202 {run_id})',
+    auth: 'token',
+    handle: async ({ res, params, state }) => {
+      const entry = scheduleEntries(state.project()).find((e) => e.id === params['id']);
+      if (!entry) throw new HttpError(404, 'not_found', `no schedule ${params['id']} (ids are <mission>.<index>)`);
+      const fired = await state.scheduler.triggerNow(entry);
+      if (!fired) throw new HttpError(409, 'refused', `schedule ${entry.id} could not start a run (see the server log)`);
+      if ('held' in fired) {
+        if (fired.held === 'skipped') throw new HttpError(409, 'overlap', `a run of schedule ${entry.id} is still going (overlap = "${entry.schedule.overlap}")`);
+        return sendJson(res, 202, { buffered: true });
+      }
+      sendJson(res, 202, { run_id: fired.runId });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/schedules/{id}/pause',
+    summary: 'Pause a schedule (on every server of the database)',
+    auth: 'token',
+    handle: async ({ res, params, state }) => {
+      const id = params['id']!;
+      if (!scheduleEntries(state.project()).some((e) => e.id === id)) throw new HttpError(404, 'not_found', `no schedule ${id}`);
+      await state.store.schedules.pause(id, 'paused through the API');
+      sendJson(res, 200, { id, paused: true });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/schedules/{id}/resume',
+    summary: 'Resume a paused schedule (its next fire is the next time due; missed ones are not made up)',
+    auth: 'token',
+    handle: async ({ res, params, state }) => {
+      const id = params['id']!;
+      if (!scheduleEntries(state.project()).some((e) => e.id === id)) throw new HttpError(404, 'not_found', `no schedule ${id}`);
+      await state.store.schedules.unpause(id);
+      sendJson(res, 200, { id, paused: false });
     },
   },
   { method: 'POST', path: '/webhooks/{path*}', summary: "A mission's trigger: signed JSON inputs start a run (202 {run_id})", auth: 'signature', handle: async (ctx) => (await import('./webhook.js')).handleWebhook(ctx) },

@@ -22,7 +22,7 @@ export class Runner {
   constructor(private readonly opts: RunnerOptions) {}
 
   /** Starts a run of `mission` and resolves with its id once it is stored; the run goes on in the background. */
-  start(project: LoadedProject, mission: string | undefined, inputs: Record<string, string>): Promise<string> {
+  start(project: LoadedProject, mission: string | undefined, inputs: Record<string, string>, onEnd?: (status: string) => void): Promise<string> {
     const controller = new AbortController();
     return new Promise<string>((resolveId, reject) => {
       let known: string | undefined;
@@ -41,10 +41,16 @@ export class Runner {
         },
       });
       finished.then(
-        (report) => this.opts.log('info', 'run ended', { run_id: report.runId, status: report.status }),
+        (report) => {
+          this.opts.log('info', 'run ended', { run_id: report.runId, status: report.status });
+          onEnd?.(report.status);
+        },
         (error: unknown) => {
           if (known === undefined) reject(error);
-          else this.opts.log('error', 'run stopped with an error', { run_id: known, error: errorText(error) });
+          else {
+            this.opts.log('error', 'run stopped with an error', { run_id: known, error: errorText(error) });
+            onEnd?.('failed');
+          }
         },
       );
     });

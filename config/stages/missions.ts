@@ -16,6 +16,7 @@ import { toBoolValue, toNumberValue, toStringValue, typeName } from '../hcl/conv
 import { checkAgentName, loadAgent, LOOP_GUARD_ATTRIBUTES, readLoopGuard, readReasoning } from './agents.js';
 import { BUDGET_BLOCK, checkBudgetPricing, loadBudget } from './budget.js';
 import { loadTrigger, TRIGGER_BLOCK } from './trigger.js';
+import { loadSchedules, SCHEDULE_BLOCK } from './schedule.js';
 import { loadTask, type MissionContext } from './tasks.js';
 import { loadDatasets } from './datasets.js';
 import { exactList } from '../exactList.js';
@@ -29,6 +30,7 @@ const SCHEMA: BlockSchema = {
   blocks: {
     budget: BUDGET_BLOCK,
     trigger: TRIGGER_BLOCK,
+    schedule: SCHEDULE_BLOCK,
     commander: { labels: [], min: 1, max: 1 },
     agent_defaults: { labels: [], max: 1 },
     input: { labels: ['name'] },
@@ -117,6 +119,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
     agents: missionAgents ?? exactList([]),
     localAgents,
     maxParallel,
+    schedules: loadSchedules(body.blocks.get('schedule') ?? [], scope, ctx),
     inputs,
     datasets,
     tasks: loaded.map((l) => l.spec),

@@ -18,6 +18,7 @@ import { createMessagesRepo } from './repos/messages.js';
 import { createRoutesRepo } from './repos/routes.js';
 import { createTokensRepo } from './repos/tokens.js';
 import { createWebhookDeliveriesRepo } from './repos/webhookDeliveries.js';
+import { createSchedulesRepo } from './repos/schedules.js';
 import { createItemsRepo } from './repos/items.js';
 import { createRunsRepo } from './repos/runs.js';
 import { createSessionsRepo } from './repos/sessions.js';
@@ -110,6 +111,7 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
     budgets: createBudgetsRepo(ctx),
     tokens: createTokensRepo(ctx),
     webhookDeliveries: createWebhookDeliveriesRepo(ctx),
+    schedules: createSchedulesRepo(ctx),
   };
 }
 

@@ -27,9 +27,10 @@ import { createOperatorRequestsRepo } from './operatorRequests.js';
 import { createBudgetsRepo } from './budgets.js';
 import { createTokensRepo } from './tokens.js';
 import { createWebhookDeliveriesRepo } from './webhookDeliveries.js';
+import { createSchedulesRepo } from './schedules.js';
 import { lazyStatements } from './lazyStatements.js';
 
-type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests' | 'budgets' | 'tokens' | 'webhookDeliveries';
+type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests' | 'budgets' | 'tokens' | 'webhookDeliveries' | 'schedules';
 type Repos = Pick<Store, RepoName>;
 
 export interface SqliteStoreOptions {
@@ -69,6 +70,7 @@ function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
     budgets: createBudgetsRepo(ctx),
     tokens: createTokensRepo(ctx),
     webhookDeliveries: createWebhookDeliveriesRepo(ctx),
+    schedules: createSchedulesRepo(ctx),
   };
 }
 
@@ -132,7 +134,7 @@ function view(v: View): Store {
   return store;
 }
 
-const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests', 'budgets', 'tokens', 'webhookDeliveries'];
+const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests', 'budgets', 'tokens', 'webhookDeliveries', 'schedules'];
 
 /** The repository with every method behind `guard`. */
 function gated<R extends object>(repo: R, guard: <T>(fn: () => Promise<T>) => Promise<T>): R {
