@@ -58,7 +58,7 @@ export interface Trigger {
 export interface Schedule {
   /** Position among the mission's schedule blocks (its id is `<mission>.<index>`). */
   index: number;
-  /** 5-field cron, compiled from `at` or `every` when those are used. */
+  /** 5-field cron, compiled from `at` or `every` when those are used (several `at` minutes: expressions joined by "; "). */
   cron: string;
   /** What the block says, for display: `at 07:00`, `every 15m`, `cron "0 7 * * 1-5"`. */
   spec: string;

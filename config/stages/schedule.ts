@@ -69,9 +69,15 @@ function loadSchedule(block: Block, index: number, scope: Scope, ctx: LoadContex
       if (!m) return fail(a('at'), `invalid 'at' value ${JSON.stringify(t)}: must be HH:MM (24h format)`);
       parsed.push([Number(m[1]), Number(m[2])]);
     }
-    const minutes = [...new Set(parsed.map((p) => p[1]))].sort((x, y) => x - y);
-    const hours = [...new Set(parsed.map((p) => p[0]))].sort((x, y) => x - y);
-    cron = `${minutes.join(',')} ${hours.join(',')} * * ${dow}`;
+    // Go compiles several times to the cross product of their minutes and hours (07:00 and 19:30
+    // would also fire at 07:30 and 19:00); here each distinct minute gets its own expression, joined
+    // by "; ", so exactly the listed times fire.
+    const byMinute = new Map<number, number[]>();
+    for (const [h, m] of parsed) byMinute.set(m, [...(byMinute.get(m) ?? []), h]);
+    cron = [...byMinute.entries()]
+      .sort((x, y) => x[0] - y[0])
+      .map(([m, hs]) => `${m} ${[...new Set(hs)].sort((x, y) => x - y).join(',')} * * ${dow}`)
+      .join('; ');
     spec = `at ${times.join(', ')}`;
   } else if (a('every')) {
     const every = readString(a('every'), scope, ctx.diags);
@@ -99,7 +105,7 @@ function loadSchedule(block: Block, index: number, scope: Scope, ctx: LoadContex
     spec = `cron "${cron}"`;
   }
   try {
-    new Cron(cron, { timezone, paused: true });
+    for (const part of cron.split('; ')) new Cron(part, { timezone, paused: true });
   } catch (error) {
     return fail(a('cron') ?? a('at') ?? a('every'), `invalid cron expression ${JSON.stringify(cron)}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -121,7 +127,8 @@ function validZone(zone: string): boolean {
 
 /** The next `n` fire times of a schedule after `from`. */
 export function nextFires(schedule: Pick<Schedule, 'cron' | 'timezone'>, from: Date, n: number): Date[] {
-  return new Cron(schedule.cron, { timezone: schedule.timezone, paused: true }).nextRuns(n, from);
+  const all = schedule.cron.split('; ').flatMap((part) => new Cron(part, { timezone: schedule.timezone, paused: true }).nextRuns(n, from));
+  return [...new Map(all.map((d) => [d.getTime(), d])).values()].sort((a, b) => a.getTime() - b.getTime()).slice(0, n);
 }
 
 /** A time as the schedule's zone shows it: `2031-03-04 08:00 (Europe/Paris)`. */

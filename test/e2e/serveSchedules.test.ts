@@ -104,4 +104,16 @@ describe('schedules under squadron serve', () => {
     expect(r.stderr).toMatch(/mission\.hcl:\d+:\d+: error\[SCH013\]: mission "quickstart" schedule\[0\]: 'every' interval "7m" must divide evenly into 60 minutes/);
     expect(r.stderr).toMatch(/mission\.hcl:\d+:\d+: error\[SCH003\]: mission "quickstart" schedule\[1\]: exactly one of 'at', 'every', or 'cron' must be set/);
   });
+
+  it('validate and plan show each schedule\'s next three fire times in its time zone (exactly the listed times, on the listed days)', async () => {
+    const { dir } = await setup('  schedule {\n    at       = ["07:00", "19:30"]\n    weekdays = ["mon", "fri"]\n    timezone = "America/New_York"\n    overlap  = "buffer_one"\n  }\n');
+    const env = { SQUADRON_CLOCK: '2031-03-04T05:00:00Z' }; // a Tuesday
+    const line = 'schedule quickstart.0: at 07:00, 19:30 (America/New_York, overlap buffer_one) · next 2031-03-07 07:00, 2031-03-07 19:30, 2031-03-10 07:00';
+    const v = await runCli(['validate', dir], { cwd: dir, env });
+    expect(v.code).toBe(0);
+    expect(v.stdout).toContain(`  ${line}\n`);
+    const p = await runCli(['plan', dir], { cwd: dir, env });
+    expect(p.code).toBe(0);
+    expect(p.stdout).toContain(`\n${line}\n`);
+  });
 });
