@@ -104,7 +104,10 @@ export class Scheduler {
   }
 
   private async fire(entry: ScheduledEntry, live: Live, fireAt: string, why: string): Promise<void> {
-    if (!(await this.deps.store.schedules.claimFire(entry.id, fireAt))) return; // another server fired it
+    if (!(await this.deps.store.schedules.claimFire(entry.id, fireAt))) {
+      this.deps.log('info', 'schedule fire taken by another server', { schedule: entry.id, fire_at: fireAt });
+      return;
+    }
     if (this.held(entry, live, fireAt)) return;
     this.deps.log('info', 'schedule fired', { schedule: entry.id, fire_at: fireAt, why });
     await this.start(entry, live, fireAt);
