@@ -54,6 +54,19 @@ export interface Trigger {
   range: Range;
 }
 
+export const NOTIFICATION_EVENTS = ['run.completed', 'run.failed', 'run.stopped', 'approval.requested', 'question.asked'] as const;
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
+
+/** A mission's `notification` block: signed outgoing webhooks of its runs' events under `squadron serve`. */
+export interface Notification {
+  index: number;
+  url: string;
+  secret: string;
+  events: NotificationEvent[];
+  location: SourceLocation;
+  range: Range;
+}
+
 /** A mission's `schedule` block: when `squadron serve` starts a run, and its policies. */
 export interface Schedule {
   /** Position among the mission's schedule blocks (its id is `<mission>.<index>`). */
@@ -434,6 +447,8 @@ export interface Mission {
   trigger?: Trigger;
   /** When `squadron serve` starts runs (in declaration order). */
   schedules: Schedule[];
+  /** Where `squadron serve` posts the events of the mission's runs. */
+  notifications: Notification[];
   inputs: MissionInput[];
   /** In declaration order. */
   datasets: DatasetSpec[];

@@ -9,6 +9,7 @@ import { createLog, type Log } from './log.js';
 import { matchRoute, type ServerState } from './routes.js';
 import { errorText, Runner } from './runner.js';
 import { Scheduler } from './scheduler.js';
+import { Notifier } from './notifier.js';
 
 export interface ServeOptions {
   /** The config, loaded (and its errors shown) by the caller. */
@@ -30,9 +31,11 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const log = createLog(opts.stderr);
   let project: LoadedProject = opts.project;
   const store = await openRunStore(opts.db);
-  const runner = new Runner({ db: opts.db, env: opts.env, log });
   const closing = new AbortController();
   const now = testClock(opts.env);
+  const notifyBase = Number(opts.env['SQUADRON_NOTIFY_BASE_MS'] ?? '1000');
+  const notifier = new Notifier({ store, project: () => project, log, now, baseDelayMs: Number.isFinite(notifyBase) && notifyBase >= 0 ? notifyBase : 1000, stop: closing.signal });
+  const runner = new Runner({ db: opts.db, env: opts.env, log, notify: (runId, type, data) => notifier.notify(runId, type, data) });
   const scheduler = new Scheduler({ store, runner, project: () => project, now, log });
   const state: ServerState = { store, runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now };
 

@@ -2,14 +2,18 @@
 // after a crash. Each gets its own abort controller (cancel) and is awaited on drain. Everything goes
 // through api/: the server runs missions exactly as `squadron run` and `squadron resume` do.
 
-import { resume, run, SquadronError, type LoadedProject } from '../api/index.js';
+import { resume, run, SquadronError, type LoadedProject, type RunEvent } from '../api/index.js';
 import type { Log } from './log.js';
 
 export interface RunnerOptions {
   db: string;
   env: NodeJS.ProcessEnv;
   log: Log;
+  /** Told the run's ending and what it asks its operator (notification blocks). */
+  notify?: (runId: string, type: 'run.completed' | 'run.failed' | 'run.stopped' | 'approval.requested' | 'question.asked', data: Record<string, unknown>) => void;
 }
+
+const ENDINGS: Record<string, 'run.completed' | 'run.failed' | 'run.stopped'> = { completed: 'run.completed', failed: 'run.failed', interrupted: 'run.stopped' };
 
 interface Driven {
   controller: AbortController;
@@ -33,6 +37,7 @@ export class Runner {
         db: this.opts.db,
         env: this.opts.env,
         signal: controller.signal,
+        onEvent: (e) => this.observe(known, e),
         onRunId: (id) => {
           known = id;
           this.track(id, controller, finished.then(() => undefined, () => undefined));
@@ -43,6 +48,7 @@ export class Runner {
       finished.then(
         (report) => {
           this.opts.log('info', 'run ended', { run_id: report.runId, status: report.status });
+          this.ended(report.runId, report.status);
           onEnd?.(report.status);
         },
         (error: unknown) => {
@@ -72,6 +78,7 @@ export class Runner {
         env: this.opts.env,
         signal: controller.signal,
         retryFailed: Boolean(opts.retryFailed),
+        onEvent: (e) => this.observe(runId, e),
         onStart: () => {
           began = true;
           this.track(runId, controller, finished.then(() => undefined, () => undefined));
@@ -82,6 +89,7 @@ export class Runner {
       finished.then(
         (report) => {
           this.opts.log('info', 'run ended', { run_id: runId, status: report.status });
+          this.ended(runId, report.status);
           if (!began) started();
         },
         (error: unknown) => {
@@ -115,6 +123,16 @@ export class Runner {
     await Promise.race([Promise.all([...this.driven.values()].map((d) => d.done)), timeout]);
     clearTimeout(timer);
     return this.driven.size;
+  }
+
+  private observe(runId: string | undefined, e: RunEvent): void {
+    if (runId === undefined || e.type !== 'operator.requested') return;
+    this.opts.notify?.(runId, e.kind === 'approval' ? 'approval.requested' : 'question.asked', { request_id: e.requestId, task: e.task, tool: e.tool });
+  }
+
+  private ended(runId: string, status: string): void {
+    const type = ENDINGS[status];
+    if (type) this.opts.notify?.(runId, type, { status });
   }
 
   private track(id: string, controller: AbortController, done: Promise<void>): void {

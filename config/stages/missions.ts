@@ -17,6 +17,7 @@ import { checkAgentName, loadAgent, LOOP_GUARD_ATTRIBUTES, readLoopGuard, readRe
 import { BUDGET_BLOCK, checkBudgetPricing, loadBudget } from './budget.js';
 import { loadTrigger, TRIGGER_BLOCK } from './trigger.js';
 import { loadSchedules, SCHEDULE_BLOCK } from './schedule.js';
+import { loadNotifications, NOTIFICATION_BLOCK } from './notification.js';
 import { loadTask, type MissionContext } from './tasks.js';
 import { loadDatasets } from './datasets.js';
 import { exactList } from '../exactList.js';
@@ -31,6 +32,7 @@ const SCHEMA: BlockSchema = {
     budget: BUDGET_BLOCK,
     trigger: TRIGGER_BLOCK,
     schedule: SCHEDULE_BLOCK,
+    notification: NOTIFICATION_BLOCK,
     commander: { labels: [], min: 1, max: 1 },
     agent_defaults: { labels: [], max: 1 },
     input: { labels: ['name'] },
@@ -120,6 +122,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
     localAgents,
     maxParallel,
     schedules: loadSchedules(body.blocks.get('schedule') ?? [], scope, ctx),
+    notifications: loadNotifications(body.blocks.get('notification') ?? [], scope, ctx),
     inputs,
     datasets,
     tasks: loaded.map((l) => l.spec),

@@ -5,6 +5,8 @@
 
 import { createHmac } from 'node:crypto';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -66,6 +68,7 @@ describe('squadron serve', () => {
       [
         'GET /healthz', 'GET /readyz', 'GET /openapi.json', 'GET /v1/runs', 'POST /v1/runs', 'GET /v1/runs/{id}', 'POST /v1/runs/{id}/cancel', 'POST /v1/runs/{id}/resume',
         'POST /v1/runs/{id}/approve', 'POST /v1/runs/{id}/deny', 'POST /v1/runs/{id}/answer', 'GET /v1/runs/{id}/events', 'GET /v1/events', 'POST /webhooks/{path*}',
+        'GET /v1/schedules', 'POST /v1/schedules/{id}/trigger', 'POST /v1/schedules/{id}/pause', 'POST /v1/schedules/{id}/resume',
       ].sort(),
     );
     for (const entry of table) {
@@ -238,5 +241,45 @@ describe('squadron serve', () => {
     // One run from the first delivery: the redelivery and every refused request started nothing.
     expect(runs.length).toBe(1);
     expect(s.stderr()).not.toContain(secret);
+  });
+
+  it('notification blocks: the run\'s ending is POSTed signed, retried with backoff after a refusal', async () => {
+    const received: { type: string; signature: string; body: string; status: number }[] = [];
+    let arrived: () => void = () => undefined;
+    const delivered = new Promise<void>((done) => (arrived = done));
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (d: string) => (body += d));
+      req.on('end', () => {
+        // The first delivery is refused: the server must try again.
+        const status = received.length === 0 ? 503 : 200;
+        received.push({ type: String(req.headers['x-squadron-event']), signature: String(req.headers['x-squadron-signature']), body, status });
+        res.writeHead(status).end();
+        if (status === 200) arrived();
+      });
+    });
+    await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+    try {
+      const { dir } = project();
+      const hcl = join(dir, 'mission.hcl');
+      const secret = 'notify-0123456789abcdef';
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      writeFileSync(hcl, readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n  notification {\n    url    = "${url}"\n    secret = "${secret}"\n    events = ["run.completed", "run.failed"]\n  }\n`));
+      const tok = await token(dir);
+      const s = await serve(dir, { SQUADRON_NOTIFY_BASE_MS: '50' });
+      const runId = (await api(s, tok)('POST', '/v1/runs', { inputs: { topic: 'tide pools' } })).json['run_id'] as string;
+      await delivered;
+      expect(received.map((r) => [r.type, r.status])).toEqual([
+        ['run.completed', 503],
+        ['run.completed', 200],
+      ]);
+      const last = received[1]!;
+      expect(JSON.parse(last.body)).toMatchObject({ type: 'run.completed', run_id: runId, mission: 'quickstart', data: { status: 'completed' } });
+      const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(last.signature)!;
+      expect(m[2]).toBe(createHmac('sha256', secret).update(`${m[1]}.${last.body}`).digest('hex'));
+      expect(s.logs.filter((l) => l['msg'] === 'notification attempt failed').map((l) => l['status'])).toEqual([503]);
+    } finally {
+      receiver.close();
+    }
   });
 });
