@@ -39,6 +39,25 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const scheduler = new Scheduler({ store, runner, project: () => project, now, log });
   const state: ServerState = { store, runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now };
 
+  let early: string | undefined;
+  let drainOn: ((signal: string) => void) | undefined;
+  const onTerm = (): void => (drainOn ? drainOn('SIGTERM') : void (early ??= 'SIGTERM'));
+  const onInt = (): void => (drainOn ? drainOn('SIGINT') : void (early ??= 'SIGINT'));
+  process.on('SIGTERM', onTerm);
+  process.on('SIGINT', onInt);
+  // Signal handlers go in before the address is printed: a supervisor may signal as soon as it reads it.
+  const reload = (): void => {
+    try {
+      project = openProject(project.path, { env: opts.env });
+      log('info', 'config reloaded', { config: project.path });
+    } catch (error) {
+      const first = error instanceof SquadronError ? error.diagnostics.find((d) => d.severity === 'error') : undefined;
+      const where = first ? `${first.file}:${first.line}:${first.column}: error[${first.code}]: ${first.message}` : errorText(error);
+      log('error', 'config reload refused; keeping the previous config', { error: where });
+    }
+  };
+  process.on('SIGHUP', reload);
+
   const server = createServer((req, res) => void handle(state, log, req, res));
   await new Promise<void>((listening, failed) => {
     server.once('error', failed);
@@ -70,20 +89,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
   void scheduler.tick();
   const scheduleTimer = setInterval(() => void scheduler.tick(), 250);
 
-  const reload = (): void => {
-    try {
-      project = openProject(project.path, { env: opts.env });
-      log('info', 'config reloaded', { config: project.path });
-    } catch (error) {
-      const first = error instanceof SquadronError ? error.diagnostics.find((d) => d.severity === 'error') : undefined;
-      const where = first ? `${first.file}:${first.line}:${first.column}: error[${first.code}]: ${first.message}` : errorText(error);
-      log('error', 'config reload refused; keeping the previous config', { error: where });
-    }
-  };
-  process.on('SIGHUP', reload);
-
   const code = await new Promise<number>((stopped) => {
-    const drain = (signal: string): void => {
+    drainOn = (signal: string): void => {
       if (closing.signal.aborted) return;
       closing.abort();
       clearInterval(recoverTimer);
@@ -96,9 +103,10 @@ export async function serve(opts: ServeOptions): Promise<number> {
         stopped(0);
       });
     };
-    process.once('SIGTERM', () => drain('SIGTERM'));
-    process.once('SIGINT', () => drain('SIGINT'));
+    if (early !== undefined) drainOn(early);
   });
+  process.off('SIGTERM', onTerm);
+  process.off('SIGINT', onInt);
   process.off('SIGHUP', reload);
   server.closeAllConnections();
   // Runs left in flight keep their `running` status; their leases lapse with this process, and the
