@@ -71,7 +71,9 @@ async function webhookLatency() {
   const sender = async () => {
     while (next < deliveries) {
       const n = next++;
-      const body = JSON.stringify({ topic: 'tide pools' });
+      // A distinct body each: the same signed body twice in one second is a replay (409). Other topics
+      // than the cassette's make the runs stop at their first model call; the 202 comes before that.
+      const body = JSON.stringify({ topic: `tide pools ${n}` });
       const t = Math.floor(Date.now() / 1000);
       const sig = `t=${t},v1=${createHmac('sha256', SECRET).update(`${t}.${body}`).digest('hex')}`;
       const start = performance.now();
@@ -82,7 +84,7 @@ async function webhookLatency() {
     }
   };
   await Promise.all(Array.from({ length: senders }, sender));
-  console.log(`webhook → 202, ${deliveries} deliveries from ${senders} concurrent senders (each starts a run): p50 ${pct(times, 50).toFixed(1)} ms   p99 ${pct(times, 99).toFixed(1)} ms`);
+  console.log(`webhook → 202, ${deliveries} deliveries from ${senders} concurrent senders (each starts a run; the runs stop at the cassette): p50 ${pct(times, 50).toFixed(1)} ms   p99 ${pct(times, 99).toFixed(1)} ms`);
   s.child.kill('SIGKILL');
   await s.exited;
   rmSync(dir, { recursive: true, force: true });

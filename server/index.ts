@@ -74,10 +74,11 @@ export async function serve(opts: ServeOptions): Promise<number> {
     if (recovering || closing.signal.aborted) return;
     recovering = true;
     try {
-      for (const id of await recoverableRuns(store)) {
-        if (closing.signal.aborted || runner.isDriving(id)) continue;
-        await runner.resume(id, { reason: 'recovered after a crash' }).catch((error: unknown) => log('warn', 'could not recover run', { run_id: id, error: errorText(error) }));
-      }
+      // All at once: each resume loads its config and opens the database before it starts.
+      const ids = (await recoverableRuns(store)).filter((id) => !runner.isDriving(id));
+      await Promise.all(
+        ids.map((id) => (closing.signal.aborted ? undefined : runner.resume(id, { reason: 'recovered after a crash' }).catch((error: unknown) => log('warn', 'could not recover run', { run_id: id, error: errorText(error) })))),
+      );
     } catch (error) {
       log('error', 'recovery pass failed', { error: errorText(error) });
     } finally {
