@@ -34,6 +34,15 @@ export type { MissionPlan, TaskPlan, AgentPlan } from '../runtime/plan.js';
 export { SquadronError, type SquadronErrorCode } from './errors.js';
 export { fork, diff, type ForkRequest, type DiffRequest, type RunDiff, type TaskDiff, type TaskSide } from './fork.js';
 export { openProject, selectMission, selectionOverrides, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
+export { listRuns, getRun, type RunListItem } from './runDocuments.js';
+export { decide, type DecideAction } from './decide.js';
+export { createToken, listTokens, revokeToken, verifyToken, type TokenRow } from './tokens.js';
+export { openRunStore, type RunStore } from './runStore.js';
+export { recoverableRuns } from './recoverable.js';
+export { followEvents, type FollowedEvent } from './followEvents.js';
+export { checkSignature, checkSharedSecret, signPayload, SIGNATURE_TOLERANCE_S } from './webhookSignature.js';
+export type { Trigger, Schedule } from '../config/graph.js';
+export { nextFires, zonedTime } from '../config/stages/schedule.js';
 
 /** Validates a config as `squadron validate` does (without contacting MCP servers unless `mcpTools` is given). */
 export function validate(path: string, opts: ValidateOptions = {}): Promise<LoadResult> {

@@ -7,12 +7,12 @@
 import type { DecideAction } from '../runtime/operator/decide.js';
 import { CliError, type CliIo } from './io.js';
 import { writeJson } from './json.js';
-import { requestJson } from './runReport.js';
+import { requestJson } from '../api/requestJson.js';
 import { findRunDatabase, storeCommand } from './storeAccess.js';
 
 export async function recordDecision(io: CliIo, runId: string, flags: { db?: string | undefined; json?: boolean | undefined }, action: DecideAction): Promise<void> {
   const { db } = flags;
-  const { decideRequests } = await import('../runtime/operator/decide.js');
+  const { decide, SquadronError } = await import('../api/index.js');
   const { operatorName } = await import('../runtime/operator/desk.js');
   const { openDatabase } = await import('../store/index.js');
   // Found read-only first (as inspect does), then opened for writing: only the database holding the run.
@@ -20,15 +20,20 @@ export async function recordDecision(io: CliIo, runId: string, flags: { db?: str
   const store = await openDatabase(path);
   let resume: string;
   try {
-    const outcome = await decideRequests(store, runId, action, operatorName(io.env));
-    if (!outcome.ok) throw new CliError(outcome.error, outcome.code);
+    let decided;
+    try {
+      decided = await decide(store, runId, action, operatorName(io.env));
+    } catch (error) {
+      if (error instanceof SquadronError) throw new CliError(error.message, error.code === 'not_found' || error.code === 'refused' || error.code === 'usage' ? error.code : 'usage');
+      throw error;
+    }
     resume = storeCommand(io, 'resume', runId, path);
     const left = await store.operatorRequests.list(runId, { pendingOnly: true });
     if (flags.json) {
-      writeJson(io, { run_id: runId, decided: outcome.decided.map(requestJson), still_waiting: left.map(requestJson), resume_command: resume });
+      writeJson(io, { run_id: runId, decided: decided.map(requestJson), still_waiting: left.map(requestJson), resume_command: resume });
       return;
     }
-    for (const r of outcome.decided) {
+    for (const r of decided) {
       const why = r.reason ? `: ${r.reason}` : '';
       io.stdout.write(`${r.id} ${r.status} by ${r.decidedBy} (${r.toolRef}, task ${r.task})${why}\n`);
     }

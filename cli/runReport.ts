@@ -8,6 +8,8 @@ import { EXIT, type CliIo } from './io.js';
 import { jsonDocument } from './json.js';
 import { indent } from './table.js';
 import { groupDigits } from '../core/digits.js';
+import { requestJson } from '../api/requestJson.js';
+export { requestJson };
 import type { OperatorRequestRow } from '../store/index.js';
 
 export function runReportJson(report: RunReport): Record<string, unknown> {
@@ -55,23 +57,6 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
 const ERROR_CODE_OF: Partial<Record<RunReport['status'], string>> = { interrupted: 'interrupted', stopped: 'budget_exceeded', waiting: 'waiting', failed: 'mission_failed' };
 
 /** A request the operator has to decide, as run --json, runs --json and inspect --json show it. */
-export function requestJson(r: OperatorRequestRow): Record<string, unknown> {
-  return {
-    id: r.id,
-    kind: r.kind,
-    task: r.task,
-    ...(r.item !== undefined ? { item: r.item } : {}),
-    agent: r.agent,
-    tool: r.toolRef,
-    call_id: r.callId,
-    ...(r.kind === 'approval' ? { input: r.payload } : { question: r.payload }),
-    status: r.status,
-    ...(r.answer !== undefined ? { answer: r.answer } : {}),
-    ...(r.reason !== undefined ? { reason: r.reason } : {}),
-    ...(r.decidedBy !== undefined ? { decided_by: r.decidedBy, decided_at: r.decidedAt } : {}),
-    requested_at: r.createdAt,
-  };
-}
 
 /** One line per waiting request, with the command that decides it. */
 export function waitingLines(runId: string, requests: readonly OperatorRequestRow[], dbFlag = ''): string[] {

@@ -46,6 +46,48 @@ export interface Pricing {
 }
 
 /** `budget { tokens, dollars, duration }` of a mission or a task: at least one limit is set. */
+/** A mission's `trigger` block: `squadron serve` starts a run on a signed POST to /webhooks/<path>. */
+export interface Trigger {
+  /** Without a leading slash. */
+  path: string;
+  secret: string;
+  signature: 'hmac' | 'shared_secret';
+  location: SourceLocation;
+  range: Range;
+}
+
+export const NOTIFICATION_EVENTS = ['run.completed', 'run.failed', 'run.stopped', 'approval.requested', 'question.asked'] as const;
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
+
+/** A mission's `notification` block: signed outgoing webhooks of its runs' events under `squadron serve`. */
+export interface Notification {
+  index: number;
+  url: string;
+  secret: string;
+  events: NotificationEvent[];
+  location: SourceLocation;
+  range: Range;
+}
+
+/** A mission's `schedule` block: when `squadron serve` starts a run, and its policies. */
+export interface Schedule {
+  /** Position among the mission's schedule blocks (its id is `<mission>.<index>`). */
+  index: number;
+  /** 5-field cron, compiled from `at` or `every` when those are used (several `at` minutes: expressions joined by "; "). */
+  cron: string;
+  /** What the block says, for display: `at 07:00`, `every 15m`, `cron "0 7 * * 1-5"`. */
+  spec: string;
+  /** IANA time zone (default UTC). */
+  timezone: string;
+  inputs: Record<string, string>;
+  overlap: 'skip' | 'buffer_one' | 'allow';
+  /** A fire missed while no server ran is made up once at start if it is this recent (0: never). */
+  catchupWindowMs: number;
+  pauseOnFailure: boolean;
+  location: SourceLocation;
+  range: Range;
+}
+
 export interface Budget {
   tokens?: number;
   /** USD. */
@@ -405,6 +447,12 @@ export interface Mission {
   maxParallel: number;
   /** Covers every model call of a run of the mission. */
   budget?: Budget;
+  /** Starts runs from a signed webhook under `squadron serve`. */
+  trigger?: Trigger;
+  /** When `squadron serve` starts runs (in declaration order). */
+  schedules: Schedule[];
+  /** Where `squadron serve` posts the events of the mission's runs. */
+  notifications: Notification[];
   inputs: MissionInput[];
   /** In declaration order. */
   datasets: DatasetSpec[];

@@ -16,6 +16,9 @@ import type { RunsRepo } from './repos/runs.js';
 import type { SessionsRepo } from './repos/sessions.js';
 import type { StoredResultsRepo } from './repos/storedResults.js';
 import type { TasksRepo } from './repos/tasks.js';
+import type { TokensRepo } from './repos/tokens.js';
+import type { WebhookDeliveriesRepo } from './repos/webhookDeliveries.js';
+import type { SchedulesRepo } from './repos/schedules.js';
 import type { TurnsRepo } from './repos/turns.js';
 import type { UnitsRepo } from './repos/units.js';
 
@@ -59,4 +62,10 @@ export interface Store {
   operatorRequests: OperatorRequestsRepo;
   /** Copies a parent run's finished work into a forked child (`squadron fork`). */
   forks: ForksRepo;
+  /** Bearer tokens of `squadron serve` (hashes only). */
+  tokens: TokensRepo;
+  /** Webhook deliveries `squadron serve` has seen (idempotency keys, signatures). */
+  webhookDeliveries: WebhookDeliveriesRepo;
+  /** Schedule fires (one per schedule and time across servers) and pauses. */
+  schedules: SchedulesRepo;
 }

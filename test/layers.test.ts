@@ -18,7 +18,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // The OpenTelemetry export observes the runtime's events; api attaches it when it is configured.
   telemetry: ['runtime', 'config', 'config/hcl', 'store', 'core'],
   api: ['telemetry', 'runtime', 'config', 'config/hcl', 'store', 'core'],
-  cli: ['api', 'runtime', 'config', 'config/hcl', 'store', 'core'],
+  // The HTTP server runs missions only through api/.
+  server: ['api', 'core'],
+  // `squadron serve` starts the server.
+  cli: ['server', 'api', 'runtime', 'config', 'config/hcl', 'store', 'core'],
 };
 
 function roomOf(file: string): string | undefined {

@@ -28,6 +28,8 @@ export const commands: readonly CommandEntry[] = [
   { name: 'inspect', load: () => import('./inspect.js') },
   { name: 'logs', load: () => import('./logs.js') },
   { name: 'worker', load: () => import('./worker.js') },
+  { name: 'serve', load: () => import('./serve.js') },
+  { name: 'token', load: () => import('./token.js') },
   { name: 'mcp', load: () => import('./mcp.js') },
   { name: 'docs', load: () => import('./docs.js') },
 ];

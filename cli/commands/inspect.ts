@@ -7,12 +7,12 @@ import { spendText } from '../../runtime/budget/stored.js';
 import type { Part } from '../../runtime/providers/types.js';
 import { totalTokens, type UsageTotals } from '../../runtime/usage.js';
 import { CliError, type CliIo } from '../io.js';
-import { inspectionJson } from '../inspectJson.js';
+import { inspectionJson } from '../../api/inspectJson.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { DB_OPTION_HELP, openStoreWithRun } from '../storeAccess.js';
 import { indent } from '../table.js';
 import { groupDigits } from '../../core/digits.js';
-import { forkPointText } from '../forkText.js';
+import { forkPointText } from '../../api/forkText.js';
 
 interface InspectFlags {
   db?: string;

@@ -2,6 +2,7 @@
 // be given (tools and skills with their provenance, models) and the size of their first request.
 
 import type { Command } from 'commander';
+import { scheduleLines } from '../scheduleLines.js';
 import type { AgentPlan, BudgetPlan, ContextPlan, IteratorPlan, MissionPlan, RequestBytes, ToolResponsePlan } from '../../runtime/plan.js';
 import { describeLimits } from '../../runtime/budget/limits.js';
 import { describeSelection } from '../../runtime/progress.js';
@@ -50,7 +51,9 @@ export function register(program: Command, io: CliIo): void {
     for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
     // Objectives already show secrets as <vars.name>; this catches one written into other text
     // (a personality, a description) or an API key, wherever it appears.
-    io.stdout.write(secretRedactor(project.graph).redact(flags.json ? jsonDocument({ ...plan }) : renderPlan(plan)));
+    const scheduled = project.graph.missions.find((m) => m.name === plan.mission);
+    const schedules = scheduled && !flags.json ? scheduleLines(scheduled, io.env, '') : [];
+    io.stdout.write(secretRedactor(project.graph).redact(flags.json ? jsonDocument({ ...plan }) : renderPlan(plan) + (schedules.length > 0 ? `\n${schedules.join('\n')}\n` : '')));
   });
 }
 

@@ -6,6 +6,7 @@
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { scheduleLines } from '../scheduleLines.js';
 import { Option, type Command } from 'commander';
 import type { McpToolLister, McpToolListing } from '../../config/mcpCheck.js';
 import { countSummary, diagnosticToJson, renderDiagnostics, sourceReaderFor } from '../../config/diagnostics.js';
@@ -167,7 +168,7 @@ async function writeRows(graph: MissionGraph, add: AddText): Promise<void> {
 
 /** A mission's lines in the success summary, each ending in a newline, as one flat string. */
 function missionText(m: Mission): string {
-  return `${missionLines(summarizeMission(m)).join('\n')}\n`;
+  return `${[...missionLines(summarizeMission(m)), ...scheduleLines(m, process.env)].join('\n')}\n`;
 }
 
 /** A mission's lines in the success summary: its commander, then each task with its work sources. */

@@ -15,6 +15,9 @@ import { evaluateValue, readBool, readEnum, readInteger, readText } from '../val
 import { toBoolValue, toNumberValue, toStringValue, typeName } from '../hcl/convert.js';
 import { checkAgentName, loadAgent, LOOP_GUARD_ATTRIBUTES, readLoopGuard, readReasoning } from './agents.js';
 import { BUDGET_BLOCK, checkBudgetFloor, checkBudgetPricing, loadBudget } from './budget.js';
+import { loadTrigger, TRIGGER_BLOCK } from './trigger.js';
+import { loadSchedules, SCHEDULE_BLOCK } from './schedule.js';
+import { loadNotifications, NOTIFICATION_BLOCK } from './notification.js';
 import { loadTask, type MissionContext } from './tasks.js';
 import { loadDatasets } from './datasets.js';
 import { exactList } from '../exactList.js';
@@ -27,6 +30,9 @@ const SCHEMA: BlockSchema = {
   attributes: { description: {}, agents: {}, max_parallel: {}, direct: {} },
   blocks: {
     budget: BUDGET_BLOCK,
+    trigger: TRIGGER_BLOCK,
+    schedule: SCHEDULE_BLOCK,
+    notification: NOTIFICATION_BLOCK,
     commander: { labels: [], min: 1, max: 1 },
     agent_defaults: { labels: [], max: 1 },
     input: { labels: ['name'] },
@@ -115,6 +121,8 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
     agents: missionAgents ?? exactList([]),
     localAgents,
     maxParallel,
+    schedules: loadSchedules(body.blocks.get('schedule') ?? [], scope, ctx),
+    notifications: loadNotifications(body.blocks.get('notification') ?? [], scope, ctx),
     inputs,
     datasets,
     tasks: loaded.map((l) => l.spec),
@@ -123,6 +131,8 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   if (description !== undefined) mission.description = description;
   if (defaults !== undefined) mission.agentDefaults = defaults;
   if (budget !== undefined) mission.budget = budget;
+  const trigger = loadTrigger(body.blocks.get('trigger')?.[0], scope, ctx);
+  if (trigger !== undefined) mission.trigger = trigger;
   checkBudgetPricing(budget, missionModels(mission, agents), ctx.symbols.models, where, ctx.diags);
   checkBudgetFloor(budget, missionModels(mission, agents), ctx.symbols.models, where, ctx.diags);
   for (const task of mission.tasks) {

@@ -16,6 +16,9 @@ import { createLedgerRepo } from './repos/ledger.js';
 import { createLeasesRepo } from './repos/leases.js';
 import { createMessagesRepo } from './repos/messages.js';
 import { createRoutesRepo } from './repos/routes.js';
+import { createTokensRepo } from './repos/tokens.js';
+import { createWebhookDeliveriesRepo } from './repos/webhookDeliveries.js';
+import { createSchedulesRepo } from './repos/schedules.js';
 import { createItemsRepo } from './repos/items.js';
 import { createRunsRepo } from './repos/runs.js';
 import { createSessionsRepo } from './repos/sessions.js';
@@ -108,6 +111,9 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
     operatorRequests: createOperatorRequestsRepo(ctx),
     budgets: createBudgetsRepo(ctx),
     forks: createForksRepo(ctx),
+    tokens: createTokensRepo(ctx),
+    webhookDeliveries: createWebhookDeliveriesRepo(ctx),
+    schedules: createSchedulesRepo(ctx),
   };
 }
 

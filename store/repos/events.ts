@@ -17,4 +17,6 @@ export interface EventsRepo {
   appendMany(events: readonly NewEvent[]): Promise<void>;
   /** In order of id; `afterId` returns only newer events, `limit` caps the count. */
   list(runId: string, opts?: { afterId?: number; limit?: number }): Promise<EventRow[]>;
+  /** Every run's events after `afterId`, in order of id (the live stream of all runs). */
+  listAll(opts: { afterId: number; limit: number }): Promise<EventRow[]>;
 }

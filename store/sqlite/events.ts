@@ -11,6 +11,7 @@ export function createEventsRepo({ db, codec, now }: RepoContext): EventsRepo {
     'INSERT INTO events (run_id, type, task_name, session_id, data_json, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const list = db.prepare('SELECT * FROM events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?');
+  const listAll = db.prepare('SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?');
 
   const append = (e: NewEvent): void => {
     insert.run(e.runId, e.type, e.task ?? null, e.sessionId ?? null, codec.json(e.data), now());
@@ -32,6 +33,9 @@ export function createEventsRepo({ db, codec, now }: RepoContext): EventsRepo {
     },
     async list(runId, opts = {}) {
       return list.all(runId, opts.afterId ?? 0, opts.limit ?? -1).map((row) => toEventRow(codec, parseRow(RawEvent, 'events', row)));
+    },
+    async listAll(opts) {
+      return listAll.all(opts.afterId, opts.limit).map((row) => toEventRow(codec, parseRow(RawEvent, 'events', row)));
     },
   };
 }

@@ -26,9 +26,12 @@ import { createContextViewsRepo } from './contextViews.js';
 import { createOperatorRequestsRepo } from './operatorRequests.js';
 import { createBudgetsRepo } from './budgets.js';
 import { createForksRepo } from './forks.js';
+import { createTokensRepo } from './tokens.js';
+import { createWebhookDeliveriesRepo } from './webhookDeliveries.js';
+import { createSchedulesRepo } from './schedules.js';
 import { lazyStatements } from './lazyStatements.js';
 
-type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests' | 'budgets' | 'forks';
+type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests' | 'budgets' | 'forks' | 'tokens' | 'webhookDeliveries' | 'schedules';
 type Repos = Pick<Store, RepoName>;
 
 export interface SqliteStoreOptions {
@@ -67,6 +70,9 @@ function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
     operatorRequests: createOperatorRequestsRepo(ctx),
     budgets: createBudgetsRepo(ctx),
     forks: createForksRepo(ctx),
+    tokens: createTokensRepo(ctx),
+    webhookDeliveries: createWebhookDeliveriesRepo(ctx),
+    schedules: createSchedulesRepo(ctx),
   };
 }
 
@@ -130,7 +136,7 @@ function view(v: View): Store {
   return store;
 }
 
-const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests', 'budgets', 'forks'];
+const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests', 'budgets', 'forks', 'tokens', 'webhookDeliveries', 'schedules'];
 
 /** The repository with every method behind `guard`. */
 function gated<R extends object>(repo: R, guard: <T>(fn: () => Promise<T>) => Promise<T>): R {

@@ -44,7 +44,7 @@ function snippets(): Snippet[] {
 }
 
 /** Secrets the examples declare; supplied the way a user would, through the environment. */
-const env = { SQUADRON_VAR_anthropic_api_key: 'test', SQUADRON_VAR_openai_api_key: 'test', SQUADRON_VAR_gemini_api_key: 'test', SQUADRON_VAR_api_token: 'test' };
+const env = { SQUADRON_VAR_anthropic_api_key: 'test', SQUADRON_VAR_openai_api_key: 'test', SQUADRON_VAR_gemini_api_key: 'test', SQUADRON_VAR_api_token: 'test', SQUADRON_VAR_webhook_secret: 'whsec-test-0123456789', SQUADRON_VAR_notify_secret: 'notify-test-0123456789' };
 
 describe('hcl examples in docs/', () => {
   const all = snippets();

@@ -51,5 +51,9 @@ export function createEventsRepo({ sql, codec, now }: PgRepoContext): EventsRepo
       ]);
       return rows.map((row) => toEventRow(codec, parseRow(RawEvent, 'events', row)));
     },
+    async listAll(opts) {
+      const { rows } = await sql.query('SELECT * FROM events WHERE id > $1 ORDER BY id LIMIT $2', [opts.afterId, opts.limit]);
+      return rows.map((row) => toEventRow(codec, parseRow(RawEvent, 'events', row)));
+    },
   };
 }

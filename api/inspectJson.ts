@@ -1,12 +1,12 @@
-// `squadron inspect --json`: a stored run as the documented JSON contract (snake_case keys; task
+// `squadron inspect --json` (and the server's GET /v1/runs/{id}): a stored run as the documented JSON contract (snake_case keys; task
 // outputs, tool inputs and run inputs verbatim). Also the usage figures in the shape `run --json` uses.
 
 import { forkJson } from './forkText.js';
-import { requestJson } from './runReport.js';
+import { requestJson } from './requestJson.js';
 import type { RunInspection, SessionTranscript, TaskInspection } from '../runtime/inspect.js';
 import { RunOptionsSchema } from '../runtime/runOptions.js';
 import { totalTokens, type UsageTotals } from '../runtime/usage.js';
-import { snakeKeys } from './json.js';
+import { snakeKeys } from './jsonKeys.js';
 
 export function usageJson(u: UsageTotals): Record<string, number> {
   return {

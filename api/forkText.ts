@@ -6,6 +6,13 @@ export function forkPointText(parent: string, fork: ForkPoint): string {
   return `${parent} at ${fork.task}${fork.turn !== undefined ? ` turn ${fork.turn}` : ''}`;
 }
 
-export function forkJson(fork: ForkPoint): Record<string, unknown> {
+export interface ForkPointJson {
+  task: string;
+  turn?: number;
+  changes: string[];
+  copied: string[];
+}
+
+export function forkJson(fork: ForkPoint): ForkPointJson {
   return { task: fork.task, ...(fork.turn !== undefined ? { turn: fork.turn } : {}), changes: fork.changes, copied: fork.copied };
 }

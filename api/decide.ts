@@ -1,0 +1,17 @@
+// Approve, deny and answer what a run waits on (`squadron approve|deny|answer`, the server's
+// POST /v1/runs/{id}/approve|deny|answer): records the decision after checking it; the run
+// continues with `resume`.
+
+import type { DecideAction } from '../runtime/operator/decide.js';
+import type { OperatorRequestRow, Store } from '../store/index.js';
+import { SquadronError } from './errors.js';
+
+export type { DecideAction };
+
+/** The requests decided; a SquadronError (`not_found`, `refused`, `usage`) when the decision does not fit. */
+export async function decide(store: Store, runId: string, action: DecideAction, who: string): Promise<OperatorRequestRow[]> {
+  const { decideRequests } = await import('../runtime/operator/decide.js');
+  const outcome = await decideRequests(store, runId, action, who);
+  if (!outcome.ok) throw new SquadronError(outcome.code, outcome.error);
+  return outcome.decided;
+}

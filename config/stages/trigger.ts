@@ -1,0 +1,38 @@
+// The `trigger { webhook_path, secret, signature }` block of a mission (Go's syntax; at most one):
+// `squadron serve` starts a run of the mission on a signed POST to /webhooks/<webhook_path>.
+// `signature = "hmac"` (default) checks X-Squadron-Signature; "shared_secret" accepts Go's plain
+// X-Webhook-Secret header (weaker: the secret travels with every request).
+
+import type { Block } from '../hcl/ast.js';
+import { diagnosticAt } from '../hcl/diagnostic.js';
+import type { Trigger } from '../graph.js';
+import { decodeBody, locationOf, type BlockSchema, type NestedBlockSpec } from '../schema.js';
+import type { LoadContext, Scope } from '../scope.js';
+import { readEnum, readString } from '../values.js';
+
+export const TRIGGER_BLOCK: NestedBlockSpec = { labels: [], max: 1 };
+
+const SCHEMA: BlockSchema = { attributes: { webhook_path: { required: true }, secret: { required: true }, signature: {} } };
+
+const PATH = /^\/?[A-Za-z0-9][A-Za-z0-9._\-/]{0,199}$/;
+
+export function loadTrigger(block: Block | undefined, scope: Scope, ctx: LoadContext): Trigger | undefined {
+  if (block === undefined) return undefined;
+  const where = `${scope.where} trigger`;
+  const body = decodeBody(block.body, SCHEMA, { what: where, header: block.typeRange }, ctx.diags);
+  const pathAttr = body.attrs.get('webhook_path');
+  const secretAttr = body.attrs.get('secret');
+  const path = readString(pathAttr, scope, ctx.diags);
+  const secret = readString(secretAttr, scope, ctx.diags);
+  const signature = readEnum(body.attrs.get('signature'), ['hmac', 'shared_secret'] as const, scope, ctx.diags) ?? 'hmac';
+  if (path !== undefined && pathAttr !== undefined && (!PATH.test(path) || path.includes('..') || path.includes('//'))) {
+    ctx.diags.push(diagnosticAt(pathAttr.expr.range, 'error', 'SCH013', `${where}: webhook_path must be a path of letters, digits, ".", "_", "-" and "/", got "${path}"`, 'e.g. webhook_path = "tickets/new"'));
+    return undefined;
+  }
+  if (secret !== undefined && secretAttr !== undefined && secret.length < 16) {
+    ctx.diags.push(diagnosticAt(secretAttr.expr.range, 'error', 'SCH013', `${where}: secret must be at least 16 characters`, 'use a secret variable: secret = vars.webhook_secret'));
+    return undefined;
+  }
+  if (path === undefined || secret === undefined) return undefined;
+  return { path: path.replace(/^\//, ''), secret, signature, location: locationOf(block), range: block.typeRange };
+}

@@ -1,0 +1,163 @@
+// `squadron serve`: the HTTP API over one database and one config, in the foreground. It resumes
+// runs that crashed (at start and every few seconds), drains on SIGTERM, reloads the config on SIGHUP.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openProject, openRunStore, recoverableRuns, SquadronError, verifyToken, type LoadedProject } from '../api/index.js';
+import { HttpError, sendError } from './http.js';
+import { createLog, type Log } from './log.js';
+import { matchRoute, type ServerState } from './routes.js';
+import { errorText, Runner } from './runner.js';
+import { Scheduler } from './scheduler.js';
+import { Notifier } from './notifier.js';
+
+export interface ServeOptions {
+  /** The config, loaded (and its errors shown) by the caller. */
+  project: LoadedProject;
+  db: string;
+  host: string;
+  port: number;
+  env: NodeJS.ProcessEnv;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** How long SIGTERM waits for runs in flight before leaving them to resume (ms). */
+  drainMs: number;
+  /** How often crashed runs are looked for (ms). */
+  recoverEveryMs: number;
+}
+
+/** Serves until SIGTERM or SIGINT; resolves with the exit code. */
+export async function serve(opts: ServeOptions): Promise<number> {
+  const log = createLog(opts.stderr);
+  let project: LoadedProject = opts.project;
+  const store = await openRunStore(opts.db);
+  const closing = new AbortController();
+  const now = testClock(opts.env);
+  const notifyBase = Number(opts.env['SQUADRON_NOTIFY_BASE_MS'] ?? '1000');
+  const notifier = new Notifier({ store, project: () => project, log, now, baseDelayMs: Number.isFinite(notifyBase) && notifyBase >= 0 ? notifyBase : 1000, stop: closing.signal });
+  const runner = new Runner({ db: opts.db, env: opts.env, log, notify: (runId, type, data) => notifier.notify(runId, type, data) });
+  const scheduler = new Scheduler({ store, runner, project: () => project, now, log });
+  const state: ServerState = { store, runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now };
+
+  let early: string | undefined;
+  let drainOn: ((signal: string) => void) | undefined;
+  const onTerm = (): void => (drainOn ? drainOn('SIGTERM') : void (early ??= 'SIGTERM'));
+  const onInt = (): void => (drainOn ? drainOn('SIGINT') : void (early ??= 'SIGINT'));
+  process.on('SIGTERM', onTerm);
+  process.on('SIGINT', onInt);
+  // Signal handlers go in before the address is printed: a supervisor may signal as soon as it reads it.
+  const reload = (): void => {
+    try {
+      project = openProject(project.path, { env: opts.env });
+      log('info', 'config reloaded', { config: project.path });
+    } catch (error) {
+      const first = error instanceof SquadronError ? error.diagnostics.find((d) => d.severity === 'error') : undefined;
+      const where = first ? `${first.file}:${first.line}:${first.column}: error[${first.code}]: ${first.message}` : errorText(error);
+      log('error', 'config reload refused; keeping the previous config', { error: where });
+    }
+  };
+  process.on('SIGHUP', reload);
+
+  const server = createServer((req, res) => void handle(state, log, req, res));
+  await new Promise<void>((listening, failed) => {
+    server.once('error', failed);
+    server.listen(opts.port, opts.host, () => listening());
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  opts.stdout.write(`squadron serve listening on ${url}\n`);
+  log('info', 'listening', { url, db: store.path, config: project.path });
+
+  // Crashed runs: at start, then every few seconds (a run whose runner died while we run).
+  let recovering = false;
+  const recover = async (): Promise<void> => {
+    if (recovering || closing.signal.aborted) return;
+    recovering = true;
+    try {
+      // All at once: each resume loads its config and opens the database before it starts.
+      const ids = (await recoverableRuns(store)).filter((id) => !runner.isDriving(id));
+      await Promise.all(
+        ids.map((id) => (closing.signal.aborted ? undefined : runner.resume(id, { reason: 'recovered after a crash' }).catch((error: unknown) => log('warn', 'could not recover run', { run_id: id, error: errorText(error) })))),
+      );
+    } catch (error) {
+      log('error', 'recovery pass failed', { error: errorText(error) });
+    } finally {
+      recovering = false;
+    }
+  };
+  void recover();
+  const recoverTimer = setInterval(() => void recover(), opts.recoverEveryMs);
+  void scheduler.tick();
+  const scheduleTimer = setInterval(() => void scheduler.tick(), 250);
+
+  const code = await new Promise<number>((stopped) => {
+    drainOn = (signal: string): void => {
+      if (closing.signal.aborted) return;
+      closing.abort();
+      clearInterval(recoverTimer);
+      clearInterval(scheduleTimer);
+      log('info', 'draining', { signal, runs: runner.count, within_ms: opts.drainMs });
+      server.close();
+      server.closeIdleConnections();
+      void runner.drain(opts.drainMs).then((left) => {
+        log('info', 'stopped', { runs_left_to_resume: left });
+        stopped(0);
+      });
+    };
+    if (early !== undefined) drainOn(early);
+  });
+  process.off('SIGTERM', onTerm);
+  process.off('SIGINT', onInt);
+  process.off('SIGHUP', reload);
+  server.closeAllConnections();
+  // Runs left in flight keep their `running` status; their leases lapse with this process, and the
+  // next server (or `squadron resume`) continues them.
+  if (runner.count === 0) await store.close();
+  return code;
+}
+
+/** SQUADRON_CLOCK=<ISO time or ms>: the server's clock starts there (tests of signature windows); else the real clock. */
+function testClock(env: NodeJS.ProcessEnv): () => number {
+  const raw = env['SQUADRON_CLOCK'];
+  if (raw === undefined || raw === '') return Date.now;
+  const start = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
+  if (!Number.isFinite(start)) return Date.now;
+  const offset = start - Date.now();
+  return () => Date.now() + offset;
+}
+
+async function handle(state: ServerState, log: Log, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = performance.now();
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  let status = 200;
+  try {
+    const found = matchRoute(req.method ?? 'GET', url.pathname);
+    if (!found) throw new HttpError(404, 'not_found', `no route ${url.pathname}`);
+    if ('methods' in found) {
+      res.setHeader('allow', found.methods.join(', '));
+      throw new HttpError(405, 'usage', `${req.method} is not allowed on ${url.pathname}`);
+    }
+    const { route, params } = found;
+    let token;
+    if (route.auth === 'token') {
+      const header = req.headers.authorization ?? '';
+      const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+      token = bearer ? await verifyToken(state.store, bearer) : undefined;
+      if (!token) {
+        res.setHeader('www-authenticate', 'Bearer');
+        throw new HttpError(401, 'unauthorized', bearer ? 'unknown or revoked token' : 'a bearer token is required (squadron token create)');
+      }
+    }
+    if (!state.ready() && route.method === 'POST') throw new HttpError(503, 'draining', 'the server is shutting down');
+    await route.handle({ req, res, params, query: url.searchParams, state, ...(token ? { token } : {}) });
+    status = res.statusCode;
+  } catch (error) {
+    if (res.headersSent) {
+      res.end();
+      status = res.statusCode;
+    } else status = sendError(res, error);
+    if (status >= 500) log('error', 'request failed', { error: errorText(error) });
+  }
+  log('info', 'request', { method: req.method, path: url.pathname, status, ms: Math.round(performance.now() - started) });
+}
+

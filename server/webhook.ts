@@ -1,0 +1,68 @@
+// POST /webhooks/<path>: a mission's `trigger`. The request proves itself by its signature (no
+// bearer token): HMAC over "<t>.<raw body>" (or Go's shared secret header, when the trigger opts in).
+// An Idempotency-Key seen before answers the run it started; a signature seen before is a replay.
+// The JSON body is the mission's inputs; the answer is 202 {run_id} as soon as the run is stored.
+
+import { checkSharedSecret, checkSignature, SquadronError, type Mission } from '../api/index.js';
+import { HttpError, readBody, sendJson } from './http.js';
+import { inputsAsText, type RouteContext } from './routes.js';
+
+export async function handleWebhook(ctx: RouteContext): Promise<void> {
+  const { req, res, state } = ctx;
+  const path = ctx.params['path'] ?? '';
+  const project = state.project();
+  const mission: Mission | undefined = project.graph.missions.find((m) => m.trigger?.path === path);
+  const trigger = mission?.trigger;
+  if (!mission || !trigger) throw new HttpError(404, 'not_found', `no trigger at /webhooks/${path}`);
+  const raw = await readBody(req);
+  const header = (name: string): string | undefined => {
+    const v = req.headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  let signature: string | undefined;
+  if (trigger.signature === 'shared_secret' && header('x-squadron-signature') === undefined) {
+    if (!checkSharedSecret(trigger.secret, header('x-webhook-secret'))) throw new HttpError(401, 'unauthorized', 'X-Webhook-Secret does not match');
+  } else {
+    const check = checkSignature(trigger.secret, raw, header('x-squadron-signature'), state.now());
+    if (!check.ok) throw new HttpError(401, 'unauthorized', check.why);
+    signature = check.v1;
+  }
+  const deliveries = state.store.webhookDeliveries;
+  const key = header('idempotency-key');
+  if (key !== undefined) {
+    if (key.length === 0 || key.length > 200) throw new HttpError(400, 'usage', 'Idempotency-Key must be 1 to 200 characters');
+    if (!(await deliveries.claim(path, 'key', key))) {
+      const runId = await deliveries.runOf(path, 'key', key);
+      if (!runId) throw new HttpError(409, 'in_progress', 'a delivery with this Idempotency-Key is being started');
+      return sendJson(res, 200, { run_id: runId, duplicate: true });
+    }
+  }
+  const forget = async (): Promise<void> => {
+    if (key !== undefined) await deliveries.release(path, 'key', key);
+  };
+  if (signature !== undefined && !(await deliveries.claim(path, 'signature', signature))) {
+    await forget();
+    throw new HttpError(409, 'replayed', 'this signature was used before (a replayed request)');
+  }
+  let inputs: Record<string, string>;
+  try {
+    const body = raw.length === 0 ? {} : (JSON.parse(raw.toString('utf8')) as unknown);
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(422, 'usage', 'the body must be a JSON object of the mission\'s inputs');
+    inputs = inputsAsText(body as Record<string, unknown>);
+  } catch (error) {
+    await forget();
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(400, 'usage', 'the body is not valid JSON');
+  }
+  let runId: string;
+  try {
+    runId = await state.runner.start(project, mission.name, inputs);
+  } catch (error) {
+    await forget();
+    if (error instanceof SquadronError && error.code === 'usage') throw new HttpError(422, 'usage', error.message);
+    throw error;
+  }
+  if (key !== undefined) await deliveries.setRun(path, 'key', key, runId);
+  if (signature !== undefined) await deliveries.setRun(path, 'signature', signature, runId);
+  sendJson(res, 202, { run_id: runId });
+}

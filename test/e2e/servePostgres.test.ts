@@ -1,0 +1,65 @@
+// Two `squadron serve` processes on one PostgreSQL database: a schedule fires once (one claims the
+// fire, the other sees it taken), and a webhook delivered to both with one Idempotency-Key starts
+// one run; a token made once is accepted by both.
+
+import { createHmac } from 'node:crypto';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli, tempDir } from '../support/cli.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startServe, type ServeProcess } from '../support/serveProcess.js';
+
+let pg: TestPostgres;
+beforeAll(async () => {
+  pg = await startPostgres();
+}, 180_000);
+afterAll(async () => {
+  await pg?.stop();
+});
+
+const started: ServeProcess[] = [];
+afterEach(() => {
+  for (const s of started.splice(0)) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+});
+
+describe('two servers on one PostgreSQL database', () => {
+  it('fire a schedule once and start one run per webhook delivery', async () => {
+    const db = await pg.createDatabase();
+    const dir = tempDir('squadron-serve-pg-');
+    cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true });
+    const hcl = join(dir, 'mission.hcl');
+    const secret = 'whsec-0123456789abcdef';
+    writeFileSync(
+      hcl,
+      readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n  schedule {\n    at = ["07:00"]\n  }\n  trigger {\n    webhook_path = "facts"\n    secret       = "${secret}"\n  }\n`),
+    );
+    const made = await runCli(['token', 'create', 'ci', '--db', db], { cwd: dir });
+    expect(made.code).toBe(0);
+    const tok = made.stdout.trim();
+    const clock = '2031-03-04T06:59:55Z';
+    const servers = await Promise.all([0, 1].map(() => startServe([dir, '--db', db], { cwd: dir, env: { SQUADRON_CLOCK: clock } })));
+    started.push(...servers);
+    const atSeven = (l: Record<string, unknown>): boolean => l['schedule'] === 'quickstart.0' && l['fire_at'] === '2031-03-04T07:00:00.000Z';
+    const outcomes = await Promise.all(servers.map((s) => s.waitForLog((l) => atSeven(l) && (l['msg'] === 'schedule fired' || l['msg'] === 'schedule fire taken by another server'), 120_000)));
+    expect(outcomes.map((o) => o['msg']).sort()).toEqual(['schedule fire taken by another server', 'schedule fired']);
+
+    const body = JSON.stringify({ topic: 'tide pools' });
+    const t = Math.floor(Date.parse(clock) / 1000) + 10;
+    const deliver = (s: ServeProcess, at: number) =>
+      fetch(`${s.url}/webhooks/facts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'd-1', 'x-squadron-signature': `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${body}`).digest('hex')}` },
+        body,
+      }).then(async (r) => ({ status: r.status, json: (await r.json()) as Record<string, unknown> }));
+    const first = await deliver(servers[0]!, t);
+    expect(first.status).toBe(202);
+    const second = await deliver(servers[1]!, t + 1);
+    expect(second).toEqual({ status: 200, json: { run_id: first.json['run_id'], duplicate: true } });
+
+    // Both servers accept the one token; both list the same two runs (the fire's and the webhook's).
+    const lists = await Promise.all(servers.map(async (s) => (await (await fetch(`${s.url}/v1/runs`, { headers: { authorization: `Bearer ${tok}` } })).json()) as { runs: { id: string }[] }));
+    expect(lists[0]!.runs.map((r) => r.id).sort()).toEqual(lists[1]!.runs.map((r) => r.id).sort());
+    expect(lists[0]!.runs.length).toBe(2);
+  });
+});
