@@ -43,9 +43,11 @@ describe('custom tools', () => {
     expect(codes(r)).toEqual([`REF010@${at(src, 'builtins.utils.sleep')}`]);
   });
 
-  test('a quoted implements is REF004', () => {
+  test('a quoted implements is read as the reference, with a REF004 warning (Go configs write it so)', () => {
     const src = `tool "t" {\n  implements = "builtins.http.get"\n  url = "https://x"\n}\n`;
-    expect(codes(loadHcl(src))).toEqual([`REF004@${at(src, '"builtins.http.get"')}`]);
+    const r = loadHcl(src);
+    expect(codes(r)).toEqual(['w:GRA012@1:1', `w:REF004@${at(src, '"builtins.http.get"')}`]);
+    expect(r.graph!.customTools[0]!.implements).toBe('builtins.http.get');
   });
 
   test('an attribute that is not a field of the implemented builtin is SCH001', () => {
