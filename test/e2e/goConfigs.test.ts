@@ -85,3 +85,12 @@ describe('Go attributes and blocks', () => {
     expect(r.stderr).toContain('error[GO003]: command_center needs url');
   });
 });
+
+describe('squadron docs migrate-from-go', () => {
+  it('prints the page listing what differs', async () => {
+    const r = await runCli(['docs', 'migrate-from-go'], { env: { PAGER: 'cat' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Accepted with a warning');
+    expect(r.stdout).toContain('storage');
+  });
+});
