@@ -107,6 +107,9 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   GO005: "A protected input (of a migrated config) is left out of the mission's inputs: the model never sees it (warning).",
   GO006: 'A protected input has no value, or value is set on an input that is not protected.',
   GO007: "A mission's secret block (of a migrated config) is ignored, as it always was (warning).",
+  GO008: "An mcp block's source is a github.com repository, which is not downloaded or built here: install the server and use command.",
+  GO009: "An mcp block sets client_id or client_secret, which are not used: squadron mcp login registers a client itself (warning).",
+  GO010: "A model block sets prompt_caching = false, which is ignored: prompts are always cached (warning).",
   // Telemetry (the telemetry block).
   TEL001: 'The telemetry block names no endpoint: nothing is exported unless an OTEL_EXPORTER_OTLP_* endpoint variable is set (warning).',
 };

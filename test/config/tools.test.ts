@@ -219,3 +219,17 @@ describe('toolsets', () => {
     expect(codes(loadHcl(`toolset "a" {\n}\n`))).toEqual(['SCH003@1:1']);
   });
 });
+
+describe('mcp source (configs of the first implementation)', () => {
+  test('source = "npm:<pkg>" with a version runs npx -y <pkg>@<version>, args appended', () => {
+    const src = `mcp "e" {\n  source  = "npm:@scope/server"\n  version = "1.2.3"\n  args    = ["--flag"]\n}\n`;
+    const r = loadHcl(src);
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.graph!.mcpServers[0]!.transport).toEqual({ kind: 'stdio', command: 'npx', args: ['-y', '@scope/server@1.2.3', '--flag'], env: {} });
+  });
+
+  test('source without version, and version without source, are errors', () => {
+    expect(codes(loadHcl(`mcp "e" {\n  source = "npm:x"\n}\n`)).some((c) => c.startsWith('SCH003@'))).toBe(true);
+    expect(codes(loadHcl(`mcp "e" {\n  command = "x"\n  version = "1"\n}\n`)).some((c) => c.startsWith('SCH012@'))).toBe(true);
+  });
+});

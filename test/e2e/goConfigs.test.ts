@@ -86,6 +86,29 @@ describe('Go attributes and blocks', () => {
   });
 });
 
+describe('mcp source, model keys and prompt_caching', () => {
+  const extra = (mcp: string, agentModel: string) =>
+    `\n${mcp}\nmodel "oa" {\n  provider       = "openai"\n  api_key        = "sk-test-1234"\n  prompt_caching = false\n}\nagent "x" {\n  model       = models.oa.${agentModel}\n  personality = "p"\n}\n`;
+  const npm = 'mcp "everything" {\n  source    = "npm:@modelcontextprotocol/server-everything"\n  version   = "2025.9.12"\n  client_id = "abc"\n}';
+
+  it('an npm source is a stdio server; client_id and prompt_caching = false warn; gpt_5_3_codex is a key', async () => {
+    const dir = quickstart((h) => h + extra(npm, 'gpt_5_3_codex'));
+    const r = await runCli(['validate', '.', '--offline'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('mcp        everything (stdio)');
+    expect(r.stderr).toContain('warning[GO009]');
+    expect(r.stderr).toContain('warning[GO010]');
+  });
+
+  it('a github.com source is GO008 and a retired key (o1) stays MOD002', async () => {
+    const dir = quickstart((h) => h + extra('mcp "gh" {\n  source  = "github.com/acme/server"\n  version = "v1.0.0"\n}', 'o1'));
+    const r = await runCli(['validate', '.', '--offline'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error[GO008]: mcp "gh": a github.com source is not downloaded or built here');
+    expect(r.stderr).toContain('error[MOD002]: models.oa.o1 (o1) was retired by OpenAI on 2026-10-23');
+  });
+});
+
 describe('squadron docs migrate-from-go', () => {
   it('prints the page listing what differs', async () => {
     const r = await runCli(['docs', 'migrate-from-go'], { env: { PAGER: 'cat' } });
