@@ -21,6 +21,7 @@ import { loadGlobalAgents } from './stages/agents.js';
 import { loadMissions } from './stages/missions.js';
 import { loadTelemetry } from './stages/telemetry.js';
 import { loadStorage } from './stages/storage.js';
+import { goNameHint } from './goNames.js';
 import { loadModels } from './stages/models.js';
 import { loadSkills } from './stages/skills.js';
 import { loadToolStage } from './stages/tools.js';
@@ -86,8 +87,8 @@ const NOT_SUPPORTED: Readonly<Record<string, string>> = {
   vault: 'there is no vault: pass secrets with --var or SQUADRON_VAR_<name>',
   commander: 'commander is a block inside a mission',
   task: 'task blocks belong inside a mission block',
-  memory: 'memory blocks are not supported',
-  packet: 'packet blocks are not supported',
+  memory: 'memory blocks are not supported yet (see squadron docs migrate-from-go)',
+  packet: 'packet blocks are not supported yet (see squadron docs migrate-from-go)',
   mcp_host: 'mcp_host is not supported',
 };
 
@@ -167,7 +168,7 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
         continue;
       }
       if (!(TOP_LEVEL_BLOCKS as readonly string[]).includes(block.type)) {
-        const hint = NOT_SUPPORTED[block.type] ?? suggestionHint(block.type, [...TOP_LEVEL_BLOCKS, 'telemetry']);
+        const hint = NOT_SUPPORTED[block.type] ?? goNameHint(block.type) ?? suggestionHint(block.type, [...TOP_LEVEL_BLOCKS, 'telemetry']);
         diags.push(diagnosticAt(block.typeRange, 'error', 'SCH002', `unknown block "${block.type}"`, hint));
         continue;
       }
