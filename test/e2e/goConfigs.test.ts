@@ -109,6 +109,22 @@ describe('mcp source, model keys and prompt_caching', () => {
   });
 });
 
+describe('squadron fmt unquotes quoted references', () => {
+  it('applies the REF004 fix, after which validate has no warning, and leaves other strings alone', async () => {
+    const dir = quickstart((h) => h.replace('tools     = [builtins.files.write, builtins.files.list]', 'tools     = ["builtins.files.write", builtins.files.list]'));
+    const before = await runCli(['validate', '.'], { cwd: dir });
+    expect(before.stderr).toContain('warning[REF004]');
+    const f = await runCli(['fmt', '.'], { cwd: dir });
+    expect(f.code, f.stderr).toBe(0);
+    const text = readFileSync(join(dir, 'mission.hcl'), 'utf8');
+    expect(text).toContain('tools     = [builtins.files.write, builtins.files.list]');
+    expect(text).toContain('cassette = "./cassette.jsonl"');
+    const after = await runCli(['validate', '.'], { cwd: dir });
+    expect(after.code).toBe(0);
+    expect(after.stderr).not.toContain('REF004');
+  });
+});
+
 describe('hints that know the names of the first implementation', () => {
   it('scratchpad = true and a schedule block are errors whose hints say what to do instead', async () => {
     const dir = quickstart((h) => h.replace('  commander {', '  scratchpad = true\n  schedule {\n    every = "1h"\n  }\n  commander {'));
