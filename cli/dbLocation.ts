@@ -3,7 +3,7 @@
 //      SQUADRON_DB environment variable. --db and SQUADRON_DB take a PostgreSQL connection string
 //      (postgres://… or postgresql://…), a database file, or a config (an .hcl file or a folder)
 //      meaning that config's .squadron/squadron.db;
-//   4. otherwise `run` uses the config folder's .squadron/squadron.db, and the commands that read
+//   4. otherwise `run` uses the config's `storage` block (Go Squadron's) when it has one, else the config folder's .squadron/squadron.db, and the commands that read
 //      stored runs (runs, inspect, resume) use ./.squadron/squadron.db or, when there is none, every
 //      .squadron/squadron.db in the folders below the current one (3 levels down; dot-folders,
 //      node_modules, other file systems and pseudo file systems skipped, unreadable folders skipped
@@ -24,7 +24,14 @@ export const SEARCH_DEPTH = 3;
 const SEARCH_MAX_FOLDERS = 5_000;
 
 /** Where a command's database came from: which step of the rule chose it. */
-export type DbSource = 'flag' | 'env' | 'config' | 'here' | 'below';
+export type DbSource = 'flag' | 'env' | 'storage' | 'config' | 'here' | 'below';
+
+/** A config's `storage` block, as the graph holds it (config/stages/storage.ts). */
+export interface StorageChoice {
+  backend: 'sqlite' | 'postgres';
+  path?: string;
+  connString?: string;
+}
 
 export interface DbLocation {
   /**
@@ -47,9 +54,12 @@ export function givenDbPath(cwd: string, value: string): string {
 }
 
 /** Where `run` stores a new run of the config rooted at `configRoot`. */
-export function runDbLocation(cwd: string, env: NodeJS.ProcessEnv, configRoot: string, flag: string | undefined): DbLocation {
+export function runDbLocation(cwd: string, env: NodeJS.ProcessEnv, configRoot: string, flag: string | undefined, storage?: StorageChoice): DbLocation {
   const explicit = explicitLocation(cwd, env, flag);
-  return explicit ?? { paths: [databasePath(configRoot)], source: 'config' };
+  if (explicit) return explicit;
+  if (storage?.backend === 'postgres' && storage.connString !== undefined) return { paths: [storage.connString.trim()], source: 'storage' };
+  if (storage?.backend === 'sqlite' && storage.path !== undefined) return { paths: [storage.path], source: 'storage' };
+  return { paths: [databasePath(configRoot)], source: 'config' };
 }
 
 /** Which databases a command that reads stored runs (runs, inspect, resume) looks in. */

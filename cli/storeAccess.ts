@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { Store } from '../store/index.js';
 import { isPostgresUrl, shownPostgresUrl } from '../store/postgres/url.js';
-import { DATABASE_URL_ENV, DB_ENV, dbEnvName, readDbLocation, runDbLocation, SEARCH_DEPTH, shellWord, type DbLocation } from './dbLocation.js';
+import { DATABASE_URL_ENV, DB_ENV, dbEnvName, readDbLocation, runDbLocation, SEARCH_DEPTH, shellWord, type DbLocation, type StorageChoice } from './dbLocation.js';
 import { CliError, shownPath as shownFrom, type CliIo } from './io.js';
 
 
@@ -19,8 +19,8 @@ export interface OpenedStore {
 }
 
 /** Where `run` stores a new run of the config rooted at `configRoot`. */
-export function runDbPath(io: CliIo, configRoot: string, flag: string | undefined): string {
-  return runDbLocation(io.cwd, io.env, configRoot, flag).paths[0]!;
+export function runDbPath(io: CliIo, configRoot: string, flag: string | undefined, storage?: StorageChoice): string {
+  return runDbLocation(io.cwd, io.env, configRoot, flag, storage).paths[0]!;
 }
 
 /**

@@ -108,6 +108,17 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   MCP002: 'An MCP server could not be contacted to list its tools.',
   MCP003: 'An MCP tool only runs as an MCP task (`execution.taskSupport = "required"`), which Squadron does not support: it is left out (warning).',
   MCP004: 'An mcp.<server>.prompts.<prompt> skill reference names a prompt the server does not offer (checked by validate when it contacts the server).',
+  // Go Squadron configs (docs/concepts/migrate-from-go.md).
+  GO001: 'A storage block with backend = "postgres" has no conn_string.',
+  GO002: 'A block of a migrated config that has no counterpart here (gateway, command_center) is ignored (warning).',
+  GO003: 'An ignored Go block lacks an attribute Go requires (command_center without url or instance_name).',
+  GO004: 'An agent sets role, which was deprecated and ignored before: ignored here too (warning).',
+  GO005: "A protected input (of a migrated config) is left out of the mission's inputs: the model never sees it (warning).",
+  GO006: 'A protected input has no value, or value is set on an input that is not protected.',
+  GO007: "A mission's secret block (of a migrated config) is ignored, as it always was (warning).",
+  GO008: "An mcp block's source is a github.com repository, which is not downloaded or built here: install the server and use command.",
+  GO009: "An mcp block sets client_id or client_secret, which are not used: squadron mcp login registers a client itself (warning).",
+  GO010: "A model block sets prompt_caching = false, which is ignored: prompts are always cached (warning).",
   // Telemetry (the telemetry block).
   TEL001: 'The telemetry block names no endpoint: nothing is exported unless an OTEL_EXPORTER_OTLP_* endpoint variable is set (warning).',
 };

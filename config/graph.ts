@@ -478,6 +478,8 @@ export interface MissionGraph {
   mcpToolRefs?: McpToolReference[];
   /** Every `mcp.<server>.prompts.<prompt>` skill reference as written; always set by the loader. */
   mcpPromptRefs?: McpPromptReference[];
+  /** The project's `storage` block (the Go original's), if it has one: where `run` stores runs by default. */
+  storage?: StorageBlock;
   /** The project's `telemetry` block, if it has one (telemetry/settings.ts adds the OTEL_* variables). */
   telemetry?: TelemetryBlock;
   /**
@@ -485,6 +487,14 @@ export interface MissionGraph {
    * (refused by default; see core/hostPolicy.ts). Always set by the loader.
    */
   allowedHosts?: string[];
+}
+
+/** `storage { backend, path, conn_string }`: a SQLite file (absolute) or a PostgreSQL connection string. */
+export interface StorageBlock {
+  location: SourceLocation;
+  backend: 'sqlite' | 'postgres';
+  path?: string;
+  connString?: string;
 }
 
 /** The `telemetry { … }` block as written (docs/concepts/telemetry.md); unset attributes absent. */

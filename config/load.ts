@@ -21,6 +21,8 @@ import { emptySymbols, type LoadContext } from './scope.js';
 import { loadGlobalAgents } from './stages/agents.js';
 import { loadMissions } from './stages/missions.js';
 import { loadTelemetry } from './stages/telemetry.js';
+import { loadStorage } from './stages/storage.js';
+import { goNameHint } from './goNames.js';
 import { loadModels } from './stages/models.js';
 import { loadSkills } from './stages/skills.js';
 import { loadToolStage } from './stages/tools.js';
@@ -84,15 +86,20 @@ type TopLevelType = (typeof TOP_LEVEL_BLOCKS)[number];
 const NOT_SUPPORTED: Readonly<Record<string, string>> = {
   plugin: 'plugins are not supported: run the tool as an MCP server with an mcp block',
   vault: 'there is no vault: pass secrets with --var or SQUADRON_VAR_<name>',
-  storage: 'runs are always stored in .squadron/ next to the config',
   commander: 'commander is a block inside a mission',
   task: 'task blocks belong inside a mission block',
-  memory: 'memory blocks are not supported',
-  packet: 'packet blocks are not supported',
-  gateway: 'gateway blocks are not supported',
-  command_center: 'command_center is not supported',
+  memory: 'memory blocks are not supported yet (see squadron docs migrate-from-go)',
+  packet: 'packet blocks are not supported yet (see squadron docs migrate-from-go)',
   mcp_host: 'mcp_host is not supported',
 };
+
+/** Go Squadron blocks accepted and ignored (a warning says what Squadron does instead). */
+const GO_ONLY_BLOCKS: Readonly<Record<string, string>> = {
+  gateway: 'Squadron has no chat gateways: use `squadron serve` (HTTP API, webhooks) or `squadron mcp serve` to reach missions from elsewhere',
+  command_center: 'Squadron has no command center connection: `squadron serve` and `squadron ui` give the HTTP API and the web console locally',
+};
+
+const GO_REQUIRED: Readonly<Record<string, readonly string[]>> = { command_center: ['url', 'instance_name'] };
 
 interface TopLevel {
   blocks: Record<TopLevelType, Block[]>;
@@ -100,6 +107,8 @@ interface TopLevel {
   /** `telemetry { … }`: unlabeled, at most one (config/stages/telemetry.ts). */
   telemetry: Block[];
   allowedHosts: Attribute[];
+  /** The Go original's `storage { … }`: unlabeled, at most one (config/stages/storage.ts). */
+  storage: Block[];
 }
 
 interface ReadFiles {
@@ -134,6 +143,7 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
   const skillsDirs: Attribute[] = [];
   const telemetry: Block[] = [];
   const allowedHosts: Attribute[] = [];
+  const storage: Block[] = [];
   for (const file of files.values()) {
     for (const attr of file.body.attributes) {
       if (attr.name === 'skills_dir') skillsDirs.push(attr);
@@ -148,8 +158,21 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
         telemetry.push(block);
         continue;
       }
+      if (block.type === 'storage') {
+        storage.push(block);
+        continue;
+      }
+      const goOnly = GO_ONLY_BLOCKS[block.type];
+      if (goOnly !== undefined) {
+        diags.push(diagnosticAt(block.typeRange, 'warning', 'GO002', `the ${block.type} block of Go Squadron is ignored here`, goOnly));
+        // Go requires these; a config Go rejects stays rejected here.
+        for (const name of GO_REQUIRED[block.type] ?? []) {
+          if (!block.body.attributes.some((a) => a.name === name)) diags.push(diagnosticAt(block.typeRange, 'error', 'GO003', `${block.type} needs ${name}`, `add ${name} = "…" (Go Squadron requires it), or remove the block`));
+        }
+        continue;
+      }
       if (!(TOP_LEVEL_BLOCKS as readonly string[]).includes(block.type)) {
-        const hint = NOT_SUPPORTED[block.type] ?? suggestionHint(block.type, [...TOP_LEVEL_BLOCKS, 'telemetry']);
+        const hint = NOT_SUPPORTED[block.type] ?? goNameHint(block.type) ?? suggestionHint(block.type, [...TOP_LEVEL_BLOCKS, 'telemetry']);
         diags.push(diagnosticAt(block.typeRange, 'error', 'SCH002', `unknown block "${block.type}"`, hint));
         continue;
       }
@@ -157,7 +180,7 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
       blocks[block.type as TopLevelType].push(block);
     }
   }
-  return { blocks, skillsDirs, telemetry, allowedHosts };
+  return { blocks, skillsDirs, telemetry, allowedHosts, storage };
 }
 
 /** One warning per variable used without a value (unsetVariables: 'unknown'), at its first use. */
@@ -206,6 +229,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const allowedHosts = loadAllowedHosts(top.allowedHosts, ctx);
   const models = loadModels(take('model'), ctx);
   const telemetry = loadTelemetry(top.telemetry, ctx);
+  const storage = loadStorage(top.storage, ctx);
   const tools = loadToolStage(take('mcp'), take('tool'), take('toolset'), ctx);
   const skills = loadSkills(take('skill'), top.skillsDirs, ctx);
   const agents = loadGlobalAgents(take('agent'), ctx);
@@ -257,6 +281,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     mcpPromptRefs: ctx.symbols.mcpPromptUses,
     ...(telemetry ? { telemetry } : {}),
     allowedHosts,
+    ...(storage ? { storage } : {}),
   };
   return { graph: deepFreeze(graph), diagnostics, sources, loaded, secrets };
 }

@@ -62,7 +62,8 @@ export const UNKNOWN_CONTEXT_WINDOW = 32_000;
 
 /** OpenAI windows per model where they differ from their family's, from the model pages of platform.openai.com. */
 function openaiWindow(apiModel: string): number {
-  if (apiModel === 'gpt-5.4') return 1_050_000;
+  if (apiModel === 'gpt-5.4' || apiModel === 'gpt-5.4-pro' || apiModel.startsWith('gpt-5.5')) return 1_050_000;
+  if (apiModel === 'gpt-4-turbo') return 128_000;
   if (apiModel.startsWith('gpt-5')) return 400_000;
   if (apiModel.startsWith('gpt-4.1')) return 1_047_576;
   if (apiModel.startsWith('gpt-4o')) return 128_000;
@@ -148,7 +149,14 @@ const OPENAI: readonly CatalogModel[] = [
   openai('gpt_5_6_sol', 'gpt-5.6-sol', true),
   openai('gpt_5_6_terra', 'gpt-5.6-terra', true),
   openai('gpt_5_6_luna', 'gpt-5.6-luna', true),
+  openai('gpt_5_5', 'gpt-5.5', true),
+  // A Responses API model only (the default API for api.openai.com), as the SDK lists it.
+  openai('gpt_5_5_pro', 'gpt-5.5-pro', true),
   openai('gpt_5_4', 'gpt-5.4', true),
+  // Named on OpenAI's deprecations page (the substitute for o3-deep-research; a Codex variant),
+  // not in the SDK's model lists: Responses API models (the default API for api.openai.com).
+  openai('gpt_5_4_pro', 'gpt-5.4-pro', true),
+  openai('gpt_5_3_codex', 'gpt-5.3-codex', true),
   openai('gpt_5_4_mini', 'gpt-5.4-mini', true),
   openai('gpt_5_4_nano', 'gpt-5.4-nano', true),
   openai('gpt_5_2', 'gpt-5.2', true),
@@ -165,6 +173,11 @@ const OPENAI: readonly CatalogModel[] = [
   openai('gpt_4o_mini', 'gpt-4o-mini', false, [0.15, 0.6, 0.075]),
   openai('o3', 'o3', true, [2, 8, 0.5]),
   openai('o4_mini', 'o4-mini', true, [1.1, 4.4, 0.275]),
+  // Retired on 2026-10-23 (the OpenAI SDK's deprecation notes): kept so a reference, in a config
+  // written for the first implementation, says so instead of "unknown".
+  { ...openai('o3_mini', 'o3-mini', true, [1.1, 4.4, 0.55]), ...eol('2026-10-23', 'gpt_5_4_mini') },
+  { ...openai('o1', 'o1', true, [15, 60, 7.5]), ...eol('2026-10-23', 'gpt_5_5') },
+  { ...openai('gpt_4_turbo', 'gpt-4-turbo', false, [10, 30, 10]), ...eol('2026-10-23', 'gpt_5_5') },
 ];
 
 /** Gemini models' input token limit, as every Gemini 2.5 and 3.x model page states it. */

@@ -43,8 +43,13 @@ export function asRef(expr: Expression, example: string, diags: Diagnostic[]): R
   if (isInvalidExpr(expr)) return undefined;
   const text = literalText(expr);
   if (text !== undefined) {
-    const hint = DOTTED.test(text) ? `write ${text} without quotes` : quotedNameHint(text, example);
-    diags.push(diagnosticAt(expr.range, 'error', 'REF004', `"${text}" is a string, not a reference`, hint));
+    if (DOTTED.test(text)) {
+      // Go Squadron accepts a quoted reference: so do we, with a warning whose fix `squadron fmt` applies.
+      diags.push(diagnosticAt(expr.range, 'warning', 'REF004', `"${text}" is a string, not a reference: read as ${text}`, `write ${text} without quotes (squadron fmt does it)`));
+      const [root, ...names] = text.split('.');
+      return { root: root!, parts: names.map((name) => ({ name, range: expr.range })), range: expr.range, text };
+    }
+    diags.push(diagnosticAt(expr.range, 'error', 'REF004', `"${text}" is a string, not a reference`, quotedNameHint(text, example)));
     return undefined;
   }
   if (expr.kind === 'Template' && expr.parts.length === 1 && expr.parts[0]!.kind === 'TemplateInterpolation') {

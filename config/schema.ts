@@ -7,6 +7,7 @@ import type { SourceLocation } from './graph.js';
 import { diagnosticAt, type Diagnostic, type Range } from './hcl/diagnostic.js';
 import { SourceRange } from './hcl/index.js';
 import { suggestionHint } from './suggest.js';
+import { goNameHint } from './goNames.js';
 
 export interface AttributeSpec {
   required?: boolean;
@@ -92,7 +93,7 @@ export function decodeBody(body: Body, schema: BlockSchema, owner: BodyOwner, di
       const hint =
         attr.name in blockSpecs
           ? `${attr.name} is a block here: write ${attr.name} { … }`
-          : suggestionHint(attr.name, attrNames);
+          : (goNameHint(attr.name) ?? suggestionHint(attr.name, attrNames));
       diags.push(diagnosticAt(attr.nameRange, 'error', 'SCH001', `unknown attribute "${attr.name}" in ${owner.what}`, hint));
       continue;
     }
@@ -105,7 +106,7 @@ export function decodeBody(body: Body, schema: BlockSchema, owner: BodyOwner, di
     if (spec === undefined) {
       const hint = known.has(block.type)
         ? `${block.type} is an attribute here: write ${block.type} = …`
-        : suggestionHint(block.type, blockTypes);
+        : (goNameHint(block.type) ?? suggestionHint(block.type, blockTypes));
       diags.push(diagnosticAt(block.typeRange, 'error', 'SCH002', `unknown block "${block.type}" in ${owner.what}`, hint));
       continue;
     }

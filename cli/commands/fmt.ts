@@ -2,7 +2,8 @@
 // finding files as validate does (a folder recursively, minus dot-folders, node_modules and
 // .squadronignore) and reading them as the loader does (a FIFO or a binary file is a problem, not a
 // hang). Prints each file it changed (or, with --check, would change); `-` formats standard input to
-// standard output. A file with syntax errors is reported and left untouched.
+// standard output. A file with syntax errors is reported and left untouched. A reference written as a
+// string (a REF004 warning) loses its quotes (config/unquoteRefs.ts).
 
 import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -11,6 +12,7 @@ import { capDiagnostics, renderDiagnostics } from '../../config/diagnostics.js';
 import { discoverFiles, readHclFile } from '../../config/files.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import { formatHcl } from '../../config/hcl/fmt.js';
+import { unquoteReferences } from '../../config/unquoteRefs.js';
 import { CliError, EXIT, shownPath, useColor, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { unifiedDiff } from '../unifiedDiff.js';
@@ -59,7 +61,7 @@ async function fmt(io: CliIo, paths: readonly string[], flags: FmtFlags): Promis
       }
       const source = read.text;
       sources.set(file, source);
-      const result = formatHcl(source, file);
+      const result = formatHcl(unquoteReferences(source, file), file);
       if (result.text === undefined) {
         problems.push(...capDiagnostics(result.diagnostics));
         outcomes.push({ path: file, status: 'invalid' });
@@ -93,7 +95,7 @@ async function fmtStdin(io: CliIo): Promise<number> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   const source = Buffer.concat(chunks).toString('utf8');
-  const result = formatHcl(source, '<stdin>');
+  const result = formatHcl(unquoteReferences(source, '<stdin>'), '<stdin>');
   if (result.text === undefined) {
     io.stderr.write(`${renderDiagnostics(capDiagnostics(result.diagnostics), { cwd: io.cwd, color: useColor(io, 'stderr'), readSource: () => source })}\n`);
     return EXIT.failure;

@@ -49,7 +49,7 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
   const project = await loadProject(io, path, parseKeyValues(flags.var, '--var'));
   const { run } = await import('../../api/index.js');
   const mission = selectMission(project.graph, flags.mission);
-  const dbPath = runDbPath(io, project.graph.projectRoot, flags.db);
+  const dbPath = runDbPath(io, project.graph.projectRoot, flags.db, project.graph.storage);
   const replay = flags.replay === undefined ? undefined : resolve(io.cwd, flags.replay);
   announceReplay(io, project.graph, mission, replay);
 

@@ -23,7 +23,7 @@ export const REASONING: readonly Reasoning[] = ['low', 'medium', 'high'];
 export const LOOP_GUARD_ATTRIBUTES = { max_repeated_calls: {}, max_turns_without_progress: {} } as const;
 
 const SCHEMA: BlockSchema = {
-  attributes: { model: { required: true }, personality: { required: true }, tools: {}, skills: {}, reasoning: {}, max_turns: {}, approval: {}, ...LOOP_GUARD_ATTRIBUTES },
+  attributes: { model: { required: true }, personality: { required: true }, role: {}, tools: {}, skills: {}, reasoning: {}, max_turns: {}, approval: {}, ...LOOP_GUARD_ATTRIBUTES },
   blocks: { tool_response: TOOL_RESPONSE_BLOCK, ...CONTEXT_BLOCKS },
 };
 
@@ -83,6 +83,11 @@ export function readLoopGuard(attr: (name: string) => Attribute | undefined, sco
 export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, ctx: LoadContext): AgentSpec | undefined {
   const name = block.labels[0]!;
   const body = decodeBody(block.body, SCHEMA, { what: scope.where, header: blockHeader(block) }, ctx.diags);
+  const role = body.attrs.get('role');
+  if (role !== undefined) {
+    // Deprecated and ignored in Go Squadron too.
+    ctx.diags.push(diagnosticAt(role.nameRange, 'warning', 'GO004', `role in ${scope.where} is ignored (Go Squadron deprecated it)`, 'say what the agent is for in personality; remove role'));
+  }
   const a = (n: string) => body.attrs.get(n);
   const modelAttr = a('model');
   const model = modelAttr === undefined ? undefined : resolveModelRef(modelAttr, scope, ctx.diags);

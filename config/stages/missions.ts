@@ -21,13 +21,14 @@ import { loadNotifications, NOTIFICATION_BLOCK } from './notification.js';
 import { loadTask, type MissionContext } from './tasks.js';
 import { loadDatasets } from './datasets.js';
 import { exactList } from '../exactList.js';
+import { protectedInputWarning, readInputsShorthand } from './goInputs.js';
 import { loadToolResponse, TOOL_RESPONSE_BLOCK } from './toolResponse.js';
 import { CONTEXT_BLOCKS, loadContextSettings } from './contextBlocks.js';
 
 export const DEFAULT_MAX_PARALLEL = 4;
 
 const SCHEMA: BlockSchema = {
-  attributes: { description: {}, agents: {}, max_parallel: {}, direct: {} },
+  attributes: { description: {}, agents: {}, max_parallel: {}, direct: {}, inputs: {}, directive: {} },
   blocks: {
     budget: BUDGET_BLOCK,
     trigger: TRIGGER_BLOCK,
@@ -39,6 +40,7 @@ const SCHEMA: BlockSchema = {
     dataset: { labels: ['name'] },
     agent: { labels: ['name'] },
     task: { labels: ['name'] },
+    secret: { labels: ['name'] },
   },
 };
 const COMMANDER_SCHEMA: BlockSchema = { attributes: { model: { required: true }, reasoning: {}, max_turns: {} }, blocks: { tool_response: TOOL_RESPONSE_BLOCK, ...CONTEXT_BLOCKS } };
@@ -46,7 +48,7 @@ const DEFAULTS_SCHEMA: BlockSchema = {
   attributes: { model: {}, reasoning: {}, tools: {}, skills: {}, discovery: {}, discovery_threshold: {}, max_turns: {}, ...LOOP_GUARD_ATTRIBUTES },
   blocks: { tool_response: TOOL_RESPONSE_BLOCK, ...CONTEXT_BLOCKS },
 };
-const INPUT_SCHEMA: BlockSchema = { attributes: { type: { required: true }, description: {}, default: {} } };
+const INPUT_SCHEMA: BlockSchema = { attributes: { type: { required: true }, description: {}, default: {}, protected: {}, value: {} } };
 const INPUT_TYPES: readonly InputType[] = ['string', 'number', 'integer', 'bool', 'list', 'map', 'object'];
 
 /** The missions, in order; with `each`, each is handed to it once loaded and not kept (the result is empty). */
@@ -60,7 +62,15 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   const body = decodeBody(block.body, SCHEMA, { what: where, header }, ctx.diags);
   const base = scopeFor(ctx, 'mission', where);
 
-  const inputs = loadInputs(body.blocks.get('input') ?? [], base, ctx);
+  const declared = loadInputs(body.blocks.get('input') ?? [], base, ctx);
+  // Go's `directive` is for its UI only, never the model's: read (so a mistake in it is reported), not used.
+  readText(body.attrs.get('directive'), base, ctx.diags);
+  for (const secret of body.blocks.get('secret') ?? []) {
+    ctx.diags.push(diagnosticAt(secret.typeRange, 'warning', 'GO007', `the secret block in ${where} is ignored (Go Squadron ignores it too)`, 'declare the secret as variable "name" { secret = true } and use vars.<name>'));
+  }
+  // Go's shorthand `inputs = { … }` wins when both forms are written, as it does there.
+  const shorthand = body.attrs.get('inputs');
+  const inputs = shorthand === undefined ? declared : readInputsShorthand(shorthand, base, ctx, convertDefault);
   const localAgents = loadLocalAgents(body.blocks.get('agent') ?? [], name, base, ctx);
   const agents = new LayeredMap(new Map(localAgents.map((a) => [a.name, a])), ctx.symbols.agents);
 
@@ -236,6 +246,16 @@ function loadInputs(blocks: readonly Block[], scope: Scope, ctx: LoadContext): M
       }
     }
     if (type === undefined) continue;
+    const protectedAttr = body.attrs.get('protected');
+    if (protectedAttr !== undefined && readBool(protectedAttr, scope, ctx.diags) === true) {
+      // Go's protected input: its value is for tools, never the model's; see goInputs.ts.
+      const valueAttr = body.attrs.get('value');
+      if (valueAttr === undefined) ctx.diags.push(diagnosticAt(protectedAttr.nameRange, 'error', 'GO006', `protected input "${name}" must have a value`, 'add value = vars.<a secret variable>'));
+      else evaluateValue(valueAttr.expr, scope, ctx.diags);
+      protectedInputWarning(name, protectedAttr, ctx);
+      continue;
+    }
+    if (body.attrs.get('value') !== undefined) ctx.diags.push(diagnosticAt(body.attrs.get('value')!.nameRange, 'error', 'GO006', `value is only for a protected input ("${name}" is not)`, 'add protected = true, or use default'));
     const input: MissionInput = { name, type, required: defaultValue === undefined };
     if (description !== undefined) input.description = description;
     if (defaultValue !== undefined) input.default = defaultValue;

@@ -27,6 +27,7 @@ const SCHEMA: BlockSchema = {
     timeout_seconds: {},
     max_retries: {},
     stream: {},
+    prompt_caching: {},
   },
   blocks: { pricing: { labels: ['model_key'] } },
 };
@@ -45,6 +46,10 @@ function loadModel(block: Block, name: string, ctx: LoadContext): ModelBlock | u
   const body = decodeBody(block.body, SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);
   const a = (n: string) => body.attrs.get(n);
   const provider = readEnum<ProviderName>(a('provider'), PROVIDERS, scope, ctx.diags);
+  // Accepted from configs of the first implementation: prompt caching is always on here.
+  if (readBool(a('prompt_caching'), scope, ctx.diags) === false) {
+    ctx.diags.push(diagnosticAt(a('prompt_caching')!.nameRange, 'warning', 'GO010', `prompt_caching = false in ${where} is ignored`, 'Squadron always marks the stable start of a request for caching (Anthropic) or lets the provider cache it (OpenAI, Gemini): cached input costs less; remove the attribute'));
+  }
   const apiKey = readString(a('api_key'), scope, ctx.diags);
   const baseUrl = readString(a('base_url'), scope, ctx.diags);
   const apiAttr = a('api');

@@ -16,8 +16,10 @@ import { scopeFor, type LoadContext, type Scope } from '../scope.js';
 import { checkHttpUrl, readBool, readString, readText, readStringList, readStringMap, unsetUseCounts, unsetVariablesSince } from '../values.js';
 import { loadCustomTools } from './customTools.js';
 
+import { loadSourceTransport, MCP_SOURCE_ATTRIBUTES, warnClientCredentials } from './mcpSource.js';
+
 const MCP_SCHEMA: BlockSchema = {
-  attributes: { description: {}, command: {}, args: {}, env: {}, url: {}, headers: {}, roots: {}, timeout: {}, max_timeout: {}, sampling: {}, sampling_model: {} },
+  attributes: { description: {}, command: {}, args: {}, env: {}, url: {}, headers: {}, roots: {}, timeout: {}, max_timeout: {}, sampling: {}, sampling_model: {}, ...MCP_SOURCE_ATTRIBUTES },
 };
 /** The `timeout` of an mcp block without one (also the MCP SDK's default). */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -121,6 +123,12 @@ function checkedRoot(root: string, range: Range, ctx: LoadContext): string[] {
 function loadTransport(body: DecodedBody, block: Block, name: string, scope: Scope, ctx: LoadContext): McpTransport | undefined {
   const where = `mcp "${name}"`;
   const a = (n: string) => body.attrs.get(n);
+  warnClientCredentials(body, where, scope, ctx);
+  if (a('source') !== undefined) return loadSourceTransport(body, where, scope, ctx);
+  for (const attrName of ['version', 'entry']) {
+    const attr = a(attrName);
+    if (attr !== undefined) ctx.diags.push(diagnosticAt(attr.nameRange, 'error', 'SCH012', `${attrName} is only valid with source`, 'source = "npm:<package>" names what to install'));
+  }
   const commandAttr = a('command');
   const urlAttr = a('url');
   if (commandAttr !== undefined && urlAttr !== undefined) {

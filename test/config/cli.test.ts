@@ -26,15 +26,15 @@ describe('squadron validate', () => {
   });
 
   test('an invalid config exits 1 with file:line:col, the source line, a caret and the hint', async () => {
-    const dir = tempProject({ 'cfg/main.hcl': valid.replace('[builtins.http.get]', '["builtins.http.get"]') });
+    const dir = tempProject({ 'cfg/main.hcl': valid.replace('[builtins.http.get]', '["http_get"]') });
     const r = await runCli(['validate', 'cfg'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       [
-        'cfg/main.hcl:12:18: error[REF004]: "builtins.http.get" is a string, not a reference',
-        '  12 |     tools     = ["builtins.http.get"]',
-        '     |                  ^^^^^^^^^^^^^^^^^^^',
-        '  = hint: write builtins.http.get without quotes',
+        'cfg/main.hcl:12:18: error[REF004]: "http_get" is a string, not a reference',
+        '  12 |     tools     = ["http_get"]',
+        '     |                  ^^^^^^^^^^',
+        '  = hint: write a reference such as builtins.http.get',
         '',
         '1 file loaded from cfg',
         'config is invalid: 1 error',

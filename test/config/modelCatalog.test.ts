@@ -62,8 +62,10 @@ test('every Gemini key names its thinking form (level or budget) and its window'
   expect(gemini.filter((c) => (c.apiModel.startsWith('gemini-2.') ? 'budget' : 'adaptive') !== c.thinking).map((c) => c.key)).toEqual([]);
 });
 
-test('every OpenAI key is a ChatModel id of the SDK', () => {
-  const chatModels = unionMembers('openai/resources/shared.d.ts', 'ChatModel');
+test('every OpenAI key is a ChatModel or ResponsesModel id of the SDK, or one named on OpenAI\'s deprecations page', () => {
+  // gpt-5.4-pro (the substitute for o3-deep-research) and gpt-5.3-codex (its example of a Codex variant).
+  const fromDeprecationsPage = ['gpt-5.4-pro', 'gpt-5.3-codex'];
+  const chatModels = [...unionMembers('openai/resources/shared.d.ts', 'ChatModel'), ...unionMembers('openai/resources/shared.d.ts', 'ResponsesModel'), ...fromDeprecationsPage];
   expect(catalogFor('openai').filter((c) => !chatModels.includes(c.apiModel)).map((c) => c.key)).toEqual([]);
 });
 

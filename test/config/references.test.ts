@@ -9,11 +9,13 @@ afterAll(removeTempProjects);
 const task = (tools: string, extra = '') => withMission(`  task "a" {\n    objective = "x"\n    tools     = ${tools}\n${extra}  }\n`);
 
 describe('reference syntax', () => {
-  test('a quoted tool ref is REF004 with the hint to drop the quotes', () => {
+  test('a quoted tool ref is a REF004 warning with the hint to drop the quotes, and read as the ref', () => {
     const src = task('["builtins.http.get"]');
     const r = loadHcl(src);
-    expect(codes(r)).toEqual([`REF004@${at(src, '"builtins.http.get"')}`]);
-    expect(r.diagnostics[0]!.hint).toBe('write builtins.http.get without quotes');
+    expect(codes(r)).toEqual([`w:REF004@${at(src, '"builtins.http.get"')}`]);
+    expect(r.diagnostics[0]!.severity).toBe('warning');
+    expect(r.diagnostics[0]!.hint).toBe('write builtins.http.get without quotes (squadron fmt does it)');
+    expect(r.graph!.missions[0]!.tasks[0]!.worker!.tools.map((t) => t.ref)).toEqual(['builtins.http.get']);
   });
 
   test('a quoted task name in depends_on is REF004 too', () => {
@@ -23,11 +25,12 @@ describe('reference syntax', () => {
     expect(r.diagnostics[0]!.hint).toBe('write tasks.a without quotes');
   });
 
-  test('a quoted model ref is REF004', () => {
+  test('a quoted model ref is a REF004 warning', () => {
     const src = `${MODEL}agent "a" {\n  model       = "models.claude.claude_haiku_4_5"\n  personality = "p"\n}\n`;
     const r = loadHcl(src);
-    expect(codes(r)).toEqual([`REF004@${at(src, '"models.claude')}`]);
-    expect(r.diagnostics[0]!.hint).toBe('write models.claude.claude_haiku_4_5 without quotes');
+    expect(codes(r)).toEqual(['w:GRA012@1:1', `w:REF004@${at(src, '"models.claude')}`]);
+    expect(r.diagnostics.find((d) => d.code === 'REF004')!.severity).toBe('warning');
+    expect(r.diagnostics.find((d) => d.code === 'REF004')!.hint).toBe('write models.claude.claude_haiku_4_5 without quotes (squadron fmt does it)');
   });
 
   test('a tool list that is not a list is SCH007 with the bracketed form as hint', () => {

@@ -43,9 +43,11 @@ describe('custom tools', () => {
     expect(codes(r)).toEqual([`REF010@${at(src, 'builtins.utils.sleep')}`]);
   });
 
-  test('a quoted implements is REF004', () => {
+  test('a quoted implements is read as the reference, with a REF004 warning (Go configs write it so)', () => {
     const src = `tool "t" {\n  implements = "builtins.http.get"\n  url = "https://x"\n}\n`;
-    expect(codes(loadHcl(src))).toEqual([`REF004@${at(src, '"builtins.http.get"')}`]);
+    const r = loadHcl(src);
+    expect(codes(r)).toEqual(['w:GRA012@1:1', `w:REF004@${at(src, '"builtins.http.get"')}`]);
+    expect(r.graph!.customTools[0]!.implements).toBe('builtins.http.get');
   });
 
   test('an attribute that is not a field of the implemented builtin is SCH001', () => {
@@ -215,5 +217,19 @@ describe('toolsets', () => {
 
   test('a toolset needs tools (SCH003)', () => {
     expect(codes(loadHcl(`toolset "a" {\n}\n`))).toEqual(['SCH003@1:1']);
+  });
+});
+
+describe('mcp source (configs of the first implementation)', () => {
+  test('source = "npm:<pkg>" with a version runs npx -y <pkg>@<version>, args appended', () => {
+    const src = `mcp "e" {\n  source  = "npm:@scope/server"\n  version = "1.2.3"\n  args    = ["--flag"]\n}\n`;
+    const r = loadHcl(src);
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.graph!.mcpServers[0]!.transport).toEqual({ kind: 'stdio', command: 'npx', args: ['-y', '@scope/server@1.2.3', '--flag'], env: {} });
+  });
+
+  test('source without version, and version without source, are errors', () => {
+    expect(codes(loadHcl(`mcp "e" {\n  source = "npm:x"\n}\n`)).some((c) => c.startsWith('SCH003@'))).toBe(true);
+    expect(codes(loadHcl(`mcp "e" {\n  command = "x"\n  version = "1"\n}\n`)).some((c) => c.startsWith('SCH012@'))).toBe(true);
   });
 });
