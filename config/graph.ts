@@ -193,6 +193,26 @@ export interface McpPromptReference {
   range: Range;
 }
 
+/** A `plugin "name"` block of a Go config: a program speaking go-plugin's protocol, started by the runtime. */
+export interface PluginBlock {
+  name: string;
+  /** `source`: a local path (absolute here) or `github.com/owner/repo`; absent with version = "local". */
+  source?: string;
+  /** `local` or a semantic version (`v1.2.0`). */
+  version: string;
+  /** `settings { k = v }`, every value a string (as Go passes them to Configure). */
+  settings: Readonly<Record<string, string>>;
+  location: SourceLocation;
+}
+
+/** Where a `plugins.<p>.<tool>` (or `.all`) reference is written, so validate can check the tool exists. */
+export interface PluginToolReference {
+  plugin: string;
+  /** The tool name, or `all`. */
+  tool: string;
+  range: Range;
+}
+
 export interface McpToolReference {
   server: string;
   /** The tool name, or `all`. */
@@ -422,6 +442,10 @@ export interface MissionGraph {
   models: ModelBlock[];
   customTools: CustomTool[];
   mcpServers: McpServer[];
+  /** `plugin` blocks (absent: none). */
+  plugins?: PluginBlock[];
+  /** Every `plugins.<p>.<tool>` reference as written; set by the loader when plugins are declared. */
+  pluginToolRefs?: PluginToolReference[];
   toolsets: Toolset[];
   skills: Skill[];
   agents: AgentSpec[];

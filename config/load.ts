@@ -20,6 +20,7 @@ import { emptySymbols, type LoadContext } from './scope.js';
 import { loadGlobalAgents } from './stages/agents.js';
 import { loadMissions } from './stages/missions.js';
 import { loadTelemetry } from './stages/telemetry.js';
+import { loadPlugins } from './stages/plugins.js';
 import { loadModels } from './stages/models.js';
 import { loadSkills } from './stages/skills.js';
 import { loadToolStage } from './stages/tools.js';
@@ -76,12 +77,11 @@ export interface LoadedFiles {
   skipped: readonly SkippedPath[];
 }
 
-const TOP_LEVEL_BLOCKS = ['variable', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'mission'] as const;
+const TOP_LEVEL_BLOCKS = ['variable', 'plugin', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'mission'] as const;
 type TopLevelType = (typeof TOP_LEVEL_BLOCKS)[number];
 
 /** Blocks of the Go original that Squadron does not have, with what to do instead. */
 const NOT_SUPPORTED: Readonly<Record<string, string>> = {
-  plugin: 'plugins are not supported: run the tool as an MCP server with an mcp block',
   vault: 'there is no vault: pass secrets with --var or SQUADRON_VAR_<name>',
   storage: 'runs are always stored in .squadron/ next to the config',
   commander: 'commander is a block inside a mission',
@@ -179,7 +179,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const diags: Diagnostic[] = [...found.diagnostics];
   const { top, sources, syntaxErrorFiles, firstFile } = readTopLevel(found.files, diags);
   const declaresMission = top.blocks.mission.length > 0;
-  const eachMission = top.blocks.mcp.length === 0 ? opts.eachMission : undefined;
+  const eachMission = top.blocks.mcp.length === 0 && top.blocks.plugin.length === 0 ? opts.eachMission : undefined;
   /** A stage's blocks, no longer held here: each block is garbage once its stage has read it. */
   const take = (type: TopLevelType): Block[] => {
     const blocks = top.blocks[type];
@@ -199,6 +199,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   };
 
   const variables = loadVariables(take('variable'), ctx, opts.vars ?? {}, opts.env ?? process.env);
+  const plugins = loadPlugins(take('plugin'), ctx);
   const models = loadModels(take('model'), ctx);
   const telemetry = loadTelemetry(top.telemetry, ctx);
   const tools = loadToolStage(take('mcp'), take('tool'), take('toolset'), ctx);
@@ -250,6 +251,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     missions,
     mcpToolRefs: ctx.symbols.mcpUses,
     mcpPromptRefs: ctx.symbols.mcpPromptUses,
+    ...(plugins.length > 0 ? { plugins, pluginToolRefs: ctx.symbols.pluginUses } : {}),
     ...(telemetry ? { telemetry } : {}),
   };
   return { graph: deepFreeze(graph), diagnostics, sources, loaded, secrets };
