@@ -98,6 +98,10 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   MCP001: 'An mcp.<server>.<tool> reference names a tool the server does not offer.',
   MCP002: 'An MCP server could not be contacted to list its tools.',
   MCP003: 'An MCP tool only runs as an MCP task (`execution.taskSupport = "required"`), which Squadron does not support: it is left out (warning).',
+  PLG001: 'A plugin takes a reserved name (http, dataset, utils, human, mcp).',
+  PLG002: 'A plugin block\'s source or version is malformed (a local source needs version = "local"; a version is "local" or semantic).',
+  PLG003: 'A plugins.<plugin>.<tool> reference names a tool the plugin does not offer (validate starts the plugin to ask).',
+  PLG004: 'A plugin could not be started to list its tools (an error; a warning with validate --offline, which starts none).',
   MCP004: 'An mcp.<server>.prompts.<prompt> skill reference names a prompt the server does not offer (checked by validate when it contacts the server).',
   // Telemetry (the telemetry block).
   TEL001: 'The telemetry block names no endpoint: nothing is exported unless an OTEL_EXPORTER_OTLP_* endpoint variable is set (warning).',
