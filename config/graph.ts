@@ -93,7 +93,8 @@ export interface VariableValue {
   /** undefined when declared with neither a default nor a supplied value. */
   value?: string;
   secret: boolean;
-  source: 'cli' | 'env' | 'default' | 'unset';
+  /** `vault`: from the project's vault (`squadron vars set`); such a value is always a secret. */
+  source: 'cli' | 'env' | 'vault' | 'default' | 'unset';
 }
 
 /**

@@ -21,6 +21,8 @@ import { loadGlobalAgents } from './stages/agents.js';
 import { loadMissions } from './stages/missions.js';
 import { loadTelemetry } from './stages/telemetry.js';
 import { loadPlugins } from './stages/plugins.js';
+import { openProjectVault } from './vault/projectVault.js';
+import { checkVaultBlocks } from './vault/vaultBlock.js';
 import { loadModels } from './stages/models.js';
 import { loadSkills } from './stages/skills.js';
 import { loadToolStage } from './stages/tools.js';
@@ -82,7 +84,6 @@ type TopLevelType = (typeof TOP_LEVEL_BLOCKS)[number];
 
 /** Blocks of the Go original that Squadron does not have, with what to do instead. */
 const NOT_SUPPORTED: Readonly<Record<string, string>> = {
-  vault: 'there is no vault: pass secrets with --var or SQUADRON_VAR_<name>',
   storage: 'runs are always stored in .squadron/ next to the config',
   commander: 'commander is a block inside a mission',
   task: 'task blocks belong inside a mission block',
@@ -98,6 +99,8 @@ interface TopLevel {
   skillsDirs: Attribute[];
   /** `telemetry { … }`: unlabeled, at most one (config/stages/telemetry.ts). */
   telemetry: Block[];
+  /** `vault { provider }` (Go's; config/vault/vaultBlock.ts). */
+  vault: Block[];
 }
 
 interface ReadFiles {
@@ -131,6 +134,7 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
   const blocks = Object.fromEntries(TOP_LEVEL_BLOCKS.map((t) => [t, [] as Block[]])) as Record<TopLevelType, Block[]>;
   const skillsDirs: Attribute[] = [];
   const telemetry: Block[] = [];
+  const vault: Block[] = [];
   for (const file of files.values()) {
     for (const attr of file.body.attributes) {
       if (attr.name === 'skills_dir') skillsDirs.push(attr);
@@ -144,6 +148,10 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
         telemetry.push(block);
         continue;
       }
+      if (block.type === 'vault') {
+        vault.push(block);
+        continue;
+      }
       if (!(TOP_LEVEL_BLOCKS as readonly string[]).includes(block.type)) {
         const hint = NOT_SUPPORTED[block.type] ?? suggestionHint(block.type, [...TOP_LEVEL_BLOCKS, 'telemetry']);
         diags.push(diagnosticAt(block.typeRange, 'error', 'SCH002', `unknown block "${block.type}"`, hint));
@@ -153,7 +161,7 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
       blocks[block.type as TopLevelType].push(block);
     }
   }
-  return { blocks, skillsDirs, telemetry };
+  return { blocks, skillsDirs, telemetry, vault };
 }
 
 /** One warning per variable used without a value (unsetVariables: 'unknown'), at its first use. */
@@ -198,7 +206,9 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     sources,
   };
 
-  const variables = loadVariables(take('variable'), ctx, opts.vars ?? {}, opts.env ?? process.env);
+  checkVaultBlocks(top.vault, ctx);
+  const vault = openProjectVault(found.projectRoot, opts.env ?? process.env, opts.unsetVariables === 'unknown', diags);
+  const variables = loadVariables(take('variable'), ctx, opts.vars ?? {}, opts.env ?? process.env, vault);
   const plugins = loadPlugins(take('plugin'), ctx);
   const models = loadModels(take('model'), ctx);
   const telemetry = loadTelemetry(top.telemetry, ctx);

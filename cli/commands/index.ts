@@ -25,5 +25,6 @@ export const commands: readonly CommandEntry[] = [
   { name: 'inspect', load: () => import('./inspect.js') },
   { name: 'worker', load: () => import('./worker.js') },
   { name: 'mcp', load: () => import('./mcp.js') },
+  { name: 'vars', load: () => import('./vars.js') },
   { name: 'docs', load: () => import('./docs.js') },
 ];
