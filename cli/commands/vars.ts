@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import { readVault, writeVault } from '../../config/vault/vaultFile.js';
 import { createVaultKey, findVaultKey, vaultHome, vaultPath } from '../../config/vault/vaultKey.js';
 import { CliError, EXIT, type CliIo } from '../io.js';
+import { JSON_FLAG_HELP, writeJson } from '../json.js';
 
 interface VaultFlags {
   config: string;
@@ -20,9 +21,10 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 export function register(program: Command, io: CliIo): void {
   const vars = program.command('vars').description('Manage the values in the project\'s vault (encrypted; each is vars.<name> in the config)');
   const withConfig = (c: Command): Command => c.option('-c, --config <path>', 'the project: an .hcl file or a directory of them', '.');
-  withConfig(vars.command('list').description('List the names of the values in the vault (never the values)')).action((flags: VaultFlags) => {
+  withConfig(vars.command('list').description('List the names of the values in the vault (never the values)').option('--json', JSON_FLAG_HELP)).action((flags: VaultFlags & { json?: boolean }) => {
     const values = open(io, flags, false);
     const names = Object.keys(values ?? {}).sort();
+    if (flags.json === true) return writeJson(io, { variables: names.map((name) => ({ name, secret: true })) });
     if (names.length === 0) io.stdout.write('No variables set\n');
     for (const name of names) io.stdout.write(`${name}=********\n`);
   });
