@@ -111,6 +111,15 @@ describe('plugin blocks', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`main.hcl:6:1: error[PLG004]: plugin "shouter" (version local) failed to start (${join(dir, 'broken.sh')}): it exited before its handshake (exit code 3); its stderr: licence key missing`);
 
+    // A run does not start without its plugins (as Go fails the load): nothing is stored.
+    const run = await runCli(['run', dir], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('plugin "shouter" (version local) failed to start');
+    expect(run.stderr).toContain('licence key missing');
+    const db = openRunDb(dir);
+    expect(db.prepare('SELECT count(*) AS n FROM runs').get()).toEqual({ n: 0 });
+    db.close();
+
     const reserved = writeProject({ 'main.hcl': mission(OFFLINE_MODEL_BLOCK, 'plugin "http" {\n  source  = "./x"\n  version = "v1.0.0"\n}', '[builtins.http.get]') });
     const rr = await runCli(['validate', reserved], { cwd: reserved });
     expect(rr.code).toBe(1);
