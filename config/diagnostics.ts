@@ -107,6 +107,13 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   MCP001: 'An mcp.<server>.<tool> reference names a tool the server does not offer.',
   MCP002: 'An MCP server could not be contacted to list its tools.',
   MCP003: 'An MCP tool only runs as an MCP task (`execution.taskSupport = "required"`), which Squadron does not support: it is left out (warning).',
+  PLG001: 'A plugin takes a reserved name (http, dataset, utils, human, mcp).',
+  PLG002: 'A plugin block\'s source or version is malformed (a local source needs version = "local"; a version is "local" or semantic).',
+  PLG003: 'A plugins.<plugin>.<tool> reference names a tool the plugin does not offer (validate starts the plugin to ask).',
+  PLG004: 'A plugin could not be started to list its tools (an error; a warning with validate --offline, which starts none).',
+  VLT001: 'The project\'s vault (.squadron/vars.vault) cannot be opened: no key, a wrong key or a damaged file (an error for run; a warning for validate and plan).',
+  VLT002: 'A vault value is too short to be redacted, so it is not treated as a secret (warning).',
+  VLT003: 'A vault block asks for the keychain provider, which is not supported: the key comes from SQUADRON_VAULT_KEY or vault.key (warning).',
   MCP004: 'An mcp.<server>.prompts.<prompt> skill reference names a prompt the server does not offer (checked by validate when it contacts the server).',
   // Go Squadron configs (docs/concepts/migrate-from-go.md).
   GO001: 'A storage block with backend = "postgres" has no conn_string.',

@@ -135,7 +135,8 @@ export interface VariableValue {
   /** undefined when declared with neither a default nor a supplied value. */
   value?: string;
   secret: boolean;
-  source: 'cli' | 'env' | 'default' | 'unset';
+  /** `vault`: from the project's vault (`squadron vars set`); such a value is always a secret. */
+  source: 'cli' | 'env' | 'vault' | 'default' | 'unset';
 }
 
 /**
@@ -232,6 +233,26 @@ export interface McpServer {
 export interface McpPromptReference {
   server: string;
   prompt: string;
+  range: Range;
+}
+
+/** A `plugin "name"` block of a Go config: a program speaking go-plugin's protocol, started by the runtime. */
+export interface PluginBlock {
+  name: string;
+  /** `source`: a local path (absolute here) or `github.com/owner/repo`; absent with version = "local". */
+  source?: string;
+  /** `local` or a semantic version (`v1.2.0`). */
+  version: string;
+  /** `settings { k = v }`, every value a string (as Go passes them to Configure). */
+  settings: Readonly<Record<string, string>>;
+  location: SourceLocation;
+}
+
+/** Where a `plugins.<p>.<tool>` (or `.all`) reference is written, so validate can check the tool exists. */
+export interface PluginToolReference {
+  plugin: string;
+  /** The tool name, or `all`. */
+  tool: string;
   range: Range;
 }
 
@@ -470,6 +491,10 @@ export interface MissionGraph {
   models: ModelBlock[];
   customTools: CustomTool[];
   mcpServers: McpServer[];
+  /** `plugin` blocks (absent: none). */
+  plugins?: PluginBlock[];
+  /** Every `plugins.<p>.<tool>` reference as written; set by the loader when plugins are declared. */
+  pluginToolRefs?: PluginToolReference[];
   toolsets: Toolset[];
   skills: Skill[];
   agents: AgentSpec[];

@@ -23,6 +23,9 @@ import { loadMissions } from './stages/missions.js';
 import { loadTelemetry } from './stages/telemetry.js';
 import { loadStorage } from './stages/storage.js';
 import { goNameHint } from './goNames.js';
+import { loadPlugins } from './stages/plugins.js';
+import { openProjectVault } from './vault/projectVault.js';
+import { checkVaultBlocks } from './vault/vaultBlock.js';
 import { loadModels } from './stages/models.js';
 import { loadSkills } from './stages/skills.js';
 import { loadToolStage } from './stages/tools.js';
@@ -79,13 +82,11 @@ export interface LoadedFiles {
   skipped: readonly SkippedPath[];
 }
 
-const TOP_LEVEL_BLOCKS = ['variable', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'mission'] as const;
+const TOP_LEVEL_BLOCKS = ['variable', 'plugin', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'mission'] as const;
 type TopLevelType = (typeof TOP_LEVEL_BLOCKS)[number];
 
 /** Blocks of the Go original that Squadron does not have, with what to do instead. */
 const NOT_SUPPORTED: Readonly<Record<string, string>> = {
-  plugin: 'plugins are not supported: run the tool as an MCP server with an mcp block',
-  vault: 'there is no vault: pass secrets with --var or SQUADRON_VAR_<name>',
   commander: 'commander is a block inside a mission',
   task: 'task blocks belong inside a mission block',
   memory: 'memory blocks are not supported yet (see squadron docs migrate-from-go)',
@@ -109,6 +110,8 @@ interface TopLevel {
   allowedHosts: Attribute[];
   /** The Go original's `storage { … }`: unlabeled, at most one (config/stages/storage.ts). */
   storage: Block[];
+  /** `vault { provider }` (Go's; config/vault/vaultBlock.ts). */
+  vault: Block[];
 }
 
 interface ReadFiles {
@@ -144,6 +147,7 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
   const telemetry: Block[] = [];
   const allowedHosts: Attribute[] = [];
   const storage: Block[] = [];
+  const vault: Block[] = [];
   for (const file of files.values()) {
     for (const attr of file.body.attributes) {
       if (attr.name === 'skills_dir') skillsDirs.push(attr);
@@ -171,6 +175,10 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
         }
         continue;
       }
+      if (block.type === 'vault') {
+        vault.push(block);
+        continue;
+      }
       if (!(TOP_LEVEL_BLOCKS as readonly string[]).includes(block.type)) {
         const hint = NOT_SUPPORTED[block.type] ?? goNameHint(block.type) ?? suggestionHint(block.type, [...TOP_LEVEL_BLOCKS, 'telemetry']);
         diags.push(diagnosticAt(block.typeRange, 'error', 'SCH002', `unknown block "${block.type}"`, hint));
@@ -180,7 +188,7 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
       blocks[block.type as TopLevelType].push(block);
     }
   }
-  return { blocks, skillsDirs, telemetry, allowedHosts, storage };
+  return { blocks, skillsDirs, telemetry, allowedHosts, storage, vault };
 }
 
 /** One warning per variable used without a value (unsetVariables: 'unknown'), at its first use. */
@@ -206,7 +214,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const diags: Diagnostic[] = [...found.diagnostics];
   const { top, sources, syntaxErrorFiles, firstFile } = readTopLevel(found.files, diags);
   const declaresMission = top.blocks.mission.length > 0;
-  const eachMission = top.blocks.mcp.length === 0 ? opts.eachMission : undefined;
+  const eachMission = top.blocks.mcp.length === 0 && top.blocks.plugin.length === 0 ? opts.eachMission : undefined;
   /** A stage's blocks, no longer held here: each block is garbage once its stage has read it. */
   const take = (type: TopLevelType): Block[] => {
     const blocks = top.blocks[type];
@@ -225,8 +233,11 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     sources,
   };
 
-  const variables = loadVariables(take('variable'), ctx, opts.vars ?? {}, opts.env ?? process.env);
+  checkVaultBlocks(top.vault, ctx);
+  const vault = openProjectVault(found.projectRoot, opts.env ?? process.env, opts.unsetVariables === 'unknown', diags);
+  const variables = loadVariables(take('variable'), ctx, opts.vars ?? {}, opts.env ?? process.env, vault);
   const allowedHosts = loadAllowedHosts(top.allowedHosts, ctx);
+  const plugins = loadPlugins(take('plugin'), ctx);
   const models = loadModels(take('model'), ctx);
   const telemetry = loadTelemetry(top.telemetry, ctx);
   const storage = loadStorage(top.storage, ctx);
@@ -279,6 +290,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     missions,
     mcpToolRefs: ctx.symbols.mcpUses,
     mcpPromptRefs: ctx.symbols.mcpPromptUses,
+    ...(plugins.length > 0 ? { plugins, pluginToolRefs: ctx.symbols.pluginUses } : {}),
     ...(telemetry ? { telemetry } : {}),
     allowedHosts,
     ...(storage ? { storage } : {}),

@@ -96,7 +96,7 @@ export function refItems(attr: Attribute, example: string, diags: Diagnostic[]):
 /** Checks the root names a visible namespace. */
 function checkRoot(p: RefPath, scope: Scope, diags: Diagnostic[]): Namespace | undefined {
   if (!isNamespace(p.root)) {
-    const hint = p.root === 'plugins' ? 'Squadron has no plugins: run the tool as an MCP server and use mcp.<name>.<tool>' : suggestionHint(p.root, NAMESPACES);
+    const hint = suggestionHint(p.root, NAMESPACES);
     diags.push(diagnosticAt(p.range, 'error', 'REF001', `unknown namespace "${p.root}" in ${p.text}`, hint));
     return undefined;
   }
@@ -127,7 +127,7 @@ function resolveName(p: RefPath, kind: string, known: ReadonlyMap<string, unknow
   return undefined;
 }
 
-const TOOL_KINDS = 'a tool reference (builtins.<ns>.<tool>, tools.<name>, mcp.<server>.<tool>, toolsets.<name>)';
+const TOOL_KINDS = 'a tool reference (builtins.<ns>.<tool>, tools.<name>, mcp.<server>.<tool>, plugins.<plugin>.<tool>, toolsets.<name>)';
 
 /**
  * Resolves one tool reference into the refs it stands for: itself, a builtin namespace's tools
@@ -170,6 +170,20 @@ export function resolveToolRef(p: RefPath, direct: Provenance, scope: Scope, dia
       const tool = p.parts[1]!.name;
       scope.symbols.mcpUses.push({ server, tool, range: p.range });
       return [{ ref: `mcp.${server}.${tool}`, via: direct }];
+    }
+    case 'plugins': {
+      if (p.parts.length !== 2) return wrongShape(p, 'plugins.<plugin>.<tool> or plugins.<plugin>.all', diags);
+      const plugin = p.parts[0]!.name;
+      if (!scope.symbols.plugins.has(plugin)) {
+        if (!scope.symbols.broken.has(`plugins.${plugin}`)) {
+          const hint = suggestionHint(plugin, [...scope.symbols.plugins.keys()], (c) => `plugins.${c}`) ?? `declare it: plugin "${plugin}" { source = "…" version = "…" }`;
+          diags.push(diagnosticAt(p.range, 'error', 'REF003', `unknown plugin "${plugin}"`, hint));
+        }
+        return undefined;
+      }
+      const tool = p.parts[1]!.name;
+      scope.symbols.pluginUses.push({ plugin, tool, range: p.range });
+      return [{ ref: `plugins.${plugin}.${tool}`, via: direct }];
     }
     case 'toolsets': {
       const name = resolveName(p, 'toolset', scope.symbols.toolsets, scope, diags);

@@ -4,19 +4,21 @@
 
 import type { HclFunction } from './hcl/value.js';
 import type { Diagnostic, Range } from './hcl/diagnostic.js';
+import type { PluginBlock, PluginToolReference } from './graph.js';
 import type { AgentSpec, CustomTool, McpPromptReference, McpServer, McpToolReference, MissionInput, ModelBlock, ModelRef, Skill, ToolRefWithProvenance, Toolset, VariableValue, WorkerSpec } from './graph.js';
 import type { ListInterner, SameFieldsInterner } from './exactList.js';
 
-export const NAMESPACES = ['vars', 'models', 'builtins', 'mcp', 'tools', 'toolsets', 'skills', 'agents', 'tasks', 'inputs', 'datasets'] as const;
+export const NAMESPACES = ['vars', 'models', 'builtins', 'mcp', 'plugins', 'tools', 'toolsets', 'skills', 'agents', 'tasks', 'inputs', 'datasets'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
-export type Stage = 'variable' | 'model' | 'tool' | 'mcp' | 'toolset' | 'skill' | 'agent' | 'mission';
+export type Stage = 'variable' | 'plugin' | 'model' | 'tool' | 'mcp' | 'toolset' | 'skill' | 'agent' | 'mission';
 
-const TOOL_STAGE: readonly Namespace[] = ['vars', 'builtins', 'mcp', 'tools'];
+const TOOL_STAGE: readonly Namespace[] = ['vars', 'builtins', 'mcp', 'plugins', 'tools'];
 const AGENT_STAGE: readonly Namespace[] = [...TOOL_STAGE, 'toolsets', 'models', 'skills'];
 
 export const STAGE_NAMESPACES: Readonly<Record<Stage, readonly Namespace[]>> = {
   variable: [],
+  plugin: ['vars'],
   model: ['vars'],
   tool: TOOL_STAGE,
   // `sampling_model = models.x`: models load before tools.
@@ -45,6 +47,8 @@ export interface Symbols {
   vars: Map<string, DeclaredVariable>;
   models: Map<string, ModelBlock>;
   mcp: Map<string, McpServer>;
+  /** `plugin "name"` blocks (Go plugins, started by the runtime). */
+  plugins: Map<string, PluginBlock>;
   tools: Map<string, CustomTool>;
   toolsets: Map<string, Toolset>;
   skills: Map<string, Skill>;
@@ -59,6 +63,8 @@ export interface Symbols {
   mcpUses: McpToolReference[];
   /** Every `mcp.<server>.prompts.<prompt>` skill reference as written. */
   mcpPromptUses: McpPromptReference[];
+  /** Every `plugins.<p>.<tool>` reference as written. */
+  pluginUses: PluginToolReference[];
   /**
    * Each model referenced, by `<block>.<key>`: its resolved ref (one object, shared by every use),
    * where it is first written and how many times, for the model-use check.
@@ -84,6 +90,7 @@ export function emptySymbols(unsetVariables: Symbols['unsetVariables'] = 'error'
     vars: new Map(),
     models: new Map(),
     mcp: new Map(),
+    plugins: new Map(),
     tools: new Map(),
     toolsets: new Map(),
     skills: new Map(),
@@ -91,6 +98,7 @@ export function emptySymbols(unsetVariables: Symbols['unsetVariables'] = 'error'
     broken: new Set(),
     mcpUses: [],
     mcpPromptUses: [],
+    pluginUses: [],
     modelUses: new Map(),
   };
 }

@@ -76,7 +76,7 @@ function* holders(graph: Pick<MissionGraph, 'agents' | 'missions' | 'skills'>): 
 function expand(tools: readonly ToolRefWithProvenance[], mcpTools: McpToolNames): Given[] {
   const out: Given[] = [];
   for (const tool of tools) {
-    if (!isMcpAll(tool.ref)) {
+    if (!isMcpAll(tool.ref) || !tool.ref.startsWith('mcp.')) {
       out.push({ ref: tool.ref, via: tool.via });
       continue;
     }

@@ -20,7 +20,8 @@ export function mcpPromptRef(name: string): { server: string; prompt?: string } 
 }
 
 export function isMcpAll(ref: string): boolean {
-  return ref.startsWith('mcp.') && ref.endsWith('.all') && ref.split('.').length === 3;
+  // A plugin's `.all` is the same kind of thing: its tools are only known once it is started.
+  return (ref.startsWith('mcp.') || ref.startsWith('plugins.')) && ref.endsWith('.all') && ref.split('.').length === 3;
 }
 
 /** Whether `ref` names `all` or a tool of the server whose `.all` is `mcpAll`. */

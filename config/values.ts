@@ -102,7 +102,7 @@ export function checkValueRefs(expr: Expression, scope: Scope, diags: Diagnostic
       const declared = scope.symbols.vars.get(step.name);
       if (declared === undefined) {
         const known = [...scope.symbols.vars.keys()];
-        const hint = suggestionHint(step.name, known, (c) => `vars.${c}`) ?? `declare it: variable "${step.name}" { }`;
+        const hint = suggestionHint(step.name, known, (c) => `vars.${c}`) ?? `declare it: variable "${step.name}" { }, or store it in the vault: squadron vars set ${step.name}`;
         fail(diagnosticAt(t.range, 'error', 'REF003', `unknown variable "${step.name}"`, hint));
       } else if (declared.variable.value === undefined && scope.symbols.unsetVariables === 'unknown') {
         // Reported once per variable when loading ends (loadConfig); the value is unknown here.

@@ -30,6 +30,7 @@ import { runVariables, type RunConfig, type RunVariables } from './runConfig.js'
 import { checkConfig, failedRunRefusal } from './resumeChecks.js';
 import { checkWorkspace, workspaceIdentity } from './workspaceIdentity.js';
 import { RunBusy, RunRefused } from './runRefused.js';
+import { checkPluginsStart } from './pluginPreflight.js';
 import { retryFailedTasks } from './taskAttempts.js';
 import { datasetProblems } from './iteration/index.js';
 import { queuedItems, queuedTaskExecutor } from './queuedTasks.js';
@@ -174,6 +175,7 @@ async function createRun(env: RunEnvironment, store: Store, request: StartReques
     request.onPreviousInterrupted?.(previous.id);
   }
   checkModelCredentials(env.graph, request.mission, request.options.replay);
+  await checkPluginsStart(env.graph);
   const problems = datasetProblems(request.mission, request.inputs);
   if (problems.length > 0) {
     throw new RunRefused(`${problems.length} dataset item${problems.length === 1 ? '' : 's'} do${problems.length === 1 ? 'es' : ''} not match the schema; nothing ran:\n  ${problems.join('\n  ')}`, 'usage');

@@ -1,7 +1,8 @@
 // The run's tool resolver: builtins, custom tools and MCP servers (started once, shared by every task,
 // closed at the end). A ref that cannot be resolved is reported, and the agent goes on without it.
 
-import type { McpPromptSkill, McpServer, MissionGraph } from '../config/graph.js';
+import type { McpPromptSkill, McpServer, MissionGraph, PluginBlock } from '../config/graph.js';
+import type { PluginHost } from './tools/plugins/pluginHost.js';
 import { mcpPromptRef } from '../config/toolRefs.js';
 import type { ToolResolver } from './runContext.js';
 import type { RunEvent } from './events.js';
@@ -64,7 +65,8 @@ export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string,
     },
     onLog: (m) => emit({ type: 'mcp.log', server: m.server, level: m.level, data: m.data, ...(m.logger !== undefined ? { logger: m.logger } : {}) }),
   });
-  const registry = buildToolRegistry(graph, { mcp });
+  const plugins = (graph.plugins?.length ?? 0) > 0 ? lazyPluginHost(graph.projectRoot) : undefined;
+  const registry = buildToolRegistry(graph, { mcp, ...(plugins ? { plugins } : {}) });
   return {
     resolver: {
       async resolve(refs) {
@@ -97,7 +99,22 @@ export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string,
         return mcp.loadPrompt(server, prompt, args, signal);
       },
     },
-    close: () => mcp.closeAll(),
+    close: async () => {
+      await plugins?.close();
+      await mcp.closeAll();
+    },
+  };
+}
+
+/** Loads the plugin client (gRPC) only when the config declares a plugin; plugins start on first use. */
+function lazyPluginHost(projectRoot: string): { listTools(plugin: PluginBlock): Promise<ToolSpec[]>; close(): Promise<void> } {
+  let host: Promise<PluginHost> | undefined;
+  const open = (): Promise<PluginHost> => (host ??= import('./tools/plugins/pluginHost.js').then((m) => m.createPluginHost(projectRoot)));
+  return {
+    listTools: async (plugin) => (await open()).listTools(plugin),
+    close: async () => {
+      if (host) (await host).closeAll();
+    },
   };
 }
 

@@ -31,5 +31,6 @@ export const commands: readonly CommandEntry[] = [
   { name: 'serve', load: () => import('./serve.js') },
   { name: 'token', load: () => import('./token.js') },
   { name: 'mcp', load: () => import('./mcp.js') },
+  { name: 'vars', load: () => import('./vars.js') },
   { name: 'docs', load: () => import('./docs.js') },
 ];

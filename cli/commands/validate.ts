@@ -13,7 +13,8 @@ import { countSummary, diagnosticToJson, renderDiagnostics, sourceReaderFor } fr
 import { validateProject } from '../../config/validateProject.js';
 import { summarize, summarizeItem, summarizeMission, type MissionSummary, type WholeServers } from '../../config/summary.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
-import type { McpServer, Mission, MissionGraph } from '../../config/graph.js';
+import type { McpServer, Mission, MissionGraph, PluginBlock } from '../../config/graph.js';
+import type { PluginToolLister } from '../../config/pluginCheck.js';
 import type { LoadedFiles } from '../../config/load.js';
 import { mcpToolCacheDir } from '../../config/projectLayout.js';
 import { collect, EXIT, parseKeyValues, redactOutput, shownPath, useColor, type CliIo } from '../io.js';
@@ -87,6 +88,7 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
     // A CI check need not hold the secrets: values that need a missing variable are left unchecked.
     unsetVariables: 'unknown',
     ...(lister === undefined ? {} : { mcpTools: lister, mcpSource: offline ? 'cache' : 'server' }),
+    pluginTools: offline ? 'offline' : startingPluginLister(full),
   });
   const result = withTestProblems(loadedConfig, full, json ? (loadedConfig.graph?.missions ?? []).map(missionShape) : shapes);
   const { diagnostics } = result;
@@ -240,6 +242,22 @@ function drained(out: NodeJS.WritableStream): Promise<void> {
     };
     for (const event of ['drain', 'close', 'error']) out.once(event, done);
   });
+}
+
+/** Starts each referenced plugin (as Go does at load time), lists its tools, and stops it. */
+function startingPluginLister(path: string): PluginToolLister {
+  return async (plugin: PluginBlock) => {
+    const root = statSync(path).isDirectory() ? path : dirname(path);
+    const { createPluginHost } = await import('../../runtime/tools/plugins/pluginHost.js');
+    const host = createPluginHost(root);
+    try {
+      return (await host.describe(plugin)).map((t) => t.name);
+    } catch (err) {
+      return { error: err instanceof Error ? err.message : String(err) };
+    } finally {
+      host.closeAll();
+    }
+  };
 }
 
 /**

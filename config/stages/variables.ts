@@ -7,6 +7,7 @@ import type { VariableValue } from '../graph.js';
 import { blockHeader, decodeBody, NameRegistry, type BlockSchema } from '../schema.js';
 import { scopeFor, type DeclaredVariable, type LoadContext } from '../scope.js';
 import { loadNamedBlocks } from './namedBlocks.js';
+import type { ProjectVault } from '../vault/projectVault.js';
 import { MIN_SECRET_LENGTH } from '../../core/secrets.js';
 import { suggestionHint } from '../suggest.js';
 import { evaluateValue, readBool, readString, toStringValue } from '../values.js';
@@ -16,12 +17,14 @@ const SCHEMA: BlockSchema = { attributes: { description: {}, default: {}, secret
 /** Where command-line problems are reported (they have no position in a file). */
 export const COMMAND_LINE = '<command line>';
 
-export function loadVariables(blocks: readonly Block[], ctx: LoadContext, cliVars: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv): VariableValue[] {
+export function loadVariables(blocks: readonly Block[], ctx: LoadContext, cliVars: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv, vault?: ProjectVault): VariableValue[] {
   const names = new NameRegistry('variable');
-  const declared = loadNamedBlocks(blocks, 'variable', ctx, (block, name) => loadVariable(block, name, ctx, cliVars, env), { names });
+  const declared = loadNamedBlocks(blocks, 'variable', ctx, (block, name) => loadVariable(block, name, ctx, cliVars, env, vault), { names });
   for (const d of declared) ctx.symbols.vars.set(d.variable.name, d);
+  // As in Go, every vault key is `vars.<key>` without a variable block (and, here, always a secret).
+  if (vault !== undefined) declared.push(...vaultOnlyVariables(vault, ctx, names, cliVars));
   for (const given of Object.keys(cliVars)) {
-    if (names.has(given)) continue;
+    if (names.has(given) || vault?.values[given] !== undefined) continue;
     ctx.diags.push({
       severity: 'error',
       code: 'REF013',
@@ -37,7 +40,25 @@ export function loadVariables(blocks: readonly Block[], ctx: LoadContext, cliVar
   return declared.map((d) => d.variable);
 }
 
-function loadVariable(block: Block, name: string, ctx: LoadContext, cliVars: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv): DeclaredVariable {
+function vaultOnlyVariables(vault: ProjectVault, ctx: LoadContext, names: NameRegistry, cliVars: Readonly<Record<string, string>>): DeclaredVariable[] {
+  const out: DeclaredVariable[] = [];
+  const range = { file: vault.path, start: { line: 0, column: 0, offset: 0 }, end: { line: 0, column: 0, offset: 0 } };
+  for (const [name, value] of Object.entries(vault.values)) {
+    // Go keeps OAuth tokens in the vault under `oauth:<server>:…`: never reachable as vars.
+    if (names.has(name) || !/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) continue;
+    const given = cliVars[name];
+    const variable: VariableValue = given !== undefined ? { name, secret: true, source: 'cli', value: given } : { name, secret: value.length >= MIN_SECRET_LENGTH, source: 'vault', value };
+    if (!variable.secret) {
+      ctx.diags.push({ severity: 'warning', code: 'VLT002', message: `vault value "${name}" is shorter than ${MIN_SECRET_LENGTH} characters, so it is not redacted (not treated as a secret)`, hint: `squadron vars set ${name} with a longer value, or declare variable "${name}" {} without secret`, file: vault.path, line: 0, column: 0, endLine: 0, endColumn: 0 });
+    }
+    const declared: DeclaredVariable = { variable, range: range as DeclaredVariable['range'] };
+    ctx.symbols.vars.set(name, declared);
+    out.push(declared);
+  }
+  return out;
+}
+
+function loadVariable(block: Block, name: string, ctx: LoadContext, cliVars: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv, vault?: ProjectVault): DeclaredVariable {
   const where = `variable "${name}"`;
   const scope = scopeFor(ctx, 'variable', `a variable block`);
   const body = decodeBody(block.body, SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);
@@ -61,9 +82,10 @@ function loadVariable(block: Block, name: string, ctx: LoadContext, cliVars: Rea
   const fromEnv = env[`SQUADRON_VAR_${name}`];
   if (fromCli !== undefined) Object.assign(variable, { value: fromCli, source: 'cli' });
   else if (fromEnv !== undefined) Object.assign(variable, { value: fromEnv, source: 'env' });
+  else if (vault?.values[name] !== undefined) Object.assign(variable, { value: vault.values[name], source: 'vault', secret: vault.values[name]!.length >= MIN_SECRET_LENGTH || secret });
   else if (defaultValue !== undefined) Object.assign(variable, { value: defaultValue, source: 'default' });
   if (secret && variable.value !== undefined && variable.value.length > 0 && variable.value.length < MIN_SECRET_LENGTH) {
-    const from = variable.source === 'cli' ? `--var ${name}=…` : `SQUADRON_VAR_${name}`;
+    const from = variable.source === 'cli' ? `--var ${name}=…` : variable.source === 'vault' ? 'the vault' : `SQUADRON_VAR_${name}`;
     ctx.diags.push(
       diagnosticAt(
         block.labelRanges[0]!,

@@ -6,7 +6,7 @@ import type { ToolSpec } from '../tools/types.js';
 import { splitWords } from './tokenize.js';
 
 /** Leading words of a ref that say where a tool comes from, not what it does. */
-const SOURCE_WORDS = new Set(['tools', 'builtins', 'mcp']);
+const SOURCE_WORDS = new Set(['tools', 'builtins', 'mcp', 'plugins']);
 
 export interface NameParts {
   /** The name's words without the namespace, e.g. ["create", "invoice"]; never empty. */

@@ -2,7 +2,7 @@
 // ToolSpecs, in the order given, `.all` expanded in place in the server's order, duplicates dropped.
 // A ref that cannot be resolved (unknown tool, unreachable server) is an error value, not a throw.
 
-import type { McpServer, MissionGraph } from '../../config/graph.js';
+import type { McpServer, MissionGraph, PluginBlock } from '../../config/graph.js';
 import { builtinToolSpecs, type BuiltinOptions } from './builtins/index.js';
 import { customToolSpec } from './custom.js';
 import { RESOURCES_TOOL } from '../../config/toolRefs.js';
@@ -41,6 +41,8 @@ export interface ToolRegistryDeps {
     taskOnlyTools?(server: McpServer): Promise<string[]>;
   };
   builtins?: BuiltinOptions;
+  /** Starts a Go plugin on first use and lists its tools (runtime/tools/plugins). */
+  plugins?: { listTools(plugin: PluginBlock): Promise<ToolSpec[]> };
 }
 
 export function buildToolRegistry(graph: MissionGraph, deps: ToolRegistryDeps): ToolRegistry {
@@ -81,7 +83,21 @@ export function buildToolRegistry(graph: MissionGraph, deps: ToolRegistryDeps): 
       if (!server) return { ref, message: `unknown MCP server "${second}" in "${ref}"` };
       return resolveMcp(ref, server, parts.slice(2).join('.'));
     }
-    return { ref, message: `"${ref}" is not a tool reference (expected builtins.<ns>.<tool>, tools.<name> or mcp.<server>.<tool>)` };
+    if (root === 'plugins' && parts.length === 3 && second) {
+      const plugin = graph.plugins?.find((p) => p.name === second);
+      if (!plugin || !deps.plugins) return { ref, message: `unknown plugin "${second}" in "${ref}"` };
+      let specs: ToolSpec[];
+      try {
+        specs = await deps.plugins.listTools(plugin);
+      } catch (err) {
+        return { ref, message: err instanceof Error ? err.message : String(err) };
+      }
+      if (parts[2] === 'all') return specs;
+      const spec = specs.find((s) => s.ref === ref);
+      if (spec) return [spec];
+      return { ref, message: `plugin "${second}" has no tool "${parts[2]}" (it has: ${specs.map((s) => s.ref.slice(`plugins.${second}.`.length)).join(', ') || 'no tools'})` };
+    }
+    return { ref, message: `"${ref}" is not a tool reference (expected builtins.<ns>.<tool>, tools.<name>, mcp.<server>.<tool> or plugins.<plugin>.<tool>)` };
   }
 
   async function resolveMcp(ref: string, server: McpServer, tool: string): Promise<ToolSpec[] | ToolRefError | Partly> {

@@ -8,7 +8,7 @@ import type { ToolResult } from '../../core/toolResults.js';
 export type { ToolResult, ToolResultResource } from '../../core/toolResults.js';
 export { textResult } from '../../core/toolResults.js';
 
-export type ToolSource = 'builtin' | 'custom' | 'mcp';
+export type ToolSource = 'builtin' | 'custom' | 'mcp' | 'plugin';
 
 export interface ToolContext {
   /** The run's workspace directory; file tools are confined to it. */

@@ -67,7 +67,7 @@ function sources(dir: string, out: string[] = []): string[] {
 describe('the code registry', () => {
   const used = new Set<string>();
   for (const file of sources(join(root, 'config'))) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/['"`]((?:SCH|REF|GRA|ITR|FIL|MCP|MOD|TEL|TST|GO)\d{3})['"`]/g)) used.add(m[1]!);
+    for (const m of readFileSync(file, 'utf8').matchAll(/['"`]((?:SCH|REF|GRA|ITR|FIL|MCP|MOD|TEL|TST|GO|PLG|VLT)\d{3})['"`]/g)) used.add(m[1]!);
   }
 
   test('every SCH/REF/GRA/ITR/FIL/MCP/MOD/TST code used in config/ is registered', () => {

@@ -68,11 +68,12 @@ describe('unknown names', () => {
     expect(r.diagnostics[0]!.hint).toBe('did you mean tools?');
   });
 
-  test('plugins.* gets a hint to use MCP instead', () => {
+  test('plugins.<p> without a plugin block is REF003 with a hint to declare it', () => {
     const src = task('[plugins.playwright.all]');
     const r = loadHcl(src);
-    expect(codes(r)).toEqual([`REF001@${at(src, 'plugins')}`]);
-    expect(r.diagnostics[0]!.hint).toMatch(/MCP server/);
+    expect(codes(r)).toEqual([`REF003@${at(src, 'plugins')}`]);
+    expect(r.diagnostics[0]!.message).toBe('unknown plugin "playwright"');
+    expect(r.diagnostics[0]!.hint).toMatch(/declare it: plugin "playwright"/);
   });
 
   test('an unknown toolset is REF003', () => {

@@ -25,11 +25,18 @@ describe('strict blocks', () => {
   });
 
   test('an unknown top-level block is SCH002; a Go-only block says what to do instead', () => {
-    const src = `plugin "pw" {\n}\nmodle "x" {\n}\n`;
+    const src = `gateway "pw" {\n}\nmodle "x" {\n}\n`;
     const r = loadHcl(src);
     expect(codes(r)).toEqual(['SCH002@1:1', 'SCH002@3:1']);
-    expect(r.diagnostics[0]!.hint).toMatch(/mcp/);
+    expect(r.diagnostics[0]!.hint).toMatch(/gateway/);
     expect(r.diagnostics[1]!.hint).toBe('did you mean model?');
+  });
+
+  test('a plugin block needs a version, and a version is local or semantic (PLG002)', () => {
+    const missing = loadHcl(`plugin "pw" {\n  source = "./bin/pw"\n}\n`);
+    expect(codes(missing)).toEqual(['SCH003@1:1']);
+    const bad = loadHcl(`plugin "pw" {\n  source  = "github.com/a/b"\n  version = "latest"\n}\n`);
+    expect(codes(bad)).toEqual(['PLG002@3:13']);
   });
 
   test('an attribute written as a block (and the reverse) gets a hint saying which it is', () => {

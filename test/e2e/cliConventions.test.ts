@@ -59,6 +59,10 @@ const CONVENTIONS: Record<string, Conventions> = {
   'mcp login': { data: 'it logs in and says so; it prints no data', mistake: (f) => ({ args: ['mcp', 'login', 'nope', f.dir], code: 'not_found' }) },
   'mcp logout': { data: 'it forgets a login and says so; it prints no data', mistake: (f) => ({ args: ['mcp', 'logout', 'nope', f.dir], code: 'not_found' }) },
   'mcp status': { data: (f) => ['mcp', 'status', f.dir], mistake: (f) => ({ args: ['mcp', 'status', f.dir, '--var', 'novalue'], code: 'usage' }) },
+  'vars list': { data: (f) => ['vars', 'list', '-c', f.dir], mistake: (f) => ({ args: ['vars', 'list', '-c', join(f.dir, 'no-such-dir')], code: 'not_found' }) },
+  'vars get': { data: 'it says whether a value is set, and prints the value itself only with --reveal', mistake: (f) => ({ args: ['vars', 'get', 'nope', '-c', f.dir], code: 'not_found' }) },
+  'vars set': { data: 'it stores a value and says so; it prints no data', mistake: (f) => ({ args: ['vars', 'set', '1bad', 'value', '-c', f.dir], code: 'usage' }) },
+  'vars delete': { data: 'it removes a value and says so; it prints no data', mistake: (f) => ({ args: ['vars', 'delete', 'nope', '-c', f.dir], code: 'not_found' }) },
   docs: { data: () => ['docs', 'fmt'], mistake: () => ({ args: ['docs', 'no-such-topic'], code: 'not_found' }) },
 };
 

@@ -27,6 +27,8 @@ export interface CliOptions {
   gid?: number;
   /** The umask the CLI starts with (set by a shell that then execs node). */
   umask?: number;
+  /** Written to the CLI's standard input, then closed (default: no standard input). */
+  stdin?: string;
 }
 
 export function runCli(args: readonly string[], opts: CliOptions = {}): Promise<CliResult> {
@@ -34,11 +36,12 @@ export function runCli(args: readonly string[], opts: CliOptions = {}): Promise<
     const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...opts.env };
     const command = opts.umask === undefined ? [process.execPath, CLI, ...args] : ['/bin/sh', '-c', `umask ${opts.umask.toString(8).padStart(4, '0')}; exec "$0" "$@"`, process.execPath, CLI, ...args];
     const ids = { ...(opts.uid === undefined ? {} : { uid: opts.uid }), ...(opts.gid === undefined ? {} : { gid: opts.gid }) };
-    const child = spawn(command[0]!, command.slice(1), { cwd: opts.cwd ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], ...ids });
+    const child = spawn(command[0]!, command.slice(1), { cwd: opts.cwd ?? REPO_ROOT, env, stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], ...ids });
+    if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`squadron ${args.join(' ')} timed out\nstdout: ${stdout}\nstderr: ${stderr}`));

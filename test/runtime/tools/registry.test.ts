@@ -90,7 +90,7 @@ describe('buildToolRegistry', () => {
       { ref: 'mcp.zz.x', message: 'unknown MCP server "zz" in "mcp.zz.x"' },
       { ref: 'tools.nope', message: 'unknown custom tool "tools.nope"' },
       { ref: 'builtins.http.head', message: 'unknown builtin tool "builtins.http.head"' },
-      { ref: 'plugins.a.b', message: '"plugins.a.b" is not a tool reference (expected builtins.<ns>.<tool>, tools.<name> or mcp.<server>.<tool>)' },
+      { ref: 'plugins.a.b', message: 'unknown plugin "a" in "plugins.a.b"' },
     ]);
   });
 
