@@ -197,20 +197,22 @@ function gemini(key: string, apiModel: string, thinking: 'budget' | 'adaptive', 
 // Flash on 2026-12-01). Windows: the model pages (e.g. .../docs/models/gemini-3.1-pro-preview,
 // input token limit 1,048,576); the 3.5 to 3.8 models are given their family's. Prices:
 // https://ai.google.dev/gemini-api/docs/pricing, Standard tier, text input, for the models with one
-// flat price; Pro models are billed at a higher rate above 200K prompt tokens (a tier `Pricing`
-// cannot express), and no price could be read for the 3.5 to 3.8 models: those carry none, so a
-// `pricing` block supplies it. Output prices include thinking tokens.
+// flat price (as reproduced by published price lists checked on 2026-12-05: 3.5 Flash $1.50/$9.00,
+// 3.1 Flash-Lite $0.25/$1.50, 3 Flash $0.50/$3.00, 2.5 Flash $0.30/$2.50, 2.5 Flash-Lite
+// $0.10/$0.40; cached input at a tenth of input); Pro models are billed at a higher rate above 200K
+// prompt tokens (a tier `Pricing` cannot express), and no price could be found for 3.5 Flash-Lite and
+// 3.6 to 3.8: those carry none, so a `pricing` block supplies it. Output prices include thinking tokens.
 const GEMINI: readonly CatalogModel[] = [
   gemini('gemini_3_8_flash', 'gemini-3.8-flash', 'adaptive'),
   gemini('gemini_3_7_flash', 'gemini-3.7-flash', 'adaptive'),
   gemini('gemini_3_6_flash', 'gemini-3.6-flash', 'adaptive'),
-  gemini('gemini_3_5_flash', 'gemini-3.5-flash', 'adaptive'),
+  gemini('gemini_3_5_flash', 'gemini-3.5-flash', 'adaptive', [1.5, 9, 0.15]),
   gemini('gemini_3_5_flash_lite', 'gemini-3.5-flash-lite', 'adaptive'),
   gemini('gemini_3_1_pro_preview', 'gemini-3.1-pro-preview', 'adaptive'),
   gemini('gemini_3_flash_preview', 'gemini-3-flash-preview', 'adaptive', [0.5, 3, 0.05]),
   gemini('gemini_2_5_flash_lite', 'gemini-2.5-flash-lite', 'budget', [0.1, 0.4, 0.01]),
   // Deprecated: still served until the date, then requests fail.
-  { ...gemini('gemini_3_1_flash_lite', 'gemini-3.1-flash-lite', 'adaptive'), ...eol('2027-05-07', 'gemini_3_5_flash_lite') },
+  { ...gemini('gemini_3_1_flash_lite', 'gemini-3.1-flash-lite', 'adaptive', [0.25, 1.5, 0.025]), ...eol('2027-05-07', 'gemini_3_5_flash_lite') },
   // Retired: kept so a reference says so instead of "unknown".
   { ...gemini('gemini_2_5_pro', 'gemini-2.5-pro', 'budget'), ...eol('2026-12-01', 'gemini_3_8_flash') },
   { ...gemini('gemini_2_5_flash', 'gemini-2.5-flash', 'budget', [0.3, 2.5, 0.03]), ...eol('2026-12-01', 'gemini_3_5_flash_lite') },
