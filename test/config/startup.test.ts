@@ -201,7 +201,7 @@ describe('modules loaded by the built CLI', () => {
     beforeAll(() => {
       // The quickstart runs offline (its model replays a cassette): a real run in a real database.
       project = tempProject({});
-      cpSync(join(REPO_ROOT, 'examples', 'quickstart'), project, { recursive: true });
+      cpSync(join(REPO_ROOT, 'examples', 'quickstart'), project, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
       runFiles = loaded(['run', '.'], project);
       if (!existsSync(join(project, '.squadron', 'squadron.db'))) throw new Error('the quickstart run stored nothing');
       const runs = spawnSync(process.execPath, [CLI, 'runs', '--json'], { cwd: project, encoding: 'utf8' });

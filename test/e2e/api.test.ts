@@ -13,7 +13,7 @@ function userProject(): string {
   const dir = tempDir('squadron-api-');
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(REPO_ROOT, join(dir, 'node_modules', 'squadron-agents'), 'dir');
-  cpSync(join(REPO_ROOT, 'examples', 'quickstart'), join(dir, 'quickstart'), { recursive: true });
+  cpSync(join(REPO_ROOT, 'examples', 'quickstart'), join(dir, 'quickstart'), { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   return dir;
 }

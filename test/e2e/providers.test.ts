@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { strictToolSchema } from '../../runtime/providers/strictSchema.js';
-import { commanderOf, openRunDb, removeProjects, requestsOf, workerOf, writeProject } from '../support/e2eProject.js';
+import { commanderOf, LOCAL_HTTP, openRunDb, removeProjects, requestsOf, workerOf, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
 import { closeServer, listenLocal } from '../support/localServer.js';
 import { callAgent, lastToolResult, taskComplete, turnScript, type TurnReply } from '../support/turnScript.js';
@@ -67,7 +67,7 @@ const WIRES: Wire[] = [
 ];
 
 function missionHcl(wire: Wire, server: FakeModelServer): string {
-  return `${wire.modelBlock(server)}
+  return `${LOCAL_HTTP}${wire.modelBlock(server)}
 mission "probe" {
   commander {
     model = ${wire.model}

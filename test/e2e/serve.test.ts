@@ -22,7 +22,7 @@ afterAll(() => undefined);
 
 function project(): { dir: string; db: string } {
   const dir = tempDir('squadron-serve-');
-  cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true });
+  cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
   return { dir, db: join(dir, '.squadron', 'squadron.db') };
 }
 

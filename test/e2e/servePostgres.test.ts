@@ -27,7 +27,7 @@ describe('two servers on one PostgreSQL database', () => {
   it('fire a schedule once and start one run per webhook delivery', async () => {
     const db = await pg.createDatabase();
     const dir = tempDir('squadron-serve-pg-');
-    cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true });
+    cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
     const hcl = join(dir, 'mission.hcl');
     const secret = 'whsec-0123456789abcdef';
     writeFileSync(

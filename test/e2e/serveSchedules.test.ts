@@ -16,7 +16,7 @@ afterEach(() => {
 
 async function setup(schedules: string): Promise<{ dir: string; tok: string }> {
   const dir = tempDir('squadron-sched-');
-  cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true });
+  cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
   const hcl = join(dir, 'mission.hcl');
   writeFileSync(hcl, readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n${schedules}\n`));
   const r = await runCli(['token', 'create', 'ci'], { cwd: dir });
