@@ -1,7 +1,8 @@
 // The lines `validate` and `plan` print for a mission's schedules: what each says and its next three
 // fire times in its own time zone. SQUADRON_CLOCK (an ISO time) sets "now", as it does for serve.
 
-import { nextFires, zonedTime, type Mission } from '../api/index.js';
+import { nextFires, zonedTime } from '../api/scheduleFires.js';
+import type { Mission } from '../api/index.js';
 
 export function scheduleLines(mission: Pick<Mission, 'name' | 'schedules' | 'trigger'>, env: NodeJS.ProcessEnv, indent = '  '): string[] {
   const clock = env['SQUADRON_CLOCK'];

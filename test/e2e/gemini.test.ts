@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { GEMINI_MODEL, openRunDb, removeProjects, writeProject } from '../support/e2eProject.js';
+import { GEMINI_MODEL, LOCAL_HTTP, openRunDb, removeProjects, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
 import { fakeThoughtSignature } from '../support/fakeGeminiWire.js';
 import { callAgent, lastToolResult, taskComplete, turnScript, type TurnReply } from '../support/turnScript.js';
@@ -37,7 +37,7 @@ afterAll(async () => {
 
 function project(server: FakeModelServer, stream = true): string {
   return writeProject({
-    'mission.hcl': `
+    'mission.hcl': `${LOCAL_HTTP}
 variable "gemini_key" {
   secret = true
 }
