@@ -1,10 +1,8 @@
 // Hints for names that configs of the first implementation use inside blocks and Squadron does not
 // have (docs/concepts/migrate-from-go.md): a hint that knows the name beats the nearest spelling
-// ("schedule" is not a misspelt "budget").
+// ("scratchpad" is not a misspelt "skills").
 
 const HINTS: Readonly<Record<string, string>> = {
-  schedule: 'schedules are not in this config language yet: run the mission from cron or a scheduler with `squadron run`, or trigger it over `squadron serve`',
-  trigger: 'webhook triggers are not in this config language yet: `squadron serve` starts runs over its HTTP API',
   memory: 'shared and mission memory are not supported yet (see squadron docs migrate-from-go): pass what a later run needs as an input, or keep it in files with the builtins.files tools',
   memories: 'shared memories are not supported yet (see squadron docs migrate-from-go)',
   scratchpad: 'the scratchpad is not supported yet: the builtins.files tools write to the run\'s workspace, which lasts for the run',

@@ -96,8 +96,8 @@ const NOT_SUPPORTED: Readonly<Record<string, string>> = {
 
 /** Go Squadron blocks accepted and ignored (a warning says what Squadron does instead). */
 const GO_ONLY_BLOCKS: Readonly<Record<string, string>> = {
-  gateway: 'Squadron has no chat gateways: use `squadron serve` (HTTP API, webhooks) or `squadron mcp serve` to reach missions from elsewhere',
-  command_center: 'Squadron has no command center connection: `squadron serve` and `squadron ui` give the HTTP API and the web console locally',
+  gateway: 'Squadron has no chat gateways: use `squadron serve` (HTTP API, webhooks, schedules) to reach missions from elsewhere',
+  command_center: 'Squadron has no command center connection: `squadron serve` gives the HTTP API and live events on this machine',
 };
 
 const GO_REQUIRED: Readonly<Record<string, readonly string[]>> = { command_center: ['url', 'instance_name'] };

@@ -27,8 +27,8 @@ describe('strict blocks', () => {
   test('an unknown top-level block is SCH002; a Go-only block says what to do instead', () => {
     const src = `gateway "pw" {\n}\nmodle "x" {\n}\n`;
     const r = loadHcl(src);
-    expect(codes(r)).toEqual(['SCH002@1:1', 'SCH002@3:1']);
-    expect(r.diagnostics[0]!.hint).toMatch(/gateway/);
+    expect(codes(r)).toEqual(['w:GO002@1:1', 'SCH002@3:1']);
+    expect(r.diagnostics[0]!.hint).toMatch(/squadron serve/);
     expect(r.diagnostics[1]!.hint).toBe('did you mean model?');
   });
 

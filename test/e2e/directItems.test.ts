@@ -6,7 +6,7 @@
 
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { ANTHROPIC_MODEL, fakeModelBlock, openRunDb, removeProjects, runThenResume, writeProject } from '../support/e2eProject.js';
+import { ANTHROPIC_MODEL, LOCAL_HTTP, fakeModelBlock, openRunDb, removeProjects, runThenResume, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
 import { startCounter } from '../support/localServer.js';
 
@@ -19,7 +19,7 @@ const KILL_AT = 25;
 function project(modelBlock: string): string {
   const items = Array.from({ length: ITEMS }, (_, i) => `{ n = ${i} }`).join(', ');
   return writeProject({
-    'main.hcl': `${modelBlock}
+    'main.hcl': `${LOCAL_HTTP}${modelBlock}
 mission "fan" {
   max_parallel = 10
   commander { model = ${ANTHROPIC_MODEL} }

@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { ANTHROPIC_MODEL, removeProjects, writeProject } from '../support/e2eProject.js';
+import { ANTHROPIC_MODEL, LOCAL_HTTP, removeProjects, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
 import { startCounter } from '../support/localServer.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
@@ -28,7 +28,7 @@ const ITEMS = 12;
 function project(baseUrl: string): string {
   const items = Array.from({ length: ITEMS }, (_, i) => `{ n = ${i} }`).join(', ');
   return writeProject({
-    'main.hcl': `
+    'main.hcl': `${LOCAL_HTTP}
 model "fake" {
   provider = "anthropic"
   base_url = "${baseUrl}"

@@ -126,12 +126,12 @@ describe('squadron fmt unquotes quoted references', () => {
 });
 
 describe('hints that know the names of the first implementation', () => {
-  it('scratchpad = true and a schedule block are errors whose hints say what to do instead', async () => {
-    const dir = quickstart((h) => h.replace('  commander {', '  scratchpad = true\n  schedule {\n    every = "1h"\n  }\n  commander {'));
+  it('scratchpad = true and memories are errors whose hints say what to do instead', async () => {
+    const dir = quickstart((h) => h.replace('  commander {', '  scratchpad = true\n  memories   = []\n  commander {'));
     const r = await runCli(['validate', '.'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('= hint: the scratchpad is not supported yet');
-    expect(r.stderr).toContain('= hint: schedules are not in this config language yet');
+    expect(r.stderr).toContain('= hint: shared memories are not supported yet');
     expect(r.stderr).not.toContain('did you mean');
   });
 });
