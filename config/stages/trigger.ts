@@ -29,9 +29,9 @@ export function loadTrigger(block: Block | undefined, scope: Scope, ctx: LoadCon
     ctx.diags.push(diagnosticAt(pathAttr.expr.range, 'error', 'SCH013', `${where}: webhook_path must be a path of letters, digits, ".", "_", "-" and "/", got "${path}"`, 'e.g. webhook_path = "tickets/new"'));
     return undefined;
   }
+  // Go accepts a short secret; it still works, so a config moved over keeps running, with a warning.
   if (secret !== undefined && secretAttr !== undefined && secret.length < 16) {
-    ctx.diags.push(diagnosticAt(secretAttr.expr.range, 'error', 'SCH013', `${where}: secret must be at least 16 characters`, 'use a secret variable: secret = vars.webhook_secret'));
-    return undefined;
+    ctx.diags.push(diagnosticAt(secretAttr.expr.range, 'warning', 'SCH013', `${where}: a secret shorter than 16 characters is easy to guess`, 'use a long random secret from a secret variable: secret = vars.webhook_secret'));
   }
   if (path === undefined || secret === undefined) return undefined;
   return { path: path.replace(/^\//, ''), secret, signature, location: locationOf(block), range: block.typeRange };
