@@ -83,7 +83,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   MOD003: 'A referenced model has no pricing: its cost counts as 0 (warning).',
   MOD004: 'A dollar budget covers a model without pricing: its calls count as $0 against it (warning, at the budget).',
   MOD005: 'The context window of a referenced Ollama model is unknown: the default is assumed until the block sets context_window (warning).',
-  MOD006: 'A budget is smaller than what one call of a model it covers reserves (at least its max_output_tokens, priced at the output rate): the run stops before that call (warning, at the budget).',
+  MOD006: "A budget is smaller than what one call of a model it covers reserves — at least the call's `max_output_tokens` (default 8,192), priced at the output rate — so the run stops before that call (warning, at the budget; `squadron plan` shows each task's first call in full).",
   // Files and paths.
   // Test files (*.sqtest.hcl) of squadron test, checked against the config.
   TST001: 'A test run names a mission the config does not declare.',

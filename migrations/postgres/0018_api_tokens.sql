@@ -6,6 +6,6 @@ CREATE TABLE api_tokens (
   id          text PRIMARY KEY,
   name        text NOT NULL,
   token_hash  text NOT NULL UNIQUE,
-  created_at  text NOT NULL,
-  revoked_at  text
+  created_at  timestamptz NOT NULL,
+  revoked_at  timestamptz
 );

@@ -7,7 +7,7 @@ CREATE TABLE webhook_deliveries (
   kind         text NOT NULL CHECK (kind IN ('key', 'signature')),
   value        text NOT NULL,
   run_id       text,
-  created_at   text NOT NULL,
+  created_at   timestamptz NOT NULL,
   PRIMARY KEY (trigger_path, kind, value)
 );
 
@@ -15,9 +15,9 @@ CREATE TABLE webhook_deliveries (
 -- server to fire it, so several servers on one database start one run per fire.
 CREATE TABLE schedule_fires (
   schedule_id  text NOT NULL,
-  fire_at      text NOT NULL,
+  fire_at      timestamptz NOT NULL,
   run_id       text,
-  created_at   text NOT NULL,
+  created_at   timestamptz NOT NULL,
   PRIMARY KEY (schedule_id, fire_at)
 );
 
@@ -25,5 +25,5 @@ CREATE TABLE schedule_fires (
 CREATE TABLE schedule_pauses (
   schedule_id  text PRIMARY KEY,
   reason       text NOT NULL,
-  created_at   text NOT NULL
+  created_at   timestamptz NOT NULL
 );

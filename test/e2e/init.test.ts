@@ -131,7 +131,7 @@ describe('squadron init', () => {
       schema_version: 1,
       created: 'sub',
       example: 'quickstart',
-      files: ['cassette.jsonl', 'mission.hcl'],
+      files: ['cassette.jsonl', 'mission.hcl', 'quickstart.sqtest.hcl'],
       ignored_in: '.squadronignore',
       ignore_pattern: '/sub/',
       next: ['squadron validate sub', 'squadron plan sub', 'squadron run sub'],
