@@ -13,11 +13,18 @@ import { hugeConfig } from '../support/hugeConfig.js';
 
 afterAll(removeProjects);
 
-/** Thousands of errors: far more output than a pipe buffers, so the CLI is still writing when the reader leaves. */
-function bigInvalidConfig(): string {
-  let hcl = '';
-  for (let i = 0; i < 5000; i++) hcl += `variable "v${i}" {\n  bogus = "x"\n}\n`;
-  return hcl;
+/**
+ * Thousands of errors: far more output than a pipe buffers, so the CLI is still writing when the
+ * reader leaves. At most 50 are listed per file (FIL011), so they are spread over 100 files.
+ */
+function bigInvalidConfig(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let f = 0; f < 100; f++) {
+    let hcl = '';
+    for (let i = 0; i < 50; i++) hcl += `variable "v${f}_${i}" {\n  bogus = "x"\n}\n`;
+    files[`part${f}.hcl`] = hcl;
+  }
+  return files;
 }
 
 /** Runs the CLI, reads `stream` up to its first line, then closes it; collects the other stream whole. */
@@ -47,7 +54,7 @@ function readFirstLineThenClose(args: string[], stream: 'stdout' | 'stderr'): Pr
 }
 
 describe('a closed output pipe', () => {
-  const dir = writeProject({ 'mission.hcl': bigInvalidConfig() });
+  const dir = writeProject(bigInvalidConfig());
 
   it('ends validate --json quietly with 141 when stdout is closed after the first line', async () => {
     const result = await readFirstLineThenClose(['validate', dir, '--json'], 'stdout');
