@@ -173,8 +173,9 @@ async function killMidItems(victimKind: Victim): Promise<void> {
     expect(itemUnits.map((u) => u.task).sort()).toEqual(Array.from({ length: ITEMS }, (_, i) => `mark[${i}]`).sort());
     expect(itemUnits.some((u) => Number(u.claims) > 1)).toBe(true);
     if (victimKind === 'coordinator') {
-      // Claimed by a worker and then by its coordination (2), then again by a survivor (4).
-      expect(Number(units.find((u) => u.kind === 'run')?.claims)).toBeGreaterThan(2);
+      // Claimed by a worker (its hand-off to its own coordination in the same process is no claim of
+      // another runner), then again by a survivor.
+      expect(Number(units.find((u) => u.kind === 'run')?.claims)).toBeGreaterThan(1);
       expect(survivors.some((w) => new RegExp(`^took run ${runId} \\(taken over: claim \\d+\\)$`, 'm').test(w.out()))).toBe(true);
     }
 
