@@ -151,7 +151,7 @@ export const routes: readonly Route[] = [
     handle: async (ctx) => {
       const b = await body(ctx, ApproveBody);
       const decided = await decide(ctx.state.store, ctx.params['id']!, { kind: 'approve', ids: b.calls ?? [], all: Boolean(b.all), ...(b.reason ? { reason: b.reason } : {}) }, who(ctx));
-      sendJson(ctx.res, 200, { decided: decided.map((r) => ({ id: r.id, status: r.status })) });
+      sendDecided(ctx, decided);
     },
   },
   {
@@ -162,7 +162,7 @@ export const routes: readonly Route[] = [
     handle: async (ctx) => {
       const b = await body(ctx, DenyBody);
       const decided = await decide(ctx.state.store, ctx.params['id']!, { kind: 'deny', ...(b.call ? { id: b.call } : {}), reason: b.reason }, who(ctx));
-      sendJson(ctx.res, 200, { decided: decided.map((r) => ({ id: r.id, status: r.status })) });
+      sendDecided(ctx, decided);
     },
   },
   {
@@ -179,7 +179,7 @@ export const routes: readonly Route[] = [
         ? ({ kind: 'decline', ...id, ...(b.reason ? { reason: b.reason } : {}) } as const)
         : ({ kind: 'answer', ...id, answer: b.text !== undefined ? { text: b.text } : b.choices !== undefined ? { choices: b.choices } : { fields: b.fields ?? {} } } as const);
       const decided = await decide(ctx.state.store, ctx.params['id']!, action, who(ctx));
-      sendJson(ctx.res, 200, { decided: decided.map((r) => ({ id: r.id, status: r.status })) });
+      sendDecided(ctx, decided);
     },
   },
   {
@@ -301,4 +301,9 @@ function matchPath(pattern: string, path: string): Record<string, string> | unde
     } else if (seg !== part) return undefined;
   }
   return parts.length === want.length ? params : undefined;
+}
+
+/** What approve, deny and answer answer: each request decided, with its new status. */
+function sendDecided(ctx: { res: Parameters<typeof sendJson>[0] }, decided: readonly { id: string; status: string }[]): void {
+  sendJson(ctx.res, 200, { decided: decided.map((r) => ({ id: r.id, status: r.status })) });
 }
