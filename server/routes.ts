@@ -229,8 +229,7 @@ export const routes: readonly Route[] = [
     summary: 'Start a run of the schedule now (202 {run_id})',
     auth: 'token',
     handle: async ({ res, params, state }) => {
-      const entry = scheduleEntries(state.project()).find((e) => e.id === params['id']);
-      if (!entry) throw new HttpError(404, 'not_found', `no schedule ${params['id']} (ids are <mission>.<index>)`);
+      const entry = scheduleEntry(state, params['id']!);
       const fired = await state.scheduler.triggerNow(entry);
       if (!fired) throw new HttpError(409, 'refused', `schedule ${entry.id} could not start a run (see the server log)`);
       if ('held' in fired) {
@@ -246,8 +245,7 @@ export const routes: readonly Route[] = [
     summary: 'Pause a schedule (on every server of the database)',
     auth: 'token',
     handle: async ({ res, params, state }) => {
-      const id = params['id']!;
-      if (!scheduleEntries(state.project()).some((e) => e.id === id)) throw new HttpError(404, 'not_found', `no schedule ${id}`);
+      const { id } = scheduleEntry(state, params['id']!);
       await state.store.schedules.pause(id, 'paused through the API');
       sendJson(res, 200, { id, paused: true });
     },
@@ -258,8 +256,7 @@ export const routes: readonly Route[] = [
     summary: 'Resume a paused schedule (its next fire is the next time due; missed ones are not made up)',
     auth: 'token',
     handle: async ({ res, params, state }) => {
-      const id = params['id']!;
-      if (!scheduleEntries(state.project()).some((e) => e.id === id)) throw new HttpError(404, 'not_found', `no schedule ${id}`);
+      const { id } = scheduleEntry(state, params['id']!);
       await state.store.schedules.unpause(id);
       sendJson(res, 200, { id, paused: false });
     },
@@ -306,4 +303,11 @@ function matchPath(pattern: string, path: string): Record<string, string> | unde
 /** What approve, deny and answer answer: each request decided, with its new status. */
 function sendDecided(ctx: { res: Parameters<typeof sendJson>[0] }, decided: readonly { id: string; status: string }[]): void {
   sendJson(ctx.res, 200, { decided: decided.map((r) => ({ id: r.id, status: r.status })) });
+}
+
+/** The schedule of the current config with this id; a 404 when there is none. */
+function scheduleEntry(state: { project: () => Parameters<typeof scheduleEntries>[0] }, id: string): ReturnType<typeof scheduleEntries>[number] {
+  const entry = scheduleEntries(state.project()).find((e) => e.id === id);
+  if (!entry) throw new HttpError(404, 'not_found', `no schedule ${id} (ids are <mission>.<index>)`);
+  return entry;
 }
