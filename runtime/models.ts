@@ -41,23 +41,27 @@ export class ModelResolver {
   }
 
   sessionModel(ref: ModelRef, reasoning: Reasoning | undefined): SessionModel {
-    const block = this.block(ref);
-    const catalog = catalogModel(ref.provider, ref.key) ?? catalogModelByApiId(ref.provider, ref.apiModel);
-    const window = contextWindowOf(block, ref);
-    const model: SessionModel = {
-      apiModel: ref.apiModel,
-      label: `${ref.block}.${ref.key}`,
-      maxOutputTokens: block.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
-      contextWindow: window.window,
-      contextWindowVia: window.via,
-    };
-    const pricing = block.pricing[ref.key] ?? catalog?.pricing;
-    if (pricing) model.pricing = pricing;
-    // Reasoning is only requested from models that accept it; replay passes it through untouched.
-    if (reasoning && (catalog?.reasoning ?? ref.provider === 'replay')) model.reasoning = reasoning;
-    if (catalog?.thinking) model.reasoningForm = catalog.thinking;
-    return model;
+    return sessionModelOf(this.block(ref), ref, reasoning);
   }
+}
+
+/** What a session on `ref` (of `block`) sends and is priced at: the rule the run and `plan` share. */
+export function sessionModelOf(block: ModelBlock, ref: ModelRef, reasoning: Reasoning | undefined): SessionModel {
+  const catalog = catalogModel(ref.provider, ref.key) ?? catalogModelByApiId(ref.provider, ref.apiModel);
+  const window = contextWindowOf(block, ref);
+  const model: SessionModel = {
+    apiModel: ref.apiModel,
+    label: `${ref.block}.${ref.key}`,
+    maxOutputTokens: block.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    contextWindow: window.window,
+    contextWindowVia: window.via,
+  };
+  const pricing = block.pricing[ref.key] ?? catalog?.pricing;
+  if (pricing) model.pricing = pricing;
+  // Reasoning is only requested from models that accept it; replay passes it through untouched.
+  if (reasoning && (catalog?.reasoning ?? ref.provider === 'replay')) model.reasoning = reasoning;
+  if (catalog?.thinking) model.reasoningForm = catalog.thinking;
+  return model;
 }
 
 /**
