@@ -62,6 +62,8 @@ export interface AgentPlan {
   system_prompt?: string;
   /** A direct task's worker: its first user message (the objective), with --show-prompt. */
   first_message?: string;
+  /** A direct task's worker: what the budget gate reserves for its first call (as a commander's). */
+  first_call?: { tokens: number; dollars: number };
   tool_definitions?: ToolDefinitionJson[];
 }
 
@@ -198,8 +200,8 @@ export async function planMission(req: PlanRequest): Promise<MissionPlan> {
 
 /** A budget below what the task's first call reserves, in words (none when it fits). */
 function budgetShort(budget: BudgetPlan, task: TaskPlan, whose: string): string[] {
-  // A direct task has no commander; its worker's first call is bounded the same way (not yet shown).
-  const bound = task.commander?.first_call;
+  // A direct task has no commander: its worker makes the first call.
+  const bound = task.commander?.first_call ?? task.agents[0]?.first_call;
   if (bound === undefined) return [];
   const short: string[] = [];
   if (budget.tokens !== undefined && budget.tokens < bound.tokens) short.push(`${budget.tokens.toLocaleString('en-US')} tokens < ${bound.tokens.toLocaleString('en-US')}`);
@@ -304,6 +306,7 @@ async function planAgent(req: PlanRequest, def: AgentDefinition, direct?: { fini
     warnings: def.warnings,
     tool_hints: Object.fromEntries(def.tools.flatMap((t) => (t.hints && t.hints.length > 0 ? [[t.ref, [...t.hints]]] : []))),
   };
+  if (direct) plan.first_call = roundedSpend(firstCallBound(req.graph, def.model, def.reasoning, def.systemPrompt, toolDefs, direct.objective));
   if (def.reasoning) {
     plan.reasoning = def.reasoning;
     plan.reasoning_sent = reasoningOnTheWire(req.graph, def.model, def.reasoning);

@@ -73,7 +73,7 @@ function renderPlan(plan: MissionPlan): string {
     if (c !== undefined) {
       out.push(`  commander  ${c.model}${reasoningText(c)} · tools: ${c.tools.join(', ')}`);
       out.push(`             first request ${bytes(c.request_bytes)}`);
-      out.push(`             first call reserves up to ${fmt(c.first_call.tokens)} tokens${c.first_call.dollars > 0 ? ` · $${c.first_call.dollars.toFixed(4)}` : ''} of the budget`);
+      out.push(`             ${firstCallText(c.first_call)}`);
       out.push(`             ${toolResponse(c.tool_response)}`);
       out.push(`             ${contextLine(c.context)}`);
       if (c.system_prompt !== undefined) out.push(section('system prompt', c.system_prompt), section('first message', c.first_message ?? ''));
@@ -108,12 +108,18 @@ function renderAgent(task: string, a: AgentPlan, direct: boolean): string[] {
   if (a.preloaded_skills.length > 0) out.push(`             preloaded (mentioned in the objective): ${a.preloaded_skills.join(', ')}`);
   if (a.discovery || direct) out.push(`             first request carries ${a.first_request_tools.length} tools: ${a.first_request_tools.join(', ')}`);
   out.push(`             first request ${bytes(a.request_bytes)}${direct ? '' : " + the commander's instruction"}`);
+  if (a.first_call) out.push(`             ${firstCallText(a.first_call)}`);
   out.push(`             ${toolResponse(a.tool_response)}`);
   out.push(`             ${contextLine(a.context)}`);
   for (const w of a.warnings) out.push(`             warning: ${w}`);
   if (a.system_prompt !== undefined) out.push(section(`${a.name} system prompt`, a.system_prompt));
   if (a.first_message !== undefined) out.push(section(`${a.name} first message`, a.first_message));
   return out;
+}
+
+/** `first call reserves up to 12,345 tokens · $0.0123 of the budget` */
+function firstCallText(bound: { tokens: number; dollars: number }): string {
+  return `first call reserves up to ${fmt(bound.tokens)} tokens${bound.dollars > 0 ? ` · $${bound.dollars.toFixed(4)}` : ''} of the budget`;
 }
 
 /** `$5 · 200,000 tokens · 45m` */

@@ -218,6 +218,18 @@ describe('graph and validate show direct tasks', () => {
     expect(valid.stdout).toMatch(/^ {2}collect +worker \(1 tool/m);
   });
 
+  it('plan shows what the first call of a direct worker reserves and warns when the task budget is smaller', async () => {
+    const hcl = mission(OFFLINE_MODEL_BLOCK, ANTHROPIC_MODEL).replace('    direct     = true\n', '    direct     = true\n    budget {\n      tokens = 1000\n    }\n');
+    const dir = writeProject({ 'main.hcl': hcl });
+    const plan = await runCli(['plan', dir, '--task', 'triage', '--json'], { cwd: dir });
+    expect(plan.code, plan.stderr).toBe(0);
+    const doc = JSON.parse(plan.stdout) as { tasks: { agents: { first_call?: { tokens: number } }[] }[]; budget_warnings: string[] };
+    expect(doc.tasks[0]!.agents[0]!.first_call!.tokens).toBeGreaterThan(1000);
+    expect(doc.budget_warnings).toEqual([expect.stringMatching(/^the budget of task triage \(1,000 tokens < [\d,]+\) is smaller than what the first call of task triage reserves/)]);
+    const text = await runCli(['plan', dir, '--task', 'triage'], { cwd: dir });
+    expect(text.stdout).toMatch(/^ {13}first call reserves up to [\d,]+ tokens/m);
+  });
+
   it('the mission-wide direct = true makes every task direct unless one says direct = false', async () => {
     const dir = writeProject({
       'main.hcl': `${OFFLINE_MODEL_BLOCK}
