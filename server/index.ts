@@ -60,7 +60,11 @@ export async function serve(opts: ServeOptions): Promise<number> {
 
   const server = createServer((req, res) => void handle(state, log, req, res));
   await new Promise<void>((listening, failed) => {
-    server.once('error', failed);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      // A port in use or not allowed is the user's to change: one line and exit 2, not an internal error.
+      const why = error.code === 'EADDRINUSE' ? 'the address is already in use' : error.code === 'EACCES' ? 'permission denied' : undefined;
+      failed(why ? new SquadronError('usage', `cannot listen on ${opts.host}:${opts.port}: ${why}; pick another --port or --host`) : error);
+    });
     server.listen(opts.port, opts.host, () => listening());
   });
   const address = server.address() as AddressInfo;

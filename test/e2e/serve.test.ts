@@ -139,6 +139,21 @@ describe('squadron serve', () => {
     expect((await call('DELETE', '/v1/runs')).status).toBe(405);
   });
 
+  it('refuses a port already in use in one line, exit 2, with no stack trace', async () => {
+    const { dir } = project();
+    const holder = createServer();
+    await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
+    const port = (holder.address() as AddressInfo).port;
+    try {
+      const r = await runCli(['serve', '--port', String(port)], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`cannot listen on 127.0.0.1:${port}: the address is already in use; pick another --port or --host`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await new Promise<void>((done) => holder.close(() => done()));
+    }
+  });
+
   it('SIGHUP reloads the config, keeping the old one when the new one is invalid; SIGTERM drains and exits 0', async () => {
     const { dir } = project();
     const tok = await token(dir);
