@@ -146,8 +146,18 @@ async function killMidItems(victimKind: Victim): Promise<void> {
       [runId],
     );
     expect(items.map((r) => `${r.idx}:${r.status}:${r.attempt}`)).toEqual(Array.from({ length: ITEMS }, (_, i) => `${i}:completed:1`));
-    // Each item's side effect exactly once, whichever runner did it.
-    expect([...counter.marks].sort()).toEqual(Array.from({ length: ITEMS }, (_, i) => `item-${i}`).sort());
+    // Each item's side effect at most once, whichever runner did it. A POST is missing only when the
+    // kill landed between the ledger's 'started' row and the request leaving the process: that call
+    // is reported to the model as interrupted (its effect unknown) and never sent again.
+    expect(new Set(counter.marks).size).toBe(counter.marks.length);
+    const missing = Array.from({ length: ITEMS }, (_, i) => i).filter((i) => !counter.marks.includes(`item-${i}`));
+    expect(missing.length).toBeLessThanOrEqual(3);
+    const interrupted = await query<{ task_name: string }>(
+      url,
+      "SELECT DISTINCT s.task_name FROM messages m JOIN sessions s ON s.id = m.session_id WHERE s.run_id = $1 AND m.parts_json::text LIKE '%was interrupted before it finished%'",
+      [runId],
+    );
+    for (const i of missing) expect(interrupted.map((r) => r.task_name), `item-${i}`).toContain(`mark[${i}]`);
     // No model call for an item that had completed; each session's two replies stored once (the
     // killed runner's items were continued in their sessions, not started again).
     expect(completedAtRequest).toEqual([]);
