@@ -68,7 +68,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   GRA013: 'A direct task (direct = true) has declared agents, which only a commander can call.',
   GRA014: 'A direct task declares no tools, so it has no worker to run it.',
   // Datasets and iterated tasks.
-  ITR001: 'A dataset has no items: neither items nor bind_to is set.',
+  ITR001: 'A dataset filled at run time (neither items nor bind_to) that no task or agent of its mission can fill (warning).',
   ITR002: 'A dataset\'s bind_to names an input that is not of type list.',
   ITR003: 'A dataset item does not match the dataset\'s schema (each bad item is reported with its index).',
   ITR004: 'An iterator setting that only a parallel iterator has (concurrency_limit, start_delay, smoketest, on_failure) is set on a sequential one.',

@@ -404,8 +404,11 @@ export interface TaskSpec {
   location: SourceLocation;
 }
 
-/** Where a dataset's items come from: written in the config, or a list input given at run time. */
-export type DatasetSource = { kind: 'items'; items: Value[] } | { kind: 'input'; input: string };
+/**
+ * Where a dataset's items come from: written in the config, a list input given at run time, or
+ * filled while the run goes by its tasks with builtins.dataset.set (the Go original's datasets).
+ */
+export type DatasetSource = { kind: 'items'; items: Value[] } | { kind: 'input'; input: string } | { kind: 'filled' };
 
 export interface DatasetSpec {
   name: string;

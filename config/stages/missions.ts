@@ -20,6 +20,7 @@ import { loadSchedules, SCHEDULE_BLOCK } from './schedule.js';
 import { loadNotifications, NOTIFICATION_BLOCK } from './notification.js';
 import { loadTask, type MissionContext } from './tasks.js';
 import { loadDatasets } from './datasets.js';
+import { warnUnfilledDatasets } from './filledDatasets.js';
 import { exactList } from '../exactList.js';
 import { protectedInputWarning, readInputsShorthand } from './goInputs.js';
 import { loadToolResponse, TOOL_RESPONSE_BLOCK } from './toolResponse.js';
@@ -123,6 +124,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   });
 
   warnUnusedDatasets(datasets, loaded.map((l) => l.spec), datasetBlocks, ctx);
+  warnUnfilledDatasets(datasets, loaded.map((l) => l.spec), (n) => agents.get(n), missionAgents, datasetBlocks, ctx);
   warnUnusedLocalAgents(localAgents, missionAgents, loaded.map((l) => l.spec.agents), body.blocks.get('agent') ?? [], ctx);
   if (commander === undefined) return undefined;
   const mission: Mission = {

@@ -15,6 +15,7 @@ import { contextPolicy } from '../context/policy.js';
 import type { SessionDeps } from './sessionTypes.js';
 import { buildAgentToolbox, loadedEntry } from './agentToolbox.js';
 import { addResultTools } from '../results/index.js';
+import { datasetAccess } from '../iteration/filledDatasets.js';
 import { HANDLE_PATTERN } from '../../core/storedResults.js';
 import type { SessionRow } from '../../store/index.js';
 import type { SessionTool, Toolbox } from './toolbox.js';
@@ -166,7 +167,16 @@ export async function agentSessionDeps(
   const toolbox = await buildAgentToolbox(
     {
       resolver: ctx.tools,
-      toolContext: (callId, signal) => ({ workspaceDir: ctx.workspaceDir, signal, runId: ctx.runId, task, agent: name, callId, sessionId: row.id }),
+      toolContext: (callId, signal) => ({
+        workspaceDir: ctx.workspaceDir,
+        signal,
+        runId: ctx.runId,
+        task,
+        agent: name,
+        callId,
+        sessionId: row.id,
+        datasets: datasetAccess(ctx.store, ctx.runId, ctx.mission, task, ctx.inputs),
+      }),
       stored: await ctx.store.sessions.loadedTools(row.id),
       onClose,
       onLoaded: async (entry) => {
