@@ -20,6 +20,7 @@ import { checkLabels } from './schema.js';
 import { emptySymbols, type LoadContext } from './scope.js';
 import { loadGlobalAgents } from './stages/agents.js';
 import { loadMissions } from './stages/missions.js';
+import { loadMemories, loadPackets } from './stages/memory.js';
 import { loadTelemetry } from './stages/telemetry.js';
 import { loadStorage } from './stages/storage.js';
 import { goNameHint } from './goNames.js';
@@ -82,15 +83,13 @@ export interface LoadedFiles {
   skipped: readonly SkippedPath[];
 }
 
-const TOP_LEVEL_BLOCKS = ['variable', 'plugin', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'mission'] as const;
+const TOP_LEVEL_BLOCKS = ['variable', 'plugin', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'memory', 'packet', 'mission'] as const;
 type TopLevelType = (typeof TOP_LEVEL_BLOCKS)[number];
 
 /** Blocks of the Go original that Squadron does not have, with what to do instead. */
 const NOT_SUPPORTED: Readonly<Record<string, string>> = {
   commander: 'commander is a block inside a mission',
   task: 'task blocks belong inside a mission block',
-  memory: 'memory blocks are not supported yet (see squadron docs migrate-from-go)',
-  packet: 'packet blocks are not supported yet (see squadron docs migrate-from-go)',
   mcp_host: 'mcp_host is not supported',
 };
 
@@ -244,6 +243,8 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const tools = loadToolStage(take('mcp'), take('tool'), take('toolset'), ctx);
   const skills = loadSkills(take('skill'), top.skillsDirs, ctx);
   const agents = loadGlobalAgents(take('agent'), ctx);
+  const memories = loadMemories(take('memory'), top.blocks.mission, ctx);
+  const packets = loadPackets(take('packet'), ctx);
   let missions: Mission[];
   if (eachMission === undefined) {
     missions = loadMissions(take('mission'), ctx);
@@ -294,6 +295,8 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     ...(telemetry ? { telemetry } : {}),
     allowedHosts,
     ...(storage ? { storage } : {}),
+    ...(memories.length > 0 ? { memories } : {}),
+    ...(packets.length > 0 ? { packets } : {}),
   };
   return { graph: deepFreeze(graph), diagnostics, sources, loaded, secrets };
 }
