@@ -327,6 +327,8 @@ export interface AgentSpec {
   personality: string;
   tools: ToolRefWithProvenance[];
   skills: SkillRefWithProvenance[];
+  /** Its own `skill "n" { … }` blocks (listed in `skills` too): loadable by this agent only. */
+  ownSkills?: Skill[];
   reasoning?: Reasoning;
   maxTurns?: number;
   toolResponse?: ToolResponse;
