@@ -348,8 +348,9 @@ function planIteration(req: Pick<PlanRequest, 'mission' | 'inputs'>, task: TaskS
   if (it === undefined) return undefined;
   const dataset = req.mission.datasets.find((d) => d.name === it.dataset);
   const given = dataset === undefined ? undefined : datasetItems(dataset, req.inputs);
-  // plan's placeholder for a list input not given is the text "<inputs.x>": the count is unknown then.
-  const unknownCount = dataset?.source.kind === 'input' && !Array.isArray(req.inputs[dataset.source.input]);
+  // plan's placeholder for a list input not given is the text "<inputs.x>": the count is unknown then,
+  // as it is for a dataset a task fills while the run goes.
+  const unknownCount = (dataset?.source.kind === 'input' && !Array.isArray(req.inputs[dataset.source.input])) || dataset?.source.kind === 'filled';
   const plan: IteratorPlan = {
     dataset: it.dataset,
     mode: it.parallel ? 'parallel' : 'sequential',

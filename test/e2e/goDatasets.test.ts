@@ -6,6 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ANTHROPIC_MODEL, fakeModelBlock, openRunDb, removeProjects, runThenResume, storedEvents, writeProject } from '../support/e2eProject.js';
+import { runCli } from '../support/cli.js';
 import { startFakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
 
 vi.setConfig({ testTimeout: 300_000 });
@@ -89,6 +90,9 @@ describe('a dataset filled at run time (Go datasets)', () => {
     });
     try {
       const dir = project(fakeModelBlock(server));
+      const planned = await runCli(['plan', dir], { cwd: dir });
+      expect(planned.code, planned.stderr).toBe(0);
+      expect(planned.stdout).toContain('items given at run time');
       const { first, resumed } = await runThenResume(dir, (c) => (child = c));
       expect(killed).toBe(true);
       expect(first.signal).toBe('SIGKILL');
