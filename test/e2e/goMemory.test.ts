@@ -87,6 +87,11 @@ describe('memory slots (Go memories, scratchpad, packets)', () => {
       const offered = server.requests[0]!;
       expect(toolNames(offered)).toEqual(expect.arrayContaining(['memory_list', 'memory_read', 'memory_write']));
       expect(JSON.stringify(offered.canonical.tools)).toContain('packet.guide (read-only): The style guide');
+      // plan shows the tools the run sent, in the same order.
+      const planned = await runCli(['plan', dir, '--json'], { cwd: dir });
+      expect(planned.code, planned.stderr).toBe(0);
+      const plan = JSON.parse(planned.stdout) as { tasks: { name: string; agents: { first_request_tools: string[] }[] }[] };
+      expect(plan.tasks[0]!.agents[0]!.first_request_tools).toEqual(toolNames(offered));
 
       const firstResults = seen.find((s) => s.startsWith('1:1:'))!;
       expect(firstResults).toContain('Write short sentences.');
