@@ -20,6 +20,8 @@ import { checkLabels } from './schema.js';
 import { emptySymbols, type LoadContext } from './scope.js';
 import { loadGlobalAgents } from './stages/agents.js';
 import { loadMissions } from './stages/missions.js';
+import { loadMemories, loadPackets } from './stages/memory.js';
+import { outsidePackets } from './packetFiles.js';
 import { loadTelemetry } from './stages/telemetry.js';
 import { loadStorage } from './stages/storage.js';
 import { goNameHint } from './goNames.js';
@@ -82,15 +84,13 @@ export interface LoadedFiles {
   skipped: readonly SkippedPath[];
 }
 
-const TOP_LEVEL_BLOCKS = ['variable', 'plugin', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'mission'] as const;
+const TOP_LEVEL_BLOCKS = ['variable', 'plugin', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'memory', 'packet', 'mission'] as const;
 type TopLevelType = (typeof TOP_LEVEL_BLOCKS)[number];
 
 /** Blocks of the Go original that Squadron does not have, with what to do instead. */
 const NOT_SUPPORTED: Readonly<Record<string, string>> = {
   commander: 'commander is a block inside a mission',
   task: 'task blocks belong inside a mission block',
-  memory: 'memory blocks are not supported yet (see squadron docs migrate-from-go)',
-  packet: 'packet blocks are not supported yet (see squadron docs migrate-from-go)',
   mcp_host: 'mcp_host is not supported',
 };
 
@@ -128,8 +128,11 @@ interface ReadFiles {
 }
 
 /** Parses the files and sorts their top-level items by type; problems go to `diags`. */
-function readTopLevel(paths: readonly string[], diags: Diagnostic[]): ReadFiles {
-  const parsed = parseFiles(paths);
+function readTopLevel(paths: readonly string[], diags: Diagnostic[], projectRoot: string): ReadFiles {
+  const all = parseFiles(paths);
+  // The .hcl files in a packet's folder are the packet's, not config (as in Go): dropped with their errors.
+  const config = outsidePackets(all.files, projectRoot);
+  const parsed = { files: new Map([...all.files].filter(([f]) => config.has(f))), diagnostics: all.diagnostics.filter((d) => config.has(d.file)) };
   diags.push(...parsed.diagnostics);
   const sources = new Map<string, string>();
   for (const [file, parsedFile] of parsed.files) sources.set(file, parsedFile.source);
@@ -212,7 +215,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const loaded: LoadedFiles = { root: found.projectRoot, files: found.files.length, skipped: found.skipped };
   if (found.files.length === 0) return { diagnostics: found.diagnostics, sources: new Map(), loaded };
   const diags: Diagnostic[] = [...found.diagnostics];
-  const { top, sources, syntaxErrorFiles, firstFile } = readTopLevel(found.files, diags);
+  const { top, sources, syntaxErrorFiles, firstFile } = readTopLevel(found.files, diags, found.projectRoot);
   const declaresMission = top.blocks.mission.length > 0;
   const eachMission = top.blocks.mcp.length === 0 && top.blocks.plugin.length === 0 ? opts.eachMission : undefined;
   /** A stage's blocks, no longer held here: each block is garbage once its stage has read it. */
@@ -244,6 +247,8 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const tools = loadToolStage(take('mcp'), take('tool'), take('toolset'), ctx);
   const skills = loadSkills(take('skill'), top.skillsDirs, ctx);
   const agents = loadGlobalAgents(take('agent'), ctx);
+  const memories = loadMemories(take('memory'), top.blocks.mission, ctx);
+  const packets = loadPackets(take('packet'), ctx);
   let missions: Mission[];
   if (eachMission === undefined) {
     missions = loadMissions(take('mission'), ctx);
@@ -294,6 +299,8 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     ...(telemetry ? { telemetry } : {}),
     allowedHosts,
     ...(storage ? { storage } : {}),
+    ...(memories.length > 0 ? { memories } : {}),
+    ...(packets.length > 0 ? { packets } : {}),
   };
   return { graph: deepFreeze(graph), diagnostics, sources, loaded, secrets };
 }

@@ -3,6 +3,7 @@
 // (the very same functions), and measures the first request each would send. A direct task shows its
 // worker alone, with the objective as its first message and the finishing tools it holds.
 
+import { addMemoryTools, missionSlots } from './memory/index.js';
 import type { Budget, Mission, MissionGraph, ModelRef, TaskSpec } from '../config/graph.js';
 import { contextPolicy, policyModel, type ContextPolicy, type PolicySettings, type PolicyVia } from './context/policy.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from './models.js';
@@ -289,6 +290,10 @@ async function planAgent(req: PlanRequest, def: AgentDefinition, direct?: { fini
     },
     def,
   );
+  // As a run gives them (runtime/agents/agentPool.ts): the memory tools, then the finishing tools.
+  addMemoryTools(toolbox, missionSlots(req.graph, req.mission, 'plan'), () => {
+    throw new Error('plan never executes tools');
+  });
   if (direct) addFinishingTools(toolbox, direct.finishing);
   const toolDefs = toolbox.definitionsForTurn();
   const plan: AgentPlan = {
@@ -348,8 +353,9 @@ function planIteration(req: Pick<PlanRequest, 'mission' | 'inputs'>, task: TaskS
   if (it === undefined) return undefined;
   const dataset = req.mission.datasets.find((d) => d.name === it.dataset);
   const given = dataset === undefined ? undefined : datasetItems(dataset, req.inputs);
-  // plan's placeholder for a list input not given is the text "<inputs.x>": the count is unknown then.
-  const unknownCount = dataset?.source.kind === 'input' && !Array.isArray(req.inputs[dataset.source.input]);
+  // plan's placeholder for a list input not given is the text "<inputs.x>": the count is unknown then,
+  // as it is for a dataset a task fills while the run goes.
+  const unknownCount = (dataset?.source.kind === 'input' && !Array.isArray(req.inputs[dataset.source.input])) || dataset?.source.kind === 'filled';
   const plan: IteratorPlan = {
     dataset: it.dataset,
     mode: it.parallel ? 'parallel' : 'sequential',

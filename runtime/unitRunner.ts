@@ -131,7 +131,7 @@ export async function executeTaskUnit(ctx: RunContext, unit: UnitRow, units: Uni
 // its upstream results with their digests (its upstream tasks finished before its items were queued).
 interface ItemTaskView {
   task: TaskSpec;
-  items: Value[];
+  items: Promise<Value[]>;
   upstream: Promise<UpstreamResult[]>;
 }
 const itemTaskViews = new WeakMap<object, Map<string, ItemTaskView>>();
@@ -142,10 +142,12 @@ function itemTaskView(ctx: RunContext, task: TaskSpec): ItemTaskView {
   let view = byTask.get(task.name);
   if (view === undefined) {
     const upstream = storedUpstream(ctx.store, ctx.runId, ctx.mission.tasks, task).then((found) => withItemDigests(ctx.store, ctx.runId, ctx.mission.tasks, found));
-    view = { task: readOnce(task), items: taskItems(ctx.mission, task, ctx.inputs), upstream };
+    const items = taskItems(ctx, task);
+    view = { task: readOnce(task), items, upstream };
     byTask.set(task.name, view);
     // A failed read is not kept: the next item unit reads again.
     upstream.catch(() => byTask!.delete(task.name));
+    items.catch(() => byTask!.delete(task.name));
   }
   return view;
 }
@@ -172,9 +174,10 @@ async function executeItemUnit(ctx: RunContext, unit: UnitRow, item: { task: str
   const heartbeat = startHeartbeat(() => units.heartbeat(unit.id, ownerId), () => lost.abort(), heartbeatMs);
   try {
     const view = itemTaskView(ctx, task);
-    const value = view.items[item.index];
-    if (value === undefined) return await end({ kind: 'failed', error: `the dataset of task "${task.name}" has ${view.items.length} items now; there is no item ${item.index}` });
-    const result = await runItemHere({ ...ctx, signal: AbortSignal.any([ctx.signal, lost.signal]) }, view.task, value, row, await view.upstream, view.items.length);
+    const items = await view.items;
+    const value = items[item.index];
+    if (value === undefined) return await end({ kind: 'failed', error: `the dataset of task "${task.name}" has ${items.length} items now; there is no item ${item.index}` });
+    const result = await runItemHere({ ...ctx, signal: AbortSignal.any([ctx.signal, lost.signal]) }, view.task, value, row, await view.upstream, items.length);
     await heartbeat.stop();
     if (result.kind === 'interrupted') {
       await units.release(unit.id, ownerId);

@@ -20,6 +20,8 @@ import { BlockBackedTask } from './taskSpec.js';
 import { BUDGET_BLOCK, loadBudget } from './budget.js';
 import { loadApprovalList } from './approval.js';
 
+import { readNames } from './memory.js';
+
 const SCHEMA: BlockSchema = {
   attributes: {
     objective: { required: true },
@@ -37,6 +39,7 @@ const SCHEMA: BlockSchema = {
     max_turns: {},
     approval: {},
     direct: {},
+    packets: {},
   },
   blocks: { router: { labels: [], max: 1 }, output: { labels: [], max: 1 }, iterator: { labels: [], max: 1 }, budget: BUDGET_BLOCK },
 };
@@ -72,6 +75,8 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
   const scope: Scope = { ...mission.scope, where };
   const body = decodeBody(block.body, SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);
   const a = (n: string) => body.attrs.get(n);
+  // Go reads a task's packets and does nothing more with them (the mission's decide): checked, not kept.
+  readNames(a('packets'), 'packets', ctx.symbols.packets, scope, ctx);
 
   const iteratorBlock = body.blocks.get('iterator')?.[0];
   const iterator = iteratorBlock === undefined ? undefined : loadIterator(iteratorBlock, name, scope, ctx);

@@ -15,6 +15,8 @@ import { contextPolicy } from '../context/policy.js';
 import type { SessionDeps } from './sessionTypes.js';
 import { buildAgentToolbox, loadedEntry } from './agentToolbox.js';
 import { addResultTools } from '../results/index.js';
+import { datasetAccess } from '../iteration/filledDatasets.js';
+import { addMemoryTools, missionSlots } from '../memory/index.js';
 import { HANDLE_PATTERN } from '../../core/storedResults.js';
 import type { SessionRow } from '../../store/index.js';
 import type { SessionTool, Toolbox } from './toolbox.js';
@@ -166,7 +168,16 @@ export async function agentSessionDeps(
   const toolbox = await buildAgentToolbox(
     {
       resolver: ctx.tools,
-      toolContext: (callId, signal) => ({ workspaceDir: ctx.workspaceDir, signal, runId: ctx.runId, task, agent: name, callId, sessionId: row.id }),
+      toolContext: (callId, signal) => ({
+        workspaceDir: ctx.workspaceDir,
+        signal,
+        runId: ctx.runId,
+        task,
+        agent: name,
+        callId,
+        sessionId: row.id,
+        datasets: datasetAccess(ctx.store, ctx.runId, ctx.mission, task, ctx.inputs),
+      }),
       stored: await ctx.store.sessions.loadedTools(row.id),
       onClose,
       onLoaded: async (entry) => {
@@ -205,6 +216,15 @@ export async function agentSessionDeps(
     // Agents are guarded against loops (the commander has its own limits: turns, corrections).
     loopGuard: def.loopGuard ?? {},
   };
+  addMemoryTools(toolbox, missionSlots(ctx.graph, ctx.mission, ctx.runId), (call) => ({
+    workspaceDir: ctx.workspaceDir,
+    signal: call.signal,
+    runId: ctx.runId,
+    task,
+    agent: name,
+    callId: call.callId,
+    sessionId: row.id,
+  }));
   addFinishingTools(toolbox, finishing);
   await addResultTools(toolbox, { store: ctx.store, runId: ctx.runId, sessionId: row.id, maxTokens: def.toolResponse.maxTokens });
   return deps;
