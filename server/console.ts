@@ -98,7 +98,7 @@ export class ConsoleSite {
       'cache-control': rel.startsWith('assets/') ? 'private, max-age=31536000, immutable' : 'no-store',
       'content-security-policy': CSP,
       'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
+      'referrer-policy': 'same-origin',
     });
     res.end(body);
   }
@@ -110,7 +110,7 @@ function redirect(res: ServerResponse, to: string, cookie?: string): void {
 }
 
 function page(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': CSP, 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' });
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': CSP, 'x-frame-options': 'DENY', 'referrer-policy': 'same-origin' });
   res.end(html);
 }
 
