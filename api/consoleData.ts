@@ -19,30 +19,37 @@ export interface RunsPageQuery {
 }
 
 export interface RunsPage {
-  total: number;
+  /** More runs match past this page. */
+  has_more: boolean;
+  /** Missions seen among the runs read (the caller adds the config's). */
   missions: string[];
   runs: (RunListItem & { finished_at: string | null })[];
 }
 
-/** Every stored run is listed by one query; only the page's rows are read further. */
-const ALL_RUNS = 10_000_000;
-
+/**
+ * Listing a run costs its usage totals, so the store is asked for the newest runs a chunk at a time
+ * (the page and one more without filters; growing chunks when a status or date filter drops rows),
+ * never all 10,000 at once for the first page; only the page's rows are read further.
+ */
 export async function listRunsPage(store: Store, q: RunsPageQuery): Promise<RunsPage> {
-  const all = await store.runs.list({ limit: ALL_RUNS });
-  const missions = [...new Set(all.map((r) => r.mission))].sort();
   const since = q.since ? Date.parse(q.since) : Number.NaN;
   const until = q.until ? Date.parse(q.until) : Number.NaN;
-  const kept = all.filter(
-    (r) =>
-      (q.mission === undefined || r.mission === q.mission) &&
-      (q.status === undefined || r.status === q.status) &&
-      (Number.isNaN(since) || Date.parse(r.startedAt) >= since) &&
-      (Number.isNaN(until) || Date.parse(r.startedAt) < until),
-  );
-  const page: RunSummary[] = kept.slice(q.offset, q.offset + q.limit);
+  const filtered = q.status !== undefined || !Number.isNaN(since) || !Number.isNaN(until);
+  const match = (r: RunSummary): boolean =>
+    (q.status === undefined || r.status === q.status) && (Number.isNaN(since) || Date.parse(r.startedAt) >= since) && (Number.isNaN(until) || Date.parse(r.startedAt) < until);
+  const want = q.offset + q.limit + 1;
+  let chunk = filtered ? Math.max(want * 4, 500) : want;
+  let rows: RunSummary[];
+  let kept: RunSummary[];
+  for (;;) {
+    rows = await store.runs.list({ limit: chunk, ...(q.mission !== undefined ? { mission: q.mission } : {}) });
+    kept = rows.filter(match);
+    if (kept.length >= want || rows.length < chunk) break;
+    chunk *= 4;
+  }
   const runs = [];
-  for (const r of page) runs.push({ ...(await runListItem(store, r)), finished_at: r.finishedAt ?? null });
-  return { total: kept.length, missions, runs };
+  for (const r of kept.slice(q.offset, q.offset + q.limit)) runs.push({ ...(await runListItem(store, r)), finished_at: r.finishedAt ?? null });
+  return { has_more: kept.length > q.offset + q.limit, missions: [...new Set(rows.map((r) => r.mission))].sort(), runs };
 }
 
 export interface SessionEntry {
@@ -134,7 +141,7 @@ export async function runLedger(store: Store, runId: string): Promise<Record<str
 
 /** Pending approvals and questions of every waiting run, newest run first. */
 export async function inbox(store: Store): Promise<{ run_id: string; mission: string; requests: Record<string, unknown>[] }[]> {
-  const waiting = (await store.runs.list({ limit: ALL_RUNS })).filter((r) => r.status === 'waiting');
+  const waiting = (await store.runs.list({ limit: Number.MAX_SAFE_INTEGER })).filter((r) => r.status === 'waiting');
   const out = [];
   for (const r of waiting) {
     const requests = (await store.operatorRequests.list(r.id, { pendingOnly: true })).map(requestJson);

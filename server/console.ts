@@ -124,7 +124,9 @@ async function consoleApi(state: ServerState, parts: string[], q: URLSearchParam
   const [head, id, what, sub] = parts;
   if (head === 'runs' && id === undefined) {
     const opt = (k: string): Record<string, string> => (q.get(k) ? { [k]: q.get(k)! } : {});
-    return sendJson(res, 200, await listRunsPage(state.store, { limit: Math.max(1, int(q.get('limit'), 100, 500)), offset: int(q.get('offset'), 0, Number.MAX_SAFE_INTEGER), ...opt('mission'), ...opt('status'), ...opt('since'), ...opt('until') }));
+    const page = await listRunsPage(state.store, { limit: Math.max(1, int(q.get('limit'), 100, 500)), offset: int(q.get('offset'), 0, 1_000_000), ...opt('mission'), ...opt('status'), ...opt('since'), ...opt('until') });
+    const missions = [...new Set([...state.project().graph.missions.map((m) => m.name), ...page.missions])].sort();
+    return sendJson(res, 200, { ...page, missions });
   }
   if (head === 'runs' && id !== undefined) {
     if (!(await state.store.runs.get(id))) throw new HttpError(404, 'not_found', `no run ${id}`);

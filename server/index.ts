@@ -140,7 +140,10 @@ async function handle(state: ServerState, log: Log, req: IncomingMessage, res: S
   const url = new URL(req.url ?? '/', 'http://localhost');
   let status = 200;
   try {
-    if (state.console && (await state.console.handle(state, req, res, url))) return void (status = res.statusCode);
+    if (state.console && (await state.console.handle(state, req, res, url))) {
+      log('info', 'request', { method: req.method, path: url.pathname, status: res.statusCode, ms: Math.round(performance.now() - started) });
+      return;
+    }
     const found = matchRoute(req.method ?? 'GET', url.pathname);
     if (!found) throw new HttpError(404, 'not_found', `no route ${url.pathname}`);
     if ('methods' in found) {

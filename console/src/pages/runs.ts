@@ -18,7 +18,7 @@ interface RunRow {
   waiting_for?: { kind: string; task: string; tool?: string }[];
 }
 interface Page {
-  total: number;
+  has_more: boolean;
   missions: string[];
   runs: RunRow[];
 }
@@ -58,7 +58,7 @@ export function RunsPage() {
       <label>Status <select value=${filters.status} onChange=${set('status')} name="status"><option value="">all</option>${STATUSES.map((s) => html`<option>${s}</option>`)}</select></label>
       <label>From <input type="date" value=${filters.since} onChange=${set('since')} name="since" /></label>
       <label>Before <input type="date" value=${filters.until} onChange=${set('until')} name="until" /></label>
-      <span class="muted">${page ? `${page.total} runs` : 'loading…'}</span>
+      <span class="muted">${page ? '' : 'loading…'}</span>
     </div>
     ${error && html`<p class="error">${error}</p>`}
     <table class="runs">
@@ -82,7 +82,7 @@ export function RunsPage() {
     </table>
     <div class="pager">
       <button disabled=${offset === 0} onClick=${() => setOffset(Math.max(0, offset - PAGE))}>Newer</button>
-      <span>${page && page.total > 0 ? `${offset + 1}–${Math.min(offset + PAGE, page.total)} of ${page.total}` : ''}</span>
-      <button disabled=${!page || offset + PAGE >= page.total} onClick=${() => setOffset(offset + PAGE)}>Older</button>
+      <span id="shown">${page && page.runs.length > 0 ? `runs ${offset + 1}–${offset + page.runs.length}${page.has_more ? ' (more older)' : ''}` : page ? 'no runs' : ''}</span>
+      <button disabled=${!page || !page.has_more} onClick=${() => setOffset(offset + PAGE)}>Older</button>
     </div>`;
 }
