@@ -55,7 +55,11 @@ function script() {
   return turnScript({
     [commanderOf('prepare')]: [taskComplete('ready')],
     [commanderOf('publish')]: [callAgent('worker', 'Write the note'), (req: FakeRequest) => taskComplete(`worker said: ${lastToolResult(req)}`)],
-    [workerOf('publish')]: [toolCall('builtins_files_write', { path: 'note.txt', content: 'hello' }), (req: FakeRequest) => ({ text: `result: ${lastToolResult(req)}` })],
+    [workerOf('publish')]: [
+      toolCall('builtins_files_write', { path: 'note.txt', content: 'hello' }),
+      toolCall('builtins_files_write', { path: 'more.txt', content: 'again' }),
+      (req: FakeRequest) => ({ text: `result: ${lastToolResult(req)}` }),
+    ],
   });
 }
 
@@ -108,33 +112,67 @@ describe('the web console in Chromium', () => {
       expect(await row.textContent()).toContain('waiting');
       expect(await row.textContent()).toContain('approval · publish · builtins.files.write');
 
+      // Filters are the server's: by status and mission.
+      const listed = async (query: string): Promise<string[]> => ((await (await page.request.get(`${ui.url}/console/api/runs?${query}`)).json()) as { runs: { id: string }[] }).runs.map((r) => r.id);
+      expect(await listed('status=waiting')).toEqual([runId]);
+      expect(await listed('status=completed')).toEqual([]);
+      expect(await listed('mission=publishing&since=2000-01-01')).toEqual([runId]);
+      expect(await listed('mission=other')).toEqual([]);
+      // The inbox lists what the run waits for.
+      await page.locator('nav a', { hasText: 'Inbox' }).click();
+      const pending = page.locator('.inbox-run .request');
+      await pending.waitFor();
+      expect(await pending.textContent()).toContain('builtins.files.write');
+      expect(await pending.textContent()).toContain('"content": "hello"');
+      await page.locator('nav a', { hasText: 'Runs' }).click();
+
       // The run: prepare done, publish waiting, joined by its depends_on edge.
       await row.locator('a').click();
       await page.locator('svg.dag g.node[data-task="publish"]').waitFor();
       expect(await page.locator('svg.dag g.node[data-task="prepare"]').getAttribute('data-status')).toBe('completed');
       expect(await page.locator('svg.dag g.node[data-task="publish"]').getAttribute('data-status')).toBe('waiting');
       expect(await page.locator('svg.dag path.edge.depends').count()).toBe(1);
-      // Approve from the page; the run resumes and the graph follows it with no reload.
+      // Approve from the page: the run resumes, writes the note, and asks for the next write.
       await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
       await page.locator('.request button.approve').click();
+      await page.locator('.request', { hasText: 'more.txt' }).waitFor({ timeout: 120_000 });
+      expect(readFileSync(join(dir, '.squadron', 'workspaces', runId, 'note.txt'), 'utf8')).toBe('hello');
+      // Decided and resumed elsewhere (the CLI, another process): the page, left alone, follows the
+      // run from its event stream until the graph and the status say completed.
+      expect((await runCli(['approve', runId, '--all'], { cwd: dir })).code).toBe(0);
+      const resumed = await runCli(['resume', runId], { cwd: dir, timeoutMs: 120_000 });
+      expect(resumed.code, resumed.stderr).toBe(0);
       await page.locator('svg.dag g.node[data-task="publish"][data-status="completed"]').waitFor({ timeout: 120_000 });
       await page.locator('#run-status', { hasText: 'completed' }).waitFor({ timeout: 120_000 });
+      expect(await page.locator('.request').count()).toBe(0);
       expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
       expect(turns.problems).toEqual([]);
-      expect(readFileSync(join(dir, '.squadron', 'workspaces', runId, 'note.txt'), 'utf8')).toBe('hello');
       const inspected = JSON.parse((await runCli(['inspect', runId, '--json'], { cwd: dir })).stdout) as { run: { status: string }; operator_requests: { status: string; decided_by: string }[] };
       expect(inspected.run.status).toBe('completed');
-      expect(inspected.operator_requests).toMatchObject([{ status: 'approved', decided_by: 'api:console' }]);
+      expect(inspected.operator_requests.map((r) => [r.status, r.decided_by.startsWith('api:') ? r.decided_by : 'cli'])).toEqual([
+        ['approved', 'api:console'],
+        ['approved', 'cli'],
+      ]);
 
       // A task's transcript: the commander's call to its worker, then the worker's file write.
       await page.locator('svg.dag g.node[data-task="publish"]').click();
       await page.locator('.tool-call[data-tool="call_agent"]').waitFor();
       await page.locator('.sessions button', { hasText: 'worker' }).click();
-      const write = page.locator('.tool-call[data-tool="builtins_files_write"]');
+      const write = page.locator('.tool-call[data-tool="builtins_files_write"]').first();
       await write.waitFor();
+      expect(await page.locator('.tool-call[data-tool="builtins_files_write"]').count()).toBe(2);
       expect(await write.textContent()).toContain('"path": "note.txt"');
       expect(await write.textContent()).toContain('completed');
       expect(await page.locator('.tool-result').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('Wrote 5 bytes to note.txt')]));
+      // A transcript is read a window at a time.
+      const sessions = ((await (await page.request.get(`${ui.url}/console/api/runs/${runId}/sessions?task=publish`)).json()) as { sessions: { id: string; agent: string; messages: number }[] }).sessions;
+      const worker = sessions.find((x) => x.agent === 'worker')!;
+      expect(worker.messages).toBeGreaterThanOrEqual(6);
+      const windowed = (await (await page.request.get(`${ui.url}/console/api/runs/${runId}/transcript/${worker.id}?from=2&limit=2`)).json()) as { total: number; messages: { seq: number }[] };
+      expect(windowed.total).toBe(worker.messages);
+      expect(windowed.messages.map((m) => m.seq)).toEqual([2, 3]);
+      expect((await page.request.get(`${ui.url}/console/api/runs/run_0000000000000000/transcript/${worker.id}`)).status()).toBe(404);
+      expect(((await (await page.request.get(`${ui.url}/console/api/inbox`)).json()) as { runs: unknown[] }).runs).toEqual([]);
       await ctx.close();
       await stranger.close();
     });
