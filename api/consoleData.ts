@@ -4,6 +4,7 @@
 // approvals and questions across runs. Messages, inputs and results are read as stored: redacted.
 
 import type { RunSummary, Store } from '../store/index.js';
+import { totalTokens } from '../runtime/usage.js';
 import { requestJson } from './requestJson.js';
 import { runListItem, type RunListItem } from './runDocuments.js';
 
@@ -148,4 +149,23 @@ export async function inbox(store: Store): Promise<{ run_id: string; mission: st
     if (requests.length > 0) out.push({ run_id: r.id, mission: r.mission, requests });
   }
   return out;
+}
+
+/** A run's tokens and cost per model (and per task within it), from the usage its sessions recorded. */
+export async function usageByModel(store: Store, runId: string): Promise<{ model: string; tasks: string[]; tokens: number; input_tokens: number; output_tokens: number; cost_usd: number; turns: number }[]> {
+  const totals = await store.turns.totalsBySession(runId);
+  const byModel = new Map<string, { model: string; tasks: Set<string>; tokens: number; input_tokens: number; output_tokens: number; cost_usd: number; turns: number }>();
+  for (const s of await store.sessions.listForRun(runId)) {
+    const u = totals.get(s.id);
+    if (!u) continue;
+    const m = byModel.get(s.model) ?? { model: s.model, tasks: new Set<string>(), tokens: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, turns: 0 };
+    m.tasks.add(s.task.replace(/\[\d+\]$/, ''));
+    m.tokens += totalTokens(u);
+    m.input_tokens += u.inputTokens;
+    m.output_tokens += u.outputTokens;
+    m.cost_usd += u.costUsd;
+    m.turns += u.turns;
+    byModel.set(s.model, m);
+  }
+  return [...byModel.values()].map((m) => ({ ...m, tasks: [...m.tasks].sort(), cost_usd: Number(m.cost_usd.toFixed(6)) })).sort((a, b) => b.cost_usd - a.cost_usd || b.tokens - a.tokens);
 }

@@ -145,6 +145,11 @@ describe('the web console in Chromium', () => {
       await page.locator('svg.dag g.node[data-task="publish"][data-status="completed"]').waitFor({ timeout: 120_000 });
       await page.locator('#run-status', { hasText: 'completed' }).waitFor({ timeout: 120_000 });
       expect(await page.locator('.request').count()).toBe(0);
+      // Tokens and cost per model: the one model of this config, used by both tasks.
+      const model = page.locator('table.models tbody tr');
+      await expect.poll(() => model.count(), { timeout: 30_000 }).toBe(1);
+      expect(await model.getAttribute('data-model')).toMatch(/claude/);
+      expect(await model.locator('td').nth(1).textContent()).toBe('prepare, publish');
       expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
       expect(turns.problems).toEqual([]);
       const inspected = JSON.parse((await runCli(['inspect', runId, '--json'], { cwd: dir })).stdout) as { run: { status: string }; operator_requests: { status: string; decided_by: string }[] };

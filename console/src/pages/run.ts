@@ -34,11 +34,25 @@ function Budget(props: { b: RunDoc['budgets'][number] }) {
   })}</div>`;
 }
 
+interface ModelUsage {
+  model: string;
+  tasks: string[];
+  tokens: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  turns: number;
+}
+
 export function RunPage(props: { runId: string }) {
   const [doc, setDoc] = useState<RunDoc | undefined>();
+  const [models, setModels] = useState<ModelUsage[]>([]);
   const [error, setError] = useState('');
   const base = `/v1/runs/${encodeURIComponent(props.runId)}`;
-  const load = (): void => void getJson<RunDoc>(base).then(setDoc, (e: Error) => setError(e.message));
+  const load = (): void => {
+    void getJson<RunDoc>(base).then(setDoc, (e: Error) => setError(e.message));
+    void getJson<{ models: ModelUsage[] }>(`/console/api/runs/${encodeURIComponent(props.runId)}/models`).then((m) => setModels(m.models), () => undefined);
+  };
   useEffect(() => {
     load();
     const refresh = debounced(load);
@@ -83,6 +97,13 @@ export function RunPage(props: { runId: string }) {
           <td class="num">${tokens(t.usage.input_tokens)} / ${tokens(t.usage.output_tokens)}</td>
           <td class="num">${dollars(t.usage.cost_usd)}</td>
         </tr>`,
+      )}</tbody>
+    </table>
+    <h2>By model</h2>
+    <table class="models">
+      <thead><tr><th>Model</th><th>Tasks</th><th>Turns</th><th>Tokens in/out</th><th>Tokens</th><th>Cost</th></tr></thead>
+      <tbody>${models.map(
+        (m) => html`<tr data-model=${m.model}><td><code>${m.model}</code></td><td>${m.tasks.join(', ')}</td><td class="num">${m.turns}</td><td class="num">${tokens(m.input_tokens)} / ${tokens(m.output_tokens)}</td><td class="num">${tokens(m.tokens)}</td><td class="num">${dollars(m.cost_usd)}</td></tr>`,
       )}</tbody>
     </table>`;
 }
