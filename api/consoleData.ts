@@ -169,3 +169,12 @@ export async function usageByModel(store: Store, runId: string): Promise<{ model
   }
   return [...byModel.values()].map((m) => ({ ...m, tasks: [...m.tasks].sort(), cost_usd: Number(m.cost_usd.toFixed(6)) })).sort((a, b) => b.cost_usd - a.cost_usd || b.tokens - a.tokens);
 }
+
+/** A large result stored whole (its handle shown in the transcript), read on demand; undefined when the session holds no such handle. */
+export async function storedResult(store: Store, runId: string, sessionId: string, handle: string): Promise<{ handle: string; bytes: number; format: string; text: string; images: number } | undefined> {
+  const session = await store.sessions.byId(sessionId);
+  if (!session || session.runId !== runId || !/^res_[0-9a-f]{16}$/.test(handle)) return undefined;
+  const got = await store.storedResults.read(sessionId, handle);
+  if (!got) return undefined;
+  return { handle, bytes: got.bytes, format: got.payload.format, text: got.payload.text, images: got.payload.images.length };
+}

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { packageRoot } from '../core/assets.js';
-import { inbox, listRunsPage, runLedger, taskSessions, transcriptPage, usageByModel } from '../api/index.js';
+import { inbox, listRunsPage, runLedger, storedResult, taskSessions, transcriptPage, usageByModel } from '../api/index.js';
 import { ConsoleAuth, sameOrigin, sessionCookie } from './consoleAuth.js';
 import { HttpError, readBody, sendJson } from './http.js';
 import { loginPage } from './consoleLogin.js';
@@ -119,7 +119,7 @@ function int(value: string | null, fallback: number, max: number): number {
   return Number.isInteger(n) && n >= 0 ? Math.min(n, max) : fallback;
 }
 
-/** GET /console/api/...: runs, run/{id}/sessions?task=, run/{id}/transcript/{session}?from=&limit=, run/{id}/ledger, run/{id}/models, inbox, schedules/{id}/fires. */
+/** GET /console/api/...: runs, run/{id}/sessions?task=, run/{id}/transcript/{session}?from=&limit=, run/{id}/ledger, run/{id}/models, run/{id}/results/{session}/{handle}, inbox, schedules/{id}/fires. */
 async function consoleApi(state: ServerState, parts: string[], q: URLSearchParams, res: ServerResponse): Promise<void> {
   const [head, id, what, sub] = parts;
   if (head === 'runs' && id === undefined) {
@@ -132,6 +132,11 @@ async function consoleApi(state: ServerState, parts: string[], q: URLSearchParam
     if (!(await state.store.runs.get(id))) throw new HttpError(404, 'not_found', `no run ${id}`);
     if (what === 'sessions') return sendJson(res, 200, { sessions: await taskSessions(state.store, id, q.get('task') ?? '') });
     if (what === 'ledger') return sendJson(res, 200, { calls: await runLedger(state.store, id) });
+    if (what === 'results' && sub !== undefined && parts[4] !== undefined) {
+      const got = await storedResult(state.store, id, sub, parts[4]);
+      if (!got) throw new HttpError(404, 'not_found', `no stored result ${parts[4]} in session ${sub} of run ${id}`);
+      return sendJson(res, 200, got);
+    }
     if (what === 'models') return sendJson(res, 200, { models: await usageByModel(state.store, id) });
     if (what === 'transcript' && sub !== undefined) {
       const got = await transcriptPage(state.store, id, sub, Math.max(1, int(q.get('from'), 1, Number.MAX_SAFE_INTEGER)), Math.max(1, int(q.get('limit'), 100, 500)));

@@ -5,14 +5,16 @@
 // live; an approval clicked through resumes the run; a transcript shows a tool call.
 
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { launchBrowser, startUi, type UiProcess } from '../support/consoleBrowser.js';
-import { ANTHROPIC_MODEL, commanderOf, fakeModelBlock, removeProjects, workerOf, writeProject } from '../support/e2eProject.js';
+import { ANTHROPIC_MODEL, LOCAL_HTTP, commanderOf, fakeModelBlock, removeProjects, workerOf, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeRequest, withFakeModelServer } from '../support/fakeModelServer.js';
 import { startServe, type ServeProcess } from '../support/serveProcess.js';
+import { closeServer, listenLocal } from '../support/localServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
 let browser: Browser;
@@ -31,14 +33,26 @@ afterAll(async () => {
   removeProjects();
 });
 
+// A page too large for a model's context: stored whole, the transcript shows its handle.
+const BIG = `${'tide pool line\n'.repeat(10_000)}THE MIDDLE OF THE BIG PAGE\n${'tide pool line\n'.repeat(10_000)}`;
+let pages: Server | undefined;
+let pageUrl = '';
+beforeAll(async () => {
+  pages = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(BIG));
+  pageUrl = `${await listenLocal(pages)}/big.txt`;
+});
+afterAll(async () => {
+  if (pages) await closeServer(pages);
+});
+
 function project(server: FakeModelServer): string {
   return writeProject({
-    'main.hcl': `${fakeModelBlock(server)}
+    'main.hcl': `${LOCAL_HTTP}${fakeModelBlock(server)}
 mission "publishing" {
   commander { model = ${ANTHROPIC_MODEL} }
   task "prepare" {
     objective = "Get ready."
-    tools     = [builtins.files.read]
+    tools     = [builtins.http.get]
   }
   task "publish" {
     objective  = "Write the note."
@@ -53,7 +67,8 @@ mission "publishing" {
 
 function script() {
   return turnScript({
-    [commanderOf('prepare')]: [taskComplete('ready')],
+    [commanderOf('prepare')]: [callAgent('worker', 'Fetch the page'), taskComplete('ready')],
+    [workerOf('prepare')]: [toolCall('builtins_http_get', { url: pageUrl }), { text: 'fetched' }],
     [commanderOf('publish')]: [callAgent('worker', 'Write the note'), (req: FakeRequest) => taskComplete(`worker said: ${lastToolResult(req)}`)],
     [workerOf('publish')]: [
       toolCall('builtins_files_write', { path: 'note.txt', content: 'hello' }),
@@ -158,6 +173,17 @@ describe('the web console in Chromium', () => {
         ['approved', 'api:console'],
         ['approved', 'cli'],
       ]);
+
+      // A large result: the transcript shows its preview; the whole is fetched when asked for.
+      await page.goto(`${ui.url}/#/run/${runId}/task/prepare`);
+      await page.locator('.sessions button', { hasText: 'worker' }).click();
+      const load = page.locator('.stored-result button');
+      await load.waitFor();
+      expect(await page.locator('.tool-result').first().textContent()).not.toContain('THE MIDDLE OF THE BIG PAGE');
+      await load.click();
+      await page.locator('details.large summary').last().click();
+      await page.locator('pre.stored', { hasText: 'THE MIDDLE OF THE BIG PAGE' }).waitFor();
+      await page.goto(`${ui.url}/#/run/${runId}`);
 
       // A task's transcript: the commander's call to its worker, then the worker's file write.
       await page.locator('svg.dag g.node[data-task="publish"]').click();

@@ -46,7 +46,20 @@ function Collapsible(props: { text: string; cls: string }) {
   return html`<details class="large"><summary>${props.text.length.toLocaleString()} characters (show)</summary><pre class=${props.cls}>${props.text}</pre></details>`;
 }
 
-function PartView(props: { part: Part; calls: Page['calls'] }) {
+/** A result stored whole (its transcript shows a preview and the handle): fetched when asked for. */
+function StoredResult(props: { runId: string; session: string; handle: string }) {
+  const [text, setText] = useState<string | undefined>();
+  const [error, setError] = useState('');
+  const load = (): void =>
+    void getJson<{ text: string; bytes: number }>(`/console/api/runs/${encodeURIComponent(props.runId)}/results/${encodeURIComponent(props.session)}/${props.handle}`).then(
+      (r) => setText(r.text),
+      (e: Error) => setError(e.message),
+    );
+  if (text !== undefined) return html`<${Collapsible} text=${text} cls="stored" />`;
+  return html`<div class="stored-result"><button onClick=${load}>Load stored result ${props.handle}</button>${error && html` <span class="error">${error}</span>`}</div>`;
+}
+
+function PartView(props: { part: Part; calls: Page['calls']; runId: string; session: string }) {
   const p = props.part;
   switch (p.type) {
     case 'text':
@@ -60,7 +73,8 @@ function PartView(props: { part: Part; calls: Page['calls'] }) {
     }
     case 'tool_result': {
       const text = p.content.map((c) => (c.type === 'text' ? (c.text ?? '') : `[${c.type}]`)).join('\n');
-      return html`<div class=${`tool-result${p.isError ? ' error-result' : ''}`}><div class="tool-head">result of <span class="muted">${p.toolUseId}</span>${p.isError ? ' (error)' : ''}</div><${Collapsible} text=${text} cls="result" /></div>`;
+      const handles = [...new Set([...text.matchAll(/\[stored result (res_[0-9a-f]{16})/g)].map((m) => m[1]!))];
+      return html`<div class=${`tool-result${p.isError ? ' error-result' : ''}`}><div class="tool-head">result of <span class="muted">${p.toolUseId}</span>${p.isError ? ' (error)' : ''}</div><${Collapsible} text=${text} cls="result" />${handles.map((h) => html`<${StoredResult} runId=${props.runId} session=${props.session} handle=${h} />`)}</div>`;
     }
     default:
       return html`<div class="muted">[${p.type}]</div>`;
@@ -97,7 +111,7 @@ function Transcript(props: { runId: string; session: Session }) {
       (m) => html`<div class=${`msg ${m.role}${m.kind ? ` kind-${m.kind}` : ''}`} key=${m.seq}>
         <div class="msg-head"><span>#${m.seq} · ${m.role}${m.kind ? ` · ${m.kind}` : ''} · turn ${m.turn}</span><span class="muted">${time(m.created_at)}</span></div>
         ${m.kind && /compact|prun|cut|loop/.test(m.kind) ? html`<div class="marker">— ${m.kind} —</div>` : ''}
-        ${m.parts.map((p) => html`<${PartView} part=${p} calls=${calls} />`)}
+        ${m.parts.map((p) => html`<${PartView} part=${p} calls=${calls} runId=${props.runId} session=${props.session.id} />`)}
       </div>`,
     )}
     <div ref=${sentinel} class="sentinel muted">${next <= total ? (loading ? 'loading…' : `${messages.length} of ${total} messages`) : `${total} messages`}</div>
