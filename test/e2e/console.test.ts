@@ -45,11 +45,12 @@ afterAll(async () => {
   if (pages) await closeServer(pages);
 });
 
-function project(server: FakeModelServer): string {
+function project(server: FakeModelServer, schedule = ''): string {
   return writeProject({
     'main.hcl': `${LOCAL_HTTP}${fakeModelBlock(server)}
 mission "publishing" {
   commander { model = ${ANTHROPIC_MODEL} }
+  ${schedule}
   task "prepare" {
     objective = "Get ready."
     tools     = [builtins.http.get]
@@ -209,13 +210,14 @@ describe('the web console in Chromium', () => {
     });
   });
 
-  it('under serve, an API token entered on the login page opens a session; a wrong one is refused', async () => {
+  it('under serve, an API token entered on the login page opens a session (a wrong one is refused); the schedules page pauses a schedule', async () => {
     const turns = script();
     await withFakeModelServer(turns.respond, async (server) => {
-      const dir = project(server);
+      const dir = project(server, 'schedule {\n    at       = ["07:00"]\n    timezone = "Europe/Paris"\n  }');
       const made = await runCli(['token', 'create', 'alice'], { cwd: dir });
       expect(made.code).toBe(0);
-      const s = await startServe([dir], { cwd: dir });
+      // The server's clock hours before the schedule's time: nothing fires during the test.
+      const s = await startServe([dir], { cwd: dir, env: { SQUADRON_CLOCK: '2031-03-04T03:00:00Z' } });
       processes.push(s);
       const ctx = await browser.newContext();
       const page = await ctx.newPage();
@@ -230,6 +232,15 @@ describe('the web console in Chromium', () => {
       await page.locator('h1', { hasText: 'Runs' }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/');
       expect((await ctx.cookies()).map((c) => c.httpOnly)).toEqual([true]);
+      // Schedules: the next fires; pausing from the page pauses it for the server.
+      await page.locator('nav a', { hasText: 'Schedules' }).click();
+      const schedule = page.locator('tr', { hasText: 'publishing.0' });
+      await schedule.waitFor();
+      expect(await schedule.textContent()).toContain('2031-03-04 07:00 (Europe/Paris)');
+      await schedule.locator('button', { hasText: 'Pause' }).click();
+      await schedule.locator('.badge', { hasText: 'paused' }).waitFor();
+      const listed = (await (await page.request.get(s.url + '/v1/schedules')).json()) as { schedules: { id: string; paused: boolean }[] };
+      expect(listed.schedules).toMatchObject([{ id: 'publishing.0', paused: true }]);
       // The session opens the API too, and only from the console's own origin for changes.
       expect((await page.request.get(s.url + '/v1/runs')).status()).toBe(200);
       expect((await page.request.post(s.url + '/v1/runs', { data: {}, headers: { origin: 'http://evil.example' } })).status()).toBe(403);
