@@ -10,6 +10,7 @@ import { matchRoute, type ServerState } from './routes.js';
 import { errorText, Runner } from './runner.js';
 import { Scheduler } from './scheduler.js';
 import { Notifier } from './notifier.js';
+import { ConsoleSite } from './console.js';
 
 export interface ServeOptions {
   /** The config, loaded (and its errors shown) by the caller. */
@@ -24,6 +25,8 @@ export interface ServeOptions {
   drainMs: number;
   /** How often crashed runs are looked for (ms). */
   recoverEveryMs: number;
+  /** `squadron ui`: print a one-time login URL; no schedules fired, no crashed runs taken over. */
+  ui?: boolean;
 }
 
 /** Serves until SIGTERM or SIGINT; resolves with the exit code. */
@@ -38,6 +41,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const runner = new Runner({ db: opts.db, env: opts.env, log, notify: (runId, type, data) => notifier.notify(runId, type, data) });
   const scheduler = new Scheduler({ store, runner, project: () => project, now, log });
   const state: ServerState = { store, runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now };
+  state.console = new ConsoleSite(state);
 
   let early: string | undefined;
   let drainOn: ((signal: string) => void) | undefined;
@@ -69,7 +73,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-  opts.stdout.write(`squadron serve listening on ${url}\n`);
+  opts.stdout.write(`squadron ${opts.ui ? 'ui' : 'serve'} listening on ${url}\n`);
+  if (opts.ui) opts.stdout.write(`open the console (this link logs in once): ${url}/login?token=${state.console.auth.issueOneTimeToken()}\n`);
   log('info', 'listening', { url, db: store.path, config: project.path });
 
   // Crashed runs: at start, then every few seconds (a run whose runner died while we run).
@@ -89,10 +94,10 @@ export async function serve(opts: ServeOptions): Promise<number> {
       recovering = false;
     }
   };
-  void recover();
-  const recoverTimer = setInterval(() => void recover(), opts.recoverEveryMs);
-  void scheduler.tick();
-  const scheduleTimer = setInterval(() => void scheduler.tick(), 250);
+  if (!opts.ui) void recover();
+  const recoverTimer = setInterval(() => void (opts.ui ? undefined : recover()), opts.recoverEveryMs);
+  if (!opts.ui) void scheduler.tick();
+  const scheduleTimer = setInterval(() => void (opts.ui ? undefined : scheduler.tick()), 250);
 
   const code = await new Promise<number>((stopped) => {
     drainOn = (signal: string): void => {
@@ -135,6 +140,10 @@ async function handle(state: ServerState, log: Log, req: IncomingMessage, res: S
   const url = new URL(req.url ?? '/', 'http://localhost');
   let status = 200;
   try {
+    if (state.console && (await state.console.handle(state, req, res, url))) {
+      log('info', 'request', { method: req.method, path: url.pathname, status: res.statusCode, ms: Math.round(performance.now() - started) });
+      return;
+    }
     const found = matchRoute(req.method ?? 'GET', url.pathname);
     if (!found) throw new HttpError(404, 'not_found', `no route ${url.pathname}`);
     if ('methods' in found) {
@@ -146,7 +155,7 @@ async function handle(state: ServerState, log: Log, req: IncomingMessage, res: S
     if (route.auth === 'token') {
       const header = req.headers.authorization ?? '';
       const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-      token = bearer ? await verifyToken(state.store, bearer) : undefined;
+      token = bearer ? await verifyToken(state.store, bearer) : await state.console?.sessionFor(req);
       if (!token) {
         res.setHeader('www-authenticate', 'Bearer');
         throw new HttpError(401, 'unauthorized', bearer ? 'unknown or revoked token' : 'a bearer token is required (squadron token create)');

@@ -10,6 +10,7 @@ import { openApiDocument } from './openapi.js';
 import type { Runner } from './runner.js';
 import { scheduleEntries, type Scheduler } from './scheduler.js';
 import { streamEvents } from './sse.js';
+import type { ConsoleSite } from './console.js';
 
 /** The version of the JSON documents answered (the CLI's `schema_version`). */
 const SCHEMA_VERSION = 1;
@@ -25,6 +26,8 @@ export interface ServerState {
   closing: AbortSignal;
   /** The clock webhook signatures are checked against (SQUADRON_CLOCK in tests). */
   now: () => number;
+  /** The web console at `/` (its sessions also open the /v1 routes). */
+  console?: ConsoleSite;
 }
 
 export interface RouteContext {

@@ -32,7 +32,7 @@ describe('commandsFor', () => {
 
   test('help, no command and unknown commands load them all, in --help order', () => {
     const all = commands.map((c) => c.name);
-    expect(all).toEqual(['init', 'validate', 'fmt', 'plan', 'tools', 'graph', 'run', 'resume', 'test', 'approve', 'deny', 'answer', 'fork', 'diff', 'runs', 'inspect', 'logs', 'worker', 'serve', 'token', 'mcp', 'vars', 'docs']);
+    expect(all).toEqual(['init', 'validate', 'fmt', 'plan', 'tools', 'graph', 'run', 'resume', 'test', 'approve', 'deny', 'answer', 'fork', 'diff', 'runs', 'inspect', 'logs', 'worker', 'serve', 'ui', 'token', 'mcp', 'vars', 'docs']);
     for (const argv of [[], ['--help'], ['help', 'validate'], ['valdate', 'x']]) expect(names(argv)).toEqual(all);
   });
 

@@ -53,6 +53,7 @@ const CONVENTIONS: Record<string, Conventions> = {
   logs: { data: 'it prints a stream of events, one JSON object a line with --json', jsonElsewhere: 'logs.test.ts', mistake: (f) => ({ args: ['logs', 'run_nope', '--db', f.dir], code: 'not_found' }) },
   worker: { data: 'it runs until stopped and prints a line per unit of work it takes; it prints no data', mistake: (f) => ({ args: ['worker', '--db', f.dir], code: 'usage' }) },
   serve: { data: 'it serves the HTTP API until stopped and logs; it prints no data', mistake: (f) => ({ args: ['serve', f.dir, '--port', 'abc'], code: 'usage' }) },
+  ui: { data: 'it serves the web console until stopped and prints its login link; it prints no data', mistake: (f) => ({ args: ['ui', f.dir, '--port', 'abc'], code: 'usage' }) },
   'token create': { data: (f) => ['token', 'create', 'conventions', '--db', f.dir], mistake: (f) => ({ args: ['token', 'create', '--db', f.dir], code: 'usage' }) },
   'token list': { data: (f) => ['token', 'list', '--db', f.dir], mistake: (f) => ({ args: ['token', 'list', '--db', f.dir, '--nope'], code: 'usage' }) },
   'token revoke': { data: 'it revokes a token and says so; it prints no data', mistake: (f) => ({ args: ['token', 'revoke', 'nope', '--db', f.dir], code: 'not_found' }) },
