@@ -35,6 +35,8 @@ export { SquadronError, type SquadronErrorCode } from './errors.js';
 export { fork, diff, type ForkRequest, type DiffRequest, type RunDiff, type TaskDiff, type TaskSide } from './fork.js';
 export { openProject, selectMission, selectionOverrides, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
 export { listRuns, getRun, type RunListItem } from './runDocuments.js';
+export { requestJson } from './requestJson.js';
+export { missionInputSchema, missionResultSchema, type JsonSchemaObject } from './missionSchemas.js';
 export { decide, type DecideAction } from './decide.js';
 export { createToken, listTokens, revokeToken, verifyToken, type TokenRow } from './tokens.js';
 export { openRunStore, type RunStore } from './runStore.js';

@@ -28,7 +28,7 @@ import { CONTEXT_BLOCKS, loadContextSettings } from './contextBlocks.js';
 export const DEFAULT_MAX_PARALLEL = 4;
 
 const SCHEMA: BlockSchema = {
-  attributes: { description: {}, agents: {}, max_parallel: {}, direct: {}, inputs: {}, directive: {} },
+  attributes: { description: {}, agents: {}, max_parallel: {}, direct: {}, inputs: {}, directive: {}, expose: {} },
   blocks: {
     budget: BUDGET_BLOCK,
     trigger: TRIGGER_BLOCK,
@@ -101,6 +101,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   const agentsIncomplete = agentsAttr !== undefined && lostEntries(agentsAttr, missionAgentRefs, ctx.diags.length > diagsBeforeAgents);
   const maxParallel = readInteger(body.attrs.get('max_parallel'), scope, ctx.diags, 1) ?? DEFAULT_MAX_PARALLEL;
   const description = readText(body.attrs.get('description'), scope, ctx.diags);
+  const expose = readBool(body.attrs.get('expose'), scope, ctx.diags);
   const budget = loadBudget(body.blocks.get('budget')?.[0], scope, ctx);
 
   const missionCtx: MissionContext = { name, scope, inputNames: inputs.map((i) => i.name) };
@@ -139,6 +140,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
     location: locationOf(block),
   };
   if (description !== undefined) mission.description = description;
+  if (expose === false) mission.expose = false;
   if (defaults !== undefined) mission.agentDefaults = defaults;
   if (budget !== undefined) mission.budget = budget;
   const trigger = loadTrigger(body.blocks.get('trigger')?.[0], scope, ctx);

@@ -6,6 +6,8 @@ export interface TokenRow {
   name: string;
   createdAt: string;
   revokedAt?: string;
+  /** The missions the token may see and run over MCP and A2A; undefined: all. */
+  missions?: string[];
 }
 
 export interface TokensRepo {
