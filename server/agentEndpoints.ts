@@ -3,7 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { verifyToken, type TokenRow } from '../api/index.js';
-import { A2aEndpoint, McpHttpEndpoint, type AgentHost } from '../mcpserver/index.js';
+import type { A2aEndpoint, AgentHost, McpHttpEndpoint } from '../mcpserver/index.js';
 import { HttpError } from './http.js';
 import type { ServerState } from './routes.js';
 
@@ -13,34 +13,36 @@ function waitMs(env: NodeJS.ProcessEnv): number {
   return Number.isFinite(raw) && raw >= 0 ? raw : 60_000;
 }
 
+const A2A_PATH = /^\/(?:\.well-known\/agent-card\.json$|a2a(?:\/|$))/;
+
 export class AgentEndpoints {
-  private readonly mcp: McpHttpEndpoint;
-  private readonly a2a: A2aEndpoint;
+  /** Loaded on the first request that needs them: the MCP and A2A SDKs stay out of a server that is never asked. */
+  private endpoints: Promise<{ mcp: McpHttpEndpoint; a2a: A2aEndpoint }> | undefined;
 
   constructor(
     private readonly state: ServerState,
     private readonly env: NodeJS.ProcessEnv,
-    version: string,
-  ) {
-    this.mcp = new McpHttpEndpoint(version);
-    this.a2a = new A2aEndpoint(version);
-  }
+    private readonly version: string,
+  ) {}
 
   /** true when the request was one of these endpoints (answered here). */
   async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const path = url.pathname;
     const isMcp = path === '/mcp';
-    const a2a = this.a2a.matches(path);
-    if (!isMcp && !a2a) return false;
-    const token = await this.bearer(req, a2a === 'card');
+    if (!isMcp && !A2A_PATH.test(path)) return false;
+    this.endpoints ??= import('../mcpserver/index.js').then((m) => ({ mcp: new m.McpHttpEndpoint(this.version), a2a: new m.A2aEndpoint(this.version) }));
+    const { mcp, a2a } = await this.endpoints;
+    const kind = isMcp ? 'mcp' : a2a.matches(path);
+    if (kind === undefined) return false;
+    const token = await this.bearer(req, kind === 'card', res);
     const host = this.host(token, isMcp ? 'mcp' : 'a2a');
-    if (isMcp) await this.mcp.handle(req, res, host, token?.id ?? '');
-    else await this.a2a.handle(req, res, host, url, this.origin(req));
+    if (isMcp) await mcp.handle(req, res, host, token?.id ?? '');
+    else await a2a.handle(req, res, host, url, this.origin(req));
     return true;
   }
 
   async close(): Promise<void> {
-    await this.mcp.close();
+    if (this.endpoints) await (await this.endpoints).mcp.close();
   }
 
   private host(token: TokenRow | undefined, via: string): AgentHost {
@@ -56,9 +58,10 @@ export class AgentEndpoints {
   }
 
   /** Agent cards are public (A2A discovery); everything else needs a bearer token. */
-  private async bearer(req: IncomingMessage, optional: boolean): Promise<TokenRow | undefined> {
+  private async bearer(req: IncomingMessage, optional: boolean, res?: ServerResponse): Promise<TokenRow | undefined> {
     const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const token = bearer ? await verifyToken(this.state.store, bearer) : undefined;
+    if (!token && !optional) res?.setHeader('www-authenticate', 'Bearer');
     if (!token && !optional) throw new HttpError(401, 'unauthorized', bearer ? 'unknown or revoked token' : 'a bearer token is required (squadron token create)');
     return token;
   }

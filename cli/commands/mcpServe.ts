@@ -32,7 +32,7 @@ export function registerMcpServe(mcp: Command, io: CliIo): void {
         import('../../api/index.js'),
         import('../../server/runner.js'),
         import('../../server/log.js'),
-        import('../../mcpserver/index.js'),
+        import('../../mcpserver/stdio.js'),
         import('../program.js'),
       ]);
       const store = await openRunStore(db);
