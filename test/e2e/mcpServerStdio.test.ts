@@ -94,4 +94,17 @@ describe('squadron mcp serve (stdio)', () => {
       { status: 'approved', decided_by: expect.any(String) },
     ]);
   });
+
+  it('cancels a running task with tasks/cancel and with cancel_run: each run ends interrupted', async () => {
+    const { dir } = await setUp();
+    const client = await connect(dir);
+    const first = await client.request({ method: 'tools/call', params: { name: 'slow', arguments: { note: 'a' } } }, CreateTaskResultSchema, { task: { ttl: 60_000 } });
+    expect((await client.experimental.tasks.cancelTask(first.task.taskId)).status).toBe('cancelled');
+    const second = (await client.callTool({ name: 'run_mission', arguments: { name: 'slow', inputs: { note: 'b' } } })) as CallToolResult;
+    const runId = (second.structuredContent as { run_id: string }).run_id;
+    const stopped = (await client.callTool({ name: 'cancel_run', arguments: { run_id: runId } })) as CallToolResult;
+    expect(stopped.structuredContent).toEqual({ run_id: runId, status: 'stopping' });
+    await until(async () => dbRows<{ status: string }>(dir, 'SELECT status FROM runs ORDER BY started_at'), (rows) => rows.length === 2 && rows.every((r) => r.status === 'interrupted'), 'both interrupted');
+    expect((await client.experimental.tasks.getTask(first.task.taskId)).status).toBe('cancelled');
+  });
 });
