@@ -54,7 +54,7 @@ export function createMcpServer(host: AgentHost, version: string): Server {
     try {
       const mission = exposedMissions(host.project(), host.missions).find((m) => missionToolName(m) === name);
       if (mission) return await callMission(server, host, tasks, mission, args, request.params.task !== undefined, extra);
-      return await callGeneric(server, host, name, args, extra);
+      return await callGeneric(host, name, args);
     } catch (error) {
       if (error instanceof McpError) throw error;
       if (error instanceof SquadronError) return { content: [{ type: 'text', text: error.message }], isError: true };
@@ -91,7 +91,7 @@ function waitOn(server: Server, host: AgentHost, runId: string, extra: Extra) {
   });
 }
 
-async function callGeneric(server: Server, host: AgentHost, name: string, args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> {
+async function callGeneric(host: AgentHost, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   const missions = exposedMissions(host.project(), host.missions);
   switch (name) {
     case 'list_missions':
@@ -129,8 +129,6 @@ async function callGeneric(server: Server, host: AgentHost, name: string, args: 
         return json({ run_id: runId, status: 'stopping' });
       }
       const tasks = (await host.store.tasks.list(runId)).map((t) => ({ name: t.name, status: t.status, ...(t.summary ? { summary: t.summary } : {}), ...(t.error ? { error: t.error } : {}) }));
-      void server;
-      void extra;
       return json({ ...state, tasks });
     }
     default:
