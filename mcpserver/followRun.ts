@@ -31,12 +31,14 @@ export async function followRun(host: AgentHost, runId: string, opts: FollowOpti
       if (pending.length > 0) {
         if (!opts.ask) return state;
         for (const request of pending) {
-          const action = await opts.ask(request);
+          // A client that cannot answer (an error, a timeout) leaves the request pending, as a cancel does.
+          const action = await opts.ask(request).catch(() => undefined);
           if (!action) return (await readRunState(host.store, runId)) ?? state;
           await decide(host.store, runId, action, host.who);
         }
       }
       await continueRun(host, runId);
+      if (opts.signal.aborted || Date.now() >= deadline) return (await readRunState(host.store, runId)) ?? state;
       continue;
     }
     if (opts.signal.aborted || Date.now() >= deadline) return state;
