@@ -149,6 +149,17 @@ describe('MCP server on squadron serve (/mcp)', () => {
     expect(dbRows(dir, 'SELECT kind, status, decided_by FROM operator_requests')).toEqual([{ kind: 'approval', status: 'approved', decided_by: 'mcp:ci' }]);
   });
 
+  it('a client that declines the approval denies it: the run goes on without the POST', async () => {
+    const { dir, board } = await setUp();
+    const tok = await token(dir, 'ci');
+    const s = await serve(dir);
+    const client = await connect(s, tok, { approve: false });
+    const result = (await client.callTool({ name: 'guarded', arguments: { note: 'never posted' } }, undefined, { timeout: 180_000 })) as CallToolResult;
+    expect(result.structuredContent).toMatchObject({ status: 'completed' });
+    expect(board.marks).toEqual([]);
+    expect(dbRows(dir, 'SELECT status, reason, decided_by FROM operator_requests')).toEqual([{ status: 'denied', reason: 'looks fine', decided_by: 'mcp:ci' }]);
+  });
+
   it('returns a long run as a task, and a client comes back to it by its id after the server restarted; approved in the CLI, it completes', async () => {
     const { dir, board } = await setUp();
     const tok = await token(dir, 'ci');
