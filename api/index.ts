@@ -36,6 +36,8 @@ export { fork, diff, type ForkRequest, type DiffRequest, type RunDiff, type Task
 export { openProject, selectMission, selectionOverrides, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
 export { listRuns, getRun, type RunListItem } from './runDocuments.js';
 export { listRunsPage, taskSessions, transcriptPage, runLedger, inbox, usageByModel, storedResult, type RunsPage, type TranscriptPage } from './consoleData.js';
+export { requestJson } from './requestJson.js';
+export { missionInputSchema, missionResultSchema, type JsonSchemaObject } from './missionSchemas.js';
 export { decide, type DecideAction } from './decide.js';
 export { createToken, listTokens, revokeToken, verifyToken, type TokenRow } from './tokens.js';
 export { openRunStore, type RunStore } from './runStore.js';

@@ -480,6 +480,8 @@ export interface Mission {
   /** Where `squadron serve` posts the events of the mission's runs. */
   notifications: Notification[];
   inputs: MissionInput[];
+  /** `expose = false`: not offered to other agents (the MCP server's tools, A2A agent cards). */
+  expose?: false;
   /** In declaration order. */
   datasets: DatasetSpec[];
   /** In declaration order. */

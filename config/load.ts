@@ -24,6 +24,7 @@ import { loadMemories, loadPackets } from './stages/memory.js';
 import { outsidePackets } from './packetFiles.js';
 import { loadTelemetry } from './stages/telemetry.js';
 import { loadStorage } from './stages/storage.js';
+import { checkMcpHost } from './stages/mcpHost.js';
 import { goNameHint } from './goNames.js';
 import { loadPlugins } from './stages/plugins.js';
 import { openProjectVault } from './vault/projectVault.js';
@@ -91,7 +92,6 @@ type TopLevelType = (typeof TOP_LEVEL_BLOCKS)[number];
 const NOT_SUPPORTED: Readonly<Record<string, string>> = {
   commander: 'commander is a block inside a mission',
   task: 'task blocks belong inside a mission block',
-  mcp_host: 'mcp_host is not supported',
 };
 
 /** Go Squadron blocks accepted and ignored (a warning says what Squadron does instead). */
@@ -112,6 +112,8 @@ interface TopLevel {
   storage: Block[];
   /** `vault { provider }` (Go's; config/vault/vaultBlock.ts). */
   vault: Block[];
+  /** Go's `mcp_host { … }`: checked and noted (config/stages/mcpHost.ts). */
+  mcpHost: Block[];
 }
 
 interface ReadFiles {
@@ -151,6 +153,7 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
   const allowedHosts: Attribute[] = [];
   const storage: Block[] = [];
   const vault: Block[] = [];
+  const mcpHost: Block[] = [];
   for (const file of files.values()) {
     for (const attr of file.body.attributes) {
       if (attr.name === 'skills_dir') skillsDirs.push(attr);
@@ -182,6 +185,10 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
         vault.push(block);
         continue;
       }
+      if (block.type === 'mcp_host') {
+        mcpHost.push(block);
+        continue;
+      }
       if (!(TOP_LEVEL_BLOCKS as readonly string[]).includes(block.type)) {
         const hint = NOT_SUPPORTED[block.type] ?? goNameHint(block.type) ?? suggestionHint(block.type, [...TOP_LEVEL_BLOCKS, 'telemetry']);
         diags.push(diagnosticAt(block.typeRange, 'error', 'SCH002', `unknown block "${block.type}"`, hint));
@@ -191,7 +198,7 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
       blocks[block.type as TopLevelType].push(block);
     }
   }
-  return { blocks, skillsDirs, telemetry, allowedHosts, storage, vault };
+  return { blocks, skillsDirs, telemetry, allowedHosts, storage, vault, mcpHost };
 }
 
 /** One warning per variable used without a value (unsetVariables: 'unknown'), at its first use. */
@@ -244,6 +251,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const models = loadModels(take('model'), ctx);
   const telemetry = loadTelemetry(top.telemetry, ctx);
   const storage = loadStorage(top.storage, ctx);
+  checkMcpHost(top.mcpHost, ctx);
   const tools = loadToolStage(take('mcp'), take('tool'), take('toolset'), ctx);
   const skills = loadSkills(take('skill'), top.skillsDirs, ctx);
   const agents = loadGlobalAgents(take('agent'), ctx);

@@ -11,6 +11,7 @@ import { errorText, Runner } from './runner.js';
 import { Scheduler } from './scheduler.js';
 import { Notifier } from './notifier.js';
 import { ConsoleSite } from './console.js';
+import { AgentEndpoints } from './agentEndpoints.js';
 
 export interface ServeOptions {
   /** The config, loaded (and its errors shown) by the caller. */
@@ -62,7 +63,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
   };
   process.on('SIGHUP', reload);
 
-  const server = createServer((req, res) => void handle(state, log, req, res));
+  const agents = new AgentEndpoints(state, opts.env, SERVER_VERSION);
+  const server = createServer((req, res) => void handle(state, log, req, res, agents));
   await new Promise<void>((listening, failed) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       // A port in use or not allowed is the user's to change: one line and exit 2, not an internal error.
@@ -107,6 +109,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
       clearInterval(scheduleTimer);
       log('info', 'draining', { signal, runs: runner.count, within_ms: opts.drainMs });
       server.close();
+      void agents.close();
       server.closeIdleConnections();
       void runner.drain(opts.drainMs).then((left) => {
         log('info', 'stopped', { runs_left_to_resume: left });
@@ -125,6 +128,9 @@ export async function serve(opts: ServeOptions): Promise<number> {
   return code;
 }
 
+/** The version the MCP server and the agent cards announce. */
+const SERVER_VERSION = '0.1.0';
+
 /** SQUADRON_CLOCK=<ISO time or ms>: the server's clock starts there (tests of signature windows); else the real clock. */
 function testClock(env: NodeJS.ProcessEnv): () => number {
   const raw = env['SQUADRON_CLOCK'];
@@ -135,12 +141,14 @@ function testClock(env: NodeJS.ProcessEnv): () => number {
   return () => Date.now() + offset;
 }
 
-async function handle(state: ServerState, log: Log, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(state: ServerState, log: Log, req: IncomingMessage, res: ServerResponse, agents: AgentEndpoints): Promise<void> {
   const started = performance.now();
   const url = new URL(req.url ?? '/', 'http://localhost');
   let status = 200;
   try {
-    if (state.console && (await state.console.handle(state, req, res, url))) {
+    // MCP (/mcp) and A2A: their own protocols, behind the same tokens (server/agentEndpoints.ts); then
+    // the console's pages and assets (server/console.ts).
+    if ((await agents.handle(req, res, url)) || (state.console && (await state.console.handle(state, req, res, url)))) {
       log('info', 'request', { method: req.method, path: url.pathname, status: res.statusCode, ms: Math.round(performance.now() - started) });
       return;
     }

@@ -18,10 +18,12 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // The OpenTelemetry export observes the runtime's events; api attaches it when it is configured.
   telemetry: ['runtime', 'config', 'config/hcl', 'store', 'core'],
   api: ['telemetry', 'runtime', 'config', 'config/hcl', 'store', 'core'],
-  // The HTTP server runs missions only through api/.
-  server: ['api', 'core'],
-  // `squadron serve` starts the server.
-  cli: ['server', 'api', 'runtime', 'config', 'config/hcl', 'store', 'core'],
+  // Missions as tools for other agents (MCP server, A2A): through api/ only.
+  mcpserver: ['api', 'core'],
+  // The HTTP server runs missions only through api/, and mounts the MCP server and A2A.
+  server: ['mcpserver', 'api', 'core'],
+  // `squadron serve` starts the server; `squadron mcp serve` the MCP server over stdio.
+  cli: ['server', 'mcpserver', 'api', 'runtime', 'config', 'config/hcl', 'store', 'core'],
 };
 
 function roomOf(file: string): string | undefined {

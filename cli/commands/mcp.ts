@@ -10,6 +10,7 @@ import { usesOwnAuthorization } from '../../runtime/tools/mcp/oauthProvider.js';
 import { CliError, collect, parseKeyValues, shownPath, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { loadProject } from '../project.js';
+import { registerMcpServe } from './mcpServe.js';
 
 interface ProjectFlags {
   var: string[];
@@ -28,7 +29,8 @@ function keyErrorsAsUsage<A extends unknown[]>(action: (...args: A) => Promise<v
 }
 
 export function register(program: Command, io: CliIo): void {
-  const mcp = program.command('mcp').description('Log in to MCP servers that use OAuth, and see which are logged in');
+  const mcp = program.command('mcp').description('Serve the missions as MCP tools (mcp serve); log in to MCP servers that use OAuth, and see which are logged in');
+  registerMcpServe(mcp, io);
 
   mcp
     .command('login')

@@ -30,7 +30,7 @@ import { CONTEXT_BLOCKS, loadContextSettings } from './contextBlocks.js';
 export const DEFAULT_MAX_PARALLEL = 4;
 
 const SCHEMA: BlockSchema = {
-  attributes: { description: {}, agents: {}, max_parallel: {}, direct: {}, inputs: {}, directive: {}, memories: {}, scratchpad: {}, packets: {} },
+  attributes: { description: {}, agents: {}, max_parallel: {}, direct: {}, inputs: {}, directive: {}, memories: {}, scratchpad: {}, packets: {}, expose: {} },
   blocks: {
     memory: MISSION_MEMORY_BLOCK,
     budget: BUDGET_BLOCK,
@@ -104,6 +104,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   const agentsIncomplete = agentsAttr !== undefined && lostEntries(agentsAttr, missionAgentRefs, ctx.diags.length > diagsBeforeAgents);
   const maxParallel = readInteger(body.attrs.get('max_parallel'), scope, ctx.diags, 1) ?? DEFAULT_MAX_PARALLEL;
   const description = readText(body.attrs.get('description'), scope, ctx.diags);
+  const expose = readBool(body.attrs.get('expose'), scope, ctx.diags);
   const budget = loadBudget(body.blocks.get('budget')?.[0], scope, ctx);
   const slots = readMissionSlots(body, scope, ctx);
 
@@ -144,6 +145,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
     location: locationOf(block),
   };
   if (description !== undefined) mission.description = description;
+  if (expose === false) mission.expose = false;
   if (defaults !== undefined) mission.agentDefaults = defaults;
   if (budget !== undefined) mission.budget = budget;
   if (slots !== undefined) mission.slots = slots;

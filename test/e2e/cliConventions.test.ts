@@ -59,6 +59,7 @@ const CONVENTIONS: Record<string, Conventions> = {
   'token revoke': { data: 'it revokes a token and says so; it prints no data', mistake: (f) => ({ args: ['token', 'revoke', 'nope', '--db', f.dir], code: 'not_found' }) },
   'mcp login': { data: 'it logs in and says so; it prints no data', mistake: (f) => ({ args: ['mcp', 'login', 'nope', f.dir], code: 'not_found' }) },
   'mcp logout': { data: 'it forgets a login and says so; it prints no data', mistake: (f) => ({ args: ['mcp', 'logout', 'nope', f.dir], code: 'not_found' }) },
+  'mcp serve': { data: 'it speaks MCP on stdin and stdout until the client closes them; it prints no data', mistake: (f) => ({ args: ['mcp', 'serve', f.dir, '--wait', 'abc'], code: 'usage' }) },
   'mcp status': { data: (f) => ['mcp', 'status', f.dir], mistake: (f) => ({ args: ['mcp', 'status', f.dir, '--var', 'novalue'], code: 'usage' }) },
   'vars list': { data: (f) => ['vars', 'list', '-c', f.dir], mistake: (f) => ({ args: ['vars', 'list', '-c', join(f.dir, 'no-such-dir')], code: 'not_found' }) },
   'vars get': { data: 'it says whether a value is set, and prints the value itself only with --reveal', mistake: (f) => ({ args: ['vars', 'get', 'nope', '-c', f.dir], code: 'not_found' }) },
