@@ -1,4 +1,4 @@
-// A bearer token limited to some missions (migration 0021) on both backends: the list is kept with
+// A bearer token limited to some missions (migration 0020) on both backends: the list is kept with
 // the token, read back by findActive and list, and a token made without one reaches every mission.
 
 import { describe, expect, it } from 'vitest';
