@@ -9,7 +9,6 @@
 
 import type { OperatorPrompt } from '../runtime/operator/types.js';
 import { telemetrySettings } from '../telemetry/settings.js';
-import { Writable } from 'node:stream';
 import { resolve } from 'node:path';
 import type { Value } from '../config/hcl/value.js';
 import type { ToolResult } from '../core/toolResults.js';
@@ -18,17 +17,18 @@ import { validateProject, type ValidateOptions } from '../config/validateProject
 import type { LoadResult } from '../config/load.js';
 import type { RunEvent } from '../runtime/events.js';
 import type { MissionPlan } from '../runtime/plan.js';
-import type { ResumeOptions, RunEnvironment, RunOptions, RunReport, StartRequest } from '../runtime/run.js';
+import type { ResumeOptions, RunEnvironment, RunOptions, RunReport, RunStart, RunWatcher, StartRequest } from '../runtime/run.js';
 import { isPostgresUrl, shownDatabase } from '../store/postgres/url.js';
 import { SquadronError } from './errors.js';
 import { openProject, selectionOverrides, selectMission, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
 
 export { loadConfig } from '../config/load.js';
 export type { LoadOptions, LoadResult, LoadedFiles } from '../config/load.js';
+export type { NamedSecret } from '../config/secrets.js';
 export type { Diagnostic } from '../config/hcl/diagnostic.js';
 export type { MissionGraph, Mission } from '../config/graph.js';
-export type { RunEvent, RunEventType } from '../runtime/events.js';
-export type { RunReport, TaskReport } from '../runtime/run.js';
+export type { RunEvent, RunEventType, GivenTool, GivenSkill } from '../runtime/events.js';
+export type { RunReport, TaskReport, BudgetReport, RunStart, RunWatcher } from '../runtime/run.js';
 export type { OperatorPrompt, PromptRequest, PromptReply, OperatorAnswer, QuestionPayload } from '../runtime/operator/types.js';
 export type { MissionPlan, TaskPlan, AgentPlan } from '../runtime/plan.js';
 export { SquadronError, type SquadronErrorCode } from './errors.js';
@@ -37,7 +37,7 @@ export { openProject, selectMission, selectionOverrides, type LoadedProject, typ
 export { listRuns, getRun, type RunListItem } from './runDocuments.js';
 export { decide, type DecideAction } from './decide.js';
 export { createToken, listTokens, revokeToken, verifyToken, type TokenRow } from './tokens.js';
-export { openRunStore, type RunStore } from './runStore.js';
+export { openRunStore, type RunStore, type EventRow, type OperatorRequestRow, type RunSummary } from './runStore.js';
 export { recoverableRuns } from './recoverable.js';
 export { followEvents, type FollowedEvent } from './followEvents.js';
 export { checkSignature, checkSharedSecret, signPayload, SIGNATURE_TOLERANCE_S } from './webhookSignature.js';
@@ -104,8 +104,12 @@ export interface RunHooks {
   onEvent?: (event: RunEvent) => void;
   /** Aborting it stops the run cleanly (status `interrupted`; `resume` continues it). */
   signal?: AbortSignal;
-  /** Human progress lines (default: none); `live` redraws in place, for a terminal. */
-  progress?: { stream: NodeJS.WritableStream; live: boolean };
+  /**
+   * Told where the run starts from (its tasks, their stored states on resume, what was spent before)
+   * just before the first event; the watcher it returns sees every event, then is closed once the run
+   * has finished. The CLI's terminal progress is one.
+   */
+  watch?: (start: RunStart) => RunWatcher;
   /** Asks a person now (approvals, questions); without it they wait and the run ends `waiting`. */
   operatorPrompt?: OperatorPrompt;
   /** Tools answered with these results instead of being executed, by ref (squadron test's mock_tool); recorded in the ledger as mocked. */
@@ -313,7 +317,7 @@ async function environment(project: LoadedProject, dbPath: string, hooks: RunHoo
     configPath: project.path,
     config: configFingerprint(project.graph.projectRoot, project.sources),
     dbPath: databaseLocation(dbPath),
-    progress: hooks.progress ?? { stream: discard(), live: false },
+    ...(hooks.watch ? { watch: hooks.watch } : {}),
     interrupt: hooks.signal ?? new AbortController().signal,
     ...runTuning(hooks.env ?? process.env),
   };
@@ -336,10 +340,6 @@ function runTuning(env: NodeJS.ProcessEnv): { retryBaseDelayMs?: number } {
   const raw = env['SQUADRON_RETRY_BASE_DELAY_MS'];
   const value = raw === undefined ? NaN : Number(raw);
   return Number.isFinite(value) && value >= 0 ? { retryBaseDelayMs: value } : {};
-}
-
-function discard(): Writable {
-  return new Writable({ write: (_chunk, _encoding, done) => done() });
 }
 
 export type { TestRequest, TestReport, TestResult, TestFailure, TrialResult, TestStatus, CheckedTests } from './test.js';

@@ -1,16 +1,15 @@
 // How `run` and `resume` print a finished run: a human summary (each task's status, summary and
 // output) or, with --json, one documented JSON document on stdout. The exit code follows the status.
 
-import type { BudgetReport, RunReport } from '../runtime/run.js';
-import { BUDGET_KINDS, describeAmount } from '../runtime/budget/limits.js';
-import { totalTokens } from '../runtime/usage.js';
+import type { BudgetReport, OperatorRequestRow, RunReport, RunStart, RunWatcher } from '../api/index.js';
+import { BUDGET_KINDS, describeAmount, totalTokens } from '../api/usage.js';
+import { ProgressView } from './progress.js';
 import { EXIT, type CliIo } from './io.js';
 import { jsonDocument } from './json.js';
 import { indent } from './table.js';
 import { groupDigits } from '../core/digits.js';
 import { requestJson } from '../api/requestJson.js';
 export { requestJson };
-import type { OperatorRequestRow } from '../store/index.js';
 
 export function runReportJson(report: RunReport): Record<string, unknown> {
   const tasks: Record<string, unknown> = {};
@@ -176,12 +175,13 @@ export function interruptOnSigint(io: CliIo): { signal: AbortSignal; dispose: ()
  * The stream follows io.stderr, so the secret masking installed once a config is loaded (which may be
  * after this is built, as in resume) applies to progress too.
  */
-export function progressFor(io: CliIo, json: boolean): { stream: NodeJS.WritableStream; live: boolean } {
+export function progressFor(io: CliIo, json: boolean): (start: RunStart) => RunWatcher {
   const stream = new Proxy(io.stderr, {
     get(_target, prop) {
       const value: unknown = Reflect.get(io.stderr, prop, io.stderr);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(io.stderr) : value;
     },
   });
-  return { stream, live: io.stderrIsTTY && !json };
+  const live = io.stderrIsTTY && !json;
+  return (start) => new ProgressView(stream, live, start.tasks, start.states, start.spent);
 }

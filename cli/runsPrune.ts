@@ -7,11 +7,10 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { runLogPath, SQUADRON_DIR, workspacePath } from '../config/projectLayout.js';
-import { isPostgresUrl } from '../store/postgres/url.js';
+import { isPostgresUrl, runLogPath, SQUADRON_DIR, workspacePath } from '../api/database.js';
 import { CliError, type CliIo } from './io.js';
 import { JSON_FLAG_HELP, writeJson } from './json.js';
-import { DB_OPTION_HELP, openStoresToWrite, shownPath } from './storeAccess.js';
+import { DB_OPTION_HELP, openStoresToWrite, shownPath } from './databaseAccess.js';
 
 const PRUNABLE = new Set(['completed', 'failed', 'stopped', 'cancelled']);
 const AGE = /^(\d+)(d|h|m)$/;

@@ -21,7 +21,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // The HTTP server runs missions only through api/.
   server: ['api', 'core'],
   // `squadron serve` starts the server.
-  cli: ['server', 'api', 'runtime', 'config', 'config/hcl', 'store', 'core'],
+  cli: ['server', 'api', 'core'],
 };
 
 function roomOf(file: string): string | undefined {

@@ -5,12 +5,12 @@ import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Mission, MissionGraph } from '../../config/graph.js';
 import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
-import { isPostgresUrl } from '../../store/postgres/url.js';
+import { isPostgresUrl } from '../../api/database.js';
 import { JSON_FLAG_HELP } from '../json.js';
 import { loadProject, selectMission } from '../project.js';
 import { interruptOnSigint, printRunReport, progressFor } from '../runReport.js';
 import { addSelectionFlags, selectionOf, type SelectionFlags } from '../selectionFlags.js';
-import { DB_OPTION_HELP, runDbPath, shownPath, storeCommand } from '../storeAccess.js';
+import { DB_OPTION_HELP, runDbPath, shownPath, storeCommand } from '../databaseAccess.js';
 import type { RunRequest } from '../../api/index.js';
 
 interface RunFlags extends SelectionFlags {
@@ -71,7 +71,7 @@ async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<num
     const report = await run({
       ...request,
       signal: interrupt.signal,
-      progress: progressFor(io, Boolean(flags.json)),
+      watch: progressFor(io, Boolean(flags.json)),
       ...promptIfTerminal(io),
       onRunId: (id) => {
         runId = id;
