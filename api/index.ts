@@ -17,6 +17,7 @@ import { validateProject, type ValidateOptions } from '../config/validateProject
 import type { LoadResult } from '../config/load.js';
 import type { RunEvent } from '../runtime/events.js';
 import type { MissionPlan } from '../runtime/plan.js';
+import type { Mission } from '../config/graph.js';
 import type { ResumeOptions, RunEnvironment, RunOptions, RunReport, RunStart, RunWatcher, StartRequest } from '../runtime/run.js';
 import { isPostgresUrl, shownDatabase } from '../store/postgres/url.js';
 import { SquadronError } from './errors.js';
@@ -131,24 +132,29 @@ export interface RunRequest extends MissionRequest, RunHooks {
   onPreviousInterrupted?: (runId: string) => void;
 }
 
-/** Runs a mission to its end (or until `signal` aborts) and returns its report. */
-export async function run(req: RunRequest): Promise<RunReport> {
-  const { startRun } = await import('../runtime/run.js');
-  const prepared = await prepareRun(req);
-  return refusalsAsErrors(async () => startRun(await environment(prepared.project, prepared.db, req), prepared.request));
-}
-
 /**
- * Stores the run and queues it for the workers of its PostgreSQL database (`squadron worker`), and
- * returns its id at once; nothing runs in this process. Refused (`usage`) on SQLite.
+ * A run resolved once, before anything is stored: the loaded project, the mission, its inputs
+ * converted by their declared types, the tool and skill selection checked, every path absolute.
+ * `run` and `enqueue` take it as it is; a caller that needs the mission (to say what will be
+ * replayed, say) reads it here instead of selecting it again.
  */
-export async function enqueue(req: RunRequest): Promise<string> {
-  const { enqueueRun } = await import('../runtime/run.js');
-  const prepared = await prepareRun(req);
-  return refusalsAsErrors(async () => enqueueRun(await environment(prepared.project, prepared.db, req), prepared.request));
+export interface RunSpec {
+  readonly project: LoadedProject;
+  readonly mission: Mission;
+  /** An absolute SQLite path or a PostgreSQL connection string. */
+  readonly db: string;
+  readonly inputs: Readonly<Record<string, Value>>;
+  /** The selection overrides, and the cassette to replay or record (absolute). */
+  readonly options: Readonly<Omit<RunOptions, 'workspaceDir' | 'taskGraph'>>;
+  /** The folder the file tools work in (absolute); default .squadron/workspaces/<run-id>. */
+  readonly workspace?: string;
 }
 
-async function prepareRun(req: RunRequest): Promise<{ project: LoadedProject; db: string; request: StartRequest }> {
+/** What `run` and `enqueue` tell and ask the caller while a resolved run starts and goes. */
+export type RunSpecHooks = RunHooks & Pick<RunRequest, 'onRunId' | 'onPreviousInterrupted'> & Pick<ProjectOptions, 'env'>;
+
+/** Resolves a run request into its one specification; a SquadronError (`usage`, `not_found`, `invalid_config`) when it cannot run. */
+export async function resolveRun(req: RunRequest): Promise<RunSpec> {
   if (req.replay !== undefined && req.record !== undefined) throw new SquadronError('usage', '--replay and --record cannot be used together');
   const project = typeof req.config === 'string' ? openProject(req.config, req) : req.config;
   const { resolveInputs } = await import('../runtime/inputs.js');
@@ -158,18 +164,47 @@ async function prepareRun(req: RunRequest): Promise<{ project: LoadedProject; db
   const options: Omit<RunOptions, 'workspaceDir' | 'taskGraph'> = { overrides: selectionOverrides(project.graph, mission, req.selection) };
   if (req.replay !== undefined) options.replay = resolve(req.replay);
   if (req.record !== undefined) options.record = resolve(req.record);
-  const root = project.graph.projectRoot;
   return {
     project,
-    db: req.db === undefined ? databasePath(root) : req.db,
-    request: {
-      mission,
-      inputs: inputs.inputs as Record<string, Value>,
-      options,
-      workspaceFor: (id) => (req.workspace !== undefined ? resolve(req.workspace) : workspacePath(root, id)),
-      ...(req.onRunId ? { onRunId: req.onRunId } : {}),
-      ...(req.onPreviousInterrupted ? { onPreviousInterrupted: req.onPreviousInterrupted } : {}),
-    },
+    mission,
+    db: databaseLocation(req.db === undefined ? databasePath(project.graph.projectRoot) : req.db),
+    inputs: inputs.inputs as Record<string, Value>,
+    options,
+    ...(req.workspace !== undefined ? { workspace: resolve(req.workspace) } : {}),
+  };
+}
+
+/** Runs a mission to its end (or until `signal` aborts) and returns its report. */
+export async function run(req: RunRequest): Promise<RunReport>;
+/** Runs a resolved run (resolveRun) to its end. */
+export async function run(spec: RunSpec, hooks: RunSpecHooks): Promise<RunReport>;
+export async function run(req: RunRequest | RunSpec, given?: RunSpecHooks): Promise<RunReport> {
+  const { startRun } = await import('../runtime/run.js');
+  const [spec, hooks] = given === undefined ? [await resolveRun(req as RunRequest), req as RunRequest] : [req as RunSpec, given];
+  return refusalsAsErrors(async () => startRun(await environment(spec.project, spec.db, hooks), startRequest(spec, hooks)));
+}
+
+/**
+ * Stores the run and queues it for the workers of its PostgreSQL database (`squadron worker`), and
+ * returns its id at once; nothing runs in this process. Refused (`usage`) on SQLite.
+ */
+export async function enqueue(req: RunRequest): Promise<string>;
+export async function enqueue(spec: RunSpec, hooks: RunSpecHooks): Promise<string>;
+export async function enqueue(req: RunRequest | RunSpec, given?: RunSpecHooks): Promise<string> {
+  const { enqueueRun } = await import('../runtime/run.js');
+  const [spec, hooks] = given === undefined ? [await resolveRun(req as RunRequest), req as RunRequest] : [req as RunSpec, given];
+  return refusalsAsErrors(async () => enqueueRun(await environment(spec.project, spec.db, hooks), startRequest(spec, hooks)));
+}
+
+function startRequest(spec: RunSpec, hooks: RunSpecHooks): StartRequest {
+  const root = spec.project.graph.projectRoot;
+  return {
+    mission: spec.mission,
+    inputs: { ...spec.inputs },
+    options: { ...spec.options },
+    workspaceFor: (id) => spec.workspace ?? workspacePath(root, id),
+    ...(hooks.onRunId ? { onRunId: hooks.onRunId } : {}),
+    ...(hooks.onPreviousInterrupted ? { onPreviousInterrupted: hooks.onPreviousInterrupted } : {}),
   };
 }
 

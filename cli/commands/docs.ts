@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Command } from 'commander';
 import { assetPath } from '../../core/assets.js';
-import { closest } from '../../config/suggest.js';
+import { closest } from '../../api/suggest.js';
 import { CliError, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { searchDocs, topicLabel } from '../docsSearch.js';

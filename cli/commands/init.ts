@@ -11,9 +11,8 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readF
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Option, type Command } from 'commander';
 import { assetPath } from '../../core/assets.js';
-import { closest } from '../../config/suggest.js';
-import { SQUADRON_DIR } from '../../config/projectLayout.js';
-import { IGNORE_FILE } from '../../config/ignoreFile.js';
+import { closest } from '../../api/suggest.js';
+import { IGNORE_FILE, SQUADRON_DIR } from '../../api/projectFiles.js';
 import { CliError, EXIT, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
 import { INIT_PROVIDER_NAMES, INIT_PROVIDERS, starterMission, starterReadme } from '../initProviders.js';

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 
 import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP } from '../json.js';
-import { parseBudgetFlag, type Limits } from '../../runtime/budget/limits.js';
+import { parseBudgetFlag, type Limits } from '../../api/usage.js';
 import { configErrors, maskSecrets, printWarnings, secretsSeen } from '../project.js';
 import { DB_OPTION_HELP, noRunIn, resumeDatabase, shownPath, storeCommand } from '../databaseAccess.js';
 import { readDbLocation } from '../dbLocation.js';
