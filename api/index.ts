@@ -36,6 +36,10 @@ export { SquadronError, type SquadronErrorCode } from './errors.js';
 export { fork, diff, type ForkRequest, type DiffRequest, type RunDiff, type TaskDiff, type TaskSide } from './fork.js';
 export { openProject, selectMission, selectionOverrides, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
 export { listRuns, getRun, type RunListItem } from './runDocuments.js';
+// The `--json` documents (snake_case), each built from a typed result (camelCase) in one place.
+export { runReportJson } from './runReportJson.js';
+export { inspectionJson } from './inspectJson.js';
+export { requestJson } from './requestJson.js';
 export { decide, type DecideAction } from './decide.js';
 export { createToken, listTokens, revokeToken, verifyToken, type TokenRow } from './tokens.js';
 export { openRunStore, type RunStore, type EventRow, type OperatorRequestRow, type RunSummary } from './runStore.js';
@@ -69,7 +73,10 @@ export interface PlanRequest extends MissionRequest {
   onWarning?: (message: string) => void;
 }
 
-/** What a run would give each task (tools, skills, models, request sizes), without calling a model. */
+/**
+ * What a run would give each task (tools, skills, models, request sizes), without calling a model.
+ * The plan is a document, not a typed result: its keys are snake_case, exactly `plan --json`.
+ */
 export async function plan(req: PlanRequest): Promise<MissionPlan> {
   const project = typeof req.config === 'string' ? openProject(req.config, { ...req, unsetVariables: 'unknown' }) : req.config;
   const [{ resolveInputs, withVariablePlaceholders }, { planMission }, { createRunTools }] = await Promise.all([
