@@ -49,6 +49,22 @@ export { checkSignature, checkSharedSecret, signPayload, SIGNATURE_TOLERANCE_S }
 export type { Trigger, Schedule } from '../config/graph.js';
 export { nextFires, zonedTime } from '../config/stages/schedule.js';
 
+// The rest of the door: each operation of a command, typed. The light ones are exported as they are;
+// those that load the runtime's heavier parts (MCP, the vault's crypto, the store) load them when called.
+export { formatSource, formatFiles, type FormattedText, type FormattedFile, type FormatOptions, type FormatReport } from './fmt.js';
+export { missionTaskGraph, type TaskGraph, type TaskEdge, type TaskEdgeKind } from './graph.js';
+export { taskTools, type ToolsRequest, type TaskTools, type ToolSearchPage, type ListedTool, type RankedListedTool } from './tools.js';
+export { checkConfig, summarize, summarizeItem, summarizeMission, type CheckRequest, type McpToolLister, type McpToolListing, type MissionSummary } from './validate.js';
+export { capDiagnostics, countSummary, diagnosticToJson, renderDiagnostics, sortDiagnostics, sourceReaderFor } from './diagnostics.js';
+export { followRun, type FollowRunOptions } from './followEvents.js';
+export { waitingRequests, operatorName } from './decide.js';
+export { totalTokens, describeLimits, describeAmount, spendText, parseBudgetFlag, BUDGET_KINDS, type UsageTotals, type Limits } from './usage.js';
+export { SQUADRON_DIR, databasePath, runLogPath, workspacePath, IGNORE_FILE } from './projectFiles.js';
+export type { RunInspection, SessionTranscript, StoredResultInspection, Part } from './inspect.js';
+export type { McpLogin, McpLoginStatus, LoginRequest } from './mcpLogin.js';
+
+export { inspectRun, inspectStoredResult, readVaultValues, writeVaultValues, mcpLogin, mcpLogout, mcpLoginStatus } from './onDemand.js';
+
 /** Validates a config as `squadron validate` does (without contacting MCP servers unless `mcpTools` is given). */
 export function validate(path: string, opts: ValidateOptions = {}): Promise<LoadResult> {
   return validateProject(resolve(path), { unsetVariables: 'unknown', ...opts });
