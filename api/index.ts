@@ -63,6 +63,7 @@ export { SQUADRON_DIR, databasePath, runLogPath, workspacePath, IGNORE_FILE } fr
 export type { RunInspection, SessionTranscript, StoredResultInspection, Part } from './inspect.js';
 export type { McpLogin, McpLoginStatus, LoginRequest } from './mcpLogin.js';
 
+export { listTopics, findTopic, pageSummary, type DocTopic } from './docs.js';
 export { pruneRuns, type PruneRequest, type PrunedRun } from './prune.js';
 export { inspectRun, inspectStoredResult, readVaultValues, writeVaultValues, mcpLogin, mcpLogout, mcpLoginStatus } from './onDemand.js';
 

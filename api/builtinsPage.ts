@@ -2,7 +2,8 @@
 // catalog with its implementations attached), so the page lists exactly the tools a mission can use,
 // with the descriptions and input schemas the model is sent. `squadron docs builtins` prints it.
 
-import { builtinToolSpecs, type ToolSpec } from '../api/builtins.js';
+import { builtinToolSpecs } from '../runtime/tools/builtins/index.js';
+import type { ToolSpec } from '../runtime/tools/types.js';
 
 type Schema = Record<string, unknown>;
 
