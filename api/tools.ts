@@ -18,11 +18,12 @@ export interface ToolsRequest {
   onWarning?: (message: string) => void;
 }
 
-/** One page of a search: at most `pageSize` tools, best first, as search_tools answers (its wire keys). */
+/** One page of a search: at most `pageSize` tools, best first, as search_tools ranks them. */
 export interface ToolSearchPage {
   results: RankedListedTool[];
   total: number;
-  next_page?: number;
+  /** The next page's number, when there are more results. */
+  nextPage?: number;
 }
 
 export interface TaskTools {
@@ -49,7 +50,11 @@ export async function taskTools(req: ToolsRequest): Promise<TaskTools> {
   const runTools = createRunTools(graph, (ref, message) => req.onWarning?.(`tool ${ref} is unavailable: ${message}`));
   try {
     const listing = await workerTools({ graph, mission, inputs: {}, overrides: { noTools: false, skills: [], noSkills: false }, tools: runTools.resolver }, task);
-    return { task: task.name, tools: listing.tools, search: (query, group, page) => listing.search(query, group, page), pageSize: PAGE_SIZE, oneLine };
+    const search = (query: string, group?: string, page?: number): ToolSearchPage => {
+      const { next_page: nextPage, ...found } = listing.search(query, group, page);
+      return { ...found, ...(nextPage !== undefined ? { nextPage } : {}) };
+    };
+    return { task: task.name, tools: listing.tools, search, pageSize: PAGE_SIZE, oneLine };
   } finally {
     await runTools.close();
   }

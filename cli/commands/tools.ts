@@ -43,12 +43,12 @@ export function register(program: Command, io: CliIo): void {
       if (flags.search !== undefined) {
         const page = listing.search(flags.search, flags.group, flags.page);
         if (flags.json) {
-          writeJson(io, { query: flags.search, ...(flags.group ? { group: flags.group } : {}), ...page });
+          writeJson(io, { query: flags.search, ...(flags.group ? { group: flags.group } : {}), results: page.results, total: page.total, ...(page.nextPage !== undefined ? { next_page: page.nextPage } : {}) });
         } else if (page.results.length === 0) {
           io.stdout.write(`no tools of task ${listing.task} match "${flags.search}"\n`);
         } else {
           io.stdout.write(table(['#', 'NAME', 'GROUP', 'SCORE', 'DESCRIPTION'], page.results.map((r, i) => [String((flags.page - 1) * listing.pageSize + i + 1), r.name, r.group, r.score.toFixed(2), r.description])));
-          io.stdout.write(`${page.total} match${page.total === 1 ? '' : 'es'}${page.next_page ? ` · next page: --page ${page.next_page}` : ''}\n`);
+          io.stdout.write(`${page.total} match${page.total === 1 ? '' : 'es'}${page.nextPage ? ` · next page: --page ${page.nextPage}` : ''}\n`);
         }
         return;
       }
