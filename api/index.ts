@@ -64,6 +64,7 @@ export type { RunInspection, SessionTranscript, StoredResultInspection, Part } f
 export type { McpLogin, McpLoginStatus, LoginRequest } from './mcpLogin.js';
 
 export { listTopics, findTopic, pageSummary, type DocTopic } from './docs.js';
+export { initProject, INIT_PROVIDER_NAMES, type InitRequest, type InitResult } from './init.js';
 export { pruneRuns, type PruneRequest, type PrunedRun } from './prune.js';
 export { inspectRun, inspectStoredResult, readVaultValues, writeVaultValues, mcpLogin, mcpLogout, mcpLoginStatus } from './onDemand.js';
 
