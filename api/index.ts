@@ -9,7 +9,6 @@
 
 import type { OperatorPrompt } from '../runtime/operator/types.js';
 import { telemetrySettings } from '../telemetry/settings.js';
-import { Writable } from 'node:stream';
 import { resolve } from 'node:path';
 import type { Value } from '../config/hcl/value.js';
 import type { ToolResult } from '../core/toolResults.js';
@@ -18,17 +17,19 @@ import { validateProject, type ValidateOptions } from '../config/validateProject
 import type { LoadResult } from '../config/load.js';
 import type { RunEvent } from '../runtime/events.js';
 import type { MissionPlan } from '../runtime/plan.js';
-import type { ResumeOptions, RunEnvironment, RunOptions, RunReport, StartRequest } from '../runtime/run.js';
+import type { Mission } from '../config/graph.js';
+import type { ResumeOptions, RunEnvironment, RunOptions, RunReport, RunStart, RunWatcher, StartRequest } from '../runtime/run.js';
 import { isPostgresUrl, shownDatabase } from '../store/postgres/url.js';
 import { SquadronError } from './errors.js';
 import { openProject, selectionOverrides, selectMission, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
 
 export { loadConfig } from '../config/load.js';
 export type { LoadOptions, LoadResult, LoadedFiles } from '../config/load.js';
+export type { NamedSecret } from '../config/secrets.js';
 export type { Diagnostic } from '../config/hcl/diagnostic.js';
 export type { MissionGraph, Mission } from '../config/graph.js';
-export type { RunEvent, RunEventType } from '../runtime/events.js';
-export type { RunReport, TaskReport } from '../runtime/run.js';
+export type { RunEvent, RunEventType, GivenTool, GivenSkill } from '../runtime/events.js';
+export type { RunReport, TaskReport, BudgetReport, RunStart, RunWatcher } from '../runtime/run.js';
 export type { OperatorPrompt, PromptRequest, PromptReply, OperatorAnswer, QuestionPayload } from '../runtime/operator/types.js';
 export type { MissionPlan, TaskPlan, AgentPlan } from '../runtime/plan.js';
 export { SquadronError, type SquadronErrorCode } from './errors.js';
@@ -36,16 +37,38 @@ export { fork, diff, type ForkRequest, type DiffRequest, type RunDiff, type Task
 export { openProject, selectMission, selectionOverrides, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
 export { listRuns, getRun, type RunListItem } from './runDocuments.js';
 export { listRunsPage, taskSessions, transcriptPage, runLedger, inbox, usageByModel, storedResult, type RunsPage, type TranscriptPage } from './consoleData.js';
-export { requestJson } from './requestJson.js';
 export { missionInputSchema, missionResultSchema, type JsonSchemaObject } from './missionSchemas.js';
+// The `--json` documents (snake_case), each built from a typed result (camelCase) in one place.
+export { runReportJson } from './runReportJson.js';
+export { inspectionJson } from './inspectJson.js';
+export { requestJson } from './requestJson.js';
 export { decide, type DecideAction } from './decide.js';
 export { createToken, listTokens, revokeToken, verifyToken, type TokenRow } from './tokens.js';
-export { openRunStore, type RunStore } from './runStore.js';
+export { openRunStore, type RunStore, type EventRow, type OperatorRequestRow, type RunSummary } from './runStore.js';
 export { recoverableRuns } from './recoverable.js';
 export { followEvents, type FollowedEvent } from './followEvents.js';
 export { checkSignature, checkSharedSecret, signPayload, SIGNATURE_TOLERANCE_S } from './webhookSignature.js';
 export type { Trigger, Schedule } from '../config/graph.js';
 export { nextFires, zonedTime } from '../config/stages/schedule.js';
+
+// The rest of the door: each operation of a command, typed. The light ones are exported as they are;
+// those that load the runtime's heavier parts (MCP, the vault's crypto, the store) load them when called.
+export { formatSource, formatFiles, type FormattedText, type FormattedFile, type FormatOptions, type FormatReport } from './fmt.js';
+export { missionTaskGraph, type TaskGraph, type TaskEdge, type TaskEdgeKind } from './graph.js';
+export { taskTools, type ToolsRequest, type TaskTools, type ToolSearchPage, type ListedTool, type RankedListedTool } from './tools.js';
+export { checkConfig, summarize, summarizeItem, summarizeMission, type CheckRequest, type McpToolLister, type McpToolListing, type MissionSummary } from './validate.js';
+export { capDiagnostics, countSummary, diagnosticToJson, renderDiagnostics, sortDiagnostics, sourceReaderFor } from './diagnostics.js';
+export { followRun, type FollowRunOptions } from './followEvents.js';
+export { waitingRequests, operatorName } from './decide.js';
+export { totalTokens, describeLimits, describeAmount, spendText, parseBudgetFlag, BUDGET_KINDS, type UsageTotals, type Limits } from './usage.js';
+export { SQUADRON_DIR, databasePath, runLogPath, workspacePath, IGNORE_FILE } from './projectFiles.js';
+export type { RunInspection, SessionTranscript, StoredResultInspection, Part } from './inspect.js';
+export type { McpLogin, McpLoginStatus, LoginRequest } from './mcpLogin.js';
+
+export { listTopics, findTopic, pageSummary, type DocTopic } from './docs.js';
+export { initProject, INIT_PROVIDER_NAMES, type InitRequest, type InitResult } from './init.js';
+export { pruneRuns, type PruneRequest, type PrunedRun } from './prune.js';
+export { inspectRun, inspectStoredResult, readVaultValues, writeVaultValues, mcpLogin, mcpLogout, mcpLoginStatus } from './onDemand.js';
 
 /** Validates a config as `squadron validate` does (without contacting MCP servers unless `mcpTools` is given). */
 export function validate(path: string, opts: ValidateOptions = {}): Promise<LoadResult> {
@@ -71,7 +94,10 @@ export interface PlanRequest extends MissionRequest {
   onWarning?: (message: string) => void;
 }
 
-/** What a run would give each task (tools, skills, models, request sizes), without calling a model. */
+/**
+ * What a run would give each task (tools, skills, models, request sizes), without calling a model.
+ * The plan is a document, not a typed result: its keys are snake_case, exactly `plan --json`.
+ */
 export async function plan(req: PlanRequest): Promise<MissionPlan> {
   const project = typeof req.config === 'string' ? openProject(req.config, { ...req, unsetVariables: 'unknown' }) : req.config;
   const [{ resolveInputs, withVariablePlaceholders }, { planMission }, { createRunTools }] = await Promise.all([
@@ -107,8 +133,12 @@ export interface RunHooks {
   onEvent?: (event: RunEvent) => void;
   /** Aborting it stops the run cleanly (status `interrupted`; `resume` continues it). */
   signal?: AbortSignal;
-  /** Human progress lines (default: none); `live` redraws in place, for a terminal. */
-  progress?: { stream: NodeJS.WritableStream; live: boolean };
+  /**
+   * Told where the run starts from (its tasks, their stored states on resume, what was spent before)
+   * just before the first event; the watcher it returns sees every event, then is closed once the run
+   * has finished. The CLI's terminal progress is one.
+   */
+  watch?: (start: RunStart) => RunWatcher;
   /** Asks a person now (approvals, questions); without it they wait and the run ends `waiting`. */
   operatorPrompt?: OperatorPrompt;
   /** Tools answered with these results instead of being executed, by ref (squadron test's mock_tool); recorded in the ledger as mocked. */
@@ -130,24 +160,29 @@ export interface RunRequest extends MissionRequest, RunHooks {
   onPreviousInterrupted?: (runId: string) => void;
 }
 
-/** Runs a mission to its end (or until `signal` aborts) and returns its report. */
-export async function run(req: RunRequest): Promise<RunReport> {
-  const { startRun } = await import('../runtime/run.js');
-  const prepared = await prepareRun(req);
-  return refusalsAsErrors(async () => startRun(await environment(prepared.project, prepared.db, req), prepared.request));
-}
-
 /**
- * Stores the run and queues it for the workers of its PostgreSQL database (`squadron worker`), and
- * returns its id at once; nothing runs in this process. Refused (`usage`) on SQLite.
+ * A run resolved once, before anything is stored: the loaded project, the mission, its inputs
+ * converted by their declared types, the tool and skill selection checked, every path absolute.
+ * `run` and `enqueue` take it as it is; a caller that needs the mission (to say what will be
+ * replayed, say) reads it here instead of selecting it again.
  */
-export async function enqueue(req: RunRequest): Promise<string> {
-  const { enqueueRun } = await import('../runtime/run.js');
-  const prepared = await prepareRun(req);
-  return refusalsAsErrors(async () => enqueueRun(await environment(prepared.project, prepared.db, req), prepared.request));
+export interface RunSpec {
+  readonly project: LoadedProject;
+  readonly mission: Mission;
+  /** An absolute SQLite path or a PostgreSQL connection string. */
+  readonly db: string;
+  readonly inputs: Readonly<Record<string, Value>>;
+  /** The selection overrides, and the cassette to replay or record (absolute). */
+  readonly options: Readonly<Omit<RunOptions, 'workspaceDir' | 'taskGraph'>>;
+  /** The folder the file tools work in (absolute); default .squadron/workspaces/<run-id>. */
+  readonly workspace?: string;
 }
 
-async function prepareRun(req: RunRequest): Promise<{ project: LoadedProject; db: string; request: StartRequest }> {
+/** What `run` and `enqueue` tell and ask the caller while a resolved run starts and goes. */
+export type RunSpecHooks = RunHooks & Pick<RunRequest, 'onRunId' | 'onPreviousInterrupted'> & Pick<ProjectOptions, 'env'>;
+
+/** Resolves a run request into its one specification; a SquadronError (`usage`, `not_found`, `invalid_config`) when it cannot run. */
+export async function resolveRun(req: RunRequest): Promise<RunSpec> {
   if (req.replay !== undefined && req.record !== undefined) throw new SquadronError('usage', '--replay and --record cannot be used together');
   const project = typeof req.config === 'string' ? openProject(req.config, req) : req.config;
   const { resolveInputs } = await import('../runtime/inputs.js');
@@ -157,18 +192,47 @@ async function prepareRun(req: RunRequest): Promise<{ project: LoadedProject; db
   const options: Omit<RunOptions, 'workspaceDir' | 'taskGraph'> = { overrides: selectionOverrides(project.graph, mission, req.selection) };
   if (req.replay !== undefined) options.replay = resolve(req.replay);
   if (req.record !== undefined) options.record = resolve(req.record);
-  const root = project.graph.projectRoot;
   return {
     project,
-    db: req.db === undefined ? databasePath(root) : req.db,
-    request: {
-      mission,
-      inputs: inputs.inputs as Record<string, Value>,
-      options,
-      workspaceFor: (id) => (req.workspace !== undefined ? resolve(req.workspace) : workspacePath(root, id)),
-      ...(req.onRunId ? { onRunId: req.onRunId } : {}),
-      ...(req.onPreviousInterrupted ? { onPreviousInterrupted: req.onPreviousInterrupted } : {}),
-    },
+    mission,
+    db: databaseLocation(req.db === undefined ? databasePath(project.graph.projectRoot) : req.db),
+    inputs: inputs.inputs as Record<string, Value>,
+    options,
+    ...(req.workspace !== undefined ? { workspace: resolve(req.workspace) } : {}),
+  };
+}
+
+/** Runs a mission to its end (or until `signal` aborts) and returns its report. */
+export async function run(req: RunRequest): Promise<RunReport>;
+/** Runs a resolved run (resolveRun) to its end. */
+export async function run(spec: RunSpec, hooks: RunSpecHooks): Promise<RunReport>;
+export async function run(req: RunRequest | RunSpec, given?: RunSpecHooks): Promise<RunReport> {
+  const { startRun } = await import('../runtime/run.js');
+  const [spec, hooks] = given === undefined ? [await resolveRun(req as RunRequest), req as RunRequest] : [req as RunSpec, given];
+  return refusalsAsErrors(async () => startRun(await environment(spec.project, spec.db, hooks), startRequest(spec, hooks)));
+}
+
+/**
+ * Stores the run and queues it for the workers of its PostgreSQL database (`squadron worker`), and
+ * returns its id at once; nothing runs in this process. Refused (`usage`) on SQLite.
+ */
+export async function enqueue(req: RunRequest): Promise<string>;
+export async function enqueue(spec: RunSpec, hooks: RunSpecHooks): Promise<string>;
+export async function enqueue(req: RunRequest | RunSpec, given?: RunSpecHooks): Promise<string> {
+  const { enqueueRun } = await import('../runtime/run.js');
+  const [spec, hooks] = given === undefined ? [await resolveRun(req as RunRequest), req as RunRequest] : [req as RunSpec, given];
+  return refusalsAsErrors(async () => enqueueRun(await environment(spec.project, spec.db, hooks), startRequest(spec, hooks)));
+}
+
+function startRequest(spec: RunSpec, hooks: RunSpecHooks): StartRequest {
+  const root = spec.project.graph.projectRoot;
+  return {
+    mission: spec.mission,
+    inputs: { ...spec.inputs },
+    options: { ...spec.options },
+    workspaceFor: (id) => spec.workspace ?? workspacePath(root, id),
+    ...(hooks.onRunId ? { onRunId: hooks.onRunId } : {}),
+    ...(hooks.onPreviousInterrupted ? { onPreviousInterrupted: hooks.onPreviousInterrupted } : {}),
   };
 }
 
@@ -316,7 +380,7 @@ async function environment(project: LoadedProject, dbPath: string, hooks: RunHoo
     configPath: project.path,
     config: configFingerprint(project.graph.projectRoot, project.sources),
     dbPath: databaseLocation(dbPath),
-    progress: hooks.progress ?? { stream: discard(), live: false },
+    ...(hooks.watch ? { watch: hooks.watch } : {}),
     interrupt: hooks.signal ?? new AbortController().signal,
     ...runTuning(hooks.env ?? process.env),
   };
@@ -339,10 +403,6 @@ function runTuning(env: NodeJS.ProcessEnv): { retryBaseDelayMs?: number } {
   const raw = env['SQUADRON_RETRY_BASE_DELAY_MS'];
   const value = raw === undefined ? NaN : Number(raw);
   return Number.isFinite(value) && value >= 0 ? { retryBaseDelayMs: value } : {};
-}
-
-function discard(): Writable {
-  return new Writable({ write: (_chunk, _encoding, done) => done() });
 }
 
 export type { TestRequest, TestReport, TestResult, TestFailure, TrialResult, TestStatus, CheckedTests } from './test.js';

@@ -14,7 +14,6 @@ import type { EventBus, RunEvent } from './events.js';
 import type { Instrument, RunInstrument } from './instrument.js';
 import { checkModelCredentials } from './modelCredentials.js';
 import { replaysEveryModel } from './models.js';
-import { ProgressView } from './progress.js';
 import { createModelClient, type ModelClientFactoryOptions } from './providers/factory.js';
 import { createReplayClient } from './providers/replay.js';
 import { checkRunFiles } from './runFiles.js';
@@ -52,6 +51,19 @@ export type { RunOptions } from './runOptions.js';
 export { RunBusy, RunRefused, type RefusalKind } from './runRefused.js';
 export { failedRunRefusal } from './resumeChecks.js';
 
+/** Where a run starts from: its tasks, their stored states (a resumed run), and what earlier processes spent. */
+export interface RunStart {
+  tasks: readonly string[];
+  states: ReadonlyMap<string, string>;
+  spent: { tokens: number; cost: number };
+}
+
+/** A caller's view of a run: every event in order, then closed once the run has finished. */
+export interface RunWatcher {
+  sink: (event: RunEvent) => void;
+  close(): void;
+}
+
 export interface RunEnvironment {
   graph: MissionGraph;
   /** The config path the user gave (file or directory), stored with the run for `resume`. */
@@ -60,7 +72,8 @@ export interface RunEnvironment {
   config?: RunConfig | undefined;
   /** A SQLite file path or a PostgreSQL connection string (never stored or logged: it may hold a password). */
   dbPath: string;
-  progress: { stream: NodeJS.WritableStream; live: boolean };
+  /** Told where the run starts from before its first event; its sink then sees every event (the CLI's progress view). */
+  watch?: ((start: RunStart) => RunWatcher) | undefined;
   /** Aborted by the CLI on SIGINT. */
   interrupt: AbortSignal;
   limits?: Partial<RunLimits>;
@@ -410,7 +423,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   // never left looking like a live run.
   const opened: { bus?: EventBus; rows?: EventRows; log?: RunLog; instrument?: RunInstrument } = {};
   let services: RunServices | undefined;
-  let progress: ProgressView | undefined;
+  let progress: RunWatcher | undefined;
   let result: { status: MissionStatus; error?: string };
   let budget: BudgetLedger | undefined;
   try {
@@ -435,11 +448,12 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
         operator: (bus) => new OperatorDesk(store, bus, env.operatorPrompt),
         instrument: env.instrument,
         onBus: (bus) => {
-          progress = new ProgressView(env.progress.stream, env.progress.live, req.mission.tasks.map((t) => t.name), initial, {
-            tokens: spentBefore === undefined ? 0 : totalTokens(spentBefore),
-            cost: spentBefore?.costUsd ?? 0,
+          progress = env.watch?.({
+            tasks: req.mission.tasks.map((t) => t.name),
+            states: initial,
+            spent: { tokens: spentBefore === undefined ? 0 : totalTokens(spentBefore), cost: spentBefore?.costUsd ?? 0 },
           });
-          bus.subscribe('progress', progress.sink);
+          if (progress) bus.subscribe('progress', progress.sink);
           if (env.onEvent) bus.subscribe('caller', env.onEvent);
         },
       },
@@ -550,7 +564,7 @@ async function closeAfterStoreFailure(
   stop: FailStop,
   redactor: Redactor,
   req: ExecuteRequest,
-  run: { heartbeat: { stop(): Promise<void> }; owner: { id: string }; runUnitId: string | undefined; logPath: string; opened: { bus?: EventBus; rows?: EventRows; log?: RunLog }; progress: ProgressView | undefined },
+  run: { heartbeat: { stop(): Promise<void> }; owner: { id: string }; runUnitId: string | undefined; logPath: string; opened: { bus?: EventBus; rows?: EventRows; log?: RunLog }; progress: RunWatcher | undefined },
 ): Promise<RunReport> {
   const error = `${stop.error!.message}; the run stopped as interrupted: resume it once the cause is gone (free space, the connection back)`;
   run.opened.bus?.emit({ type: 'run.finished', runId: req.runId, status: 'interrupted', error });

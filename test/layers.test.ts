@@ -23,7 +23,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // The HTTP server runs missions only through api/, and mounts the MCP server and A2A.
   server: ['mcpserver', 'api', 'core'],
   // `squadron serve` starts the server; `squadron mcp serve` the MCP server over stdio.
-  cli: ['server', 'mcpserver', 'api', 'runtime', 'config', 'config/hcl', 'store', 'core'],
+  cli: ['server', 'mcpserver', 'api', 'core'],
 };
 
 function roomOf(file: string): string | undefined {

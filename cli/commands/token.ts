@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { CliError, collect, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
-import { DB_OPTION_HELP, runDbPath } from '../storeAccess.js';
+import { DB_OPTION_HELP, runDbPath } from '../databaseAccess.js';
 import { table } from '../table.js';
 
 export function register(program: Command, io: CliIo): void {

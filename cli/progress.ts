@@ -1,11 +1,10 @@
-// Human progress on stderr. On a terminal: a live view redrawn in place (each task's state, what it is
+// Human progress on stderr, a watcher of a run's events (api's RunHooks.watch). On a terminal: a live view redrawn in place (each task's state, what it is
 // doing, tokens and cost so far). Otherwise: one plain line per significant event, so logs and CI
 // output stay readable.
 
-import { describeLimits } from './budget/limits.js';
+import type { GivenSkill, GivenTool, RunEvent } from '../api/index.js';
+import { describeLimits, totalTokens } from '../api/usage.js';
 import type { TaskStatus } from '../core/statuses.js';
-import type { GivenSkill, GivenTool, RunEvent } from './events.js';
-import { totalTokens } from './usage.js';
 import { parseItemLabel } from '../core/sessionLabels.js';
 import { groupDigits } from '../core/digits.js';
 

@@ -3,7 +3,7 @@
 // word of the query appears in it (case-insensitive, as a word's start: `postgres` finds PostgreSQL);
 // pages are ranked by where the words appear: the title, then headings, then the text.
 
-import type { DocTopic } from './commands/docs.js';
+import type { DocTopic } from './docs.js';
 
 export interface DocMatch {
   topic: DocTopic;

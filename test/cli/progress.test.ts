@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { describeSelection, ProgressView } from '../../runtime/progress.js';
+import { describeSelection, ProgressView } from '../../cli/progress.js';
 
 function sink(): { stream: Writable; text: () => string } {
   let text = '';

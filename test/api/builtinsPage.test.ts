@@ -2,7 +2,7 @@
 // tool the runtime registers shows up with its inputs (so a new builtin needs no docs edit).
 
 import { describe, expect, test } from 'vitest';
-import { builtinsPage, typeOf } from '../../cli/builtinsPage.js';
+import { builtinsPage, typeOf } from '../../api/builtinsPage.js';
 import { builtinToolSpecs } from '../../runtime/tools/builtins/index.js';
 import type { ToolSpec } from '../../runtime/tools/types.js';
 

@@ -3,8 +3,8 @@
 // run_… [--db …]`), which name --db only when the rule would not find the database from here.
 
 import { existsSync } from 'node:fs';
-import type { Store } from '../store/index.js';
-import { isPostgresUrl, shownPostgresUrl } from '../store/postgres/url.js';
+import { isPostgresUrl, shownPostgresUrl, StoreError } from '../api/database.js';
+import type { RunStore as Store } from '../api/runStore.js';
 import { DATABASE_URL_ENV, DB_ENV, dbEnvName, readDbLocation, runDbLocation, SEARCH_DEPTH, shellWord, type DbLocation, type StorageChoice } from './dbLocation.js';
 import { CliError, shownPath as shownFrom, type CliIo } from './io.js';
 
@@ -121,14 +121,14 @@ export async function openStoresToWrite(io: CliIo, flag: string | undefined): Pr
 }
 
 async function openAll(io: CliIo, location: DbLocation, access: 'read' | 'write' = 'read'): Promise<OpenedStore[]> {
-  const { openDatabase, StoreError } = await import('../store/index.js');
+  const { openRunStore } = await import('../api/runStore.js');
   const onNote = (message: string): void => {
     io.stderr.write(`note: ${message}\n`);
   };
   const opened: OpenedStore[] = [];
   for (const path of location.paths) {
     try {
-      opened.push({ store: await openDatabase(path, access === 'read' ? { access: 'read', onNote } : { onNote }), path });
+      opened.push({ store: await openRunStore(path, access === 'read' ? { access: 'read', onNote } : { onNote }), path });
     } catch (err) {
       // A database found by searching is skipped rather than blocking the others; one named is an error.
       if (location.source !== 'below' || !(err instanceof StoreError)) {
