@@ -11,13 +11,11 @@ import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextpro
 import type { McpServer, ModelRef } from '../config/graph.js';
 import { ModelCallError, type Message, type ModelRequest, type Part } from './providers/types.js';
 import type { McpSamplingRequest } from './tools/mcp/client.js';
-import { costOf, totalTokens } from './usage.js';
-import { reserveCall } from './budget/gate.js';
 import { durableStep } from './durableStep.js';
 import type { RunContext } from './runContext.js';
 
 /** What sampling needs of the run: the run context before its tools exist (they need the sampler). */
-export type SamplingContext = Pick<RunContext, 'graph' | 'mission' | 'runId' | 'store' | 'bus' | 'models' | 'budget'>;
+export type SamplingContext = Pick<RunContext, 'graph' | 'mission' | 'runId' | 'store' | 'bus' | 'models'>;
 
 /** The agent name of the session that holds a server's sampling turns. */
 export function samplingAgent(server: string): string {
@@ -44,30 +42,26 @@ export function createSampler(ctx: SamplingContext): (request: McpSamplingReques
       maxOutputTokens: Math.max(1, Math.min(params.maxTokens, model.maxOutputTokens)),
       trace: { task: request.caller.task, agent, turn },
     };
-    // Reserved like any model call: a budget that cannot afford it refuses the request (the server
-    // gets the error) and stops the run.
-    const reservation = await reserveCall(ctx.budget?.active ? ctx.budget : undefined, request.caller.task, agent, modelRequest, model, request.signal);
-    const started = performance.now();
-    let response;
+    // Gated like any model call (runtime/modelCall.ts): a budget that cannot afford it refuses the
+    // request (the server gets the error) and stops the run.
+    let reply;
     try {
-      response = await ctx.models.client(ref).complete(modelRequest, { signal: request.signal });
+      reply = await ctx.models.client(ref).call(modelRequest, { signal: request.signal });
     } catch (error) {
-      await reservation?.release();
       if (error instanceof ModelCallError) throw new Error(`the model call failed: ${error.message}`);
       throw error;
     }
-    const durationMs = Math.round(performance.now() - started);
-    const costUsd = response.replayed ? 0 : costOf(response.usage, model.pricing);
+    const { response, durationMs, costUsd } = reply;
     const facts = { task: request.caller.task, sessionId: session, turn, model: model.apiModel, usage: response.usage, costUsd, durationMs, stopReason: response.stopReason };
     await durableStep(ctx.store, ctx.bus, async (tx) => {
       for (const m of messages) await tx.store.messages.append(session, { role: m.role, parts: m.parts, turn, kind: 'sampling' });
       await tx.store.messages.append(session, { role: 'assistant', parts: response.message.parts, turn });
       await tx.store.turns.record({ runId: ctx.runId, ...facts });
-      await reservation?.settleIn(tx.store);
+      await reply.settleIn(tx.store);
       await tx.store.sessions.setStatus(session, 'completed');
       tx.emit({ type: 'model.turn', agent, ...facts });
     });
-    reservation?.settle({ tokens: totalTokens(response.usage), dollars: costUsd });
+    reply.settled();
     const text = response.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
     return { role: 'assistant', content: { type: 'text', text }, model: model.apiModel, stopReason: response.stopReason === 'max_tokens' ? 'maxTokens' : 'endTurn' };
   };

@@ -1,11 +1,12 @@
-// Turns a ModelRef into what a session needs: a client (one per model block per run, shared), the
-// wire id, pricing and output limit. `--replay FILE` swaps every block's client for the cassette
+// Turns a ModelRef into what a session needs: a client (one per model block per run, shared, handed
+// out gated: see modelCall.ts), the wire id, pricing and output limit. `--replay FILE` swaps every block's client for the cassette
 // player; `--record FILE` wraps every client in the recorder.
 
 import type { Mission, MissionGraph, ModelBlock, ModelRef, Reasoning } from '../config/graph.js';
 import { catalogModel, catalogModelByApiId, contextWindowOf } from '../config/modelCatalog.js';
 import type { ModelClient } from './providers/types.js';
 import type { SessionModel } from './agents/sessionTypes.js';
+import { gatedClient, UNGATED, type CallGate, type GatedClient } from './modelCall.js';
 
 export { DEFAULT_MAX_OUTPUT_TOKENS } from '../config/stages/budget.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../config/stages/budget.js';
@@ -18,6 +19,8 @@ export class ModelResolver {
   constructor(
     private readonly graph: MissionGraph,
     private readonly createClient: ClientFactory,
+    /** What every call of a client handed out goes through (the run's budgets and event barrier). */
+    private readonly gate: CallGate = UNGATED,
   ) {}
 
   block(ref: ModelRef): ModelBlock {
@@ -26,7 +29,12 @@ export class ModelResolver {
     return block;
   }
 
-  client(ref: ModelRef): ModelClient {
+  /** The client of `ref`'s block, gated: every call reserves against the budgets and passes the barrier first. */
+  client(ref: ModelRef): GatedClient {
+    return gatedClient(this.raw(ref), this.sessionModel(ref, undefined), this.gate);
+  }
+
+  private raw(ref: ModelRef): ModelClient {
     let client = this.clients.get(ref.block);
     if (!client) {
       client = this.createClient(this.block(ref));
@@ -37,7 +45,7 @@ export class ModelResolver {
 
   /** Creates the clients of these models now (each loads its provider's SDK on its first request). */
   warmUp(refs: readonly ModelRef[]): void {
-    for (const ref of refs) this.client(ref);
+    for (const ref of refs) this.raw(ref);
   }
 
   sessionModel(ref: ModelRef, reasoning: Reasoning | undefined): SessionModel {

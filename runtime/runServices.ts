@@ -73,14 +73,15 @@ export async function openRunServices(req: RunServicesRequest, opened: { bus?: E
   const instrument = await req.instrument?.({ graph: req.graph, runId: req.runId, mission: req.mission, store: req.store, bus, redactor: req.redactor });
   if (instrument) opened.instrument = instrument;
   makePrivateDirs(req.workspaceDir);
-  const models = new ModelResolver(req.graph, req.clients);
   const budget = req.budget?.((event) => bus.emit(event));
+  // Every model call of the run goes through these two steps (runtime/modelCall.ts).
+  const models = new ModelResolver(req.graph, req.clients, { budget: () => (budget?.active ? budget : undefined), barrier: () => bus.barrier() });
   const operator = req.operator?.(bus);
   const knownTools = req.resumed ? await recordedToolLists(req.store, req.runId) : undefined;
   const runTools: RunTools = createRunTools(req.graph, (ref, message) => bus.emit({ type: 'warning', message: `tool ${ref} is unavailable: ${message}` }), {
     workspaceDir: req.workspaceDir,
     emit: (event) => bus.emit(event),
-    sample: createSampler({ graph: req.graph, mission: req.mission, runId: req.runId, store: req.store, bus, models, ...(budget ? { budget } : {}) }),
+    sample: createSampler({ graph: req.graph, mission: req.mission, runId: req.runId, store: req.store, bus, models }),
     ...(operator ? { elicit: createElicitor(req.store, req.runId, operator) } : {}),
     ...(knownTools ? { knownTools } : {}),
     ...(instrument ? { traceMeta: (callId: string) => instrument.callContext(callId) } : {}),

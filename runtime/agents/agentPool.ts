@@ -200,7 +200,6 @@ export async function agentSessionDeps(
     context: await SessionContext.open(ctx.store, row.id, contextPolicy(def.context, model)),
     signal: ctx.signal,
     requireToolCall: false,
-    ...(ctx.budget?.active ? { budget: ctx.budget } : {}),
     ...(ctx.operator ? { operator: ctx.operator } : {}),
     // Agents are guarded against loops (the commander has its own limits: turns, corrections).
     loopGuard: def.loopGuard ?? {},

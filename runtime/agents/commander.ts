@@ -200,7 +200,6 @@ export async function runCommander(
       closedOutcome = steps.end && (await steps.end(outcome, tx)) ? { ...outcome, stored: true } : outcome;
     },
     onToolResult: (call, result) => state.observe(call, result),
-    ...(ctx.budget?.active ? { budget: ctx.budget } : {}),
     ...(ctx.operator ? { operator: ctx.operator } : {}),
   };
   const session = await AgentSession.restore(deps, history);

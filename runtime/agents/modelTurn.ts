@@ -9,9 +9,7 @@ import type { Store } from '../../store/index.js';
 import type { StepTx } from '../durableStep.js';
 import { durableStep } from '../durableStep.js';
 import { renderPrompt } from '../promptTemplates.js';
-import { ModelCallError, type ModelRequest, type ModelResponse, type Part, type ToolUsePart } from '../providers/types.js';
-import { costOf, totalTokens } from '../usage.js';
-import { reserveCall } from '../budget/gate.js';
+import { ModelCallError, type ModelRequest, type Part, type ToolUsePart } from '../providers/types.js';
 import { MAX_CORRECTIONS, MAX_TRUNCATIONS, RunInterrupted, type SessionDeps, type SessionMessage } from './sessionTypes.js';
 
 /**
@@ -59,27 +57,23 @@ export async function runModelTurn(
   const prepared = await deps.context.prepare(deps, messages, turn, () => buildRequest(deps, messages, turn));
   if (prepared.kind === 'failed') return prepared;
   const { request } = prepared;
-  const reservation = await reserveCall(deps.budget, deps.task, deps.agent, request, deps.model, deps.signal);
-  // The events queued so far are stored before the request leaves (see EventBus.barrier).
-  await deps.bus.barrier();
-  const started = performance.now();
-  let response: ModelResponse;
+  // The client reserves the call against the budgets and stores the queued events before sending.
+  let sent;
   try {
-    response = await deps.client.complete(request, {
+    sent = await deps.client.call(request, {
       signal: deps.signal,
       onRetry: (notice) =>
         deps.bus.emit({ type: 'model.retry', task: deps.task, agent: deps.agent, attempt: notice.attempt, delayMs: notice.delayMs, reason: notice.reason }),
     });
   } catch (error) {
-    await reservation?.release();
+    if (error instanceof RunInterrupted) throw error;
     if (deps.signal.aborted) throw new RunInterrupted();
     if (error instanceof ModelCallError) return { kind: 'failed', reason: error.message };
     throw error;
   }
-  const durationMs = Math.round(performance.now() - started);
+  const { response, durationMs, costUsd } = sent;
   const assistant: SessionMessage = { role: 'assistant', parts: normalizeParts(response.message.parts) };
   const toolUses = assistant.parts.filter((p): p is ToolUsePart => p.type === 'tool_use');
-  const costUsd = response.replayed ? 0 : costOf(response.usage, deps.model.pricing);
 
   let followUp: SessionMessage | undefined;
   let failure: string | undefined;
@@ -108,10 +102,10 @@ export async function runModelTurn(
       await log.store(assistant, turn, tx.store);
       await tx.store.turns.record({ runId: deps.runId, ...facts });
       // The stored turn is the call's spend from now on: its reservation goes in the same transaction.
-      await reservation?.settleIn(tx.store);
+      await sent.settleIn(tx.store);
       tx.emit({ type: 'model.turn', agent: deps.agent, ...facts, ...(response.model && response.model !== facts.model ? { responseModel: response.model } : {}) });
     },
-    committed: () => reservation?.settle({ tokens: totalTokens(response.usage), dollars: costUsd }),
+    committed: () => sent.settled(),
   };
   log.hold(assistant);
   if (failure === undefined && followUp === undefined && toolUses.length > 0) return { kind: 'continue', reply };

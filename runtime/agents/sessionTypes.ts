@@ -1,10 +1,10 @@
 // Shared shapes of the agent session loop: its dependencies, the messages it keeps, and how it ends.
 
 import type { LoopGuard, Pricing } from '../../config/graph.js';
-import type { BudgetGate } from '../budget/ledger.js';
 import type { Store } from '../../store/index.js';
 import type { EventBus } from '../events.js';
-import type { ModelClient, Part, ToolResultPart, ToolUsePart } from '../providers/types.js';
+import type { Part, ToolResultPart, ToolUsePart } from '../providers/types.js';
+import type { GatedClient } from '../modelCall.js';
 import type { Toolbox } from './toolbox.js';
 import type { SessionContext } from '../context/sessionContext.js';
 import type { OperatorDesk } from '../operator/desk.js';
@@ -38,7 +38,8 @@ export interface SessionModel {
 export interface SessionDeps {
   store: Store;
   bus: EventBus;
-  client: ModelClient;
+  /** The session model's client, gated: every call reserves against the run's budgets first. */
+  client: GatedClient;
   runId: string;
   task: string;
   /** `commander`, `worker` or a declared agent's name. */
@@ -63,8 +64,6 @@ export interface SessionDeps {
    * their own. The session then returns `done` with `closed: true`.
    */
   closeInStep?: (tx: StepTx) => Promise<void>;
-  /** The run's budgets (absent when none is set): each model call reserves its cost here first. */
-  budget?: BudgetGate;
   /** Runaway guards of this session's agent. */
   loopGuard?: LoopGuard;
   /** Asks the operator (approvals, questions); absent outside a run, where such calls are refused. */

@@ -15,9 +15,9 @@
 
 import type { ContextViewRow, NewContextView, Store } from '../../store/index.js';
 import type { EventBus } from '../events.js';
-import { ModelCallError, type Message, type ModelRequest, type ModelResponse, type Usage } from '../providers/types.js';
+import { ModelCallError, type Message, type ModelRequest, type Usage } from '../providers/types.js';
 import { RunInterrupted } from '../agents/sessionTypes.js';
-import { costOf } from '../usage.js';
+import type { GatedReply } from '../modelCall.js';
 import { inputUpperBound, messagesUpperBound, toolsUpperBound } from '../budget/estimate.js';
 import type { SessionDeps, SessionMessage } from '../agents/sessionTypes.js';
 import { headSources, keepStart, turnsFrom, viewMessages, type View } from './cut.js';
@@ -32,7 +32,8 @@ import { groupDigits } from '../../core/digits.js';
 /** A cut the check asks for, and the summary call it cost (if any). */
 export interface PendingCut {
   view: NewContextView;
-  summary?: { response: ModelResponse; durationMs: number; costUsd: number };
+  /** The summary call's reply; its reservation is settled in the transaction that stores the cut. */
+  summary?: GatedReply;
   /** The comparison that asked for the cut, as announced (the figures compared, not two unrelated ones). */
   trigger: CutTrigger;
 }
@@ -307,30 +308,32 @@ export class SessionContext {
     const { summary } = cut;
     if (summary !== undefined) {
       await tx.turns.record(summaryFacts(deps, summary, turn));
+      await summary.settleIn(tx);
     }
     const row = await tx.contextViews.record(deps.sessionId, { ...cut.view, afterSeq });
     return () => {
       this.view = row;
       announceCut(deps.bus, deps, row, cut.trigger);
-      if (summary !== undefined) deps.bus.emit({ type: 'model.turn', agent: deps.agent, ...summaryFacts(deps, summary, turn) });
+      if (summary !== undefined) {
+        summary.settled();
+        deps.bus.emit({ type: 'model.turn', agent: deps.agent, ...summaryFacts(deps, summary, turn) });
+      }
     };
   }
 
   private async summarizeDropped(deps: SessionDeps, dropped: readonly SessionMessage[], turn: number): Promise<PendingCut['summary']> {
     const shown = this.view === undefined ? dropped : [{ role: 'user' as const, parts: this.view.head }, ...dropped];
-    const started = performance.now();
-    let response: ModelResponse;
     try {
-      response = await summarize({ client: deps.client, model: deps.model, signal: deps.signal, trace: { task: deps.task, agent: deps.agent, turn } }, shown);
+      return await summarize({ client: deps.client, model: deps.model, signal: deps.signal, trace: { task: deps.task, agent: deps.agent, turn } }, shown);
     } catch (error) {
+      // A budget that cannot afford the summary stops the run before it is sent (BudgetStopped).
+      if (error instanceof RunInterrupted) throw error;
       if (deps.signal.aborted) throw new RunInterrupted();
       if (!(error instanceof ModelCallError)) throw error;
       // The deterministic head still keeps the task, the tools used and the answers.
       deps.bus.emit({ type: 'warning', task: deps.task, message: `${deps.agent}: the compaction summary failed (${error.message}); compacted without it` });
       return undefined;
     }
-    const costUsd = response.replayed ? 0 : costOf(response.usage, deps.model.pricing);
-    return { response, durationMs: Math.round(performance.now() - started), costUsd };
   }
 }
 

@@ -14,6 +14,7 @@ import { EventBus } from '../../../runtime/events.js';
 import type { ModelClient, ModelResponse } from '../../../runtime/providers/types.js';
 import type { Store } from '../../../store/index.js';
 import { freshStore, seedSession } from '../../store/fixtures.js';
+import { gatedClient, UNGATED } from '../../../runtime/modelCall.js';
 
 const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 };
 const callingReply: ModelResponse = {
@@ -60,7 +61,7 @@ async function setup(replies: (() => ModelResponse)[], tool: SessionTool) {
   const deps: SessionDeps = {
     store: counted,
     bus: new EventBus(),
-    client,
+    client: gatedClient(client, model, UNGATED),
     runId,
     task: 'research',
     agent: 'worker',

@@ -19,6 +19,7 @@ import { inputUpperBound } from '../../../runtime/budget/estimate.js';
 import { createSecretRedactor, openStore, type Store } from '../../../store/index.js';
 import { messageChecksum } from '../../../store/rowChecksum.js';
 import { freshStore, seedSession } from '../../store/fixtures.js';
+import { gatedClient, UNGATED } from '../../../runtime/modelCall.js';
 
 const SECRET = 'sk-test-0123456789abcdefghijklmnopqrstuv';
 const redactor = () => createSecretRedactor([{ name: 'vars.key', value: SECRET }]);
@@ -68,7 +69,7 @@ async function resume(path: string, ids: { runId: string; sessionId: string }, s
     const deps: SessionDeps = {
       store,
       bus: new EventBus(),
-      client,
+      client: gatedClient(client, model, UNGATED),
       runId: ids.runId,
       task: 'research',
       agent: 'worker',
