@@ -9,7 +9,7 @@ import type { Store } from '../store/index.js';
 import { reserveCall } from './budget/gate.js';
 import type { BudgetGate, Reservation } from './budget/ledger.js';
 import type { CallOptions, ModelClient, ModelRequest, ModelResponse } from './providers/types.js';
-import type { SessionModel } from './agents/sessionTypes.js';
+import type { SessionModel } from './kernel/session.js';
 import { costOf, totalTokens } from './usage.js';
 
 /** What a gated call goes through before it is sent. */

@@ -5,7 +5,7 @@
 import type { Mission, MissionGraph, ModelBlock, ModelRef, Reasoning } from '../config/graph.js';
 import { catalogModel, catalogModelByApiId, contextWindowOf } from '../config/modelCatalog.js';
 import type { ModelClient } from './providers/types.js';
-import type { SessionModel } from './agents/sessionTypes.js';
+import type { SessionModel } from './kernel/session.js';
 import { gatedClient, UNGATED, type CallGate, type GatedClient } from './modelCall.js';
 
 export { DEFAULT_MAX_OUTPUT_TOKENS } from '../config/stages/budget.js';

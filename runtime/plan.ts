@@ -13,7 +13,7 @@ import { taskEdges, type TaskEdge } from '../config/taskEdges.js';
 import { buildAgentToolbox } from './agents/agentToolbox.js';
 import { commanderSystemPrompt, commanderToolset, type UpstreamResult } from './agents/commander.js';
 import { datasetNextDefinition, datasetWalk } from './iteration/sequential.js';
-import { plannedDigest } from './iteration/digest.js';
+import { plannedDigest } from './agents/digest.js';
 import { CommanderState } from './agents/commanderState.js';
 import { commanderTools, type AgentDirectory } from './agents/commanderTools.js';
 import { commanderAgents, resultLimit, workerDefinition, type AgentDefinition, type ResultLimit } from './agents/definitions.js';

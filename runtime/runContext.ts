@@ -7,7 +7,9 @@ import type { Store } from '../store/index.js';
 import type { EventBus } from './events.js';
 import type { BudgetLedger } from './budget/ledger.js';
 import type { OperatorDesk } from './operator/desk.js';
-import type { ItemDispatch } from './iteration/parallel.js';
+import type { TaskSpec } from '../config/graph.js';
+import type { ItemRow } from '../store/index.js';
+import type { UpstreamResult } from './agents/taskResults.js';
 import type { ModelResolver } from './models.js';
 import type { ToolResult, ToolSpec } from './tools/types.js';
 
@@ -64,3 +66,15 @@ export interface RunContext {
 }
 
 export const DEFAULT_LIMITS: RunLimits = { commanderMaxTurns: 40, agentMaxTurns: 40 };
+
+/** Executes one attempt of one item to its result, and says which items to start first on a re-attach. */
+export interface ItemDispatch {
+  run: ItemAttempt;
+  /** The items to start first: those whose attempt is already queued or running (a coordinator that took over). */
+  inFlight(ctx: RunContext, task: string, rows: readonly ItemRow[]): Promise<ReadonlySet<number>>;
+}
+
+export type ItemAttempt = (ctx: RunContext, task: TaskSpec, item: Value, row: ItemRow, upstream: readonly UpstreamResult[], total: number) => Promise<AttemptResult>;
+
+/** `announced`: the item.finished event went out in the commit that completed the item. */
+export type AttemptResult = { kind: 'completed'; announced?: boolean } | { kind: 'failed'; error: string } | { kind: 'interrupted' };

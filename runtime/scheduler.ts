@@ -10,7 +10,7 @@ import type { FinishedRunStatus } from '../core/statuses.js';
 import { commanderAgents } from './agents/definitions.js';
 import { runCommander, type TaskOutcome, type UpstreamResult } from './agents/commander.js';
 import { runDirect } from './agents/direct.js';
-import { RunInterrupted } from './agents/sessionTypes.js';
+import { RunInterrupted } from './kernel/session.js';
 import { waitingTask } from './operator/waiting.js';
 import { renderObjective } from '../config/objective.js';
 import { ancestorsOf } from './taskGraph.js';

@@ -17,23 +17,14 @@ import type { SessionDeps, SessionMessage } from './sessionTypes.js';
 import { durableStep, type StepTx } from '../durableStep.js';
 import type { RunEvent } from '../events.js';
 import type { SessionRow } from '../../store/index.js';
-import { digestText, type ItemsDigest } from '../iteration/digest.js';
-import { queryTaskOutputTool, type QuerySource } from '../iteration/queryTaskOutput.js';
+import { digestText } from './digest.js';
+import { queryTaskOutputTool, type QuerySource } from './queryTaskOutput.js';
+import type { TaskOutcome, UpstreamResult } from './taskResults.js';
+
+export type { TaskOutcome, UpstreamResult } from './taskResults.js';
 import { SessionContext } from '../context/sessionContext.js';
 import { contextPolicy } from '../context/policy.js';
 import { Toolbox, type SessionTool } from './toolbox.js';
-
-export interface UpstreamResult {
-  name: string;
-  summary: string;
-  output?: unknown;
-  /** An iterated task: a digest of its items in place of their outputs (read with query_task_output). */
-  items?: ItemsDigest;
-}
-
-export type TaskOutcome =
-  | { status: 'completed'; summary: string; output?: unknown; route?: string }
-  | { status: 'failed'; error: string };
 
 export interface CommanderPromptInput {
   mission: { name: string; description?: string };

@@ -3,7 +3,7 @@
 // result), so the same state comes back after a crash, whether the calls ran or were replayed.
 
 import type { ToolResultPart, ToolUsePart } from '../providers/types.js';
-import type { SessionMessage } from './sessionTypes.js';
+import type { SessionMessage } from '../kernel/session.js';
 
 export interface Completion {
   summary: string;

@@ -12,7 +12,7 @@ import { durableStep } from '../durableStep.js';
 import type { RunEvent } from '../events.js';
 import type { TemplateScope } from '../promptTemplates.js';
 import type { RunContext, SelectionOverrides, ToolResolver } from '../runContext.js';
-import type { QuerySource } from '../iteration/queryTaskOutput.js';
+import type { QuerySource } from './queryTaskOutput.js';
 import { agentSessionDeps } from './agentPool.js';
 import { commanderToolset, outcomeOf, upstreamSection, type CommanderSteps, type TaskOutcome, type UpstreamResult } from './commander.js';
 import { CommanderState } from './commanderState.js';

@@ -11,7 +11,7 @@ import { canonicalJson } from '../canonicalJson.js';
 import { renderPrompt } from '../promptTemplates.js';
 import type { ToolResultPart, ToolUsePart } from '../providers/types.js';
 import type { ToolResult } from '../tools/types.js';
-import type { SessionMessage } from './sessionTypes.js';
+import type { SessionMessage } from '../kernel/session.js';
 
 export const DEFAULT_MAX_REPEATED_CALLS = 3;
 export const DEFAULT_MAX_TURNS_WITHOUT_PROGRESS = 8;

@@ -1,39 +1,18 @@
-// Shared shapes of the agent session loop: its dependencies, the messages it keeps, and how it ends.
+// Shared shapes of the agent session loop: its dependencies and how it ends. The session vocabulary
+// (messages, the session model, interruptions) is the kernel's (kernel/session.ts), re-exported here.
 
-import type { LoopGuard, Pricing } from '../../config/graph.js';
+export { RunInterrupted, RunParked, type MessageKind, type SessionMessage, type SessionModel } from '../kernel/session.js';
+
+import type { LoopGuard } from '../../config/graph.js';
 import type { Store } from '../../store/index.js';
 import type { EventBus } from '../events.js';
-import type { Part, ToolResultPart, ToolUsePart } from '../providers/types.js';
+import type { ToolResultPart, ToolUsePart } from '../providers/types.js';
+import type { SessionMessage, SessionModel } from '../kernel/session.js';
 import type { GatedClient } from '../modelCall.js';
 import type { Toolbox } from './toolbox.js';
 import type { SessionContext } from '../context/sessionContext.js';
 import type { OperatorDesk } from '../operator/desk.js';
 import type { StepTx } from '../durableStep.js';
-
-/** Why a user-role message exists; lets resume tell corrections and instructions apart. */
-export type MessageKind = 'instruction' | 'tool_results' | 'correction' | 'truncation';
-
-export interface SessionMessage {
-  role: 'user' | 'assistant';
-  parts: Part[];
-  kind?: MessageKind;
-  /** For instructions sent by `call_agent`/`ask_agent`: the commander's tool call id. */
-  callId?: string;
-}
-
-export interface SessionModel {
-  /** Wire id. */
-  apiModel: string;
-  /** `block.key`, for display. */
-  label: string;
-  pricing?: Pricing;
-  maxOutputTokens: number;
-  /** Input tokens one request may hold, and where the figure comes from. */
-  contextWindow: number;
-  contextWindowVia: 'catalog' | 'model block' | 'default';
-  reasoning?: 'low' | 'medium' | 'high';
-  reasoningForm?: 'budget' | 'adaptive';
-}
 
 export interface SessionDeps {
   store: Store;
@@ -77,25 +56,6 @@ export type SessionOutcome =
   /** `closed`: closeInStep ran in the commit that stored the completing results. */
   | { kind: 'done'; closed?: boolean }
   | { kind: 'failed'; reason: string };
-
-/** Thrown when the run is being stopped (SIGINT, a sibling task failed): state stays resumable. */
-export class RunInterrupted extends Error {
-  constructor(message = 'run interrupted') {
-    super(message);
-    this.name = 'RunInterrupted';
-  }
-}
-
-/**
- * Thrown when a call waits for the operator (an approval, a question) and nobody can answer now: the
- * session stops where it is, as an interruption would leave it, and continues on resume.
- */
-export class RunParked extends RunInterrupted {
-  constructor(message = 'waiting for the operator') {
-    super(message);
-    this.name = 'RunParked';
-  }
-}
 
 export const MAX_CORRECTIONS = 3;
 export const MAX_TRUNCATIONS = 3;

@@ -5,7 +5,7 @@
 
 import type { Part, ToolResultPart, ToolUsePart } from '../providers/types.js';
 import { CommanderState } from '../agents/commanderState.js';
-import type { SessionMessage } from '../agents/sessionTypes.js';
+import type { SessionMessage } from '../kernel/session.js';
 
 /** Agent calls listed at most (the newest ones). */
 const MAX_CALLS = 30;

@@ -5,7 +5,7 @@
 
 import type { Part } from '../providers/types.js';
 import { renderPrompt } from '../promptTemplates.js';
-import type { SessionMessage } from '../agents/sessionTypes.js';
+import type { SessionMessage } from '../kernel/session.js';
 
 /** Characters of each earlier answer the compacted head keeps (Go's figure). */
 const ANSWER_CHARS = 200;

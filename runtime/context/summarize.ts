@@ -6,7 +6,7 @@
 import type { ModelResponse, Part } from '../providers/types.js';
 import type { GatedClient, GatedReply } from '../modelCall.js';
 import { renderPrompt } from '../promptTemplates.js';
-import type { SessionModel } from '../agents/sessionTypes.js';
+import type { SessionModel } from '../kernel/session.js';
 
 /** Characters of one tool input or result shown to the summarizer. */
 const PART_CHARS = 2_000;

@@ -13,7 +13,7 @@ export { UnitSlots } from './slots.js';
 export { itemLabel, parseItemLabel } from '../../core/sessionLabels.js';
 export type { IterationDeps, ItemDispatch, ItemAttempt, AttemptResult } from './parallel.js';
 export { readOnce, runItemHere } from './parallel.js';
-export { withItemDigests } from './digest.js';
+export { withItemDigests } from '../agents/digest.js';
 
 /** The items of the dataset a task iterates over, as this run sees them. */
 export function taskItems(mission: Mission, task: TaskSpec, inputs: Readonly<Record<string, Value>>): Value[] {

@@ -14,8 +14,10 @@ import { commanderAgents } from '../agents/definitions.js';
 import { runCommander, type CommanderSteps, type TaskOutcome, type UpstreamResult } from '../agents/commander.js';
 import { runDirect } from '../agents/direct.js';
 import type { RunEvent } from '../events.js';
-import { RunInterrupted } from '../agents/sessionTypes.js';
-import type { RunContext } from '../runContext.js';
+import { RunInterrupted } from '../kernel/session.js';
+import type { AttemptResult, ItemDispatch, RunContext } from '../runContext.js';
+
+export type { AttemptResult, ItemAttempt, ItemDispatch } from '../runContext.js';
 import { attemptLabel } from '../taskAttempts.js';
 import { itemLabel } from '../../core/sessionLabels.js';
 import type { UnitSlots } from './slots.js';
@@ -31,15 +33,6 @@ export interface IterationDeps {
    */
   items?: ItemDispatch;
 }
-
-/** Executes one attempt of one item to its result, and says which items to start first on a re-attach. */
-export interface ItemDispatch {
-  run: ItemAttempt;
-  /** The items to start first: those whose attempt is already queued or running (a coordinator that took over). */
-  inFlight(ctx: RunContext, task: string, rows: readonly ItemRow[]): Promise<ReadonlySet<number>>;
-}
-
-export type ItemAttempt = (ctx: RunContext, task: TaskSpec, item: Value, row: ItemRow, upstream: readonly UpstreamResult[], total: number) => Promise<AttemptResult>;
 
 type ItemResult = 'completed' | 'failed' | 'interrupted';
 
@@ -178,8 +171,6 @@ export function readOnce(task: TaskSpec): TaskSpec {
   return { ...task, objective: task.objective, objectiveSource: task.objectiveSource, location: task.location };
 }
 
-/** `announced`: the item.finished event went out in the commit that completed the item. */
-export type AttemptResult = { kind: 'completed'; announced?: boolean } | { kind: 'failed'; error: string } | { kind: 'interrupted' };
 
 /**
  * Runs one attempt of one item in this process, storing its result on the item's row. Its writes

@@ -2,7 +2,7 @@
 // `pending` (resume starts it again, and its sessions continue where they stopped), and a
 // task.waiting event names the requests, so the progress view and inspect can say what it waits for.
 
-import { RunInterrupted } from '../agents/sessionTypes.js';
+import { RunInterrupted } from '../kernel/session.js';
 import type { RunContext } from '../runContext.js';
 
 /** True when the task parked (and was recorded as waiting); false for any other stop. */

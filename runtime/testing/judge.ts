@@ -4,7 +4,7 @@
 // back), priced from the model's pricing, and refused once the mission's dollar budget is spent.
 
 import { renderPrompt } from '../promptTemplates.js';
-import type { SessionModel } from '../agents/sessionTypes.js';
+import type { SessionModel } from '../kernel/session.js';
 import type { GatedClient } from '../modelCall.js';
 import { totalTokens } from '../usage.js';
 

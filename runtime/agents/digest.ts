@@ -4,17 +4,9 @@
 
 import type { FieldSchema, TaskSpec } from '../../config/graph.js';
 import type { ItemRow, Store } from '../../store/index.js';
-import type { UpstreamResult } from '../agents/commander.js';
+import type { ItemsDigest, UpstreamResult } from './taskResults.js';
 
-export interface ItemsDigest {
-  /** Null in plan when the items are given only at run time. */
-  total: number | null;
-  completed: number;
-  failed: number;
-  /** `priority (string, required)`, from the output schema; else the keys of the example outputs. */
-  fields: string[];
-  examples: { index: number; output: string }[];
-}
+export type { ItemsDigest } from './taskResults.js';
 
 const EXAMPLES = 2;
 const EXAMPLE_CHARS = 400;

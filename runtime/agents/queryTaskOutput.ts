@@ -5,9 +5,9 @@
 
 import { z } from 'zod';
 import type { ItemRow, Store } from '../../store/index.js';
-import type { UpstreamResult } from '../agents/commander.js';
-import { formatZodIssues, toolInputSchema } from '../agents/commanderTools.js';
-import type { SessionTool } from '../agents/toolbox.js';
+import type { UpstreamResult } from './taskResults.js';
+import { formatZodIssues, toolInputSchema } from './commanderTools.js';
+import type { SessionTool } from './toolbox.js';
 import type { ToolResult } from '../tools/types.js';
 
 const DEFAULT_LIMIT = 20;
