@@ -3,9 +3,9 @@
 // Following reads the events table again every POLL_MS until the run has ended (any status but
 // running or queued, a run whose runner is gone counting as interrupted) and every event is shown.
 
-import type { RunEvent } from '../runtime/events.js';
+import type { RunEvent } from '../runtime/kernel/events.js';
 import { plainLine } from '../runtime/progress.js';
-import { shownRunStatus } from '../runtime/runStatus.js';
+import { shownRunStatus } from '../runtime/kernel/runStatus.js';
 import type { EventRow, Store } from '../store/index.js';
 import { groupDigits } from '../core/digits.js';
 import type { CliIo } from './io.js';

@@ -48,7 +48,7 @@ export function secretsSeen(): { record: (secrets: readonly NamedSecret[]) => vo
  */
 export async function maskSecrets(io: CliIo, secrets: readonly NamedSecret[]): Promise<void> {
   if (!secrets.some((s) => s.name.startsWith('vars.'))) return;
-  const { outputMask } = await import('../runtime/secretRedactor.js');
+  const { outputMask } = await import('../runtime/run/secretRedactor.js');
   redactOutput(io, outputMask(secrets));
 }
 

@@ -1,9 +1,9 @@
 // How `run` and `resume` print a finished run: a human summary (each task's status, summary and
 // output) or, with --json, one documented JSON document on stdout. The exit code follows the status.
 
-import type { BudgetReport, RunReport } from '../runtime/run.js';
+import type { BudgetReport, RunReport } from '../runtime/run/run.js';
 import { BUDGET_KINDS, describeAmount } from '../runtime/budget/limits.js';
-import { totalTokens } from '../runtime/usage.js';
+import { totalTokens } from '../runtime/kernel/usage.js';
 import { EXIT, type CliIo } from './io.js';
 import { jsonDocument } from './json.js';
 import { indent } from './table.js';

@@ -4,8 +4,8 @@
 
 import { describeLimits } from './budget/limits.js';
 import type { TaskStatus } from '../core/statuses.js';
-import type { GivenSkill, GivenTool, RunEvent } from './events.js';
-import { totalTokens } from './usage.js';
+import type { GivenSkill, GivenTool, RunEvent } from './kernel/events.js';
+import { totalTokens } from './kernel/usage.js';
 import { parseItemLabel } from '../core/sessionLabels.js';
 import { groupDigits } from '../core/digits.js';
 

@@ -2,10 +2,10 @@
 // with --transcript, every session's messages and tool calls in order.
 
 import type { Command } from 'commander';
-import type { RunInspection, SessionTranscript, StoredResultInspection } from '../../runtime/inspect.js';
+import type { RunInspection, SessionTranscript, StoredResultInspection } from '../../runtime/inspect/inspect.js';
 import { spendText } from '../../runtime/budget/stored.js';
 import type { Part } from '../../runtime/providers/types.js';
-import { totalTokens, type UsageTotals } from '../../runtime/usage.js';
+import { totalTokens, type UsageTotals } from '../../runtime/kernel/usage.js';
 import { CliError, type CliIo } from '../io.js';
 import { inspectionJson } from '../../api/inspectJson.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
@@ -37,7 +37,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--follow', 'first print the live events until the run ends (as squadron logs -f), then the run')
     .option('--json', JSON_FLAG_HELP)
     .action(async (runId: string, flags: InspectFlags) => {
-      const { inspectRun, inspectStoredResult } = await import('../../runtime/inspect.js');
+      const { inspectRun, inspectStoredResult } = await import('../../runtime/inspect/inspect.js');
       const { store } = await openStoreWithRun(io, flags.db, runId);
       try {
         if (flags.follow) {

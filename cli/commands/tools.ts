@@ -35,8 +35,8 @@ export function register(program: Command, io: CliIo): void {
       // Listing and searching call no tool: the secrets are not needed (an MCP server that needs one is reported unavailable).
       const project = await loadProject(io, path, parseKeyValues(flags.var, '--var'), { unsetVariables: 'unknown' });
       const [{ workerTools }, { createRunTools }, { oneLine, PAGE_SIZE }] = await Promise.all([
-        import('../../runtime/plan.js'),
-        import('../../runtime/toolResolver.js'),
+        import('../../runtime/plan/plan.js'),
+        import('../../runtime/run/toolResolver.js'),
         import('../../runtime/discovery/index.js'),
       ]);
       const mission = selectMission(project.graph, flags.mission);

@@ -95,7 +95,7 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
   // Secret values are masked in everything printed (a diagnostic may quote one). The redactor is
   // loaded only when a secret variable has a value — an API key written in the config is in the
   // source anyway — which keeps the runtime out of validate's start-up.
-  if (result.secrets?.some((s) => s.name.startsWith('vars.'))) redactOutput(io, (await import('../../runtime/secretRedactor.js')).outputMask(result.secrets));
+  if (result.secrets?.some((s) => s.name.startsWith('vars.'))) redactOutput(io, (await import('../../runtime/run/secretRedactor.js')).outputMask(result.secrets));
   const readSource = sourceReaderFor(result.sources);
   if (json) {
     const summary = result.graph !== undefined ? summarize(result.graph) : null;

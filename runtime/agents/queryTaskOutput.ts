@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { ItemRow, Store } from '../../store/index.js';
 import type { UpstreamResult } from './taskResults.js';
 import { formatZodIssues, toolInputSchema } from './commanderTools.js';
-import type { SessionTool } from './toolbox.js';
+import type { SessionTool } from '../tools/toolbox.js';
 import type { ToolResult } from '../tools/types.js';
 
 const DEFAULT_LIMIT = 20;

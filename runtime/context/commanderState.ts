@@ -4,7 +4,7 @@
 // give the same text (the head is stored with the cut, and a resume sends it as it was).
 
 import type { Part, ToolResultPart, ToolUsePart } from '../providers/types.js';
-import { CommanderState } from '../agents/commanderState.js';
+import { CommanderState } from '../kernel/commanderState.js';
 import type { SessionMessage } from '../kernel/session.js';
 
 /** Agent calls listed at most (the newest ones). */

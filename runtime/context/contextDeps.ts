@@ -3,10 +3,10 @@
 // session's own dependencies (SessionDeps) hold all of these.
 
 import type { Store } from '../../store/index.js';
-import type { EventBus } from '../events.js';
+import type { EventBus } from '../kernel/events.js';
 import type { SessionModel } from '../kernel/session.js';
-import type { GatedClient } from '../modelCall.js';
-import type { Toolbox } from '../agents/toolbox.js';
+import type { GatedClient } from '../model/modelCall.js';
+import type { Toolbox } from '../tools/toolbox.js';
 
 export interface ContextDeps {
   store: Store;

@@ -6,7 +6,7 @@
 
 import type { Part } from '../providers/types.js';
 import { offloadResult, revealResultTools } from '../results/index.js';
-import { renderPrompt } from '../promptTemplates.js';
+import { renderPrompt } from '../../core/promptTemplates.js';
 import type { SessionMessage } from '../kernel/session.js';
 import type { ContextDeps } from './contextDeps.js';
 

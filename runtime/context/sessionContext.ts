@@ -14,10 +14,10 @@
 // candidate cut has no report yet: its whole estimate is scaled the same way.
 
 import type { ContextViewRow, NewContextView, Store } from '../../store/index.js';
-import type { EventBus } from '../events.js';
+import type { EventBus } from '../kernel/events.js';
 import { ModelCallError, type Message, type ModelRequest, type Usage } from '../providers/types.js';
 import { RunInterrupted } from '../kernel/session.js';
-import type { GatedReply } from '../modelCall.js';
+import type { GatedReply } from '../model/modelCall.js';
 import { inputUpperBound, messagesUpperBound, toolsUpperBound } from '../budget/estimate.js';
 import type { SessionMessage } from '../kernel/session.js';
 import type { ContextDeps } from './contextDeps.js';

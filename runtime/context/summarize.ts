@@ -4,8 +4,8 @@
 // a model turn, settling its reservation, so it is priced and counted like any other.
 
 import type { ModelResponse, Part } from '../providers/types.js';
-import type { GatedClient, GatedReply } from '../modelCall.js';
-import { renderPrompt } from '../promptTemplates.js';
+import type { GatedClient, GatedReply } from '../model/modelCall.js';
+import { renderPrompt } from '../../core/promptTemplates.js';
 import type { SessionModel } from '../kernel/session.js';
 
 /** Characters of one tool input or result shown to the summarizer. */

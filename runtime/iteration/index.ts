@@ -5,7 +5,7 @@ import { datasetItems } from '../../config/datasetItems.js';
 import type { Mission, TaskSpec } from '../../config/graph.js';
 import type { Value } from '../../config/hcl/value.js';
 import type { TaskOutcome, UpstreamResult } from '../agents/commander.js';
-import type { RunContext } from '../runContext.js';
+import type { RunContext } from '../agents/runContext.js';
 import { runParallelItems, type IterationDeps } from './parallel.js';
 import { runSequentialItems } from './sequential.js';
 

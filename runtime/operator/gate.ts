@@ -7,7 +7,7 @@ import type { LedgerRow, NewOperatorRequest } from '../../store/index.js';
 import type { ToolUsePart } from '../providers/types.js';
 import type { ToolResult } from '../tools/types.js';
 import type { OperatorDesk } from './desk.js';
-import type { SessionTool } from '../agents/toolbox.js';
+import type { SessionTool } from '../tools/toolbox.js';
 import { answerResult, askedQuestion, HUMAN_ASK } from './question.js';
 import type { OperatorAnswer } from './types.js';
 

@@ -3,10 +3,10 @@
 // other: through the model's client (so --record writes it to the cassette and a replay plays it
 // back), priced from the model's pricing, and refused once the mission's dollar budget is spent.
 
-import { renderPrompt } from '../promptTemplates.js';
+import { renderPrompt } from '../../core/promptTemplates.js';
 import type { SessionModel } from '../kernel/session.js';
-import type { GatedClient } from '../modelCall.js';
-import { totalTokens } from '../usage.js';
+import type { GatedClient } from '../model/modelCall.js';
+import { totalTokens } from '../kernel/usage.js';
 
 export interface JudgeQuestion {
   question: string;

@@ -1,5 +1,5 @@
 // End-to-end: a compaction summary is a model call like any other, reserved against the run's
-// budgets before it is sent (runtime/modelCall.ts). A worker whose last reply reports a large input
+// budgets before it is sent (runtime/model/modelCall.ts). A worker whose last reply reports a large input
 // pushes its session past token_limit and the mission's spend close to its limit; the summary the
 // compaction would ask for cannot be afforded, so it is never sent and the run stops naming the budget.
 
