@@ -7,7 +7,7 @@ import type { FinishedRunStatus, FinishedSessionStatus, OperatorRequestKind, Ope
 import type { Store } from '../../store/index.js';
 import type { StopReason, Usage } from '../providers/types.js';
 import type { McpToolInfo } from '../tools/mcp/toolInfo.js';
-import type { BudgetKind } from '../budget/limits.js';
+import type { BudgetKind } from './budgetTerms.js';
 
 export interface GivenTool {
   ref: string;

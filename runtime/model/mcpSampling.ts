@@ -8,14 +8,23 @@
 // to the server as the request's error (the client wraps it).
 import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 
-import type { McpServer, ModelRef } from '../../config/graph.js';
+import type { McpServer, Mission, MissionGraph, ModelRef } from '../../config/graph.js';
 import { ModelCallError, type Message, type ModelRequest, type Part } from '../providers/types.js';
 import type { McpSamplingRequest } from '../tools/mcp/client.js';
 import { durableStep } from '../kernel/durableStep.js';
-import type { RunContext } from '../agents/runContext.js';
+import type { Store } from '../../store/index.js';
+import type { EventBus } from '../kernel/events.js';
+import type { ModelResolver } from './models.js';
 
-/** What sampling needs of the run: the run context before its tools exist (they need the sampler). */
-export type SamplingContext = Pick<RunContext, 'graph' | 'mission' | 'runId' | 'store' | 'bus' | 'models'>;
+/** What sampling needs of the run: its config, store and bus, and the run's gated model clients (built before its tools, which need the sampler). */
+export interface SamplingContext {
+  graph: MissionGraph;
+  mission: Mission;
+  runId: string;
+  store: Store;
+  bus: EventBus;
+  models: ModelResolver;
+}
 
 /** The agent name of the session that holds a server's sampling turns. */
 export function samplingAgent(server: string): string {
