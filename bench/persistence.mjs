@@ -23,6 +23,7 @@ import { DEFAULT_TOOL_RESPONSE_MAX_TOKENS } from '../dist/config/stages/toolResp
 import { contextPolicy } from '../dist/runtime/context/policy.js';
 import { SessionContext } from '../dist/runtime/context/sessionContext.js';
 import { EventBus } from '../dist/runtime/kernel/events.js';
+import { gatedClient } from '../dist/runtime/model/modelCall.js';
 import { createSecretRedactor, openStore } from '../dist/store/index.js';
 import { startFakeModelServer } from '../dist/test/support/fakeModelServer.js';
 import { walCommits, walSalt } from '../dist/test/support/walCommits.js';
@@ -213,7 +214,8 @@ async function driveTurns(store, runId, sessionId, turns, onTurn) {
     {
       store,
       bus,
-      client,
+      // As a run hands it out: gated (no budget here), the event barrier before each request.
+      client: gatedClient(client, { pricing: undefined }, { budget: () => undefined, barrier: () => bus.barrier() }),
       runId,
       task: 'research',
       agent: 'worker',
