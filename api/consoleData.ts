@@ -4,7 +4,7 @@
 // approvals and questions across runs. Messages, inputs and results are read as stored: redacted.
 
 import type { RunSummary, Store } from '../store/index.js';
-import { totalTokens } from '../runtime/usage.js';
+import { totalTokens } from '../runtime/kernel/usage.js';
 import { requestJson } from './requestJson.js';
 import { runListItem, type RunListItem } from './runDocuments.js';
 

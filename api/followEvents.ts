@@ -50,7 +50,7 @@ export interface FollowRunOptions {
  * events, so an event written before the run ended is always yielded.
  */
 export async function* followRun(store: Store, runId: string, opts: FollowRunOptions): AsyncGenerator<FollowedEvent, string> {
-  const { shownRunStatus } = await import('../runtime/runStatus.js');
+  const { shownRunStatus } = await import('../runtime/kernel/runStatus.js');
   const page = 500;
   let after = 0;
   for (;;) {

@@ -15,10 +15,10 @@ import type { ToolResult } from '../core/toolResults.js';
 import { databasePath, workspacePath } from '../config/projectLayout.js';
 import { validateProject, type ValidateOptions } from '../config/validateProject.js';
 import type { LoadResult } from '../config/load.js';
-import type { RunEvent } from '../runtime/events.js';
-import type { MissionPlan } from '../runtime/plan.js';
+import type { RunEvent } from '../runtime/kernel/events.js';
+import type { MissionPlan } from '../runtime/plan/plan.js';
 import type { Mission } from '../config/graph.js';
-import type { ResumeOptions, RunEnvironment, RunOptions, RunReport, RunStart, RunWatcher, StartRequest } from '../runtime/run.js';
+import type { ResumeOptions, RunEnvironment, RunOptions, RunReport, RunStart, RunWatcher, StartRequest } from '../runtime/run/run.js';
 import { isPostgresUrl, shownDatabase } from '../store/postgres/url.js';
 import { SquadronError } from './errors.js';
 import { openProject, selectionOverrides, selectMission, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
@@ -28,10 +28,10 @@ export type { LoadOptions, LoadResult, LoadedFiles } from '../config/load.js';
 export type { NamedSecret } from '../config/secrets.js';
 export type { Diagnostic } from '../config/hcl/diagnostic.js';
 export type { MissionGraph, Mission } from '../config/graph.js';
-export type { RunEvent, RunEventType, GivenTool, GivenSkill } from '../runtime/events.js';
-export type { RunReport, TaskReport, BudgetReport, RunStart, RunWatcher } from '../runtime/run.js';
+export type { RunEvent, RunEventType, GivenTool, GivenSkill } from '../runtime/kernel/events.js';
+export type { RunReport, TaskReport, BudgetReport, RunStart, RunWatcher } from '../runtime/run/run.js';
 export type { OperatorPrompt, PromptRequest, PromptReply, OperatorAnswer, QuestionPayload } from '../runtime/operator/types.js';
-export type { MissionPlan, TaskPlan, AgentPlan } from '../runtime/plan.js';
+export type { MissionPlan, TaskPlan, AgentPlan } from '../runtime/plan/plan.js';
 export { SquadronError, type SquadronErrorCode } from './errors.js';
 export { fork, diff, type ForkRequest, type DiffRequest, type RunDiff, type TaskDiff, type TaskSide } from './fork.js';
 export { openProject, selectMission, selectionOverrides, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
@@ -101,9 +101,9 @@ export interface PlanRequest extends MissionRequest {
 export async function plan(req: PlanRequest): Promise<MissionPlan> {
   const project = typeof req.config === 'string' ? openProject(req.config, { ...req, unsetVariables: 'unknown' }) : req.config;
   const [{ resolveInputs, withVariablePlaceholders }, { planMission }, { createRunTools }] = await Promise.all([
-    import('../runtime/inputs.js'),
-    import('../runtime/plan.js'),
-    import('../runtime/toolResolver.js'),
+    import('../runtime/run/inputs.js'),
+    import('../runtime/plan/plan.js'),
+    import('../runtime/run/toolResolver.js'),
   ]);
   const mission = selectMission(project.graph, req.mission);
   if (req.task !== undefined && !mission.tasks.some((t) => t.name === req.task)) {
@@ -185,7 +185,7 @@ export type RunSpecHooks = RunHooks & Pick<RunRequest, 'onRunId' | 'onPreviousIn
 export async function resolveRun(req: RunRequest): Promise<RunSpec> {
   if (req.replay !== undefined && req.record !== undefined) throw new SquadronError('usage', '--replay and --record cannot be used together');
   const project = typeof req.config === 'string' ? openProject(req.config, req) : req.config;
-  const { resolveInputs } = await import('../runtime/inputs.js');
+  const { resolveInputs } = await import('../runtime/run/inputs.js');
   const mission = selectMission(project.graph, req.mission);
   const inputs = resolveInputs(mission, req.inputs ?? {});
   if (!inputs.ok) throw new SquadronError('usage', inputs.errors.join('\n'));
@@ -207,7 +207,7 @@ export async function run(req: RunRequest): Promise<RunReport>;
 /** Runs a resolved run (resolveRun) to its end. */
 export async function run(spec: RunSpec, hooks: RunSpecHooks): Promise<RunReport>;
 export async function run(req: RunRequest | RunSpec, given?: RunSpecHooks): Promise<RunReport> {
-  const { startRun } = await import('../runtime/run.js');
+  const { startRun } = await import('../runtime/run/run.js');
   const [spec, hooks] = given === undefined ? [await resolveRun(req as RunRequest), req as RunRequest] : [req as RunSpec, given];
   return refusalsAsErrors(async () => startRun(await environment(spec.project, spec.db, hooks), startRequest(spec, hooks)));
 }
@@ -219,7 +219,7 @@ export async function run(req: RunRequest | RunSpec, given?: RunSpecHooks): Prom
 export async function enqueue(req: RunRequest): Promise<string>;
 export async function enqueue(spec: RunSpec, hooks: RunSpecHooks): Promise<string>;
 export async function enqueue(req: RunRequest | RunSpec, given?: RunSpecHooks): Promise<string> {
-  const { enqueueRun } = await import('../runtime/run.js');
+  const { enqueueRun } = await import('../runtime/run/run.js');
   const [spec, hooks] = given === undefined ? [await resolveRun(req as RunRequest), req as RunRequest] : [req as RunSpec, given];
   return refusalsAsErrors(async () => enqueueRun(await environment(spec.project, spec.db, hooks), startRequest(spec, hooks)));
 }
@@ -255,7 +255,7 @@ export interface WorkRequest {
  * the path it was started with; its secrets come from `env`.
  */
 export async function work(req: WorkRequest): Promise<void> {
-  const [{ runWorker }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/worker.js'), import('../runtime/runConfig.js')]);
+  const [{ runWorker }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run/worker.js'), import('../runtime/run/runConfig.js')]);
   const env = req.env ?? process.env;
   return refusalsAsErrors(() =>
     runWorker({
@@ -304,7 +304,7 @@ export interface ResumeRequest extends ProjectOptions, RunHooks {
  * and every missing one is named before anything is loaded or written.
  */
 export async function resume(req: ResumeRequest): Promise<RunReport> {
-  const { resumeRun } = await import('../runtime/run.js');
+  const { resumeRun } = await import('../runtime/run/run.js');
   return resumeWith(req, (env, opts) => resumeRun(env, req.runId, opts));
 }
 
@@ -315,12 +315,12 @@ export async function resume(req: ResumeRequest): Promise<RunReport> {
  * on SQLite.
  */
 export async function requeue(req: ResumeRequest): Promise<'queued' | 'completed'> {
-  const { requeueRun } = await import('../runtime/run.js');
+  const { requeueRun } = await import('../runtime/run/run.js');
   return resumeWith(req, (env, opts) => requeueRun(env, req.runId, opts));
 }
 
 async function resumeWith<T>(req: ResumeRequest, go: (env: RunEnvironment, opts: ResumeOptions) => Promise<T>): Promise<T> {
-  const [{ failedRunRefusal, openStoredRun }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run.js'), import('../runtime/runConfig.js')]);
+  const [{ failedRunRefusal, openStoredRun }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run/run.js'), import('../runtime/run/runConfig.js')]);
   const db = databaseLocation(req.db);
   const opened = await openStoredRun(db, req.runId, req.onNote);
   if (!opened) throw new SquadronError('not_found', `no run ${req.runId} in ${shownDatabase(db)}`);
@@ -353,7 +353,7 @@ async function resumeWith<T>(req: ResumeRequest, go: (env: RunEnvironment, opts:
 
 /** The runtime's refusals as SquadronError, with the CLI's codes: busy and failed runs are states. */
 async function refusalsAsErrors<T>(work: () => Promise<T>): Promise<T> {
-  const { RunBusy, RunRefused } = await import('../runtime/run.js');
+  const { RunBusy, RunRefused } = await import('../runtime/run/run.js');
   try {
     return await work();
   } catch (error) {
@@ -374,7 +374,7 @@ export async function runEnvironment(project: LoadedProject, dbPath: string, hoo
 }
 
 async function environment(project: LoadedProject, dbPath: string, hooks: RunHooks & ProjectOptions): Promise<RunEnvironment> {
-  const { configFingerprint } = await import('../runtime/runConfig.js');
+  const { configFingerprint } = await import('../runtime/run/runConfig.js');
   const env: RunEnvironment = {
     graph: project.graph,
     configPath: project.path,

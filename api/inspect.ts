@@ -2,6 +2,6 @@
 // server's GET /v1/runs/{id}), and a stored tool result by its handle. Typed results (camelCase);
 // inspectJson.ts turns an inspection into the documented `--json` document.
 
-export { inspectRun, inspectStoredResult } from '../runtime/inspect.js';
-export type { RunInspection, SessionTranscript, StoredResultInspection } from '../runtime/inspect.js';
+export { inspectRun, inspectStoredResult } from '../runtime/inspect/inspect.js';
+export type { RunInspection, SessionTranscript, StoredResultInspection } from '../runtime/inspect/inspect.js';
 export type { Part } from '../runtime/providers/types.js';

@@ -1,9 +1,9 @@
 // Stored runs as documents: the rows `squadron runs --json` lists and the document `squadron inspect
 // --json` prints, for one opened database. The CLI and the server answer with these same documents.
 
-import { shownRunStatus } from '../runtime/runStatus.js';
-import { taskCounts } from '../runtime/inspect.js';
-import { totalTokens } from '../runtime/usage.js';
+import { shownRunStatus } from '../runtime/kernel/runStatus.js';
+import { taskCounts } from '../runtime/inspect/inspect.js';
+import { totalTokens } from '../runtime/kernel/usage.js';
 import { MISSION_SCOPE, storedControl, type StoredBudget } from '../runtime/budget/stored.js';
 import type { RunSummary, Store } from '../store/index.js';
 import { inspectionJson } from './inspectJson.js';
@@ -57,7 +57,7 @@ export async function runListItem(store: Store, r: RunSummary): Promise<RunListI
 
 /** One run as `inspect --json` prints it, or undefined when the store has no such run. */
 export async function getRun(store: Store, runId: string, opts: { task?: string; transcript?: boolean } = {}): Promise<Record<string, unknown> | undefined> {
-  const { inspectRun } = await import('../runtime/inspect.js');
+  const { inspectRun } = await import('../runtime/inspect/inspect.js');
   const inspection = await inspectRun(store, runId, opts);
   return inspection ? inspectionJson(inspection) : undefined;
 }

@@ -1,9 +1,9 @@
 // A run's report (what run, resume and fork return, camelCase) as the documented JSON document
 // `run --json`, `resume --json` and `fork --json` print (snake_case): the one mapping between the two.
 
-import type { BudgetReport, RunReport } from '../runtime/run.js';
+import type { BudgetReport, RunReport } from '../runtime/run/run.js';
 import { BUDGET_KINDS } from '../runtime/budget/limits.js';
-import { totalTokens } from '../runtime/usage.js';
+import { totalTokens } from '../runtime/kernel/usage.js';
 import { requestJson } from './requestJson.js';
 
 export function runReportJson(report: RunReport): Record<string, unknown> {

@@ -153,7 +153,7 @@ function outcomeFailures(test: TestRun, run: ObjectValue): TestFailure[] {
 }
 
 async function storedRun(db: string, runId: string): Promise<ObjectValue> {
-  const [{ openDatabase }, { inspectRun }, { runObject }] = await Promise.all([import('../store/index.js'), import('../runtime/inspect.js'), import('../runtime/testing/runObject.js')]);
+  const [{ openDatabase }, { inspectRun }, { runObject }] = await Promise.all([import('../store/index.js'), import('../runtime/inspect/inspect.js'), import('../runtime/testing/runObject.js')]);
   const store = await openDatabase(db);
   try {
     const inspection = await inspectRun(store, runId, { transcript: true });

@@ -2,7 +2,7 @@
 // search_tools would return for a query: computed as a run computes them, calling no tool and no model.
 
 import type { TaskSpec } from '../config/graph.js';
-import type { ListedTool, RankedListedTool } from '../runtime/plan.js';
+import type { ListedTool, RankedListedTool } from '../runtime/plan/plan.js';
 import { SquadronError } from './errors.js';
 import { selectMission, type LoadedProject } from './project.js';
 
@@ -40,8 +40,8 @@ export interface TaskTools {
 /** The tools the task's worker would hold; a SquadronError `not_found` or `usage` when the task cannot be chosen. */
 export async function taskTools(req: ToolsRequest): Promise<TaskTools> {
   const [{ workerTools }, { createRunTools }, { PAGE_SIZE, oneLine }] = await Promise.all([
-    import('../runtime/plan.js'),
-    import('../runtime/toolResolver.js'),
+    import('../runtime/plan/plan.js'),
+    import('../runtime/run/toolResolver.js'),
     import('../runtime/discovery/index.js'),
   ]);
   const graph = req.config.graph;

@@ -61,7 +61,70 @@ function upwardImports(): string[] {
   return wrong;
 }
 
+/**
+ * Inside runtime/, the rooms tell the story top-down (docs/concepts/runtime-rooms.md): a room may
+ * import only the rooms after it. `progress.ts` at the root is the terminal view on its way to cli/.
+ */
+const RUNTIME_ROOMS = [
+  'testing',
+  'plan',
+  'inspect',
+  'run',
+  'schedule',
+  'iteration',
+  'agents',
+  'session',
+  'context',
+  'operator',
+  'model',
+  'budget',
+  'results',
+  'skills',
+  'discovery',
+  'kernel',
+  'tools',
+  'providers',
+] as const;
+
+function runtimeRoomOf(file: string): string | undefined {
+  const rel = relative(join(ROOT, 'runtime'), file).split('\\').join('/');
+  if (rel.startsWith('..') || !rel.includes('/')) return undefined;
+  return rel.split('/')[0];
+}
+
+function upwardInsideRuntime(): string[] {
+  const wrong: string[] = [];
+  const rank = (room: string | undefined): number => (room === undefined ? -1 : (RUNTIME_ROOMS as readonly string[]).indexOf(room));
+  for (const file of sourceFiles(join(ROOT, 'runtime'))) {
+    const from = runtimeRoomOf(file);
+    if (from === undefined) continue;
+    if (rank(from) < 0) {
+      wrong.push(`${relative(ROOT, file)} is in no room of runtime/`);
+      continue;
+    }
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const spec = match[1] ?? match[2] ?? match[3]!;
+      const path = resolve(dirname(file), spec);
+      if (roomOf(path) !== 'runtime') continue;
+      const to = runtimeRoomOf(path);
+      // The run's terminal view, until it moves to cli/ (a change of its own).
+      if (to === from || relative(ROOT, path).startsWith('runtime/progress.')) continue;
+      if (rank(to) <= rank(from)) wrong.push(`${relative(ROOT, file)} imports ${spec} (${from} → ${to ?? 'runtime/'})`);
+    }
+  }
+  return wrong;
+}
+
 describe('layers', () => {
+  it('inside runtime/, no room imports a room above its own', () => {
+    expect(upwardInsideRuntime()).toEqual([]);
+  });
+
+  it('runtime/ has no loose files but the terminal view on its way out', () => {
+    const loose = readdirSync(join(ROOT, 'runtime')).filter((name) => name.endsWith('.ts'));
+    expect(loose).toEqual(['progress.ts']);
+  });
+
   it('no source file imports a room above its own', () => {
     expect(upwardImports()).toEqual([]);
   });

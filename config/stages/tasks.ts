@@ -10,6 +10,9 @@ import type { NamedRef, TaskEdges } from '../graphRules.js';
 import { asRef, lostEntries, refItems, resolveModelRef, resolveNameList, resolveNameRef, resolveToolList, resolveToolRef } from '../references.js';
 import { blockHeader, decodeBody, type BlockSchema } from '../schema.js';
 import type { LoadContext, Scope } from '../scope.js';
+import type { MissionContext } from './missionContext.js';
+
+export type { MissionContext } from './missionContext.js';
 import { evaluateValue, readBool, readInteger, readString, toStringValue, type ValueRules } from '../values.js';
 import { loadIterator } from './iterator.js';
 import { coversToolRef } from '../toolRefs.js';
@@ -45,21 +48,6 @@ const SCHEMA: BlockSchema = {
 };
 const ROUTER_SCHEMA: BlockSchema = { attributes: {}, blocks: { route: { labels: [], min: 1 } } };
 const ROUTE_SCHEMA: BlockSchema = { attributes: { target: { required: true }, condition: { required: true } } };
-
-/** What a task can inherit from its mission. */
-export interface MissionContext {
-  name: string;
-  scope: Scope;
-  inputNames: readonly string[];
-  commander?: CommanderSpec;
-  defaults?: AgentDefaults;
-  /** The mission's `agents` list, if declared. */
-  agents?: string[];
-  /** Whether that list lost an entry to an error already reported (see lostEntries). */
-  agentsIncomplete?: boolean;
-  /** The mission's `direct = true` (where it is written): its tasks run direct unless one says direct = false. */
-  direct?: Range;
-}
 
 export interface LoadedTask {
   spec: TaskSpec;

@@ -6,9 +6,9 @@ import type { ApprovalRule, ToolRefWithProvenance, AgentSpec, ContextSettings, L
 // The discovery index and its thesaurus (a ~0.5 MB table) load only for a worker that discovers its tools.
 import { shouldUseDiscovery } from '../discovery/definitions.js';
 import type { ToolIndex } from '../discovery/index.js';
-import type { GivenSkill, GivenTool } from '../events.js';
-import { renderPrompt, type TemplateScope } from '../promptTemplates.js';
-import type { SelectionOverrides, ToolResolver } from '../runContext.js';
+import type { GivenSkill, GivenTool } from '../kernel/events.js';
+import { renderPrompt, type TemplateScope } from '../../core/promptTemplates.js';
+import type { SelectionOverrides, ToolResolver } from './runContext.js';
 import { findSkillMentions, objectiveMentionText, renderSkillCatalog } from '../skills/index.js';
 import { fillSkillPrompt } from '../skills/template.js';
 import { serverInstructionsSection } from '../tools/mcp/instructions.js';

@@ -5,7 +5,7 @@ import { datasetItems } from '../../config/datasetItems.js';
 import type { Mission, TaskSpec } from '../../config/graph.js';
 import type { Value } from '../../config/hcl/value.js';
 import type { TaskOutcome, UpstreamResult } from '../agents/commander.js';
-import type { RunContext } from '../runContext.js';
+import type { RunContext } from '../agents/runContext.js';
 import { runParallelItems, type IterationDeps } from './parallel.js';
 import { runSequentialItems } from './sequential.js';
 import { itemsForIteration } from './filledDatasets.js';
@@ -14,7 +14,7 @@ export { UnitSlots } from './slots.js';
 export { itemLabel, parseItemLabel } from '../../core/sessionLabels.js';
 export type { IterationDeps, ItemDispatch, ItemAttempt, AttemptResult } from './parallel.js';
 export { readOnce, runItemHere } from './parallel.js';
-export { withItemDigests } from './digest.js';
+export { withItemDigests } from '../agents/digest.js';
 
 /**
  * The items of the dataset a task iterates over, as this run sees them (a dataset filled at run time

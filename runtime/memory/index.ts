@@ -1,7 +1,7 @@
 // The mission's memory slots (the Go original's memories, scratchpad and packets) and the tools an
 // agent reads and writes them with.
 
-import type { Toolbox, ToolCall } from '../agents/toolbox.js';
+import type { Toolbox, ToolCall } from '../tools/toolbox.js';
 import type { ToolContext } from '../tools/types.js';
 import type { MemorySlot } from './slots.js';
 import { memoryTools } from './tools.js';

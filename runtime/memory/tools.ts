@@ -3,7 +3,7 @@
 // folder (every path checked the same way as in the run's workspace); a packet slot is read-only.
 
 import { mkdir } from 'node:fs/promises';
-import type { SessionTool, ToolCall } from '../agents/toolbox.js';
+import type { SessionTool, ToolCall } from '../tools/toolbox.js';
 import { writeFileTool, WriteQueue } from '../tools/builtins/fileWrite.js';
 import { listFilesTool, readFileTool, type FilesOptions } from '../tools/builtins/files.js';
 import { WorkspacePins } from '../tools/builtins/workspaceWalk.js';

@@ -270,7 +270,7 @@ describe('modules loaded by the built CLI', () => {
 
     test('plan loads the config and the prompt planner, never a model SDK, MCP, pino or SQLite', () => {
       const files = loaded(['plan', 'mission.hcl'], project);
-      expect(files).toContain('/dist/runtime/plan.js');
+      expect(files).toContain('/dist/runtime/plan/plan.js');
       expect(heavyIn(files)).toEqual([]);
       expect([...areas(files)].filter((a) => a === 'better-sqlite3')).toEqual([]);
     });
