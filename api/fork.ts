@@ -10,7 +10,7 @@ import type { RunDiff } from '../runtime/inspect/runDiff.js';
 import { shownDatabase } from '../store/postgres/url.js';
 import { SquadronError } from './errors.js';
 import { openProject, selectMission, type LoadedProject, type ProjectOptions } from './project.js';
-import type { RunHooks } from './index.js';
+import type { RunHooks } from './runs.js';
 
 export type { RunDiff, TaskDiff, TaskSide } from '../runtime/inspect/runDiff.js';
 

@@ -12,7 +12,8 @@ import type { AssertOutcome } from '../runtime/testing/assertions.js';
 import type { JudgeMode } from '../runtime/testing/judgeModel.js';
 import { SquadronError } from './errors.js';
 import type { LoadedProject } from './project.js';
-import { run as runMission, selectMission } from './index.js';
+import { run as runMission } from './runs.js';
+import { selectMission } from './project.js';
 
 export type TestStatus = 'passed' | 'failed' | 'error';
 

@@ -3,7 +3,6 @@
 // operator's decisions; a cancelled elicitation leaves the request pending for the CLI or console.
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { DecideAction } from '../api/index.js';
 import type { Ask } from './followRun.js';
 
 export function elicitationAsk(server: Server, runId: string): Ask | undefined {

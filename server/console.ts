@@ -10,7 +10,7 @@ import { inbox, listRunsPage, runLedger, storedResult, taskSessions, transcriptP
 import { ConsoleAuth, sameOrigin, sessionCookie } from './consoleAuth.js';
 import { HttpError, readBody, sendJson } from './http.js';
 import { loginPage } from './consoleLogin.js';
-import type { ServerState } from './routes.js';
+import type { ServerState } from './routeTypes.js';
 import { scheduleEntries } from './scheduler.js';
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.html': 'text/html; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png' };

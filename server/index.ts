@@ -42,7 +42,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const runner = new Runner({ db: opts.db, env: opts.env, log, notify: (runId, type, data) => notifier.notify(runId, type, data) });
   const scheduler = new Scheduler({ store, runner, project: () => project, now, log });
   const state: ServerState = { store, runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now };
-  state.console = new ConsoleSite(state);
+  // The web console at `/` (its sessions also open the /v1 routes).
+  const site = new ConsoleSite(state);
 
   let early: string | undefined;
   let drainOn: ((signal: string) => void) | undefined;
@@ -64,7 +65,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   process.on('SIGHUP', reload);
 
   const agents = new AgentEndpoints(state, opts.env, SERVER_VERSION);
-  const server = createServer((req, res) => void handle(state, log, req, res, agents));
+  const server = createServer((req, res) => void handle(state, log, req, res, agents, site));
   await new Promise<void>((listening, failed) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       // A port in use or not allowed is the user's to change: one line and exit 2, not an internal error.
@@ -76,7 +77,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   opts.stdout.write(`squadron ${opts.ui ? 'ui' : 'serve'} listening on ${url}\n`);
-  if (opts.ui) opts.stdout.write(`open the console (this link logs in once): ${url}/login?token=${state.console.auth.issueOneTimeToken()}\n`);
+  if (opts.ui) opts.stdout.write(`open the console (this link logs in once): ${url}/login?token=${site.auth.issueOneTimeToken()}\n`);
   log('info', 'listening', { url, db: store.path, config: project.path });
 
   // Crashed runs: at start, then every few seconds (a run whose runner died while we run).
@@ -141,14 +142,14 @@ function testClock(env: NodeJS.ProcessEnv): () => number {
   return () => Date.now() + offset;
 }
 
-async function handle(state: ServerState, log: Log, req: IncomingMessage, res: ServerResponse, agents: AgentEndpoints): Promise<void> {
+async function handle(state: ServerState, log: Log, req: IncomingMessage, res: ServerResponse, agents: AgentEndpoints, site: ConsoleSite): Promise<void> {
   const started = performance.now();
   const url = new URL(req.url ?? '/', 'http://localhost');
   let status = 200;
   try {
     // MCP (/mcp) and A2A: their own protocols, behind the same tokens (server/agentEndpoints.ts); then
     // the console's pages and assets (server/console.ts).
-    if ((await agents.handle(req, res, url)) || (state.console && (await state.console.handle(state, req, res, url)))) {
+    if ((await agents.handle(req, res, url)) || (await site.handle(state, req, res, url))) {
       log('info', 'request', { method: req.method, path: url.pathname, status: res.statusCode, ms: Math.round(performance.now() - started) });
       return;
     }
@@ -163,7 +164,7 @@ async function handle(state: ServerState, log: Log, req: IncomingMessage, res: S
     if (route.auth === 'token') {
       const header = req.headers.authorization ?? '';
       const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-      token = bearer ? await verifyToken(state.store, bearer) : await state.console?.sessionFor(req);
+      token = bearer ? await verifyToken(state.store, bearer) : await site.sessionFor(req);
       if (!token) {
         res.setHeader('www-authenticate', 'Bearer');
         throw new HttpError(401, 'unauthorized', bearer ? 'unknown or revoked token' : 'a bearer token is required (squadron token create)');

@@ -15,7 +15,7 @@ import { contextPolicy } from '../context/policy.js';
 import type { SessionDeps } from '../session/sessionTypes.js';
 import { buildAgentToolbox, loadedEntry } from './agentToolbox.js';
 import { addResultTools } from '../results/index.js';
-import { datasetAccess } from '../iteration/filledDatasets.js';
+import { datasetAccess } from '../kernel/filledDatasets.js';
 import { addMemoryTools, missionSlots } from '../memory/index.js';
 import { HANDLE_PATTERN } from '../../core/storedResults.js';
 import type { SessionRow } from '../../store/index.js';

@@ -8,7 +8,7 @@ import type { TaskOutcome, UpstreamResult } from '../agents/commander.js';
 import type { RunContext } from '../agents/runContext.js';
 import { runParallelItems, type IterationDeps } from './parallel.js';
 import { runSequentialItems } from './sequential.js';
-import { itemsForIteration } from './filledDatasets.js';
+import { itemsForIteration } from '../kernel/filledDatasets.js';
 
 export { UnitSlots } from './slots.js';
 export { itemLabel, parseItemLabel } from '../../core/sessionLabels.js';
