@@ -39,6 +39,7 @@ export { decide, type DecideAction } from './decide.js';
 export { createToken, listTokens, revokeToken, verifyToken, type TokenRow } from './tokens.js';
 export { openRunStore, type RunStore } from './runStore.js';
 export { recoverableRuns } from './recoverable.js';
+export type { AcceptedDelivery } from '../store/repos/webhookDeliveries.js';
 export { followEvents, type FollowedEvent } from './followEvents.js';
 export { checkSignature, checkSharedSecret, signPayload, SIGNATURE_TOLERANCE_S } from './webhookSignature.js';
 export type { Trigger, Schedule } from '../config/graph.js';
@@ -123,8 +124,23 @@ export interface RunRequest extends MissionRequest, RunHooks {
   record?: string;
   /** Told the run's id before any work starts. */
   onRunId?: (runId: string) => void;
+  /** Store the run under this id (from newRunId(); a second run with it is refused, run_busy). */
+  runId?: string;
   /** Told when this mission's previous run was interrupted and could be resumed instead. */
   onPreviousInterrupted?: (runId: string) => void;
+}
+
+/** A new run id, for a caller that answers with it before the run is stored (run({ runId })). */
+export async function newRunId(): Promise<string> {
+  const { newId } = await import('../store/index.js');
+  return newId('run');
+}
+
+/** Refuses (`usage`, naming the input) inputs that `run` would refuse, without storing anything. */
+export async function checkRunInputs(project: LoadedProject, mission: string | undefined, inputs: Readonly<Record<string, string>>): Promise<void> {
+  const { resolveInputs } = await import('../runtime/inputs.js');
+  const resolved = resolveInputs(selectMission(project.graph, mission), inputs);
+  if (!resolved.ok) throw new SquadronError('usage', resolved.errors.join('\n'));
 }
 
 /** Runs a mission to its end (or until `signal` aborts) and returns its report. */
@@ -164,6 +180,7 @@ async function prepareRun(req: RunRequest): Promise<{ project: LoadedProject; db
       options,
       workspaceFor: (id) => (req.workspace !== undefined ? resolve(req.workspace) : workspacePath(root, id)),
       ...(req.onRunId ? { onRunId: req.onRunId } : {}),
+      ...(req.runId !== undefined ? { runId: req.runId } : {}),
       ...(req.onPreviousInterrupted ? { onPreviousInterrupted: req.onPreviousInterrupted } : {}),
     },
   };

@@ -126,6 +126,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   GO008: "An mcp block's source is a github.com repository, which is not downloaded or built here: install the server and use command.",
   GO009: "An mcp block sets client_id or client_secret, which are not used: squadron mcp login registers a client itself (warning).",
   GO010: "A model block sets prompt_caching = false, which is ignored: prompts are always cached (warning).",
+  GO011: 'A trigger has no secret (as Go allows): the config loads, but squadron serve refuses its deliveries until one is set (warning).',
   // Telemetry (the telemetry block).
   TEL001: 'The telemetry block names no endpoint: nothing is exported unless an OTEL_EXPORTER_OTLP_* endpoint variable is set (warning).',
 };

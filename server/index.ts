@@ -10,6 +10,7 @@ import { matchRoute, type ServerState } from './routes.js';
 import { errorText, Runner } from './runner.js';
 import { Scheduler } from './scheduler.js';
 import { Notifier } from './notifier.js';
+import { startPendingDeliveries } from './deliveries.js';
 
 export interface ServeOptions {
   /** The config, loaded (and its errors shown) by the caller. */
@@ -37,7 +38,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const notifier = new Notifier({ store, project: () => project, log, now, baseDelayMs: Number.isFinite(notifyBase) && notifyBase >= 0 ? notifyBase : 1000, stop: closing.signal });
   const runner = new Runner({ db: opts.db, env: opts.env, log, notify: (runId, type, data) => notifier.notify(runId, type, data) });
   const scheduler = new Scheduler({ store, runner, project: () => project, now, log });
-  const state: ServerState = { store, runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now };
+  const state: ServerState = { store, runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now, log };
 
   let early: string | undefined;
   let drainOn: ((signal: string) => void) | undefined;
@@ -79,6 +80,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     recovering = true;
     try {
       // All at once: each resume loads its config and opens the database before it starts.
+      await startPendingDeliveries(state, log);
       const ids = (await recoverableRuns(store)).filter((id) => !runner.isDriving(id));
       await Promise.all(
         ids.map((id) => (closing.signal.aborted ? undefined : runner.resume(id, { reason: 'recovered after a crash' }).catch((error: unknown) => log('warn', 'could not recover run', { run_id: id, error: errorText(error) })))),

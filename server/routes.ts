@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { decide, getRun, listRuns, nextFires, zonedTime, type LoadedProject, type RunStore, type TokenRow } from '../api/index.js';
 import { HttpError, readJson, sendJson } from './http.js';
 import { openApiDocument } from './openapi.js';
+import type { Log } from './log.js';
 import type { Runner } from './runner.js';
 import { scheduleEntries, type Scheduler } from './scheduler.js';
 import { streamEvents } from './sse.js';
@@ -25,6 +26,7 @@ export interface ServerState {
   closing: AbortSignal;
   /** The clock webhook signatures are checked against (SQUADRON_CLOCK in tests). */
   now: () => number;
+  log: Log;
 }
 
 export interface RouteContext {
