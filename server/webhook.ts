@@ -77,5 +77,5 @@ export async function handleWebhook(ctx: RouteContext): Promise<void> {
   });
   sendJson(res, 202, { run_id: runId });
   // The run's refusal after the 202 (a missing credential, say) is logged; the sender may deliver again.
-  void startDelivery(state, state.log, delivery, forget);
+  startDelivery(state, state.log, delivery, forget);
 }
