@@ -3,6 +3,7 @@
 // second failure every call is an error result naming the server. Nothing here ever rejects out of
 // a tool call, and `closeAll()` leaves no child process behind.
 
+import type { ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -95,6 +96,8 @@ export type McpRequestOutcome<T> = { ok: true; value: T } | { ok: false; error: 
 export interface McpCallOptions {
   signal?: AbortSignal;
   caller?: McpCaller;
+  /** Set on the one resend of a call that met a server exiting after its previous answer. */
+  resent?: boolean;
 }
 
 /** Thrown by `get`/`listTools` when a server cannot be reached; tool calls return error results instead. */
@@ -123,6 +126,14 @@ const CLOSE_GRACE_MS = 2000;
  */
 class StdioTransport extends StdioClientTransport {
   private closing?: Promise<void>;
+  /** The server process's exit code once it has exited (null when a signal ended it). */
+  exitCode: number | null | undefined;
+
+  override async start(): Promise<void> {
+    await super.start();
+    // The SDK forgets its child on close; the exit code tells a clean exit from a crash.
+    (this as unknown as { _process?: ChildProcess })._process?.once('exit', (code) => (this.exitCode = code));
+  }
 
   override close(): Promise<void> {
     this.closing ??= super.close();
@@ -130,9 +141,16 @@ class StdioTransport extends StdioClientTransport {
   }
 }
 
+/** A stdio server that exited with code 0 after answering a call on this connection. */
+function exitedCleanly(live: Live): boolean {
+  return live.transport instanceof StdioTransport && live.transport.exitCode === 0 && live.answered === true;
+}
+
 interface Live {
   /** Set when the SDK dropped the connection over a message past its stdio read limit. */
   oversized?: boolean;
+  /** Set once a tool call on this connection was answered. */
+  answered?: boolean;
   client: Client;
   transport: StdioTransport | StreamableHTTPClientTransport;
   /** Set once the handshake completed; a close before that is a failed start, not a death. */
@@ -255,6 +273,7 @@ export class McpConnections {
       const options = { timeout, resetTimeoutOnProgress: true, maxTotalTimeout, onprogress, ...(signal ? { signal } : {}) };
       const meta = call.caller ? this.options.traceMeta?.(call.caller.callId) : undefined;
       const result = await live.client.callTool({ name: tool, arguments: args, ...(meta ? { _meta: meta } : {}) }, undefined, options);
+      live.answered = true;
       // A change the server announced during the call (it arrives before the result) is in place first.
       await state.refreshing;
       // A question that waits for the operator: the call's result is not used; it runs again on resume.
@@ -286,6 +305,16 @@ export class McpConnections {
       if (live.oversized) {
         this.retire(state, live, 'a message larger than the read limit', false);
         return textResult(`the result of ${what} on MCP server "${server.name}" is larger than ${STDIO_READ_LIMIT_MB} MB, the most read from a server, so it was not read; ask for less (the server is started again for the next call)`, true);
+      }
+      // A stdio server that exits cleanly (code 0) after each answer (one process per call, as some
+      // are written) was already on its way out when this call was written to it: it never ran the
+      // call. It is started again, uncounted, and the call sent once more; a second such exit counts.
+      if (exitedCleanly(live)) {
+        if (call.resent !== true) {
+          this.retire(state, live, 'the server exited after its previous answer', false);
+          return this.callTool(server, tool, args, { ...call, resent: true });
+        }
+        state.failures++;
       }
       // The transport failed: the process exited, the HTTP session vanished or the host went away.
       this.retire(state, live, describeError(err));
@@ -419,7 +448,8 @@ export class McpConnections {
     client.onclose = () => {
       // A server that exits with no call in flight (one that ends after each answer) is started
       // again for the next call without counting as a failure.
-      if (live.ready) this.retire(state, live, 'the server closed the connection', live.inFlight.size > 0 && live.oversized !== true);
+      // One that exits cleanly after having answered is that kind too: callTool sends its call again.
+      if (live.ready) this.retire(state, live, 'the server closed the connection', live.inFlight.size > 0 && live.oversized !== true && !exitedCleanly(live));
     };
     // Transport errors surface through the pending requests; only an oversized message is noted,
     // so the call it belonged to says so instead of "the server closed the connection".
