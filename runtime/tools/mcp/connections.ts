@@ -16,6 +16,7 @@ import { textResult } from '../types.js';
 import { createMcpClient, samplingOff, type InFlightCall, type McpElicitor, type McpLogMessage, type McpSampler } from './client.js';
 import { appendTail, delay, describeError, seconds, STDERR_TAIL_CHARS } from './connectionText.js';
 import { CredentialStore } from './credentialStore.js';
+import { hostGuardedFetch } from './hostGuard.js';
 import { StoredOAuthProvider, usesOwnAuthorization } from './oauthProvider.js';
 import { loadPromptSkill, promptSkills, type PromptSkillsOutcome } from './prompts.js';
 import { mcpResourcesSpec } from './resources.js';
@@ -34,6 +35,8 @@ export const MCP_START_TIMEOUT_MS = 30_000;
 export interface McpConnectionOptions {
   /** Bound on starting a server and the MCP handshake (default MCP_START_TIMEOUT_MS). */
   connectTimeoutMs?: number;
+  /** The project's allowed_hosts: remote servers are under the host policy (none given: not checked, for tests of the client alone). */
+  allowedHosts?: readonly string[];
   /** Bound on listing a server's tools (default MCP_START_TIMEOUT_MS). */
   listTimeoutMs?: number;
   /** Bound on one tool call without progress notifications, for servers without `timeout` (default 60 s). */
@@ -423,6 +426,7 @@ export class McpConnections {
           })
         : new StreamableHTTPClientTransport(new URL(config.url), {
             requestInit: { headers: { ...config.headers } },
+            ...(this.options.allowedHosts !== undefined ? { fetch: hostGuardedFetch(this.options.allowedHosts) } : {}),
             // OAuth unless the config sends its own Authorization header: tokens from
             // `squadron mcp login`, refreshed by the SDK; without them the call names the login command.
             ...(usesOwnAuthorization(config.headers)
