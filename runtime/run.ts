@@ -394,11 +394,16 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   const units = store.units;
   const runKey = runUnitKey(req.runId);
   let runUnitId = (await units?.claimOwn(runKey, owner))?.id;
+  // A stop asked for before this start (or resume) is spent: continuing the run is asked on purpose.
+  await store.runCancels.clear(req.runId);
   req.onStart?.(req.runId);
   // Losing the lease (another process took it over) stops this runner: two must never drive one run.
   const leaseLost = new AbortController();
+  // A stop asked for through the store (the server's cancel, from any process) ends the run as Ctrl-C does.
+  const cancelled = new AbortController();
   const beat = async (): Promise<boolean> => {
     if (!(await store.leases.heartbeat(req.runId, owner.id))) return false;
+    if (!cancelled.signal.aborted && (await store.runCancels.requested(req.runId))) cancelled.abort();
     if (units && runUnitId !== undefined && !(await units.heartbeat(runUnitId, owner.id))) runUnitId = (await units.claimOwn(runKey, owner)).id;
     return true;
   };
@@ -407,7 +412,7 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
   const stop = failStopOf(store);
   const storeFailed = new AbortController();
   stop?.onFailure(() => storeFailed.abort());
-  const interrupt = AbortSignal.any([env.interrupt, leaseLost.signal, storeFailed.signal]);
+  const interrupt = AbortSignal.any([env.interrupt, cancelled.signal, leaseLost.signal, storeFailed.signal]);
   const logPath = runLogPath(graph.projectRoot, req.runId);
 
   // Whatever fails from here on, the run is closed with a status and its lease released, so it is

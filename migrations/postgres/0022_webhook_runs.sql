@@ -9,3 +9,11 @@ CREATE TABLE webhook_runs (
   inputs_json  text NOT NULL,
   created_at   timestamptz NOT NULL
 );
+
+-- Cancel requests: `POST /v1/runs/{id}/cancel` (or any process) asks the run to stop; whichever
+-- process drives it reads this at its next lease heartbeat and stops the run as Ctrl-C does.
+CREATE TABLE run_cancels (
+  run_id       text PRIMARY KEY,
+  requested_by text NOT NULL,
+  requested_at timestamptz NOT NULL
+);

@@ -11,3 +11,11 @@ CREATE TABLE webhook_runs (
   inputs_json  TEXT NOT NULL,
   created_at   TEXT NOT NULL
 );
+
+-- Cancel requests: `POST /v1/runs/{id}/cancel` (or any process) asks the run to stop; whichever
+-- process drives it reads this at its next lease heartbeat and stops the run as Ctrl-C does.
+CREATE TABLE run_cancels (
+  run_id       TEXT PRIMARY KEY,
+  requested_by TEXT NOT NULL,
+  requested_at TEXT NOT NULL
+);

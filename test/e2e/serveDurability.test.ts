@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli, tempDir } from '../support/cli.js';
+import { latestRunId } from '../support/crashDb.js';
 import { CRASH_HOOK } from '../support/crashRun.js';
 import { startCrashWorld, type CrashWorld } from '../support/crashRun.js';
 import { JOURNAL, journalLinePrefix } from '../support/crashMission.js';
@@ -150,5 +151,31 @@ describe('serve: SIGTERM with a run in flight', () => {
     const journal = readFileSync(join(options.workspaceDir, JOURNAL), 'utf8');
     expect(journal.split('\n').filter((l) => l.startsWith(journalLinePrefix('beta')))).toHaveLength(1);
     expect(journal.split('\n').filter((l) => l.startsWith(journalLinePrefix('delta')))).toHaveLength(1);
+  });
+});
+
+describe('serve: cancel reaches a run another process drives', () => {
+  it('a run of `squadron run` stops as interrupted when the server is asked to cancel it, and resumes to its end', async () => {
+    const world = await startCrashWorld();
+    worlds.push(world);
+    const tok = await token(world.dir, world.dbPath);
+    let release!: () => void;
+    world.hold(3, new Promise<void>((r) => (release = r)), 'answer');
+    const s = await serve([world.dir, '--db', world.dbPath], world.dir);
+    const running = runCli(['run', world.dir, '--db', world.dbPath, '--json'], { cwd: world.dir, timeoutMs: 200_000 });
+    await until(() => world.server.requests.length >= 3, 'the held model request');
+    const runId = latestRunId(world.dbPath)!;
+    const cancel = await fetch(`${s.url}/v1/runs/${runId}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${tok}` } });
+    expect(cancel.status).toBe(202);
+    expect(await cancel.json()).toEqual({ run_id: runId, status: 'stopping' });
+    const stopped = await running;
+    release();
+    expect(stopped.code, stopped.stderr).toBe(130);
+    expect((JSON.parse(stopped.stdout) as { status: string }).status).toBe('interrupted');
+    // A person stopped it: the server does not take it up by itself; resume continues it, each side effect once.
+    expect(s.logs.some((l) => l['msg'] === 'run resumed' && l['run_id'] === runId)).toBe(false);
+    const resumed = await runCli(['resume', runId, '--db', world.dbPath, '--json'], { cwd: world.dir, timeoutMs: 200_000 });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(world.sink.records.map((r) => r.item).sort()).toEqual(['alpha', 'gamma']);
   });
 });
