@@ -537,9 +537,10 @@ async function execute(env: RunEnvironment, store: Store, redactor: Redactor, re
     await budget.refresh().catch(() => undefined);
     await store.runs.setBudget(req.runId, budgetRecord(budget));
   }
-  await store.leases.release(req.runId, owner.id);
-  // Closing the run is its last write: nothing is stored for it after this.
+  // The status before the lease: released first, a run still stored `running` would look crashed
+  // for an instant to a server looking for crashed runs, which would resume a run stopped on purpose.
   await store.runs.setStatus(req.runId, result.status, result.error);
+  await store.leases.release(req.runId, owner.id);
   opened.log?.close();
   const out = await report(store, graph, req, result, logPath);
   if (result.status === 'waiting') out.waitingFor = await store.operatorRequests.list(req.runId, { pendingOnly: true });

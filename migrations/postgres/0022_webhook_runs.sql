@@ -6,7 +6,7 @@ CREATE TABLE webhook_runs (
   run_id       text PRIMARY KEY,
   trigger_path text NOT NULL,
   mission      text NOT NULL,
-  inputs_json  text NOT NULL,
+  inputs_json  json NOT NULL,
   created_at   timestamptz NOT NULL
 );
 

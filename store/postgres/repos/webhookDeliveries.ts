@@ -7,7 +7,7 @@ import type { PgRepoContext } from '../context.js';
 export function createWebhookDeliveriesRepo({ sql, now }: PgRepoContext): WebhookDeliveriesRepo {
   return {
     async accept(d) {
-      await sql.query('INSERT INTO webhook_runs (run_id, trigger_path, mission, inputs_json, created_at) VALUES ($1, $2, $3, $4, $5::timestamptz)', [d.runId, d.path, d.mission, JSON.stringify(d.inputs), d.createdAt]);
+      await sql.query('INSERT INTO webhook_runs (run_id, trigger_path, mission, inputs_json, created_at) VALUES ($1, $2, $3, $4::json, $5::timestamptz)', [d.runId, d.path, d.mission, JSON.stringify(d.inputs), d.createdAt]);
     },
     async pending() {
       const { rows } = await sql.query('SELECT run_id, trigger_path, mission, inputs_json, created_at FROM webhook_runs ORDER BY created_at, run_id');
