@@ -31,6 +31,7 @@ export { decide, type DecideAction } from './decide.js';
 export { createToken, listTokens, revokeToken, verifyToken, type TokenRow } from './tokens.js';
 export { openRunStore, type RunStore, type EventRow, type OperatorRequestRow, type RunSummary } from './runStore.js';
 export { recoverableRuns } from './recoverable.js';
+export type { AcceptedDelivery } from '../store/repos/webhookDeliveries.js';
 export { followEvents, type FollowedEvent } from './followEvents.js';
 export { checkSignature, checkSharedSecret, signPayload, SIGNATURE_TOLERANCE_S } from './webhookSignature.js';
 export type { Trigger, Schedule } from '../config/graph.js';
@@ -54,7 +55,7 @@ export { listTopics, findTopic, pageSummary, type DocTopic } from './docs.js';
 export { initProject, INIT_PROVIDER_NAMES, type InitRequest, type InitResult } from './init.js';
 export { pruneRuns, type PruneRequest, type PrunedRun } from './prune.js';
 export { inspectRun, inspectStoredResult, readVaultValues, writeVaultValues, mcpLogin, mcpLogout, mcpLoginStatus } from './onDemand.js';
-export { validate, plan, resolveRun, run, enqueue, work, resume, requeue, databaseLocation, runEnvironment, type MissionRequest, type PlanRequest, type RunHooks, type RunRequest, type RunSpec, type RunSpecHooks, type WorkRequest, type ResumeRequest } from './runs.js';
+export { validate, plan, resolveRun, run, enqueue, newRunId, checkRunInputs, work, resume, requeue, databaseLocation, runEnvironment, type MissionRequest, type PlanRequest, type RunHooks, type RunRequest, type RunSpec, type RunSpecHooks, type WorkRequest, type ResumeRequest } from './runs.js';
 
 export type { TestRequest, TestReport, TestResult, TestFailure, TrialResult, TestStatus, CheckedTests } from './test.js';
 

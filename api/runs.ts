@@ -103,8 +103,23 @@ export interface RunRequest extends MissionRequest, RunHooks {
   record?: string;
   /** Told the run's id before any work starts. */
   onRunId?: (runId: string) => void;
+  /** Store the run under this id (from newRunId(); a second run with it is refused, run_busy). */
+  runId?: string;
   /** Told when this mission's previous run was interrupted and could be resumed instead. */
   onPreviousInterrupted?: (runId: string) => void;
+}
+
+/** A new run id, for a caller that answers with it before the run is stored (run({ runId })). */
+export async function newRunId(): Promise<string> {
+  const { newId } = await import('../store/index.js');
+  return newId('run');
+}
+
+/** Refuses (`usage`, naming the input) inputs that `run` would refuse, without storing anything. */
+export async function checkRunInputs(project: LoadedProject, mission: string | undefined, inputs: Readonly<Record<string, string>>): Promise<void> {
+  const { resolveInputs } = await import('../runtime/run/inputs.js');
+  const resolved = resolveInputs(selectMission(project.graph, mission), inputs);
+  if (!resolved.ok) throw new SquadronError('usage', resolved.errors.join('\n'));
 }
 
 /**
@@ -126,7 +141,7 @@ export interface RunSpec {
 }
 
 /** What `run` and `enqueue` tell and ask the caller while a resolved run starts and goes. */
-export type RunSpecHooks = RunHooks & Pick<RunRequest, 'onRunId' | 'onPreviousInterrupted'> & Pick<ProjectOptions, 'env'>;
+export type RunSpecHooks = RunHooks & Pick<RunRequest, 'onRunId' | 'runId' | 'onPreviousInterrupted'> & Pick<ProjectOptions, 'env'>;
 
 /** Resolves a run request into its one specification; a SquadronError (`usage`, `not_found`, `invalid_config`) when it cannot run. */
 export async function resolveRun(req: RunRequest): Promise<RunSpec> {
@@ -179,6 +194,7 @@ function startRequest(spec: RunSpec, hooks: RunSpecHooks): StartRequest {
     options: { ...spec.options },
     workspaceFor: (id) => spec.workspace ?? workspacePath(root, id),
     ...(hooks.onRunId ? { onRunId: hooks.onRunId } : {}),
+    ...(hooks.runId !== undefined ? { runId: hooks.runId } : {}),
     ...(hooks.onPreviousInterrupted ? { onPreviousInterrupted: hooks.onPreviousInterrupted } : {}),
   };
 }

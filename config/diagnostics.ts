@@ -128,7 +128,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   GO010: "A model block sets prompt_caching = false, which is ignored: prompts are always cached (warning).",
   GO011: "A memory or packet block takes a name reserved for a mission's own slots (memory, scratchpad).",
   GO012: 'A memory block has the name of a mission (refused, as the first implementation did).',
-  GO013: 'A trigger has no secret: it is off until it has one, since an unsigned webhook would let anyone start runs (warning).',
+  GO013: 'A trigger has no secret (as Go allows): the config loads, but squadron serve refuses its deliveries until one is set (warning).',
   GO014: 'An mcp_host block (Go\'s MCP host) is accepted, but its settings are not used: missions are MCP tools with squadron mcp serve and at /mcp on squadron serve (warning).',
   GO015: 'An mcp_host block\'s port is outside 1024–65535 (Go refuses it too).',
   // Telemetry (the telemetry block).

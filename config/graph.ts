@@ -50,7 +50,8 @@ export interface Pricing {
 export interface Trigger {
   /** Without a leading slash. */
   path: string;
-  secret: string;
+  /** Absent in a Go config that sets none: serve then refuses the trigger's deliveries. */
+  secret?: string;
   signature: 'hmac' | 'shared_secret';
   location: SourceLocation;
   range: Range;

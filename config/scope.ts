@@ -58,8 +58,6 @@ export interface Symbols {
   memories: Map<string, MemoryBlock>;
   /** Top-level `packet` blocks. */
   packets: Map<string, PacketBlock>;
-  /** Each trigger's webhook path (leading "/" dropped) and the mission that has it. */
-  webhookPaths?: Map<string, string>;
   /**
    * Declared but unusable entries (`models.x`, `tools.y`): their block had errors already reported,
    * so a reference to them is not reported again as unknown.

@@ -12,6 +12,7 @@ import { Scheduler } from './scheduler.js';
 import { Notifier } from './notifier.js';
 import { ConsoleSite } from './console.js';
 import { AgentEndpoints } from './agentEndpoints.js';
+import { startPendingDeliveries } from './deliveries.js';
 
 export interface ServeOptions {
   /** The config, loaded (and its errors shown) by the caller. */
@@ -41,7 +42,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const notifier = new Notifier({ store, project: () => project, log, now, baseDelayMs: Number.isFinite(notifyBase) && notifyBase >= 0 ? notifyBase : 1000, stop: closing.signal });
   const runner = new Runner({ db: opts.db, env: opts.env, log, notify: (runId, type, data) => notifier.notify(runId, type, data) });
   const scheduler = new Scheduler({ store, runner, project: () => project, now, log });
-  const state: ServerState = { store, runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now };
+  const state: ServerState = { store, runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now, log };
   // The web console at `/` (its sessions also open the /v1 routes).
   const site = new ConsoleSite(state);
 
@@ -87,6 +88,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     recovering = true;
     try {
       // All at once: each resume loads its config and opens the database before it starts.
+      await startPendingDeliveries(state, log);
       const ids = (await recoverableRuns(store)).filter((id) => !runner.isDriving(id));
       await Promise.all(
         ids.map((id) => (closing.signal.aborted ? undefined : runner.resume(id, { reason: 'recovered after a crash' }).catch((error: unknown) => log('warn', 'could not recover run', { run_id: id, error: errorText(error) })))),

@@ -4,6 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoadedProject, RunStore, TokenRow } from '../api/index.js';
+import type { Log } from './log.js';
 import type { Runner } from './runner.js';
 import type { Scheduler } from './scheduler.js';
 
@@ -18,6 +19,7 @@ export interface ServerState {
   closing: AbortSignal;
   /** The clock webhook signatures are checked against (SQUADRON_CLOCK in tests). */
   now: () => number;
+  log: Log;
 }
 
 export interface RouteContext {

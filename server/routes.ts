@@ -87,14 +87,18 @@ export const routes: readonly Route[] = [
   {
     method: 'POST',
     path: '/v1/runs/{id}/cancel',
-    summary: 'Stop a run this server drives, as Ctrl-C does (status interrupted, resumable)',
+    summary: 'Stop a running run, as Ctrl-C does (status interrupted, resumable), whichever process drives it',
     auth: 'token',
-    handle: async ({ res, params, state }) => {
+    handle: async (ctx) => {
+      const { res, params, state } = ctx;
       const id = params['id']!;
       if (state.runner.cancel(id)) return sendJson(res, 202, { run_id: id, status: 'stopping' });
       const run = await state.store.runs.get(id);
       if (!run) throw new HttpError(404, 'not_found', `no run ${id}`);
-      throw new HttpError(409, 'refused', `run ${id} is ${run.status} and not driven by this server`);
+      if (run.status !== 'running') throw new HttpError(409, 'refused', `run ${id} is ${run.status}, not running`);
+      // Driven elsewhere (another server, squadron run, a worker): its runner reads the request at its next heartbeat.
+      await state.store.runCancels.request(id, who(ctx));
+      sendJson(res, 202, { run_id: id, status: 'stopping' });
     },
   },
   {

@@ -149,7 +149,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   if (defaults !== undefined) mission.agentDefaults = defaults;
   if (budget !== undefined) mission.budget = budget;
   if (slots !== undefined) mission.slots = slots;
-  const trigger = loadTrigger(body.blocks.get('trigger')?.[0], scope, ctx);
+  const trigger = loadTrigger(body.blocks.get('trigger')?.[0], name, scope, ctx);
   if (trigger !== undefined) mission.trigger = trigger;
   checkBudgetPricing(budget, missionModels(mission, agents), ctx.symbols.models, where, ctx.diags);
   checkBudgetFloor(budget, missionModels(mission, agents), ctx.symbols.models, where, ctx.diags);

@@ -56,11 +56,16 @@ export async function execute(env: RunEnvironment, store: Store, redactor: Redac
   const units = store.units;
   const runKey = runUnitKey(req.runId);
   let runUnitId = (await units?.claimOwn(runKey, owner))?.id;
+  // A stop asked for before this start (or resume) is spent: continuing the run is asked on purpose.
+  await store.runCancels.clear(req.runId);
   req.onStart?.(req.runId);
   // Losing the lease (another process took it over) stops this runner: two must never drive one run.
   const leaseLost = new AbortController();
+  // A stop asked for through the store (the server's cancel, from any process) ends the run as Ctrl-C does.
+  const cancelled = new AbortController();
   const beat = async (): Promise<boolean> => {
     if (!(await store.leases.heartbeat(req.runId, owner.id))) return false;
+    if (!cancelled.signal.aborted && (await store.runCancels.requested(req.runId))) cancelled.abort();
     if (units && runUnitId !== undefined && !(await units.heartbeat(runUnitId, owner.id))) runUnitId = (await units.claimOwn(runKey, owner)).id;
     return true;
   };
@@ -69,7 +74,7 @@ export async function execute(env: RunEnvironment, store: Store, redactor: Redac
   const stop = failStopOf(store);
   const storeFailed = new AbortController();
   stop?.onFailure(() => storeFailed.abort());
-  const interrupt = AbortSignal.any([env.interrupt, leaseLost.signal, storeFailed.signal]);
+  const interrupt = AbortSignal.any([env.interrupt, cancelled.signal, leaseLost.signal, storeFailed.signal]);
   const logPath = runLogPath(graph.projectRoot, req.runId);
 
   // Whatever fails from here on, the run is closed with a status and its lease released, so it is
@@ -195,9 +200,10 @@ export async function execute(env: RunEnvironment, store: Store, redactor: Redac
     await budget.refresh().catch(() => undefined);
     await store.runs.setBudget(req.runId, budgetRecord(budget));
   }
-  await store.leases.release(req.runId, owner.id);
-  // Closing the run is its last write: nothing is stored for it after this.
+  // The status before the lease: released first, a run still stored `running` would look crashed
+  // for an instant to a server looking for crashed runs, which would resume a run stopped on purpose.
   await store.runs.setStatus(req.runId, result.status, result.error);
+  await store.leases.release(req.runId, owner.id);
   opened.log?.close();
   const out = await report(store, graph, req, result, logPath);
   if (result.status === 'waiting') out.waitingFor = await store.operatorRequests.list(req.runId, { pendingOnly: true });

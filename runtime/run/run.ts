@@ -12,7 +12,7 @@ import { checkRunFiles } from './runFiles.js';
 import type { RunOptions } from './runOptions.js';
 import { runVariables } from './runConfig.js';
 import { workspaceIdentity } from './workspaceIdentity.js';
-import { RunRefused } from './runRefused.js';
+import { RunBusy, RunRefused } from './runRefused.js';
 import { checkPluginsStart } from './pluginPreflight.js';
 import { datasetProblems } from '../iteration/index.js';
 import { runUnitKey } from '../schedule/queueTiming.js';
@@ -35,6 +35,8 @@ export interface StartRequest {
   /** Options without what the runtime derives (the workspace may depend on the run id). */
   options: Omit<RunOptions, 'workspaceDir' | 'taskGraph'>;
   workspaceFor: (runId: string) => string;
+  /** The id to store the run under (a webhook answered with it before the run was stored); default: a new one. */
+  runId?: string;
   /** Called with the new run id before any work starts (the CLI prints it first). */
   onRunId?: (runId: string) => void;
   /** Called when this mission's previous run was interrupted and can be resumed. */
@@ -82,7 +84,9 @@ async function createRun(env: RunEnvironment, store: Store, request: StartReques
   if (problems.length > 0) {
     throw new RunRefused(`${problems.length} dataset item${problems.length === 1 ? '' : 's'} do${problems.length === 1 ? 'es' : ''} not match the schema; nothing ran:\n  ${problems.join('\n  ')}`, 'usage');
   }
-  const runId = newId('run');
+  const runId = request.runId ?? newId('run');
+  // A given id is started once: the runs table's primary key refuses a second start anywhere.
+  if (request.runId !== undefined && (await store.runs.get(runId))) throw new RunBusy(`run ${runId} is already stored`);
   const workspaceDir = request.workspaceFor(runId);
   checkRunFiles(workspaceDir, request.options);
   // Made now, so its identity is recorded with the run (a resume checks it is still the same folder).

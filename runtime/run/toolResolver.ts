@@ -53,6 +53,7 @@ export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string,
       emit({ type: 'warning', message: promptsChangedWarning(server) });
     },
     cwd: graph.projectRoot,
+    allowedHosts: graph.allowedHosts ?? [],
     ...(options ? { defaultRoots: [options.workspaceDir] } : {}),
     ...(options?.sample ? { sample: options.sample } : {}),
     ...(options?.elicit ? { elicit: options.elicit } : {}),

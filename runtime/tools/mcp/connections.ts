@@ -13,7 +13,7 @@ import type { ToolResult, ToolSpec } from '../types.js';
 import { textResult } from '../types.js';
 import { createMcpClient, samplingOff, type InFlightCall, type McpElicitor, type McpLogMessage, type McpSampler } from './client.js';
 import { appendTail, delay, describeError, seconds } from './connectionText.js';
-import { openTransport, progressOf, schemaProblem, StdioTransport, withStderr, type Live, type ServerState } from './live.js';
+import { exitedCleanly, openTransport, progressOf, schemaProblem, StdioTransport, withStderr, type Live, type ServerState } from './live.js';
 import { CredentialStore } from './credentialStore.js';
 import { loadPromptSkill, promptSkills, type PromptSkillsOutcome } from './prompts.js';
 import { mcpResourcesSpec } from './resources.js';
@@ -149,6 +149,7 @@ export class McpConnections implements McpRequests {
       const options = { timeout, resetTimeoutOnProgress: true, maxTotalTimeout, onprogress, ...(signal ? { signal } : {}) };
       const meta = call.caller ? this.options.traceMeta?.(call.caller.callId) : undefined;
       const result = await live.client.callTool({ name: tool, arguments: args, ...(meta ? { _meta: meta } : {}) }, undefined, options);
+      live.answered = true;
       // A change the server announced during the call (it arrives before the result) is in place first.
       await state.refreshing;
       // A question that waits for the operator: the call's result is not used; it runs again on resume.
@@ -180,6 +181,16 @@ export class McpConnections implements McpRequests {
       if (live.oversized) {
         this.retire(state, live, 'a message larger than the read limit', false);
         return textResult(`the result of ${what} on MCP server "${server.name}" is larger than ${STDIO_READ_LIMIT_MB} MB, the most read from a server, so it was not read; ask for less (the server is started again for the next call)`, true);
+      }
+      // A stdio server that exits cleanly (code 0) after each answer (one process per call, as some
+      // are written) was already on its way out when this call was written to it: it never ran the
+      // call. It is started again, uncounted, and the call sent once more; a second such exit counts.
+      if (exitedCleanly(live)) {
+        if (call.resent !== true) {
+          this.retire(state, live, 'the server exited after its previous answer', false);
+          return this.callTool(server, tool, args, { ...call, resent: true });
+        }
+        state.failures++;
       }
       // The transport failed: the process exited, the HTTP session vanished or the host went away.
       this.retire(state, live, describeError(err));
@@ -275,7 +286,7 @@ export class McpConnections implements McpRequests {
   }
 
   private async connect(state: ServerState): Promise<Live> {
-    const transport = openTransport(state.server, this.options.cwd, () => (this.credentials ??= this.options.credentials ?? new CredentialStore()));
+    const transport = openTransport(state.server, this.options.cwd, () => (this.credentials ??= this.options.credentials ?? new CredentialStore()), this.options.allowedHosts);
     const inFlight = new Set<InFlightCall>();
     const client = createMcpClient({
       server: state.server.name,
@@ -295,7 +306,8 @@ export class McpConnections implements McpRequests {
     client.onclose = () => {
       // A server that exits with no call in flight (one that ends after each answer) is started
       // again for the next call without counting as a failure.
-      if (live.ready) this.retire(state, live, 'the server closed the connection', live.inFlight.size > 0 && live.oversized !== true);
+      // One that exits cleanly after having answered is that kind too: callTool sends its call again.
+      if (live.ready) this.retire(state, live, 'the server closed the connection', live.inFlight.size > 0 && live.oversized !== true && !exitedCleanly(live));
     };
     // Transport errors surface through the pending requests; only an oversized message is noted,
     // so the call it belonged to says so instead of "the server closed the connection".

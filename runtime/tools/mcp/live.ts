@@ -2,6 +2,7 @@
 // opened on (stdio or Streamable HTTP with OAuth), and the wording of what went wrong on it (its
 // stderr tail, a result that breaks the protocol's schema), for connections.ts.
 
+import type { ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -11,6 +12,7 @@ import type { McpServer } from '../../../config/graph.js';
 import type { InFlightCall } from './client.js';
 import { STDERR_TAIL_CHARS } from './connectionText.js';
 import type { CredentialStore } from './credentialStore.js';
+import { hostGuardedFetch } from './hostGuard.js';
 import { StoredOAuthProvider, usesOwnAuthorization } from './oauthProvider.js';
 import type { McpCaller, McpToolProgress } from './requests.js';
 import type { McpToolInfo } from './toolInfo.js';
@@ -22,6 +24,14 @@ import type { McpToolInfo } from './toolInfo.js';
  */
 export class StdioTransport extends StdioClientTransport {
   private closing?: Promise<void>;
+  /** The server process's exit code once it has exited (null when a signal ended it). */
+  exitCode: number | null | undefined;
+
+  override async start(): Promise<void> {
+    await super.start();
+    // The SDK forgets its child on close; the exit code tells a clean exit from a crash.
+    (this as unknown as { _process?: ChildProcess })._process?.once('exit', (code) => (this.exitCode = code));
+  }
 
   override close(): Promise<void> {
     this.closing ??= super.close();
@@ -29,9 +39,16 @@ export class StdioTransport extends StdioClientTransport {
   }
 }
 
+/** A stdio server that exited with code 0 after answering a call on this connection. */
+export function exitedCleanly(live: Live): boolean {
+  return live.transport instanceof StdioTransport && live.transport.exitCode === 0 && live.answered === true;
+}
+
 export interface Live {
   /** Set when the SDK dropped the connection over a message past its stdio read limit. */
   oversized?: boolean;
+  /** Set once a tool call on this connection was answered. */
+  answered?: boolean;
   client: Client;
   transport: StdioTransport | StreamableHTTPClientTransport;
   /** Set once the handshake completed; a close before that is a failed start, not a death. */
@@ -58,7 +75,7 @@ export interface ServerState {
 }
 
 /** The transport a server's config names (nothing is started until the client connects on it). */
-export function openTransport(server: McpServer, cwd: string | undefined, credentials: () => CredentialStore): StdioTransport | StreamableHTTPClientTransport {
+export function openTransport(server: McpServer, cwd: string | undefined, credentials: () => CredentialStore, allowedHosts?: readonly string[]): StdioTransport | StreamableHTTPClientTransport {
   const config = server.transport;
   return config.kind === 'stdio'
     ? new StdioTransport({
@@ -71,6 +88,8 @@ export function openTransport(server: McpServer, cwd: string | undefined, creden
       })
     : new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: { ...config.headers } },
+        // Remote servers are under the host policy (allowed_hosts), every request OAuth's included.
+        ...(allowedHosts !== undefined ? { fetch: hostGuardedFetch(allowedHosts) } : {}),
         // OAuth unless the config sends its own Authorization header: tokens from
         // `squadron mcp login`, refreshed by the SDK; without them the call names the login command.
         ...(usesOwnAuthorization(config.headers) ? {} : { authProvider: new StoredOAuthProvider({ name: server.name, url: config.url }, credentials()) }),

@@ -13,6 +13,8 @@ import type { CredentialStore } from './credentialStore.js';
 export interface McpConnectionOptions {
   /** Bound on starting a server and the MCP handshake (default MCP_START_TIMEOUT_MS). */
   connectTimeoutMs?: number;
+  /** The project's allowed_hosts: remote servers are under the host policy (none given: not checked, for tests of the client alone). */
+  allowedHosts?: readonly string[];
   /** Bound on listing a server's tools (default MCP_START_TIMEOUT_MS). */
   listTimeoutMs?: number;
   /** Bound on one tool call without progress notifications, for servers without `timeout` (default 60 s). */
@@ -72,6 +74,8 @@ export type McpRequestOutcome<T> = { ok: true; value: T } | { ok: false; error: 
 export interface McpCallOptions {
   signal?: AbortSignal;
   caller?: McpCaller;
+  /** Set on the one resend of a call that met a server exiting after its previous answer. */
+  resent?: boolean;
 }
 
 /** What a tool, a prompt or a resource reader asks of the run's connections. */
