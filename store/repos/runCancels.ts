@@ -1,4 +1,4 @@
-// Requests to stop a run (see migration 0022): recorded by whoever asks (the server's API), read by
+// Requests to stop a run (see migration 0021): recorded by whoever asks (the server's API), read by
 // whichever process drives the run, at its lease heartbeat, so a cancel reaches a run wherever it runs.
 
 export interface RunCancelsRepo {

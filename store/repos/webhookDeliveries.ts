@@ -1,6 +1,6 @@
 // Webhook deliveries `squadron serve` has seen (see migration 0019): claimed first, so two servers
 // given the same delivery start one run. Accepted deliveries whose run may not be stored yet (see
-// migration 0022): written before the 202, deleted once the run is stored, started by the next server
+// migration 0021): written before the 202, deleted once the run is stored, started by the next server
 // after a crash.
 
 export type DeliveryKind = 'key' | 'signature';
