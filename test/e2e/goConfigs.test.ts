@@ -142,12 +142,12 @@ describe('hints that know the names of the first implementation', () => {
 });
 
 describe('trigger { } as Go writes it', () => {
-  it('webhook_path defaults to the mission name; without a secret the trigger is off with a warning; two missions cannot share a path', async () => {
+  it('webhook_path defaults to the mission name; without a secret it loads with a warning and serve refuses its deliveries; two missions cannot share a path', async () => {
     const dir = quickstart((h) => h.replace('  commander {', '  trigger {}\n  commander {'));
     const r = await runCli(['validate', '.'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('warning[GO013]');
-    expect(r.stderr).toContain('has no secret: it is off');
+    expect(r.stderr).toContain('has no secret: squadron serve refuses its deliveries until one is set');
 
     const twice = quickstart((h) => {
       const second = h.replace(/mission "(\w+)"/, 'mission "$1_again"');
@@ -155,7 +155,7 @@ describe('trigger { } as Go writes it', () => {
     });
     const t = await runCli(['validate', '.'], { cwd: twice });
     expect(t.code).toBe(1);
-    expect(t.stderr).toMatch(/error\[SCH008\]: mission "\w+_again" trigger: webhook_path "shared" is the webhook of mission "\w+" too/);
+    expect(t.stderr).toMatch(/error\[SCH008\]: mission "\w+_again" trigger: webhook_path "\/shared" conflicts with mission "\w+"/);
   });
 });
 
