@@ -2,7 +2,7 @@
 // (scripted by its script module) with `--record`, its model block pointed at that server. Run it
 // after a deliberate prompt or ranking change and review the cassette diff like code:
 //
-//   npx tsc -p tsconfig.json && node dist/test/support/recordExample.js quickstart|tool-discovery|ticket-triage
+//   npx tsc -p tsconfig.json && node dist/test/support/recordExample.js quickstart|tool-discovery|ticket-triage|support-triage
 
 import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -13,9 +13,17 @@ import { startFakeModelServer } from './fakeModelServer.js';
 import { quickstartScript } from './quickstartScript.js';
 import { toolDiscoveryScript } from './toolDiscoveryScript.js';
 import { ticketTriageScript } from './ticketTriageScript.js';
+import { supportTriageScript } from './supportTriageScript.js';
 import type { TurnScript } from './turnScript.js';
 
-const SCRIPTS: Record<string, () => TurnScript> = { quickstart: quickstartScript, 'tool-discovery': toolDiscoveryScript, 'ticket-triage': ticketTriageScript };
+const SCRIPTS: Record<string, () => TurnScript> = {
+  quickstart: quickstartScript,
+  'tool-discovery': toolDiscoveryScript,
+  'ticket-triage': ticketTriageScript,
+  'support-triage': supportTriageScript,
+};
+// The provider each example's recording speaks (its model keys are that provider's); anthropic if not named.
+const PROVIDERS: Record<string, 'anthropic' | 'openai'> = { 'support-triage': 'openai' };
 
 const name = process.argv[2] ?? '';
 const makeScript = SCRIPTS[name];
@@ -33,9 +41,11 @@ try {
   // So that the copied server script resolves the SDK as it does in place.
   symlinkSync(assetPath('node_modules'), join(dir, 'node_modules'), 'dir');
   const mission = readdirSync(dir).find((f) => f.endsWith('.hcl')) ?? 'mission.hcl';
+  const provider = PROVIDERS[name] ?? 'anthropic';
+  const baseURL = provider === 'openai' ? server.openaiBaseURL : server.anthropicBaseURL;
   const hcl = readFileSync(join(dir, mission), 'utf8').replace(
     /model "offline" \{[^}]*\}/,
-    `model "offline" {\n  provider = "anthropic"\n  base_url = "${server.anthropicBaseURL}"\n  api_key  = "recording-key-not-secret"\n}`,
+    `model "offline" {\n  provider = "${provider}"\n  base_url = "${baseURL}"\n  api_key  = "recording-key-not-secret"\n}`,
   );
   writeFileSync(join(dir, mission), hcl);
   const cassette = join(dir, 'cassette.jsonl');
