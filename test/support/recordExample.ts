@@ -2,7 +2,7 @@
 // (scripted by its script module) with `--record`, its model block pointed at that server. Run it
 // after a deliberate prompt or ranking change and review the cassette diff like code:
 //
-//   npx tsc -p tsconfig.json && node dist/test/support/recordExample.js quickstart|tool-discovery|ticket-triage|support-triage
+//   npx tsc -p tsconfig.json && node dist/test/support/recordExample.js quickstart|tool-discovery|ticket-triage|support-triage|weather-report
 
 import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { quickstartScript } from './quickstartScript.js';
 import { toolDiscoveryScript } from './toolDiscoveryScript.js';
 import { ticketTriageScript } from './ticketTriageScript.js';
 import { supportTriageScript } from './supportTriageScript.js';
+import { weatherReportScript } from './weatherReportScript.js';
 import type { TurnScript } from './turnScript.js';
 
 const SCRIPTS: Record<string, () => TurnScript> = {
@@ -21,6 +22,7 @@ const SCRIPTS: Record<string, () => TurnScript> = {
   'tool-discovery': toolDiscoveryScript,
   'ticket-triage': ticketTriageScript,
   'support-triage': supportTriageScript,
+  'weather-report': weatherReportScript,
 };
 // The provider each example's recording speaks (its model keys are that provider's); anthropic if not named.
 const PROVIDERS: Record<string, 'anthropic' | 'openai'> = { 'support-triage': 'openai' };
