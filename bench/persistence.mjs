@@ -607,7 +607,9 @@ function measureResumeImports() {
 async function buildKilledRun(project, workerPairs, finished) {
   const dbPath = join(root, `bench-${++dbCounter}.db`);
   const store = openStore(dbPath);
+  // The workspace exists, as a real run's does: resume refuses a run whose workspace is gone.
   const workspaceDir = join(root, `ws-${dbCounter}`);
+  mkdirSync(workspaceDir, { recursive: true });
   const run = await store.runs.create({
     mission: 'bench',
     configPath: project,
