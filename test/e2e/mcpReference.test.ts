@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../support/cli.js';
-import { ANTHROPIC_MODEL, fakeModelBlock, latestToolResults, removeProjects, requestsOf, resultText, storedEvents, toolNames, workerOf, writeProject } from '../support/e2eProject.js';
+import { ANTHROPIC_MODEL, fakeModelBlock, latestToolResults, removeProjects, requestsOf, resultText, storedEvents, toolNames, workerOf, writeProject, LOCAL_HTTP } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer, type FakeRequest } from '../support/fakeModelServer.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
@@ -322,7 +322,7 @@ describe('the everything server over Streamable HTTP', () => {
     try {
       writeFileSync(
         join(dir, 'mission.hcl'),
-        `${fakeModelBlock(model)}\nmcp "web" {\n  url = "http://127.0.0.1:${port}/mcp"\n}\nmission "m" {\n  commander { model = ${ANTHROPIC_MODEL} }\n${task('web', '[mcp.web["get-roots-list"], mcp.web.resources]')}}\n`,
+        `${fakeModelBlock(model)}\n${LOCAL_HTTP}mcp "web" {\n  url = "http://127.0.0.1:${port}/mcp"\n}\nmission "m" {\n  commander { model = ${ANTHROPIC_MODEL} }\n${task('web', '[mcp.web["get-roots-list"], mcp.web.resources]')}}\n`,
       );
       const run = await runCli(['run', dir, '--workspace', workspace], { cwd: dir });
       expect(turns.problems).toEqual([]);
