@@ -133,8 +133,9 @@ interface ReadFiles {
 function readTopLevel(paths: readonly string[], diags: Diagnostic[], projectRoot: string): ReadFiles {
   const all = parseFiles(paths);
   // The .hcl files in a packet's folder are the packet's, not config (as in Go): dropped with their errors.
-  const config = outsidePackets(all.files, projectRoot);
-  const parsed = { files: new Map([...all.files].filter(([f]) => config.has(f))), diagnostics: all.diagnostics.filter((d) => config.has(d.file)) };
+  // (A file that could not be read as HCL at all, not UTF-8 say, is dropped with its error too when it is a packet's.)
+  const isConfig = outsidePackets(all.files, projectRoot);
+  const parsed = { files: new Map([...all.files].filter(([f]) => isConfig(f))), diagnostics: all.diagnostics.filter((d) => isConfig(d.file)) };
   diags.push(...parsed.diagnostics);
   const sources = new Map<string, string>();
   for (const [file, parsedFile] of parsed.files) sources.set(file, parsedFile.source);

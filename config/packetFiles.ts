@@ -6,12 +6,19 @@ import { sep } from 'node:path';
 import type { File } from './hcl/ast.js';
 import { resolveConfigPath } from './configPath.js';
 
-/** The files that are config: those outside every packet folder (paths written as plain strings). */
-export function outsidePackets(files: ReadonlyMap<string, File>, projectRoot: string): Set<string> {
+/** Whether a file is config: outside every packet folder (paths written as plain strings). */
+export function outsidePackets(files: ReadonlyMap<string, File>, projectRoot: string): (path: string) => boolean {
+  const folders = packetFolders(files, projectRoot);
+  return (path) => !folders.some((dir) => path.startsWith(dir));
+}
+
+/** The folders (each ending in a separator) of the packets declared in files that are config. */
+function packetFolders(files: ReadonlyMap<string, File>, projectRoot: string): string[] {
   let kept = new Set(files.keys());
+  let folders: string[] = [];
   // A few rounds settle it: each drops the packets declared in files the last one dropped.
   for (let round = 0; round < 4; round++) {
-    const folders: string[] = [];
+    folders = [];
     for (const path of kept) {
       for (const block of files.get(path)!.body.blocks) {
         if (block.type !== 'packet') continue;
@@ -22,8 +29,8 @@ export function outsidePackets(files: ReadonlyMap<string, File>, projectRoot: st
       }
     }
     const next = new Set([...files.keys()].filter((f) => !folders.some((dir) => f.startsWith(dir))));
-    if (next.size === kept.size) return next;
+    if (next.size === kept.size) return folders;
     kept = next;
   }
-  return kept;
+  return folders;
 }
