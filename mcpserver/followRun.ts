@@ -25,6 +25,12 @@ export async function followRun(host: AgentHost, runId: string, opts: FollowOpti
   for (;;) {
     const state = await readRunState(host.store, runId);
     if (!state) throw new Error(`no run ${runId}`);
+    // Every event stored so far is told first, so a run that ends between two polls still reports its progress.
+    for (const e of await host.store.events.list(runId, { afterId, limit: 500 })) {
+      afterId = e.id;
+      count += 1;
+      await opts.onProgress?.(count, e.task !== undefined ? `${e.type} (${e.task})` : e.type);
+    }
     if (isFinal(state.status)) return state;
     if (state.status === 'waiting' && !host.runs.isDriving(runId)) {
       const pending = state.waiting_for ?? [];
@@ -42,11 +48,6 @@ export async function followRun(host: AgentHost, runId: string, opts: FollowOpti
       continue;
     }
     if (opts.signal.aborted || Date.now() >= deadline) return state;
-    for (const e of await host.store.events.list(runId, { afterId, limit: 500 })) {
-      afterId = e.id;
-      count += 1;
-      await opts.onProgress?.(count, e.task !== undefined ? `${e.type} (${e.task})` : e.type);
-    }
     await pause(opts.pollMs ?? 200, opts.signal);
   }
 }
