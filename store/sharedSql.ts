@@ -1,8 +1,5 @@
-// SQL text both backends run, written once: the run list with its totals, the usage sums, and the
-// values of a model-turn row. Each backend passes what differs (its placeholders, its tie-breaking
-// column for rows started in the same millisecond).
-
-import type { TurnRecord } from './repos/turns.js';
+// SQL text both backends run, written once: the run list with its totals. Each backend passes what
+// differs (its placeholders, its tie-breaking column for rows started in the same millisecond).
 
 /**
  * Runs with their usage totals (their own: a fork's turns copied from its parent are not counted) and task counts. The runs are chosen (and limited) first, so only their
@@ -27,32 +24,4 @@ export function runSummarySelect(where: string, limit: string, tiebreak: string)
     FROM model_turns WHERE run_id IN (SELECT id FROM r) AND NOT inherited GROUP BY run_id
   ) t ON t.run_id = r.id
   ORDER BY r.started_at DESC, r.seq DESC`;
-}
-
-/** Usage sums over model_turns rows. */
-export const TURN_SUMS = `COALESCE(SUM(input_tokens), 0) AS input_tokens, COALESCE(SUM(output_tokens), 0) AS output_tokens,
-  COALESCE(SUM(cache_read_tokens), 0) AS cache_read_tokens, COALESCE(SUM(cache_write_tokens), 0) AS cache_write_tokens,
-  COALESCE(SUM(cost_usd), 0) AS cost_usd, COUNT(*) AS turns`;
-
-/** The columns of a model_turns row, and their values for `t` in the same order. */
-export const TURN_COLUMNS = `run_id, task_name, session_id, turn, model, input_tokens, output_tokens,
-  cache_read_tokens, cache_write_tokens, cost_usd, duration_ms, stop_reason, created_at`;
-
-export function turnValues(t: TurnRecord, createdAt: string): unknown[] {
-  return [
-    t.runId,
-    t.task,
-    t.sessionId,
-    t.turn,
-    t.model,
-    t.usage.inputTokens,
-    t.usage.outputTokens,
-    t.usage.cacheReadTokens,
-    t.usage.cacheWriteTokens,
-    t.costUsd,
-    // performance.now() differences are fractional; the column is an integer.
-    Math.round(t.durationMs),
-    t.stopReason,
-    createdAt,
-  ];
 }

@@ -23,7 +23,9 @@ import { createItemsRepo } from './repos/items.js';
 import { createRunsRepo } from './repos/runs.js';
 import { createSessionsRepo } from './repos/sessions.js';
 import { createTasksRepo } from './repos/tasks.js';
-import { createTurnsRepo } from './repos/turns.js';
+import { createTurnsRepo } from '../queries/turns.js';
+import type { QueryContext } from '../sql/driver.js';
+import { postgresDriver } from './driver.js';
 import { createStoredResultsRepo } from './repos/storedResults.js';
 import { createUnitsRepo } from './repos/units.js';
 import { queueNotices, type QueueNotices } from './queueNotices.js';
@@ -82,7 +84,9 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
   const sql = bound === undefined ? runner(shared, shared.pool) : runner(shared, bound.client);
   const atomic = <T>(fn: (tx: Sql) => Promise<T>): Promise<T> =>
     bound === undefined ? inTransaction(shared, (client) => fn(runner(shared, client))) : fn(sql);
-  const ctx: PgRepoContext = { sql, atomic, codec: createColumnCodec(redactor), clock: shared.clock, now: shared.now, stamp: shared.stamp, queued: shared.notices };
+  const codec = createColumnCodec(redactor);
+  const ctx: PgRepoContext = { sql, atomic, codec, clock: shared.clock, now: shared.now, stamp: shared.stamp, queued: shared.notices };
+  const q: QueryContext = { db: postgresDriver(sql, atomic, bound !== undefined), codec, clock: shared.clock, now: shared.now, stamp: shared.stamp };
   return {
     path: shared.display,
     close: shared.close,
@@ -101,7 +105,7 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
     sessions: createSessionsRepo(ctx),
     messages: createMessagesRepo(ctx),
     ledger: createLedgerRepo(ctx),
-    turns: createTurnsRepo(ctx),
+    turns: createTurnsRepo(q),
     events: createEventsRepo(ctx),
     routes: createRoutesRepo(ctx),
     leases: createLeasesRepo(ctx),

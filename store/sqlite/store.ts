@@ -20,7 +20,9 @@ import { createRoutesRepo } from './routes.js';
 import { createRunsRepo } from './runs.js';
 import { createSessionsRepo } from './sessions.js';
 import { createTasksRepo } from './tasks.js';
-import { createTurnsRepo } from './turns.js';
+import { createTurnsRepo } from '../queries/turns.js';
+import type { QueryContext } from '../sql/driver.js';
+import { sqliteDriver } from './driver.js';
 import { createStoredResultsRepo } from './storedResults.js';
 import { createContextViewsRepo } from './contextViews.js';
 import { createOperatorRequestsRepo } from './operatorRequests.js';
@@ -53,7 +55,10 @@ export function sqliteStore(db: Database.Database, path: string, opts: SqliteSto
 
 function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
   const clock = opts.clock ?? Date.now;
-  const ctx: RepoContext = { db: opts.lazyStatements ? lazyStatements(db) : db, codec: createColumnCodec(opts.redactor), clock, now: () => isoTime(clock()) };
+  const codec = createColumnCodec(opts.redactor);
+  const now = (): string => isoTime(clock());
+  const ctx: RepoContext = { db: opts.lazyStatements ? lazyStatements(db) : db, codec, clock, now };
+  const q: QueryContext = { db: sqliteDriver(db, { lazy: opts.lazyStatements === true }), codec, clock, now, stamp: now };
   return {
     runs: createRunsRepo(ctx),
     tasks: createTasksRepo(ctx),
@@ -61,7 +66,7 @@ function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
     sessions: createSessionsRepo(ctx),
     messages: createMessagesRepo(ctx),
     ledger: createLedgerRepo(ctx),
-    turns: createTurnsRepo(ctx),
+    turns: createTurnsRepo(q),
     events: createEventsRepo(ctx),
     routes: createRoutesRepo(ctx),
     leases: createLeasesRepo(ctx),

@@ -1,0 +1,55 @@
+// Everything that differs between SQLite and PostgreSQL in the statements of store/queries/, in one
+// place. The statements themselves are written once (statement.ts: PostgreSQL's `$n` parameters,
+// rewritten for SQLite); what cannot be written the same way is chosen here:
+//   - parameters and casts: `$n::type` is PostgreSQL's; SQLite binds `?` untyped (statement.ts);
+//   - booleans: SQLite stores 0/1, PostgreSQL `boolean` (`bool` writes, `flags` reads back as 0/1 so
+//     both backends share the row schemas of rowSchemas.ts);
+//   - locking: PostgreSQL takes row locks (`FOR NO KEY UPDATE`, `FOR UPDATE SKIP LOCKED`) and advisory
+//     locks; SQLite has one writer at a time, so the same statements need none (`lockClause`, and the
+//     drivers' `lock`, which runs nothing on SQLite);
+//   - a list of values as one parameter: `= ANY($n::type[])` (an array) or `IN (SELECT value FROM
+//     json_each(?))` (a JSON text) — `inList` and `listValue`;
+//   - upserts (`ON CONFLICT … DO UPDATE … excluded.`) and `RETURNING` are written the same on both
+//     (SQLite ≥ 3.35), so they need nothing here.
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Dialect {
+  readonly name: DialectName;
+  /** A boolean as the backend's column stores it. */
+  bool(value: boolean): boolean | number;
+  /** A list bound as one parameter (see inList). */
+  listValue(values: readonly (string | number)[]): unknown;
+}
+
+export const SQLITE: Dialect = {
+  name: 'sqlite',
+  bool: (value) => (value ? 1 : 0),
+  listValue: (values) => JSON.stringify(values),
+};
+
+export const POSTGRES: Dialect = {
+  name: 'postgres',
+  bool: (value) => value,
+  listValue: (values) => [...values],
+};
+
+/** `column` is one of the list bound at parameter `n` (of element type `type`: `text`, `integer`). */
+export function inList(dialect: DialectName, column: string, n: number, type: 'text' | 'integer'): string {
+  return dialect === 'postgres' ? `${column} = ANY($${n}::${type}[])` : `${column} IN (SELECT value FROM json_each($${n}))`;
+}
+
+/** A row-locking clause (`FOR UPDATE SKIP LOCKED`, …) on PostgreSQL; nothing on SQLite (one writer). */
+export function lockClause(dialect: DialectName, clause: string): string {
+  return dialect === 'postgres' ? ` ${clause}` : '';
+}
+
+/** A row whose boolean columns are 0/1 (or null), as SQLite returns them. */
+export function flags<R extends Record<string, unknown>>(row: R, ...names: string[]): R {
+  let out: Record<string, unknown> | undefined;
+  for (const name of names) {
+    const value = row[name];
+    if (typeof value === 'boolean') (out ??= { ...row })[name] = value ? 1 : 0;
+  }
+  return (out ?? row) as R;
+}
