@@ -8,17 +8,17 @@
 import { toEventRow } from '../rowReaders.js';
 import { parseRow, RawEvent } from '../rowSchemas.js';
 import type { EventsRepo, NewEvent } from '../repos/events.js';
-import { advisoryLockedValues } from '../sql/dialect.js';
+import { advisoryLockFrom } from '../sql/dialect.js';
 import type { QueryContext } from '../sql/driver.js';
 import { sql } from '../sql/statement.js';
 
 /** pg_advisory_xact_lock(class, key): 0x5345 "SE" for a run's event stream; the key is the run id hashed. */
 const LOCK_EVENTS = 0x5345;
 
-// On PostgreSQL the lock is taken (in the FROM clause) before the row, and so its id, is made.
+// The lock is taken (in the FROM clause) before the row, and so its id, is made.
 const INSERT = sql<[string, string, string | null, string | null, string, string]>(
   (d) => `INSERT INTO events (run_id, type, task_name, session_id, data_json, created_at)
-  ${advisoryLockedValues(d, '$1::text, $2::text, $3::text, $4::text, $5::json, $6::timestamptz', LOCK_EVENTS, '$1::text')}`,
+  SELECT $1::text, $2::text, $3::text, $4::text, $5::json, $6::timestamptz${advisoryLockFrom(d, LOCK_EVENTS, '$1::text')}`,
 );
 // PostgreSQL only (dialect.arrays): one statement whatever the count, so one prepared plan and one
 // transaction: all the events or none, with ids in the order given.

@@ -56,13 +56,11 @@ export function lockClause(dialect: DialectName, clause: string): string {
 }
 
 /**
- * The row of an INSERT whose `values` (a list of `$n`) are written only once a transaction-scoped
- * advisory lock (class `lockClass`, key the text `key` hashed) is held, on PostgreSQL: `SELECT values
- * FROM (SELECT pg_advisory_xact_lock(…))`, the lock taken before the row (and its id) is made. On
- * SQLite, whose single writer needs no lock, plain `VALUES (values)` (cheaper than an INSERT … SELECT).
+ * A FROM clause that takes a transaction-scoped advisory lock (class `lockClass`, key the text `key`
+ * hashed) before the row it belongs to is made, on PostgreSQL; nothing on SQLite (one writer).
  */
-export function advisoryLockedValues(dialect: DialectName, values: string, lockClass: number, key: string): string {
-  return dialect === 'postgres' ? `SELECT ${values} FROM (SELECT pg_advisory_xact_lock(${lockClass}, hashtext(${key}))) AS locked` : `VALUES (${values})`;
+export function advisoryLockFrom(dialect: DialectName, lockClass: number, key: string): string {
+  return dialect === 'postgres' ? ` FROM (SELECT pg_advisory_xact_lock(${lockClass}, hashtext(${key}))) AS locked` : '';
 }
 
 /**
