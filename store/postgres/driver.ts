@@ -17,11 +17,9 @@ export function postgresDriver(sql: Sql, atomic: PgRepoContext['atomic'], inTran
     async run(s, values) {
       return (await sql.query(s.compileFor('postgres').text, values)).rowCount;
     },
-    withLock: (s, values, fn) =>
-      driver.atomic(async (tx) => {
-        await tx.run(s, values);
-        return fn(tx);
-      }),
+    async lock(s, values) {
+      await sql.query(s.compileFor('postgres').text, values);
+    },
     atomic: (fn) => (inTransaction ? fn(driver) : atomic((tx) => fn(postgresDriver(tx, (f) => f(tx), true)))),
     inTransaction: () => inTransaction,
     hasColumn: () => true,
