@@ -7,6 +7,8 @@ import type { OperatorRequestRow, Store } from '../store/index.js';
 import { SquadronError } from './errors.js';
 
 export type { DecideAction };
+export type { OperatorAnswer } from '../runtime/operator/types.js';
+export { operatorName } from '../runtime/operator/desk.js';
 
 /** The requests decided; a SquadronError (`not_found`, `refused`, `usage`) when the decision does not fit. */
 export async function decide(store: Store, runId: string, action: DecideAction, who: string): Promise<OperatorRequestRow[]> {
@@ -14,4 +16,9 @@ export async function decide(store: Store, runId: string, action: DecideAction, 
   const outcome = await decideRequests(store, runId, action, who);
   if (!outcome.ok) throw new SquadronError(outcome.code, outcome.error);
   return outcome.decided;
+}
+
+/** The requests of `runId` still waiting for a decision, oldest first. */
+export function waitingRequests(store: Store, runId: string): Promise<OperatorRequestRow[]> {
+  return store.operatorRequests.list(runId, { pendingOnly: true });
 }

@@ -5,14 +5,14 @@ import { cpSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Value } from '../config/hcl/value.js';
 import { workspacePath } from '../config/projectLayout.js';
-import type { RunReport } from '../runtime/run.js';
-import type { RunDiff } from '../runtime/runDiff.js';
+import type { RunReport } from '../runtime/run/run.js';
+import type { RunDiff } from '../runtime/inspect/runDiff.js';
 import { shownDatabase } from '../store/postgres/url.js';
 import { SquadronError } from './errors.js';
 import { openProject, selectMission, type LoadedProject, type ProjectOptions } from './project.js';
-import type { RunHooks } from './index.js';
+import type { RunHooks } from './runs.js';
 
-export type { RunDiff, TaskDiff, TaskSide } from '../runtime/runDiff.js';
+export type { RunDiff, TaskDiff, TaskSide } from '../runtime/inspect/runDiff.js';
 
 export interface ForkRequest extends ProjectOptions, RunHooks {
   /** The run to fork (any state but running). */
@@ -38,10 +38,10 @@ export interface ForkRequest extends ProjectOptions, RunHooks {
 /** Forks a stored run and runs its future; returns the new run's report (its `runId` is the fork's). */
 export async function fork(req: ForkRequest): Promise<RunReport> {
   const [{ openStoredRun, RunRefused, RunBusy }, { missingSecrets, resumeEnv, configFingerprint }, { forkRun }, { resolveInputs }, api] = await Promise.all([
-    import('../runtime/run.js'),
-    import('../runtime/runConfig.js'),
-    import('../runtime/fork.js'),
-    import('../runtime/inputs.js'),
+    import('../runtime/run/run.js'),
+    import('../runtime/run/runConfig.js'),
+    import('../runtime/run/fork.js'),
+    import('../runtime/run/inputs.js'),
     import('./index.js'),
   ]);
   const db = api.databaseLocation(req.db);
@@ -118,7 +118,7 @@ export interface DiffRequest {
 
 /** Two stored runs of one database side by side, task by task. */
 export async function diff(req: DiffRequest): Promise<RunDiff> {
-  const [{ openDatabase }, { diffRuns }, api] = await Promise.all([import('../store/index.js'), import('../runtime/runDiff.js'), import('./index.js')]);
+  const [{ openDatabase }, { diffRuns }, api] = await Promise.all([import('../store/index.js'), import('../runtime/inspect/runDiff.js'), import('./index.js')]);
   const db = api.databaseLocation(req.db);
   const store = await openDatabase(db);
   try {

@@ -3,9 +3,9 @@
 
 import { forkJson } from './forkText.js';
 import { requestJson } from './requestJson.js';
-import type { RunInspection, SessionTranscript, TaskInspection } from '../runtime/inspect.js';
-import { RunOptionsSchema } from '../runtime/runOptions.js';
-import { totalTokens, type UsageTotals } from '../runtime/usage.js';
+import type { RunInspection, SessionTranscript, TaskInspection } from '../runtime/inspect/inspect.js';
+import { RunOptionsSchema } from '../runtime/run/runOptions.js';
+import { totalTokens, type UsageTotals } from '../runtime/kernel/usage.js';
 import { snakeKeys } from './jsonKeys.js';
 
 export function usageJson(u: UsageTotals): Record<string, number> {

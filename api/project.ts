@@ -8,7 +8,7 @@ import type { Diagnostic } from '../config/hcl/diagnostic.js';
 import { loadConfig, type LoadOptions } from '../config/load.js';
 import type { NamedSecret } from '../config/secrets.js';
 import { coversToolRef } from '../config/toolRefs.js';
-import type { SelectionOverrides } from '../runtime/runContext.js';
+import type { SelectionOverrides } from '../runtime/agents/runContext.js';
 import { SquadronError } from './errors.js';
 
 export interface ProjectOptions {

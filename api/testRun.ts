@@ -12,7 +12,8 @@ import type { AssertOutcome } from '../runtime/testing/assertions.js';
 import type { JudgeMode } from '../runtime/testing/judgeModel.js';
 import { SquadronError } from './errors.js';
 import type { LoadedProject } from './project.js';
-import { run as runMission, selectMission } from './index.js';
+import { run as runMission } from './runs.js';
+import { selectMission } from './project.js';
 
 export type TestStatus = 'passed' | 'failed' | 'error';
 
@@ -153,7 +154,7 @@ function outcomeFailures(test: TestRun, run: ObjectValue): TestFailure[] {
 }
 
 async function storedRun(db: string, runId: string): Promise<ObjectValue> {
-  const [{ openDatabase }, { inspectRun }, { runObject }] = await Promise.all([import('../store/index.js'), import('../runtime/inspect.js'), import('../runtime/testing/runObject.js')]);
+  const [{ openDatabase }, { inspectRun }, { runObject }] = await Promise.all([import('../store/index.js'), import('../runtime/inspect/inspect.js'), import('../runtime/testing/runObject.js')]);
   const store = await openDatabase(db);
   try {
     const inspection = await inspectRun(store, runId, { transcript: true });

@@ -14,10 +14,13 @@ function tokenHash(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-/** Makes a token named `name`: its row, and the token itself (to show once; it is not stored). */
-export async function createToken(store: Store, name: string): Promise<{ token: string; row: TokenRow }> {
+/**
+ * Makes a token named `name`: its row, and the token itself (to show once; it is not stored). With
+ * `missions`, the MCP server and A2A show the token only those missions and their runs.
+ */
+export async function createToken(store: Store, name: string, opts: { missions?: readonly string[] } = {}): Promise<{ token: string; row: TokenRow }> {
   const token = PREFIX + randomBytes(32).toString('base64url');
-  const row = await store.tokens.create({ id: `tok_${randomBytes(8).toString('hex')}`, name, hash: tokenHash(token) });
+  const row = await store.tokens.create({ id: `tok_${randomBytes(8).toString('hex')}`, name, hash: tokenHash(token), ...(opts.missions && opts.missions.length > 0 ? { missions: opts.missions } : {}) });
   return { token, row };
 }
 

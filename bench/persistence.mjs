@@ -17,12 +17,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance, PerformanceObserver } from 'node:perf_hooks';
-import { AgentSession } from '../dist/runtime/agents/session.js';
-import { Toolbox } from '../dist/runtime/agents/toolbox.js';
+import { AgentSession } from '../dist/runtime/session/session.js';
+import { Toolbox } from '../dist/runtime/tools/toolbox.js';
 import { DEFAULT_TOOL_RESPONSE_MAX_TOKENS } from '../dist/config/stages/toolResponse.js';
 import { contextPolicy } from '../dist/runtime/context/policy.js';
 import { SessionContext } from '../dist/runtime/context/sessionContext.js';
-import { EventBus } from '../dist/runtime/events.js';
+import { EventBus } from '../dist/runtime/kernel/events.js';
+import { gatedClient } from '../dist/runtime/model/modelCall.js';
 import { createSecretRedactor, openStore } from '../dist/store/index.js';
 import { startFakeModelServer } from '../dist/test/support/fakeModelServer.js';
 import { walCommits, walSalt } from '../dist/test/support/walCommits.js';
@@ -213,7 +214,8 @@ async function driveTurns(store, runId, sessionId, turns, onTurn) {
     {
       store,
       bus,
-      client,
+      // As a run hands it out: gated (no budget here), the event barrier before each request.
+      client: gatedClient(client, { pricing: undefined }, { budget: () => undefined, barrier: () => bus.barrier() }),
       runId,
       task: 'research',
       agent: 'worker',
@@ -583,7 +585,7 @@ function measureResumeImports() {
     ['better-sqlite3', "await import('better-sqlite3');"],
     ['@anthropic-ai/sdk (its client, with @opentelemetry/api)', "await import('@anthropic-ai/sdk');"],
     ['the store (dist/store: zod, better-sqlite3)', `await import(${JSON.stringify(new URL('../dist/store/index.js', import.meta.url).href)});`],
-    ['what resume loads (dist/api + dist/runtime/run.js)', `await import(${JSON.stringify(new URL('../dist/api/index.js', import.meta.url).href)}); await import(${JSON.stringify(new URL('../dist/runtime/run.js', import.meta.url).href)});`],
+    ['what resume loads (dist/api + dist/runtime/run/run.js)', `await import(${JSON.stringify(new URL('../dist/api/index.js', import.meta.url).href)}); await import(${JSON.stringify(new URL('../dist/runtime/run/run.js', import.meta.url).href)});`],
   ].map(([label, code]) => ({ label, code, cpu: [] }));
   const timeFile = join(root, 'import-time.txt');
   for (let rep = 0; rep < 5; rep++) {
@@ -605,7 +607,9 @@ function measureResumeImports() {
 async function buildKilledRun(project, workerPairs, finished) {
   const dbPath = join(root, `bench-${++dbCounter}.db`);
   const store = openStore(dbPath);
+  // The workspace exists, as a real run's does: resume refuses a run whose workspace is gone.
   const workspaceDir = join(root, `ws-${dbCounter}`);
+  mkdirSync(workspaceDir, { recursive: true });
   const run = await store.runs.create({
     mission: 'bench',
     configPath: project,

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const discovery = await import(`${root}dist/runtime/discovery/index.js`);
 const { buildAgentToolbox } = await import(`${root}dist/runtime/agents/agentToolbox.js`);
-const { renderPrompt } = await import(`${root}dist/runtime/promptTemplates.js`);
+const { renderPrompt } = await import(`${root}dist/core/promptTemplates.js`);
 
 const catalog = JSON.parse(readFileSync(`${root}bench/fixtures/catalog.json`, 'utf8'));
 const tools = catalog.tools.map((t) => ({ ...t, execute: async () => ({ content: [], isError: false }) }));

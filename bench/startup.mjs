@@ -155,10 +155,10 @@ const IMPORTS = [
   'dist/config/hcl/index.js',
   'dist/config/load.js',
   'dist/store/index.js',
-  'dist/runtime/inspect.js',
-  'dist/runtime/plan.js',
+  'dist/runtime/inspect/inspect.js',
+  'dist/runtime/plan/plan.js',
   'dist/runtime/discovery/index.js',
-  'dist/runtime/run.js',
+  'dist/runtime/run/run.js',
 ];
 
 function importTable() {

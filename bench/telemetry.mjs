@@ -14,7 +14,7 @@
 import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { EventBus } from '../dist/runtime/events.js';
+import { EventBus } from '../dist/runtime/kernel/events.js';
 import { openExport } from '../dist/telemetry/export.js';
 import { RunSpans } from '../dist/telemetry/runSpans.js';
 import { telemetrySettings } from '../dist/telemetry/settings.js';

@@ -12,8 +12,7 @@
 
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { databasePath, SQUADRON_DIR } from '../config/projectLayout.js';
-import { isPostgresUrl } from '../store/postgres/url.js';
+import { databasePath, isPostgresUrl, SQUADRON_DIR } from '../api/database.js';
 import { CliError } from './io.js';
 
 export const DB_ENV = 'SQUADRON_DB';

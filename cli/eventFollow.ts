@@ -1,17 +1,11 @@
 // A run's stored events, as `squadron logs <run> [-f]` and `inspect --follow` print them: one line
 // each (the plain progress lines of a run, with the time), or one JSON object a line with --json.
-// Following reads the events table again every POLL_MS until the run has ended (any status but
-// running or queued, a run whose runner is gone counting as interrupted) and every event is shown.
+// The events come from api's followRun, which reads the store until the run has ended.
 
-import type { RunEvent } from '../runtime/events.js';
-import { plainLine } from '../runtime/progress.js';
-import { shownRunStatus } from '../runtime/runStatus.js';
-import type { EventRow, Store } from '../store/index.js';
+import type { FollowedEvent, RunEvent, RunStore } from '../api/index.js';
 import { groupDigits } from '../core/digits.js';
 import type { CliIo } from './io.js';
-
-const POLL_MS = 250;
-const PAGE = 500;
+import { plainLine } from './progress.js';
 
 export interface FollowOptions {
   follow: boolean;
@@ -21,36 +15,20 @@ export interface FollowOptions {
 }
 
 /** Prints the run's events from the first on; with `follow`, until the run ends. Resolves with the run's status then. */
-export async function printEvents(io: CliIo, store: Store, runId: string, opts: FollowOptions): Promise<string> {
-  let after = 0;
+export async function printEvents(io: CliIo, store: RunStore, runId: string, opts: FollowOptions): Promise<string> {
+  const { followRun } = await import('../api/followEvents.js');
+  const events = followRun(store, runId, { follow: opts.follow, ...(opts.stop ? { stop: opts.stop } : {}) });
   for (;;) {
-    // The status is read before the events: an event written before the run ended is then always seen.
-    const run = await store.runs.get(runId);
-    const status = run === undefined ? 'unknown' : await shownRunStatus(store, runId, run.status);
-    let rows: EventRow[];
-    do {
-      rows = await store.events.list(runId, { afterId: after, limit: PAGE });
-      for (const row of rows) {
-        after = row.id;
-        const line = opts.json ? JSON.stringify({ id: row.id, at: row.createdAt, type: row.type, ...(row.task !== undefined ? { task: row.task } : {}), event: row.data }) : eventText(row);
-        if (line !== undefined) io.stdout.write(`${line}\n`);
-      }
-    } while (rows.length === PAGE);
-    if (!opts.follow || (status !== 'running' && status !== 'queued') || opts.stop?.aborted) return status;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, POLL_MS);
-      function done(): void {
-        clearTimeout(timer);
-        opts.stop?.removeEventListener('abort', done);
-        resolve();
-      }
-      opts.stop?.addEventListener('abort', done, { once: true });
-    });
+    const next = await events.next();
+    if (next.done) return next.value;
+    const row = next.value;
+    const line = opts.json ? JSON.stringify({ id: row.id, at: row.createdAt, type: row.type, ...(row.task !== undefined ? { task: row.task } : {}), event: row.data }) : eventText(row);
+    if (line !== undefined) io.stdout.write(`${line}\n`);
   }
 }
 
 /** `12:04:31 task gather: started`; model turns and the run's end too, which plain progress leaves to its header. */
-function eventText(row: EventRow): string | undefined {
+function eventText(row: FollowedEvent): string | undefined {
   const event = row.data as RunEvent;
   const time = row.createdAt.slice(11, 19);
   let text: string | undefined;

@@ -4,7 +4,7 @@
 // One prompt at a time (the run's desk queues them). End of input leaves the request waiting.
 
 import { createInterface } from 'node:readline/promises';
-import type { OperatorPrompt, PromptReply, PromptRequest, QuestionPayload } from '../runtime/operator/types.js';
+import type { OperatorPrompt, PromptReply, PromptRequest, QuestionPayload } from '../api/operator.js';
 import type { CliIo } from './io.js';
 
 export function terminalPrompt(io: CliIo, input: NodeJS.ReadableStream = process.stdin): OperatorPrompt {

@@ -3,13 +3,11 @@
 // mission to work on.
 
 import { resolve } from 'node:path';
-import { diagnosticToJson, renderDiagnostics, sourceReaderFor } from '../config/diagnostics.js';
-import type { Diagnostic } from '../config/hcl/diagnostic.js';
-import type { LoadOptions } from '../config/load.js';
+import { diagnosticToJson, renderDiagnostics, sourceReaderFor, type Diagnostic } from '../api/diagnostics.js';
+import type { LoadOptions, NamedSecret } from '../api/index.js';
 import { openProject, type LoadedProject } from '../api/project.js';
 import { SquadronError } from '../api/errors.js';
 import { CliError, redactOutput, useColor, type CliIo } from './io.js';
-import type { NamedSecret } from '../config/secrets.js';
 
 export type { LoadedProject } from '../api/project.js';
 export { selectMission } from '../api/project.js';
@@ -44,11 +42,11 @@ export function secretsSeen(): { record: (secrets: readonly NamedSecret[]) => vo
 /**
  * Masks these secret values in everything the command prints from now on. As validate does, only
  * when a secret variable has a value: an API key written into the config is in its source anyway.
- * So the masker (runtime code) is not loaded by a `graph` or `plan` of a config without secrets.
+ * So the masker is not loaded by a `graph` or `plan` of a config without secrets.
  */
 export async function maskSecrets(io: CliIo, secrets: readonly NamedSecret[]): Promise<void> {
   if (!secrets.some((s) => s.name.startsWith('vars.'))) return;
-  const { outputMask } = await import('../runtime/secretRedactor.js');
+  const { outputMask } = await import('../api/secrets.js');
   redactOutput(io, outputMask(secrets));
 }
 

@@ -1,62 +1,14 @@
 // How `run` and `resume` print a finished run: a human summary (each task's status, summary and
 // output) or, with --json, one documented JSON document on stdout. The exit code follows the status.
 
-import type { BudgetReport, RunReport } from '../runtime/run.js';
-import { BUDGET_KINDS, describeAmount } from '../runtime/budget/limits.js';
-import { totalTokens } from '../runtime/usage.js';
+import type { BudgetReport, OperatorRequestRow, RunReport, RunStart, RunWatcher } from '../api/index.js';
+import { BUDGET_KINDS, describeAmount, totalTokens } from '../api/usage.js';
+import { ProgressView } from './progress.js';
 import { EXIT, type CliIo } from './io.js';
 import { jsonDocument } from './json.js';
 import { indent } from './table.js';
 import { groupDigits } from '../core/digits.js';
-import { requestJson } from '../api/requestJson.js';
-export { requestJson };
-import type { OperatorRequestRow } from '../store/index.js';
-
-export function runReportJson(report: RunReport): Record<string, unknown> {
-  const tasks: Record<string, unknown> = {};
-  for (const [name, task] of Object.entries(report.tasks)) {
-    tasks[name] = {
-      status: task.status,
-      summary: task.summary ?? null,
-      output: task.output ?? null,
-      ...(task.error ? { error: task.error } : {}),
-      ...(task.skipReason ? { skip_reason: task.skipReason } : {}),
-      ...(task.items
-        ? {
-            items: {
-              total: task.items.total,
-              completed: task.items.completed,
-              failed: task.items.failed,
-              list: task.items.list.map((i) => ({ index: i.index, status: i.status, attempt: i.attempt, summary: i.summary ?? null, output: i.output ?? null, ...(i.error ? { error: i.error } : {}) })),
-            },
-          }
-        : {}),
-    };
-  }
-  return {
-    run_id: report.runId,
-    mission: report.mission,
-    status: report.status,
-    ...(report.error ? { error: report.error, error_code: report.storeFailed ? 'store_failed' : (ERROR_CODE_OF[report.status] ?? 'mission_failed') } : {}),
-    tasks,
-    usage: {
-      input_tokens: report.usage.inputTokens,
-      output_tokens: report.usage.outputTokens,
-      cache_read_tokens: report.usage.cacheReadTokens,
-      cache_write_tokens: report.usage.cacheWriteTokens,
-      total_tokens: totalTokens(report.usage),
-      cost_usd: Number(report.usage.costUsd.toFixed(6)),
-      model_turns: report.usage.turns,
-    },
-    ...(report.budgets ? { budgets: report.budgets.map(budgetJson) } : {}),
-    ...(report.waitingFor ? { waiting_for: report.waitingFor.map(requestJson) } : {}),
-    workspace: report.workspaceDir,
-  };
-}
-
-const ERROR_CODE_OF: Partial<Record<RunReport['status'], string>> = { interrupted: 'interrupted', stopped: 'budget_exceeded', waiting: 'waiting', failed: 'mission_failed' };
-
-/** A request the operator has to decide, as run --json, runs --json and inspect --json show it. */
+import { runReportJson } from '../api/runReportJson.js';
 
 /** One line per waiting request, with the command that decides it. */
 export function waitingLines(runId: string, requests: readonly OperatorRequestRow[], dbFlag = ''): string[] {
@@ -75,18 +27,6 @@ export function waitingLines(runId: string, requests: readonly OperatorRequestRo
 
 function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
-}
-
-/** `{scope, tokens: {spent, limit}, dollars: …, duration_ms: …}`: only the limits the budget sets. */
-function budgetJson(b: BudgetReport): Record<string, unknown> {
-  const out: Record<string, unknown> = { scope: b.scope };
-  for (const kind of BUDGET_KINDS) {
-    const limit = b.limits[kind];
-    if (limit === undefined) continue;
-    const spent = b.spent[kind] ?? 0;
-    out[kind === 'duration' ? 'duration_ms' : kind] = { spent: kind === 'dollars' ? Number(spent.toFixed(6)) : Math.round(spent), limit };
-  }
-  return out;
 }
 
 /** `mission: $0.8123 of $1 · 12,000 of 50,000 tokens` */
@@ -176,12 +116,13 @@ export function interruptOnSigint(io: CliIo): { signal: AbortSignal; dispose: ()
  * The stream follows io.stderr, so the secret masking installed once a config is loaded (which may be
  * after this is built, as in resume) applies to progress too.
  */
-export function progressFor(io: CliIo, json: boolean): { stream: NodeJS.WritableStream; live: boolean } {
+export function progressFor(io: CliIo, json: boolean): (start: RunStart) => RunWatcher {
   const stream = new Proxy(io.stderr, {
     get(_target, prop) {
       const value: unknown = Reflect.get(io.stderr, prop, io.stderr);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(io.stderr) : value;
     },
   });
-  return { stream, live: io.stderrIsTTY && !json };
+  const live = io.stderrIsTTY && !json;
+  return (start) => new ProgressView(stream, live, start.tasks, start.states, start.spent);
 }

@@ -1,8 +1,8 @@
 // A mission's task graph as text: the routing lines under a task in validate and plan, and the
 // whole graph as Graphviz DOT or Mermaid for `squadron graph`. Every shape comes from the same edges
-// (config/taskEdges.ts), so the pictures cannot disagree with what the runtime does.
+// (api/graph.ts, from config/taskEdges.ts), so the pictures cannot disagree with what the runtime does.
 
-import type { TaskEdge } from '../config/taskEdges.js';
+import type { TaskEdge } from '../api/graph.js';
 
 /** A task's routes (`→ target  if "condition"`) and send_to targets (`→ target  (send_to)`), one per line. */
 export function routingLines(t: { routes: readonly { target: string; condition: string }[]; send_to: readonly string[] }, prefix: string): string[] {

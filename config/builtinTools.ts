@@ -5,7 +5,7 @@
 export interface BuiltinToolInfo {
   /** `builtins.<namespace>.<name>` */
   ref: string;
-  namespace: 'http' | 'utils' | 'files' | 'human';
+  namespace: 'http' | 'utils' | 'files' | 'human' | 'dataset';
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
@@ -170,9 +170,60 @@ export const BUILTIN_TOOLS: readonly BuiltinToolInfo[] = [
     // Asking again is safe: an answer already given is found by the call's id.
     idempotent: true,
   },
+  // The Go original's dataset tools: fill a dataset of the mission (one without items or bind_to)
+  // while the run goes; a task iterating over it later walks what was set (runtime/iteration/filledDatasets.ts).
+  {
+    ref: 'builtins.dataset.set',
+    namespace: 'dataset',
+    name: 'set',
+    description:
+      "Set or append to the items of one of the mission's datasets filled at run time. Only use it when your task says to fill a dataset. " +
+      'Replaces every item unless append is true. Each item must match the dataset schema. Refused once a task has started iterating over the dataset.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'The dataset to set.' },
+        items: { type: 'array', items: { type: 'object' }, description: "The items, each an object matching the dataset's schema." },
+        append: { type: 'boolean', description: 'Add the items after the existing ones instead of replacing them (default false).' },
+      },
+      required: ['name', 'items'],
+      additionalProperties: false,
+    },
+    // Setting the same items again gives the same dataset; an append is not, so it is not re-run blind.
+    idempotent: false,
+  },
+  {
+    ref: 'builtins.dataset.sample',
+    namespace: 'dataset',
+    name: 'sample',
+    description: "Return the first items of one of the mission's datasets, to see what it holds.",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'The dataset to read.' },
+        count: { type: 'integer', minimum: 1, description: 'How many items (default 5).' },
+      },
+      required: ['name'],
+      additionalProperties: false,
+    },
+    idempotent: true,
+  },
+  {
+    ref: 'builtins.dataset.count',
+    namespace: 'dataset',
+    name: 'count',
+    description: "Return how many items one of the mission's datasets holds.",
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string', description: 'The dataset to count.' } },
+      required: ['name'],
+      additionalProperties: false,
+    },
+    idempotent: true,
+  },
 ];
 
-export const BUILTIN_NAMESPACES = ['http', 'utils', 'files', 'human'] as const;
+export const BUILTIN_NAMESPACES = ['http', 'utils', 'files', 'human', 'dataset'] as const;
 
 export function builtinTool(ref: string): BuiltinToolInfo | undefined {
   return BUILTIN_TOOLS.find((t) => t.ref === ref);

@@ -23,6 +23,8 @@ export interface DatasetItems {
  */
 export function datasetItems(dataset: DatasetSpec, inputs: Readonly<Record<string, Value>>): DatasetItems {
   if (dataset.source.kind === 'items') return { items: dataset.source.items, problems: [] };
+  // Filled while the run goes: its items are the run's (runtime/iteration/filledDatasets.ts), none before.
+  if (dataset.source.kind === 'filled') return { items: [], problems: [] };
   const value = inputs[dataset.source.input];
   if (!Array.isArray(value)) {
     return { items: [], problems: [`dataset "${dataset.name}": input "${dataset.source.input}" is not a list`] };

@@ -68,7 +68,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   GRA013: 'A direct task (direct = true) has declared agents, which only a commander can call.',
   GRA014: 'A direct task declares no tools, so it has no worker to run it.',
   // Datasets and iterated tasks.
-  ITR001: 'A dataset has no items: neither items nor bind_to is set.',
+  ITR001: 'A dataset filled at run time (neither items nor bind_to) that no task or agent of its mission can fill (warning).',
   ITR002: 'A dataset\'s bind_to names an input that is not of type list.',
   ITR003: 'A dataset item does not match the dataset\'s schema (each bad item is reported with its index).',
   ITR004: 'An iterator setting that only a parallel iterator has (concurrency_limit, start_delay, smoketest, on_failure) is set on a sequential one.',
@@ -126,6 +126,11 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   GO008: "An mcp block's source is a github.com repository, which is not downloaded or built here: install the server and use command.",
   GO009: "An mcp block sets client_id or client_secret, which are not used: squadron mcp login registers a client itself (warning).",
   GO010: "A model block sets prompt_caching = false, which is ignored: prompts are always cached (warning).",
+  GO011: "A memory or packet block takes a name reserved for a mission's own slots (memory, scratchpad).",
+  GO012: 'A memory block has the name of a mission (refused, as the first implementation did).',
+  GO013: 'A trigger has no secret (as Go allows): the config loads, but squadron serve refuses its deliveries until one is set (warning).',
+  GO014: 'An mcp_host block (Go\'s MCP host) is accepted, but its settings are not used: missions are MCP tools with squadron mcp serve and at /mcp on squadron serve (warning).',
+  GO015: 'An mcp_host block\'s port is outside 1024–65535 (Go refuses it too).',
   // Telemetry (the telemetry block).
   TEL001: 'The telemetry block names no endpoint: nothing is exported unless an OTEL_EXPORTER_OTLP_* endpoint variable is set (warning).',
 };

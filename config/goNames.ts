@@ -3,13 +3,9 @@
 // ("scratchpad" is not a misspelt "skills").
 
 const HINTS: Readonly<Record<string, string>> = {
-  memory: 'shared and mission memory are not supported yet (see squadron docs migrate-from-go): pass what a later run needs as an input, or keep it in files with the builtins.files tools',
-  memories: 'shared memories are not supported yet (see squadron docs migrate-from-go)',
-  scratchpad: 'the scratchpad is not supported yet: the builtins.files tools write to the run\'s workspace, which lasts for the run',
-  packets: 'packets are not supported yet (see squadron docs migrate-from-go): point the builtins.files tools at the folder',
-  folders: 'folders were replaced by memories, which are not supported yet (see squadron docs migrate-from-go)',
-  folder: 'folders were replaced by memories, which are not supported yet (see squadron docs migrate-from-go)',
-  run_folder: 'the builtins.files tools write to the run\'s workspace (.squadron/workspaces/<run-id>)',
+  folders: 'the `folders` attribute is no longer supported: use memories = [memories.NAME, ...] on the mission',
+  folder: 'the `folder { ... }` block is no longer supported: use memory { description = "..." } on the mission (its folder is made for you)',
+  run_folder: 'the `run_folder { ... }` block is no longer supported: use scratchpad = true on the mission (a folder of the run\'s own)',
 };
 
 /** The hint for a name known from the first implementation, if it is one. */

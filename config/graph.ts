@@ -50,7 +50,8 @@ export interface Pricing {
 export interface Trigger {
   /** Without a leading slash. */
   path: string;
-  secret: string;
+  /** Absent in a Go config that sets none: serve then refuses the trigger's deliveries. */
+  secret?: string;
   signature: 'hmac' | 'shared_secret';
   location: SourceLocation;
   range: Range;
@@ -327,6 +328,8 @@ export interface AgentSpec {
   personality: string;
   tools: ToolRefWithProvenance[];
   skills: SkillRefWithProvenance[];
+  /** Its own `skill "n" { … }` blocks (listed in `skills` too): loadable by this agent only. */
+  ownSkills?: Skill[];
   reasoning?: Reasoning;
   maxTurns?: number;
   toolResponse?: ToolResponse;
@@ -404,8 +407,11 @@ export interface TaskSpec {
   location: SourceLocation;
 }
 
-/** Where a dataset's items come from: written in the config, or a list input given at run time. */
-export type DatasetSource = { kind: 'items'; items: Value[] } | { kind: 'input'; input: string };
+/**
+ * Where a dataset's items come from: written in the config, a list input given at run time, or
+ * filled while the run goes by its tasks with builtins.dataset.set (the Go original's datasets).
+ */
+export type DatasetSource = { kind: 'items'; items: Value[] } | { kind: 'input'; input: string } | { kind: 'filled' };
 
 export interface DatasetSpec {
   name: string;
@@ -475,10 +481,42 @@ export interface Mission {
   /** Where `squadron serve` posts the events of the mission's runs. */
   notifications: Notification[];
   inputs: MissionInput[];
+  /** `expose = false`: not offered to other agents (the MCP server's tools, A2A agent cards). */
+  expose?: false;
   /** In declaration order. */
   datasets: DatasetSpec[];
   /** In declaration order. */
   tasks: TaskSpec[];
+  /** Folders its agents read and write with the memory tools (the Go original's memories, scratchpad, packets). */
+  slots?: MissionSlots;
+  location: SourceLocation;
+}
+
+/** A mission's memory slots: what `memories`, `memory {}`, `scratchpad` and `packets` declare. */
+export interface MissionSlots {
+  /** Names of top-level `memory` blocks (shared by every mission that lists them), in declared order. */
+  shared: string[];
+  /** `memory { description }`: the mission's own memory, kept across runs. */
+  memory?: { description: string };
+  /** `scratchpad = true`: a folder of the run's own. */
+  scratchpad: boolean;
+  /** Names of `packet` blocks: read-only folders of the project. */
+  packets: string[];
+}
+
+/** A top-level `memory "name" { description }`: a folder shared by the missions that list it. */
+export interface MemoryBlock {
+  name: string;
+  description: string;
+  location: SourceLocation;
+}
+
+/** A top-level `packet "name" { path, description }`: a folder of the project the agents may read. */
+export interface PacketBlock {
+  name: string;
+  /** Absolute, inside the project. */
+  path: string;
+  description?: string;
   location: SourceLocation;
 }
 
@@ -505,6 +543,10 @@ export interface MissionGraph {
   mcpPromptRefs?: McpPromptReference[];
   /** The project's `storage` block (the Go original's), if it has one: where `run` stores runs by default. */
   storage?: StorageBlock;
+  /** Top-level `memory` blocks (absent: none). */
+  memories?: MemoryBlock[];
+  /** Top-level `packet` blocks (absent: none). */
+  packets?: PacketBlock[];
   /** The project's `telemetry` block, if it has one (telemetry/settings.ts adds the OTEL_* variables). */
   telemetry?: TelemetryBlock;
   /**

@@ -20,8 +20,11 @@ import { checkLabels } from './schema.js';
 import { emptySymbols, type LoadContext } from './scope.js';
 import { loadGlobalAgents } from './stages/agents.js';
 import { loadMissions } from './stages/missions.js';
+import { loadMemories, loadPackets } from './stages/memory.js';
+import { outsidePackets } from './packetFiles.js';
 import { loadTelemetry } from './stages/telemetry.js';
 import { loadStorage } from './stages/storage.js';
+import { checkMcpHost } from './stages/mcpHost.js';
 import { goNameHint } from './goNames.js';
 import { loadPlugins } from './stages/plugins.js';
 import { openProjectVault } from './vault/projectVault.js';
@@ -82,16 +85,13 @@ export interface LoadedFiles {
   skipped: readonly SkippedPath[];
 }
 
-const TOP_LEVEL_BLOCKS = ['variable', 'plugin', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'mission'] as const;
+const TOP_LEVEL_BLOCKS = ['variable', 'plugin', 'model', 'tool', 'mcp', 'toolset', 'skill', 'agent', 'memory', 'packet', 'mission'] as const;
 type TopLevelType = (typeof TOP_LEVEL_BLOCKS)[number];
 
 /** Blocks of the Go original that Squadron does not have, with what to do instead. */
 const NOT_SUPPORTED: Readonly<Record<string, string>> = {
   commander: 'commander is a block inside a mission',
   task: 'task blocks belong inside a mission block',
-  memory: 'memory blocks are not supported yet (see squadron docs migrate-from-go)',
-  packet: 'packet blocks are not supported yet (see squadron docs migrate-from-go)',
-  mcp_host: 'mcp_host is not supported',
 };
 
 /** Go Squadron blocks accepted and ignored (a warning says what Squadron does instead). */
@@ -112,6 +112,8 @@ interface TopLevel {
   storage: Block[];
   /** `vault { provider }` (Go's; config/vault/vaultBlock.ts). */
   vault: Block[];
+  /** Go's `mcp_host { … }`: checked and noted (config/stages/mcpHost.ts). */
+  mcpHost: Block[];
 }
 
 interface ReadFiles {
@@ -128,8 +130,11 @@ interface ReadFiles {
 }
 
 /** Parses the files and sorts their top-level items by type; problems go to `diags`. */
-function readTopLevel(paths: readonly string[], diags: Diagnostic[]): ReadFiles {
-  const parsed = parseFiles(paths);
+function readTopLevel(paths: readonly string[], diags: Diagnostic[], projectRoot: string): ReadFiles {
+  const all = parseFiles(paths);
+  // The .hcl files in a packet's folder are the packet's, not config (as in Go): dropped with their errors.
+  const config = outsidePackets(all.files, projectRoot);
+  const parsed = { files: new Map([...all.files].filter(([f]) => config.has(f))), diagnostics: all.diagnostics.filter((d) => config.has(d.file)) };
   diags.push(...parsed.diagnostics);
   const sources = new Map<string, string>();
   for (const [file, parsedFile] of parsed.files) sources.set(file, parsedFile.source);
@@ -148,6 +153,7 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
   const allowedHosts: Attribute[] = [];
   const storage: Block[] = [];
   const vault: Block[] = [];
+  const mcpHost: Block[] = [];
   for (const file of files.values()) {
     for (const attr of file.body.attributes) {
       if (attr.name === 'skills_dir') skillsDirs.push(attr);
@@ -179,6 +185,10 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
         vault.push(block);
         continue;
       }
+      if (block.type === 'mcp_host') {
+        mcpHost.push(block);
+        continue;
+      }
       if (!(TOP_LEVEL_BLOCKS as readonly string[]).includes(block.type)) {
         const hint = NOT_SUPPORTED[block.type] ?? goNameHint(block.type) ?? suggestionHint(block.type, [...TOP_LEVEL_BLOCKS, 'telemetry']);
         diags.push(diagnosticAt(block.typeRange, 'error', 'SCH002', `unknown block "${block.type}"`, hint));
@@ -188,7 +198,7 @@ function collectTopLevel(files: ReadonlyMap<string, File>, diags: Diagnostic[]):
       blocks[block.type as TopLevelType].push(block);
     }
   }
-  return { blocks, skillsDirs, telemetry, allowedHosts, storage, vault };
+  return { blocks, skillsDirs, telemetry, allowedHosts, storage, vault, mcpHost };
 }
 
 /** One warning per variable used without a value (unsetVariables: 'unknown'), at its first use. */
@@ -212,7 +222,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const loaded: LoadedFiles = { root: found.projectRoot, files: found.files.length, skipped: found.skipped };
   if (found.files.length === 0) return { diagnostics: found.diagnostics, sources: new Map(), loaded };
   const diags: Diagnostic[] = [...found.diagnostics];
-  const { top, sources, syntaxErrorFiles, firstFile } = readTopLevel(found.files, diags);
+  const { top, sources, syntaxErrorFiles, firstFile } = readTopLevel(found.files, diags, found.projectRoot);
   const declaresMission = top.blocks.mission.length > 0;
   const eachMission = top.blocks.mcp.length === 0 && top.blocks.plugin.length === 0 ? opts.eachMission : undefined;
   /** A stage's blocks, no longer held here: each block is garbage once its stage has read it. */
@@ -241,9 +251,12 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   const models = loadModels(take('model'), ctx);
   const telemetry = loadTelemetry(top.telemetry, ctx);
   const storage = loadStorage(top.storage, ctx);
+  checkMcpHost(top.mcpHost, ctx);
   const tools = loadToolStage(take('mcp'), take('tool'), take('toolset'), ctx);
   const skills = loadSkills(take('skill'), top.skillsDirs, ctx);
   const agents = loadGlobalAgents(take('agent'), ctx);
+  const memories = loadMemories(take('memory'), top.blocks.mission, ctx);
+  const packets = loadPackets(take('packet'), ctx);
   let missions: Mission[];
   if (eachMission === undefined) {
     missions = loadMissions(take('mission'), ctx);
@@ -294,6 +307,8 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     ...(telemetry ? { telemetry } : {}),
     allowedHosts,
     ...(storage ? { storage } : {}),
+    ...(memories.length > 0 ? { memories } : {}),
+    ...(packets.length > 0 ? { packets } : {}),
   };
   return { graph: deepFreeze(graph), diagnostics, sources, loaded, secrets };
 }

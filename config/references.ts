@@ -282,7 +282,7 @@ export function lostEntries(attr: Attribute, resolved: readonly unknown[] | unde
 /** A list of `<ns>.<name>` references to one namespace (skills, agents, tasks): names, de-duplicated. */
 export function resolveNameList(
   attr: Attribute,
-  ns: 'skills' | 'agents' | 'tasks',
+  ns: 'skills' | 'agents' | 'tasks' | 'memories' | 'packets',
   known: ReadonlyMap<string, unknown>,
   scope: Scope,
   diags: Diagnostic[],
@@ -306,8 +306,8 @@ export function resolveNameList(
   return out;
 }
 
-type NameNamespace = 'skills' | 'agents' | 'tasks' | 'datasets' | 'inputs';
-const KIND_WORD: Record<NameNamespace, string> = { skills: 'skill', agents: 'agent', tasks: 'task', datasets: 'dataset', inputs: 'input' };
+type NameNamespace = 'skills' | 'agents' | 'tasks' | 'datasets' | 'inputs' | 'memories' | 'packets';
+const KIND_WORD: Record<NameNamespace, string> = { skills: 'skill', agents: 'agent', tasks: 'task', datasets: 'dataset', inputs: 'input', memories: 'shared memory', packets: 'packet' };
 
 /** One `<ns>.<name>` reference. */
 export function resolveNameRef(expr: Expression, ns: NameNamespace, known: ReadonlyMap<string, unknown>, scope: Scope, diags: Diagnostic[]): string | undefined {

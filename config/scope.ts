@@ -4,11 +4,11 @@
 
 import type { HclFunction } from './hcl/value.js';
 import type { Diagnostic, Range } from './hcl/diagnostic.js';
-import type { PluginBlock, PluginToolReference } from './graph.js';
+import type { MemoryBlock, PacketBlock, PluginBlock, PluginToolReference } from './graph.js';
 import type { AgentSpec, CustomTool, McpPromptReference, McpServer, McpToolReference, MissionInput, ModelBlock, ModelRef, Skill, ToolRefWithProvenance, Toolset, VariableValue, WorkerSpec } from './graph.js';
 import type { ListInterner, SameFieldsInterner } from './exactList.js';
 
-export const NAMESPACES = ['vars', 'models', 'builtins', 'mcp', 'plugins', 'tools', 'toolsets', 'skills', 'agents', 'tasks', 'inputs', 'datasets'] as const;
+export const NAMESPACES = ['vars', 'models', 'builtins', 'mcp', 'plugins', 'tools', 'toolsets', 'skills', 'agents', 'tasks', 'inputs', 'datasets', 'memories', 'packets'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 export type Stage = 'variable' | 'plugin' | 'model' | 'tool' | 'mcp' | 'toolset' | 'skill' | 'agent' | 'mission';
@@ -26,7 +26,7 @@ export const STAGE_NAMESPACES: Readonly<Record<Stage, readonly Namespace[]>> = {
   toolset: TOOL_STAGE,
   skill: [...TOOL_STAGE, 'toolsets'],
   agent: AGENT_STAGE,
-  mission: [...AGENT_STAGE, 'agents', 'tasks', 'inputs', 'datasets'],
+  mission: [...AGENT_STAGE, 'agents', 'tasks', 'inputs', 'datasets', 'memories', 'packets'],
 };
 
 /** Where a namespace can be referenced, for the "not available here" message. */
@@ -54,6 +54,10 @@ export interface Symbols {
   skills: Map<string, Skill>;
   /** Global agents (a mission scope adds its own). */
   agents: Map<string, AgentSpec>;
+  /** Top-level `memory` blocks (shared memories). */
+  memories: Map<string, MemoryBlock>;
+  /** Top-level `packet` blocks. */
+  packets: Map<string, PacketBlock>;
   /**
    * Declared but unusable entries (`models.x`, `tools.y`): their block had errors already reported,
    * so a reference to them is not reported again as unknown.
@@ -95,6 +99,8 @@ export function emptySymbols(unsetVariables: Symbols['unsetVariables'] = 'error'
     toolsets: new Map(),
     skills: new Map(),
     agents: new Map(),
+    memories: new Map(),
+    packets: new Map(),
     broken: new Set(),
     mcpUses: [],
     mcpPromptUses: [],

@@ -26,6 +26,8 @@ export interface DatasetSummary {
   name: string;
   items?: number;
   boundTo?: string;
+  /** Filled while the run goes (builtins.dataset.set). */
+  filled?: true;
 }
 
 /**
@@ -96,7 +98,9 @@ export function summarizeMission(m: Mission): MissionSummary {
     commander: modelLabel(m.commander.model),
     maxParallel: m.maxParallel,
     inputs: m.inputs.map((i) => i.name),
-    datasets: m.datasets.map((d) => (d.source.kind === 'items' ? { name: d.name, items: d.source.items.length } : { name: d.name, boundTo: d.source.input })),
+    datasets: m.datasets.map((d) =>
+      d.source.kind === 'items' ? { name: d.name, items: d.source.items.length } : d.source.kind === 'input' ? { name: d.name, boundTo: d.source.input } : { name: d.name, filled: true },
+    ),
     tasks: m.tasks.map((t) => ({
       name: t.name,
       worker:

@@ -10,6 +10,9 @@ import { matchRoute, type ServerState } from './routes.js';
 import { errorText, Runner } from './runner.js';
 import { Scheduler } from './scheduler.js';
 import { Notifier } from './notifier.js';
+import { ConsoleSite } from './console.js';
+import { AgentEndpoints } from './agentEndpoints.js';
+import { startPendingDeliveries } from './deliveries.js';
 
 export interface ServeOptions {
   /** The config, loaded (and its errors shown) by the caller. */
@@ -24,6 +27,8 @@ export interface ServeOptions {
   drainMs: number;
   /** How often crashed runs are looked for (ms). */
   recoverEveryMs: number;
+  /** `squadron ui`: print a one-time login URL; no schedules fired, no crashed runs taken over. */
+  ui?: boolean;
 }
 
 /** Serves until SIGTERM or SIGINT; resolves with the exit code. */
@@ -37,7 +42,9 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const notifier = new Notifier({ store, project: () => project, log, now, baseDelayMs: Number.isFinite(notifyBase) && notifyBase >= 0 ? notifyBase : 1000, stop: closing.signal });
   const runner = new Runner({ db: opts.db, env: opts.env, log, notify: (runId, type, data) => notifier.notify(runId, type, data) });
   const scheduler = new Scheduler({ store, runner, project: () => project, now, log });
-  const state: ServerState = { store, runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now };
+  const state: ServerState = { store, runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now, log };
+  // The web console at `/` (its sessions also open the /v1 routes).
+  const site = new ConsoleSite(state);
 
   let early: string | undefined;
   let drainOn: ((signal: string) => void) | undefined;
@@ -58,7 +65,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
   };
   process.on('SIGHUP', reload);
 
-  const server = createServer((req, res) => void handle(state, log, req, res));
+  const agents = new AgentEndpoints(state, opts.env, SERVER_VERSION);
+  const server = createServer((req, res) => void handle(state, log, req, res, agents, site));
   await new Promise<void>((listening, failed) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       // A port in use or not allowed is the user's to change: one line and exit 2, not an internal error.
@@ -69,7 +77,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-  opts.stdout.write(`squadron serve listening on ${url}\n`);
+  opts.stdout.write(`squadron ${opts.ui ? 'ui' : 'serve'} listening on ${url}\n`);
+  if (opts.ui) opts.stdout.write(`open the console (this link logs in once): ${url}/login?token=${site.auth.issueOneTimeToken()}\n`);
   log('info', 'listening', { url, db: store.path, config: project.path });
 
   // Crashed runs: at start, then every few seconds (a run whose runner died while we run).
@@ -79,6 +88,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     recovering = true;
     try {
       // All at once: each resume loads its config and opens the database before it starts.
+      await startPendingDeliveries(state, log);
       const ids = (await recoverableRuns(store)).filter((id) => !runner.isDriving(id));
       await Promise.all(
         ids.map((id) => (closing.signal.aborted ? undefined : runner.resume(id, { reason: 'recovered after a crash' }).catch((error: unknown) => log('warn', 'could not recover run', { run_id: id, error: errorText(error) })))),
@@ -89,10 +99,10 @@ export async function serve(opts: ServeOptions): Promise<number> {
       recovering = false;
     }
   };
-  void recover();
-  const recoverTimer = setInterval(() => void recover(), opts.recoverEveryMs);
-  void scheduler.tick();
-  const scheduleTimer = setInterval(() => void scheduler.tick(), 250);
+  if (!opts.ui) void recover();
+  const recoverTimer = setInterval(() => void (opts.ui ? undefined : recover()), opts.recoverEveryMs);
+  if (!opts.ui) void scheduler.tick();
+  const scheduleTimer = setInterval(() => void (opts.ui ? undefined : scheduler.tick()), 250);
 
   const code = await new Promise<number>((stopped) => {
     drainOn = (signal: string): void => {
@@ -102,6 +112,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
       clearInterval(scheduleTimer);
       log('info', 'draining', { signal, runs: runner.count, within_ms: opts.drainMs });
       server.close();
+      void agents.close();
       server.closeIdleConnections();
       void runner.drain(opts.drainMs).then((left) => {
         log('info', 'stopped', { runs_left_to_resume: left });
@@ -120,6 +131,9 @@ export async function serve(opts: ServeOptions): Promise<number> {
   return code;
 }
 
+/** The version the MCP server and the agent cards announce. */
+const SERVER_VERSION = '0.1.0';
+
 /** SQUADRON_CLOCK=<ISO time or ms>: the server's clock starts there (tests of signature windows); else the real clock. */
 function testClock(env: NodeJS.ProcessEnv): () => number {
   const raw = env['SQUADRON_CLOCK'];
@@ -130,11 +144,17 @@ function testClock(env: NodeJS.ProcessEnv): () => number {
   return () => Date.now() + offset;
 }
 
-async function handle(state: ServerState, log: Log, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(state: ServerState, log: Log, req: IncomingMessage, res: ServerResponse, agents: AgentEndpoints, site: ConsoleSite): Promise<void> {
   const started = performance.now();
   const url = new URL(req.url ?? '/', 'http://localhost');
   let status = 200;
   try {
+    // MCP (/mcp) and A2A: their own protocols, behind the same tokens (server/agentEndpoints.ts); then
+    // the console's pages and assets (server/console.ts).
+    if ((await agents.handle(req, res, url)) || (await site.handle(state, req, res, url))) {
+      log('info', 'request', { method: req.method, path: url.pathname, status: res.statusCode, ms: Math.round(performance.now() - started) });
+      return;
+    }
     const found = matchRoute(req.method ?? 'GET', url.pathname);
     if (!found) throw new HttpError(404, 'not_found', `no route ${url.pathname}`);
     if ('methods' in found) {
@@ -146,7 +166,7 @@ async function handle(state: ServerState, log: Log, req: IncomingMessage, res: S
     if (route.auth === 'token') {
       const header = req.headers.authorization ?? '';
       const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-      token = bearer ? await verifyToken(state.store, bearer) : undefined;
+      token = bearer ? await verifyToken(state.store, bearer) : await site.sessionFor(req);
       if (!token) {
         res.setHeader('www-authenticate', 'Bearer');
         throw new HttpError(401, 'unauthorized', bearer ? 'unknown or revoked token' : 'a bearer token is required (squadron token create)');

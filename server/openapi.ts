@@ -1,6 +1,6 @@
 // /openapi.json, made from the route table so the document lists exactly the routes served.
 
-import type { Route } from './routes.js';
+import type { Route } from './routeTypes.js';
 
 export function openApiDocument(routes: readonly Route[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};

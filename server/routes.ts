@@ -2,51 +2,18 @@
 // dispatcher, the auth check and /openapi.json all read this table, so a route cannot skip auth by
 // being added somewhere else (SSE routes included).
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { decide, getRun, listRuns, nextFires, zonedTime, type LoadedProject, type RunStore, type TokenRow } from '../api/index.js';
+import { decide, getRun, listRuns, nextFires, zonedTime } from '../api/index.js';
 import { HttpError, readJson, sendJson } from './http.js';
 import { openApiDocument } from './openapi.js';
-import type { Runner } from './runner.js';
-import { scheduleEntries, type Scheduler } from './scheduler.js';
+import { scheduleEntries } from './scheduler.js';
+import type { Route, RouteContext } from './routeTypes.js';
 import { streamEvents } from './sse.js';
 
 /** The version of the JSON documents answered (the CLI's `schema_version`). */
 const SCHEMA_VERSION = 1;
 
-export interface ServerState {
-  store: RunStore;
-  runner: Runner;
-  scheduler: Scheduler;
-  /** The config as last loaded (SIGHUP replaces it; runs in flight keep theirs). */
-  project: () => LoadedProject;
-  ready: () => boolean;
-  /** Aborted when the server drains: live streams end. */
-  closing: AbortSignal;
-  /** The clock webhook signatures are checked against (SQUADRON_CLOCK in tests). */
-  now: () => number;
-}
-
-export interface RouteContext {
-  req: IncomingMessage;
-  res: ServerResponse;
-  params: Record<string, string>;
-  query: URLSearchParams;
-  token?: TokenRow;
-  state: ServerState;
-}
-
-export interface Route {
-  method: 'GET' | 'POST';
-  /** `{name}` segments are parameters. */
-  path: string;
-  summary: string;
-  /** `signature`: a webhook, proven by its trigger's signature instead of a token. */
-  auth: 'token' | 'none' | 'signature';
-  /** `stream`: answers server-sent events. */
-  kind?: 'json' | 'stream';
-  handle: (ctx: RouteContext) => Promise<void>;
-}
+export type { ServerState, RouteContext, Route } from './routeTypes.js';
 
 const StartBody = z.object({ mission: z.string().optional(), inputs: z.record(z.string(), z.unknown()).optional() }).strict();
 const ResumeBody = z.object({ retry_failed: z.boolean().optional() }).strict();
@@ -120,14 +87,18 @@ export const routes: readonly Route[] = [
   {
     method: 'POST',
     path: '/v1/runs/{id}/cancel',
-    summary: 'Stop a run this server drives, as Ctrl-C does (status interrupted, resumable)',
+    summary: 'Stop a running run, as Ctrl-C does (status interrupted, resumable), whichever process drives it',
     auth: 'token',
-    handle: async ({ res, params, state }) => {
+    handle: async (ctx) => {
+      const { res, params, state } = ctx;
       const id = params['id']!;
       if (state.runner.cancel(id)) return sendJson(res, 202, { run_id: id, status: 'stopping' });
       const run = await state.store.runs.get(id);
       if (!run) throw new HttpError(404, 'not_found', `no run ${id}`);
-      throw new HttpError(409, 'refused', `run ${id} is ${run.status} and not driven by this server`);
+      if (run.status !== 'running') throw new HttpError(409, 'refused', `run ${id} is ${run.status}, not running`);
+      // Driven elsewhere (another server, squadron run, a worker): its runner reads the request at its next heartbeat.
+      await state.store.runCancels.request(id, who(ctx));
+      sendJson(res, 202, { run_id: id, status: 'stopping' });
     },
   },
   {

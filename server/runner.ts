@@ -22,17 +22,24 @@ interface Driven {
 
 export class Runner {
   private readonly driven = new Map<string, Driven>();
+  /** Run ids given to start() whose run is not stored yet (accepted webhook deliveries). */
+  private readonly starting = new Set<string>();
 
   constructor(private readonly opts: RunnerOptions) {}
 
-  /** Starts a run of `mission` and resolves with its id once it is stored; the run goes on in the background. */
-  start(project: LoadedProject, mission: string | undefined, inputs: Record<string, string>, onEnd?: (status: string) => void): Promise<string> {
+  /**
+   * Starts a run of `mission` and resolves with its id once it is stored; the run goes on in the
+   * background. With `runId`, the run is stored under that id (refused, run_busy, if it already is).
+   */
+  start(project: LoadedProject, mission: string | undefined, inputs: Record<string, string>, onEnd?: (status: string) => void, runId?: string): Promise<string> {
     const controller = new AbortController();
+    if (runId !== undefined) this.starting.add(runId);
     return new Promise<string>((resolveId, reject) => {
       let known: string | undefined;
       const finished = run({
         config: project,
         ...(mission !== undefined ? { mission } : {}),
+        ...(runId !== undefined ? { runId } : {}),
         inputs,
         db: this.opts.db,
         env: this.opts.env,
@@ -41,6 +48,7 @@ export class Runner {
         onRunId: (id) => {
           known = id;
           this.track(id, controller, finished.then(() => undefined, () => undefined));
+          this.starting.delete(id);
           this.opts.log('info', 'run started', { run_id: id, mission: project.graph.missions.length === 1 ? project.graph.missions[0]!.name : mission });
           resolveId(id);
         },
@@ -52,6 +60,7 @@ export class Runner {
           onEnd?.(report.status);
         },
         (error: unknown) => {
+          if (runId !== undefined) this.starting.delete(runId);
           if (known === undefined) reject(error);
           else {
             this.opts.log('error', 'run stopped with an error', { run_id: known, error: errorText(error) });
@@ -109,7 +118,7 @@ export class Runner {
   }
 
   isDriving(runId: string): boolean {
-    return this.driven.has(runId);
+    return this.driven.has(runId) || this.starting.has(runId);
   }
 
   get count(): number {

@@ -2,7 +2,7 @@
 // reconnects with Last-Event-ID (or ?after=) gets exactly what it missed, then the live tail.
 
 import { followEvents } from '../api/index.js';
-import type { RouteContext } from './routes.js';
+import type { RouteContext } from './routeTypes.js';
 
 const KEEPALIVE_MS = 15_000;
 

@@ -1,9 +1,12 @@
 // POST /webhooks/<path>: a mission's `trigger`. The request proves itself by its signature (no
 // bearer token): HMAC over "<t>.<raw body>" (or Go's shared secret header, when the trigger opts in).
 // An Idempotency-Key seen before answers the run it started; a signature seen before is a replay.
-// The JSON body is the mission's inputs; the answer is 202 {run_id} as soon as the run is stored.
+// The JSON body is the mission's inputs, checked before the answer. The delivery is stored (one
+// small insert, with the run id it will have) before the 202 {run_id}; the run starts after it (see
+// deliveries.ts: a server stopped in between leaves it to the next).
 
-import { checkSharedSecret, checkSignature, SquadronError, type Mission } from '../api/index.js';
+import { checkRunInputs, checkSharedSecret, checkSignature, newRunId, SquadronError, type Mission } from '../api/index.js';
+import { startDelivery } from './deliveries.js';
 import { HttpError, readBody, sendJson } from './http.js';
 import { inputsAsText, type RouteContext } from './routes.js';
 
@@ -14,6 +17,9 @@ export async function handleWebhook(ctx: RouteContext): Promise<void> {
   const mission: Mission | undefined = project.graph.missions.find((m) => m.trigger?.path === path);
   const trigger = mission?.trigger;
   if (!mission || !trigger) throw new HttpError(404, 'not_found', `no trigger at /webhooks/${path}`);
+  // A Go config's trigger may have no secret: it loads, but nothing unsigned starts a run.
+  if (trigger.secret === undefined) throw new HttpError(403, 'refused', `the trigger of mission ${mission.name} has no secret: set one to accept deliveries`);
+  const secret = trigger.secret;
   const raw = await readBody(req);
   const header = (name: string): string | undefined => {
     const v = req.headers[name];
@@ -21,9 +27,9 @@ export async function handleWebhook(ctx: RouteContext): Promise<void> {
   };
   let signature: string | undefined;
   if (trigger.signature === 'shared_secret' && header('x-squadron-signature') === undefined) {
-    if (!checkSharedSecret(trigger.secret, header('x-webhook-secret'))) throw new HttpError(401, 'unauthorized', 'X-Webhook-Secret does not match');
+    if (!checkSharedSecret(secret, header('x-webhook-secret'))) throw new HttpError(401, 'unauthorized', 'X-Webhook-Secret does not match');
   } else {
-    const check = checkSignature(trigger.secret, raw, header('x-squadron-signature'), state.now());
+    const check = checkSignature(secret, raw, header('x-squadron-signature'), state.now());
     if (!check.ok) throw new HttpError(401, 'unauthorized', check.why);
     signature = check.v1;
   }
@@ -54,15 +60,22 @@ export async function handleWebhook(ctx: RouteContext): Promise<void> {
     if (error instanceof HttpError) throw error;
     throw new HttpError(400, 'usage', 'the body is not valid JSON');
   }
-  let runId: string;
   try {
-    runId = await state.runner.start(project, mission.name, inputs);
+    await checkRunInputs(project, mission.name, inputs);
   } catch (error) {
     await forget();
     if (error instanceof SquadronError && error.code === 'usage') throw new HttpError(422, 'usage', error.message);
     throw error;
   }
-  if (key !== undefined) await deliveries.setRun(path, 'key', key, runId);
-  if (signature !== undefined) await deliveries.setRun(path, 'signature', signature, runId);
+  const runId = await newRunId();
+  const delivery = { runId, path, mission: mission.name, inputs, createdAt: new Date().toISOString() };
+  // One transaction: a redelivery never finds its key bound to a run id that nothing will start.
+  await state.store.transaction(async (tx) => {
+    await tx.webhookDeliveries.accept(delivery);
+    if (key !== undefined) await tx.webhookDeliveries.setRun(path, 'key', key, runId);
+    if (signature !== undefined) await tx.webhookDeliveries.setRun(path, 'signature', signature, runId);
+  });
   sendJson(res, 202, { run_id: runId });
+  // The run's refusal after the 202 (a missing credential, say) is logged; the sender may deliver again.
+  startDelivery(state, state.log, delivery, forget);
 }

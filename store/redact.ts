@@ -49,19 +49,35 @@ const MAX_ESCAPE_LEVEL = 3;
 
 // Matches, left to right: an escaped literal, or a placeholder with an optional escape-level marker
 // (`:json` is level 1, `:json2` level 2, …).
-const RESTORE_PATTERN = /\[REDACTED:(?::|([^\]\s:]+)(:json([2-9])?|:url|:form|:b64|:b64url)?\])/g;
+const RESTORE_PATTERN = /\[REDACTED:(?::|([^\]\s:]+)(:json([2-9])?|:url|:form|:b64|:b64url|:b64at[0-2]|:b64urlat[0-2])?\])/g;
 
 /**
  * The encoded forms a secret travels in besides JSON: percent-encoded in a URL (path or query, and
  * form encoding with `+` for a space) and base64 (standard and URL-safe, as a header or a token
  * carries it). Each has its marker, so restore writes back the same form of the current value.
  */
-const ENCODINGS: readonly (readonly [marker: string, encode: (value: string) => string])[] = [
+const WHOLE_ENCODINGS: readonly (readonly [marker: string, encode: (value: string) => string])[] = [
   [':url', (v) => encodeURIComponent(v)],
   [':form', (v) => new URLSearchParams([['', v]]).toString().slice(1)],
   [':b64', (v) => Buffer.from(v, 'utf8').toString('base64')],
   // Unpadded, as JWTs and URL tokens write it.
   [':b64url', (v) => Buffer.from(v, 'utf8').toString('base64url')],
+];
+/**
+ * A secret base64-encoded inside a longer value (`Basic base64("user:<secret>")`, a token that
+ * carries it): its encoding depends on where it starts modulo 3 bytes, so for each of the three
+ * starts the characters that depend on the secret alone (not on its neighbours) are a form too.
+ */
+function base64Within(value: string, at: number, url: boolean): string {
+  const bytes = Buffer.concat([Buffer.alloc(at), Buffer.from(value, 'utf8')]);
+  const text = bytes.toString(url ? 'base64url' : 'base64').replace(/=+$/, '');
+  const from = at === 0 ? 0 : 4;
+  const to = bytes.length % 3 === 0 ? text.length : Math.floor(bytes.length / 3) * 4;
+  return to - from >= 8 ? text.slice(from, to) : '';
+}
+const ENCODINGS: readonly (readonly [marker: string, encode: (value: string) => string])[] = [
+  ...WHOLE_ENCODINGS,
+  ...[0, 1, 2].flatMap((at) => [[`:b64at${at}`, (v: string) => base64Within(v, at, false)] as const, [`:b64urlat${at}`, (v: string) => base64Within(v, at, true)] as const]),
 ];
 const ENCODE_BY_MARKER = new Map(ENCODINGS);
 const NAME_PATTERN = /^[^\]\s:]+$/;
@@ -98,7 +114,8 @@ export function createSecretRedactor(secrets: readonly SecretValue[]): Redactor 
     if (!byName.has(name)) byName.set(name, value);
     addOnce(replacements, value, `[REDACTED:${name}]`);
     for (const [marker, encode] of ENCODINGS) {
-      addOnce(replacements, encode(value), `[REDACTED:${name}${marker}]`);
+      const form = encode(value);
+      if (form.length > 0) addOnce(replacements, form, `[REDACTED:${name}${marker}]`);
     }
     let forms = [value];
     for (let level = 1; level <= MAX_ESCAPE_LEVEL; level++) {

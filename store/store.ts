@@ -18,6 +18,7 @@ import type { StoredResultsRepo } from './repos/storedResults.js';
 import type { TasksRepo } from './repos/tasks.js';
 import type { TokensRepo } from './repos/tokens.js';
 import type { WebhookDeliveriesRepo } from './repos/webhookDeliveries.js';
+import type { RunCancelsRepo } from './repos/runCancels.js';
 import type { SchedulesRepo } from './repos/schedules.js';
 import type { TurnsRepo } from './repos/turns.js';
 import type { UnitsRepo } from './repos/units.js';
@@ -66,6 +67,7 @@ export interface Store {
   tokens: TokensRepo;
   /** Webhook deliveries `squadron serve` has seen (idempotency keys, signatures). */
   webhookDeliveries: WebhookDeliveriesRepo;
+  runCancels: RunCancelsRepo;
   /** Schedule fires (one per schedule and time across servers) and pauses. */
   schedules: SchedulesRepo;
 }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../core/assets.js';
-import type { Instrument, RunInstrument, RunObserved } from '../runtime/instrument.js';
+import type { Instrument, RunInstrument, RunObserved } from '../runtime/run/instrument.js';
 import { contentReader } from './content.js';
 import { openExport } from './export.js';
 import { RunSpans } from './runSpans.js';

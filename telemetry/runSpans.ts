@@ -7,7 +7,7 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { Mission, MissionGraph, ModelRef } from '../config/graph.js';
-import type { RunEvent } from '../runtime/events.js';
+import type { RunEvent } from '../runtime/kernel/events.js';
 import type { Redactor } from '../store/index.js';
 import { ATTR, finishReason, providerName, toolSource } from './attributes.js';
 import type { TelemetryExport } from './export.js';

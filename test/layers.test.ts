@@ -18,10 +18,12 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // The OpenTelemetry export observes the runtime's events; api attaches it when it is configured.
   telemetry: ['runtime', 'config', 'config/hcl', 'store', 'core'],
   api: ['telemetry', 'runtime', 'config', 'config/hcl', 'store', 'core'],
-  // The HTTP server runs missions only through api/.
-  server: ['api', 'core'],
-  // `squadron serve` starts the server.
-  cli: ['server', 'api', 'runtime', 'config', 'config/hcl', 'store', 'core'],
+  // Missions as tools for other agents (MCP server, A2A): through api/ only.
+  mcpserver: ['api', 'core'],
+  // The HTTP server runs missions only through api/, and mounts the MCP server and A2A.
+  server: ['mcpserver', 'api', 'core'],
+  // `squadron serve` starts the server; `squadron mcp serve` the MCP server over stdio.
+  cli: ['server', 'mcpserver', 'api', 'core'],
 };
 
 function roomOf(file: string): string | undefined {
@@ -59,7 +61,70 @@ function upwardImports(): string[] {
   return wrong;
 }
 
+/**
+ * Inside runtime/, the rooms tell the story top-down (docs/concepts/runtime-rooms.md): a room may
+ * import only the rooms after it.
+ */
+const RUNTIME_ROOMS = [
+  'testing',
+  'plan',
+  'inspect',
+  'run',
+  'schedule',
+  'iteration',
+  'agents',
+  'session',
+  'context',
+  'operator',
+  'model',
+  'budget',
+  'results',
+  'skills',
+  'discovery',
+  'memory',
+  'kernel',
+  'tools',
+  'providers',
+] as const;
+
+function runtimeRoomOf(file: string): string | undefined {
+  const rel = relative(join(ROOT, 'runtime'), file).split('\\').join('/');
+  if (rel.startsWith('..') || !rel.includes('/')) return undefined;
+  return rel.split('/')[0];
+}
+
+function upwardInsideRuntime(): string[] {
+  const wrong: string[] = [];
+  const rank = (room: string | undefined): number => (room === undefined ? -1 : (RUNTIME_ROOMS as readonly string[]).indexOf(room));
+  for (const file of sourceFiles(join(ROOT, 'runtime'))) {
+    const from = runtimeRoomOf(file);
+    if (from === undefined) continue;
+    if (rank(from) < 0) {
+      wrong.push(`${relative(ROOT, file)} is in no room of runtime/`);
+      continue;
+    }
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const spec = match[1] ?? match[2] ?? match[3]!;
+      const path = resolve(dirname(file), spec);
+      if (roomOf(path) !== 'runtime') continue;
+      const to = runtimeRoomOf(path);
+      if (to === from) continue;
+      if (rank(to) <= rank(from)) wrong.push(`${relative(ROOT, file)} imports ${spec} (${from} → ${to ?? 'runtime/'})`);
+    }
+  }
+  return wrong;
+}
+
 describe('layers', () => {
+  it('inside runtime/, no room imports a room above its own', () => {
+    expect(upwardInsideRuntime()).toEqual([]);
+  });
+
+  it('runtime/ has no loose files', () => {
+    const loose = readdirSync(join(ROOT, 'runtime')).filter((name) => name.endsWith('.ts'));
+    expect(loose).toEqual([]);
+  });
+
   it('no source file imports a room above its own', () => {
     expect(upwardImports()).toEqual([]);
   });

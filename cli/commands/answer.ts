@@ -5,9 +5,9 @@
 import type { Command } from 'commander';
 import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
 import { recordDecision } from '../operatorCommands.js';
-import { DB_OPTION_HELP } from '../storeAccess.js';
+import { DB_OPTION_HELP } from '../databaseAccess.js';
 import { JSON_FLAG_HELP } from '../json.js';
-import type { OperatorAnswer } from '../../runtime/operator/types.js';
+import type { OperatorAnswer } from '../../api/decide.js';
 
 interface AnswerFlags {
   question?: string;

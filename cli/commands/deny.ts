@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { CliError, type CliIo } from '../io.js';
 import { recordDecision } from '../operatorCommands.js';
-import { DB_OPTION_HELP } from '../storeAccess.js';
+import { DB_OPTION_HELP } from '../databaseAccess.js';
 import { JSON_FLAG_HELP } from '../json.js';
 
 export function register(program: Command, io: CliIo): void {

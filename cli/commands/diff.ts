@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { RunDiff, TaskSide } from '../../api/index.js';
 import { type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
-import { DB_OPTION_HELP, findRunDatabase } from '../storeAccess.js';
+import { DB_OPTION_HELP, findRunDatabase } from '../databaseAccess.js';
 import { table } from '../table.js';
 import { groupDigits } from '../../core/digits.js';
 

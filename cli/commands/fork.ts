@@ -8,7 +8,7 @@ import { promptIfTerminal } from '../operatorPrompt.js';
 import { CliError, collect, parseKeyValues, positiveInt, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP } from '../json.js';
 import { configErrors, maskSecrets, printWarnings, secretsSeen } from '../project.js';
-import { DB_OPTION_HELP, noRunIn, resumeDatabase, storeCommand } from '../storeAccess.js';
+import { DB_OPTION_HELP, noRunIn, resumeDatabase, storeCommand } from '../databaseAccess.js';
 import type { ForkRequest } from '../../api/index.js';
 import { interruptOnSigint, printRunReport, progressFor } from '../runReport.js';
 
@@ -59,7 +59,7 @@ async function forkCommand(io: CliIo, runId: string, flags: ForkFlags): Promise<
       ...(flags.config ? { config: resolve(io.cwd, flags.config) } : {}),
       ...(flags.replay ? { replay: resolve(io.cwd, flags.replay) } : {}),
       signal: interrupt.signal,
-      progress: progressFor(io, Boolean(flags.json)),
+      watch: progressFor(io, Boolean(flags.json)),
       ...promptIfTerminal(io),
       onSecrets: seen.record,
       onLoaded: async (project) => {

@@ -2,10 +2,10 @@
 // send_to — as Graphviz DOT (default), Mermaid, or JSON. Reads the config only; nothing runs.
 
 import { Option, type Command } from 'commander';
-import { taskEdges } from '../../config/taskEdges.js';
+import { missionTaskGraph } from '../../api/graph.js';
 import { collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
-import { loadProject, selectMission } from '../project.js';
+import { loadProject } from '../project.js';
 import { toDot, toMermaid } from '../taskGraphText.js';
 
 interface GraphFlags {
@@ -27,10 +27,8 @@ export function register(program: Command, io: CliIo): void {
     .action(async (path: string, flags: GraphFlags) => {
       // No model is called: a variable without a value is a warning, as for plan.
       const project = await loadProject(io, path, parseKeyValues(flags.var, '--var'), { unsetVariables: 'unknown' });
-      const mission = selectMission(project.graph, flags.mission);
-      const direct = mission.tasks.filter((t) => t.direct).map((t) => t.name);
-      const graph = { mission: mission.name, tasks: mission.tasks.map((t) => t.name), edges: taskEdges(mission), ...(direct.length > 0 ? { direct } : {}) };
-      if (flags.json === true || flags.format === 'json') writeJson(io, graph);
+      const graph = missionTaskGraph(project, flags.mission);
+      if (flags.json === true || flags.format === 'json') writeJson(io, { ...graph });
       else io.stdout.write(flags.format === 'mermaid' ? toMermaid(graph) : toDot(graph));
     });
 }

@@ -29,6 +29,7 @@ export const commands: readonly CommandEntry[] = [
   { name: 'logs', load: () => import('./logs.js') },
   { name: 'worker', load: () => import('./worker.js') },
   { name: 'serve', load: () => import('./serve.js') },
+  { name: 'ui', load: () => import('./ui.js') },
   { name: 'token', load: () => import('./token.js') },
   { name: 'mcp', load: () => import('./mcp.js') },
   { name: 'vars', load: () => import('./vars.js') },

@@ -7,21 +7,12 @@
 // .squadronignore, and the command says so: a config folder is loaded recursively, so the new files
 // would otherwise join the project around them.
 
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { join, relative } from 'node:path';
 import { Option, type Command } from 'commander';
-import { assetPath } from '../../core/assets.js';
-import { closest } from '../../config/suggest.js';
-import { SQUADRON_DIR } from '../../config/projectLayout.js';
-import { IGNORE_FILE } from '../../config/ignoreFile.js';
+import { IGNORE_FILE } from '../../api/projectFiles.js';
+import { INIT_PROVIDER_NAMES, initProject } from '../../api/init.js';
 import { CliError, EXIT, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
-import { INIT_PROVIDER_NAMES, INIT_PROVIDERS, starterMission, starterReadme } from '../initProviders.js';
-
-const STARTER = 'starter';
-
-/** Folders an example may hold locally (runs, dependencies) that are never copied. */
-const SKIPPED = new Set([SQUADRON_DIR, 'node_modules']);
 
 export function register(program: Command, io: CliIo): void {
   program
@@ -40,109 +31,29 @@ export function register(program: Command, io: CliIo): void {
 }
 
 function init(dir: string, example: string | undefined, providerName: string, io: CliIo, json: boolean): number {
-  const name = example ?? STARTER;
-  const source = exampleDir(name);
-  const target = resolve(io.cwd, dir);
-  if (existsSync(target) && !statSync(target).isDirectory()) throw new CliError(`${dir} exists and is not a directory`);
-  const files = filesIn(source);
-  const taken = files.filter((f) => existsSync(join(target, f)));
-  if (taken.length > 0) {
-    const shown = relative(io.cwd, join(target, taken[0]!)) || taken[0]!;
-    const more = taken.length > 1 ? ` (and ${taken.length - 1} more)` : '';
-    throw new CliError(`${shown} already exists${more}; init never overwrites files: choose a new or empty directory`);
-  }
-  const enclosing = enclosingProject(io.cwd, target);
-  for (const file of files) {
-    mkdirSync(dirname(join(target, file)), { recursive: true });
-    copyFileSync(join(source, file), join(target, file));
-  }
-  const provider = INIT_PROVIDERS[providerName];
-  if (example === undefined && provider !== undefined) {
-    for (const [file, rewrite] of [['mission.hcl', starterMission], ['README.md', starterReadme]] as const) {
-      const path = join(target, file);
-      if (existsSync(path)) writeFileSync(path, rewrite(readFileSync(path, 'utf8'), provider));
-    }
-  }
-  const where = relative(io.cwd, target) || '.';
-  const ignored = enclosing === undefined ? undefined : ignoreIn(enclosing, target);
+  const made = initProject({ dir, ...(example !== undefined ? { example } : {}), provider: providerName, cwd: io.cwd });
+  const { files } = made;
+  const where = relative(io.cwd, made.dir) || '.';
+  const ignored = made.ignoredIn?.pattern;
   const next = [`squadron validate ${where}`, `squadron plan ${where}`, `squadron run ${where}`];
   if (json) {
     writeJson(io, {
       created: where,
-      example: name,
+      example: made.example,
       ...(example === undefined ? { provider: providerName } : {}),
       files,
-      ...(ignored ? { ignored_in: relative(io.cwd, join(enclosing!, IGNORE_FILE)) || IGNORE_FILE, ignore_pattern: ignored } : {}),
+      ...(made.ignoredIn ? { ignored_in: relative(io.cwd, made.ignoredIn.file) || IGNORE_FILE, ignore_pattern: made.ignoredIn.pattern } : {}),
       next,
     });
     return EXIT.ok;
   }
-  const what = example === undefined ? `a starter project (${providerName})` : `the ${name} example`;
+  const what = example === undefined ? `a starter project (${providerName})` : `the ${made.example} example`;
   io.stdout.write(`created ${what} in ${where}: ${files.join(', ')}\n`);
-  if (ignored) {
-    const project = relative(io.cwd, enclosing!) || '.';
+  if (made.ignoredIn) {
+    const project = relative(io.cwd, made.ignoredIn.project) || '.';
     io.stdout.write(`${where} is inside the project in ${project}: added ${ignored} to ${join(project, IGNORE_FILE)}, so that project does not load it\n`);
   }
   const readme = files.includes('README.md') ? ` (see ${join(where, 'README.md')})` : '';
   io.stdout.write(`next: ${next[0]}, then ${next[1]} and ${next[2]}${readme}\n`);
   return EXIT.ok;
-}
-
-/**
- * The project `target` would join: the nearest folder above it, up to the current one, that holds
- * .hcl files or a project's .squadron folder. Only folders at or below the current one are
- * considered: init never writes above where it was started.
- */
-function enclosingProject(cwd: string, target: string): string | undefined {
-  if (target === cwd || !target.startsWith(cwd === sep ? cwd : `${cwd}${sep}`)) return undefined;
-  for (let dir = dirname(target); ; dir = dirname(dir)) {
-    if (isProject(dir)) return dir;
-    if (dir === cwd || dir === dirname(dir)) return undefined;
-  }
-}
-
-function isProject(dir: string): boolean {
-  try {
-    return existsSync(join(dir, SQUADRON_DIR)) || readdirSync(dir, { withFileTypes: true }).some((e) => e.isFile() && e.name.endsWith('.hcl'));
-  } catch {
-    return false;
-  }
-}
-
-/** Adds `/sub/dir/` to the project's .squadronignore (unless a line already says so); the pattern written. */
-function ignoreIn(project: string, target: string): string {
-  const pattern = `/${relative(project, target).split(sep).join('/')}/`;
-  const file = join(project, IGNORE_FILE);
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  if (!text.split(/\r?\n/).some((l) => l.trim() === pattern)) {
-    const sep = text === '' || text.endsWith('\n') ? '' : '\n';
-    appendFileSync(file, `${sep}${text === '' ? '# Folders made by squadron init inside this project (each a project of its own)\n' : ''}${pattern}\n`);
-  }
-  return pattern;
-}
-
-/** examples/<name>; an unknown name is a usage error listing the examples. */
-function exampleDir(name: string): string {
-  const names = readdirSync(assetPath('examples'), { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name)
-    .sort();
-  if (!names.includes(name)) {
-    const near = closest(name, names);
-    const hint = near === undefined ? '' : `did you mean ${near}? `;
-    throw new CliError(`unknown example "${name}". ${hint}Examples: ${names.join(', ')}`, 'not_found');
-  }
-  return assetPath('examples', name);
-}
-
-/** Every file under `root`, as paths relative to it, in a stable order. */
-function filesIn(root: string, sub = ''): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(root, sub), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    if (SKIPPED.has(entry.name)) continue;
-    const rel = sub === '' ? entry.name : join(sub, entry.name);
-    if (entry.isDirectory()) out.push(...filesIn(root, rel));
-    else if (entry.isFile()) out.push(rel);
-  }
-  return out;
 }

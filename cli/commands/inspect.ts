@@ -2,14 +2,12 @@
 // with --transcript, every session's messages and tool calls in order.
 
 import type { Command } from 'commander';
-import type { RunInspection, SessionTranscript, StoredResultInspection } from '../../runtime/inspect.js';
-import { spendText } from '../../runtime/budget/stored.js';
-import type { Part } from '../../runtime/providers/types.js';
-import { totalTokens, type UsageTotals } from '../../runtime/usage.js';
+import type { Part, RunInspection, SessionTranscript, StoredResultInspection } from '../../api/inspect.js';
+import { spendText, totalTokens, type UsageTotals } from '../../api/usage.js';
 import { CliError, type CliIo } from '../io.js';
 import { inspectionJson } from '../../api/inspectJson.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
-import { DB_OPTION_HELP, openStoreWithRun } from '../storeAccess.js';
+import { DB_OPTION_HELP, openStoreWithRun } from '../databaseAccess.js';
 import { indent } from '../table.js';
 import { groupDigits } from '../../core/digits.js';
 import { forkPointText } from '../../api/forkText.js';
@@ -37,7 +35,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--follow', 'first print the live events until the run ends (as squadron logs -f), then the run')
     .option('--json', JSON_FLAG_HELP)
     .action(async (runId: string, flags: InspectFlags) => {
-      const { inspectRun, inspectStoredResult } = await import('../../runtime/inspect.js');
+      const { inspectRun, inspectStoredResult } = await import('../../api/inspect.js');
       const { store } = await openStoreWithRun(io, flags.db, runId);
       try {
         if (flags.follow) {

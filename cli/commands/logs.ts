@@ -3,7 +3,7 @@
 
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
-import { DB_OPTION_HELP, openStoreWithRun } from '../storeAccess.js';
+import { DB_OPTION_HELP, openStoreWithRun } from '../databaseAccess.js';
 import { printEvents } from '../eventFollow.js';
 
 export function register(program: Command, io: CliIo): void {

@@ -3,9 +3,9 @@
 
 import type { Command } from 'commander';
 import { scheduleLines } from '../scheduleLines.js';
-import type { AgentPlan, BudgetPlan, ContextPlan, IteratorPlan, MissionPlan, RequestBytes, ToolResponsePlan } from '../../runtime/plan.js';
-import { describeLimits } from '../../runtime/budget/limits.js';
-import { describeSelection } from '../../runtime/progress.js';
+import type { AgentPlan, BudgetPlan, ContextPlan, IteratorPlan, MissionPlan, RequestBytes, ToolResponsePlan } from '../../api/plan.js';
+import { describeLimits } from '../../api/usage.js';
+import { describeSelection } from '../progress.js';
 import { collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, jsonDocument } from '../json.js';
 import { loadProject } from '../project.js';
@@ -37,7 +37,7 @@ export function register(program: Command, io: CliIo): void {
     // The config is checked before the runtime is loaded, so a mistake is reported at once.
     // No model is called: the secrets are not needed, and a variable without a value shows as <vars.name>.
     const project = await loadProject(io, path, parseKeyValues(flags.var, '--var'), { unsetVariables: 'unknown' });
-    const [{ plan: planOf }, { secretRedactor }] = await Promise.all([import('../../api/index.js'), import('../../runtime/secretRedactor.js')]);
+    const [{ plan: planOf }, { secretRedactor }] = await Promise.all([import('../../api/index.js'), import('../../api/secrets.js')]);
     const warnings: string[] = [];
     const plan = await planOf({
       config: project,

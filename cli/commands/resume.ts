@@ -9,11 +9,11 @@ import type { Command } from 'commander';
 
 import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP } from '../json.js';
-import { parseBudgetFlag, type Limits } from '../../runtime/budget/limits.js';
+import { parseBudgetFlag, type Limits } from '../../api/usage.js';
 import { configErrors, maskSecrets, printWarnings, secretsSeen } from '../project.js';
-import { DB_OPTION_HELP, noRunIn, resumeDatabase, shownPath, storeCommand } from '../storeAccess.js';
+import { DB_OPTION_HELP, noRunIn, resumeDatabase, shownPath, storeCommand } from '../databaseAccess.js';
 import { readDbLocation } from '../dbLocation.js';
-import { isPostgresUrl } from '../../store/postgres/url.js';
+import { isPostgresUrl } from '../../api/database.js';
 import type { ResumeRequest } from '../../api/index.js';
 import { interruptOnSigint, printRunReport, progressFor } from '../runReport.js';
 
@@ -83,7 +83,7 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
       acceptNewWorkspace: Boolean(flags.acceptNewWorkspace),
       ...(budget ? { budget } : {}),
       signal: interrupt.signal,
-      progress: progressFor(io, Boolean(flags.json)),
+      watch: progressFor(io, Boolean(flags.json)),
       ...promptIfTerminal(io),
       onSecrets: seen.record,
       onLoaded: async (project) => {

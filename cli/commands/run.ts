@@ -3,15 +3,14 @@
 import { promptIfTerminal } from '../operatorPrompt.js';
 import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { Mission, MissionGraph } from '../../config/graph.js';
 import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
-import { isPostgresUrl } from '../../store/postgres/url.js';
+import { isPostgresUrl } from '../../api/database.js';
 import { JSON_FLAG_HELP } from '../json.js';
-import { loadProject, selectMission } from '../project.js';
+import { loadProject } from '../project.js';
 import { interruptOnSigint, printRunReport, progressFor } from '../runReport.js';
 import { addSelectionFlags, selectionOf, type SelectionFlags } from '../selectionFlags.js';
-import { DB_OPTION_HELP, runDbPath, shownPath, storeCommand } from '../storeAccess.js';
-import type { RunRequest } from '../../api/index.js';
+import { DB_OPTION_HELP, runDbPath, shownPath, storeCommand } from '../databaseAccess.js';
+import type { RunSpec } from '../../api/index.js';
 
 interface RunFlags extends SelectionFlags {
   mission?: string;
@@ -47,68 +46,67 @@ export function register(program: Command, io: CliIo): void {
 async function runCommand(io: CliIo, path: string, flags: RunFlags): Promise<number> {
   // The config is checked first; the runtime (model SDKs, MCP, SQLite) loads only for a valid one.
   const project = await loadProject(io, path, parseKeyValues(flags.var, '--var'));
-  const { run } = await import('../../api/index.js');
-  const mission = selectMission(project.graph, flags.mission);
-  const dbPath = runDbPath(io, project.graph.projectRoot, flags.db, project.graph.storage);
-  const replay = flags.replay === undefined ? undefined : resolve(io.cwd, flags.replay);
-  announceReplay(io, project.graph, mission, replay);
-
-  const request: RunRequest = {
+  const { resolveRun } = await import('../../api/index.js');
+  // The mission is selected, its inputs converted and every path made absolute once, here: what
+  // follows (the notes, the run or its queueing) reads this one specification.
+  const spec = await resolveRun({
     config: project,
-    mission: mission.name,
+    ...(flags.mission ? { mission: flags.mission } : {}),
     inputs: parseKeyValues(flags.input, '--input'),
     selection: selectionOf(flags),
-    db: dbPath,
+    db: runDbPath(io, project.graph.projectRoot, flags.db, project.graph.storage),
     ...(flags.workspace ? { workspace: resolve(io.cwd, flags.workspace) } : {}),
-    ...(replay ? { replay } : {}),
+    ...(flags.replay ? { replay: resolve(io.cwd, flags.replay) } : {}),
     ...(flags.record ? { record: resolve(io.cwd, flags.record) } : {}),
-    env: io.env,
-  };
-  if (flags.detach) return detachCommand(io, request, flags, dbPath);
+  });
+  announceReplay(io, spec);
+  if (flags.detach) return detachCommand(io, spec, flags);
+  const { run } = await import('../../api/index.js');
   let runId = '';
   const interrupt = interruptOnSigint(io);
   try {
-    const report = await run({
-      ...request,
+    const report = await run(spec, {
+      env: io.env,
       signal: interrupt.signal,
-      progress: progressFor(io, Boolean(flags.json)),
+      watch: progressFor(io, Boolean(flags.json)),
       ...promptIfTerminal(io),
       onRunId: (id) => {
         runId = id;
         if (!flags.json) io.stdout.write(`run ${id}\n`);
       },
       onPreviousInterrupted: (id) => {
-        io.stderr.write(`note: the last run of mission "${mission.name}" (${id}) was interrupted; resume it with: ${storeCommand(io, 'resume', id, dbPath)}\n`);
+        io.stderr.write(`note: the last run of mission "${spec.mission.name}" (${id}) was interrupted; resume it with: ${storeCommand(io, 'resume', id, spec.db)}\n`);
       },
     });
-    return printRunReport(io, report, Boolean(flags.json), storeCommand(io, 'resume', runId, dbPath), storeCommand(io, 'inspect', runId, dbPath));
+    return printRunReport(io, report, Boolean(flags.json), storeCommand(io, 'resume', runId, spec.db), storeCommand(io, 'inspect', runId, spec.db));
   } finally {
     interrupt.dispose();
   }
 }
 
 /** `run --detach`: stores and queues the run, prints its id (or its JSON document) and returns. */
-async function detachCommand(io: CliIo, request: RunRequest, flags: RunFlags, dbPath: string): Promise<number> {
-  if (!isPostgresUrl(dbPath)) {
-    throw new CliError(`--detach needs a PostgreSQL database (--db postgres://… or SQUADRON_DATABASE_URL): a run queued in the SQLite file ${shownPath(io, dbPath)} would have no worker to take it; run it without --detach`, 'usage');
+async function detachCommand(io: CliIo, spec: RunSpec, flags: RunFlags): Promise<number> {
+  if (!isPostgresUrl(spec.db)) {
+    throw new CliError(`--detach needs a PostgreSQL database (--db postgres://… or SQUADRON_DATABASE_URL): a run queued in the SQLite file ${shownPath(io, spec.db)} would have no worker to take it; run it without --detach`, 'usage');
   }
   const { enqueue } = await import('../../api/index.js');
-  const runId = await enqueue(request);
+  const runId = await enqueue(spec, { env: io.env });
   if (flags.json) io.stdout.write(`${JSON.stringify({ run_id: runId, status: 'queued' }, null, 2)}\n`);
-  else io.stdout.write(`run ${runId}\nqueued for the workers of ${shownPath(io, dbPath)} (squadron worker); follow it with: ${storeCommand(io, 'logs', runId, dbPath)} -f\n`);
+  else io.stdout.write(`run ${runId}\nqueued for the workers of ${shownPath(io, spec.db)} (squadron worker); follow it with: ${storeCommand(io, 'logs', runId, spec.db)} -f\n`);
   return 0;
 }
 
-function announceReplay(io: CliIo, graph: MissionGraph, mission: Mission, replay: string | undefined): void {
+function announceReplay(io: CliIo, spec: RunSpec): void {
+  const replay = spec.options.replay;
   if (replay) {
     io.stderr.write(`note: model responses are replayed from ${relative(io.cwd, replay)} — no model is called; tools, scheduling and storage run for real\n`);
     return;
   }
+  const mission = spec.mission;
   const blocks = new Set([mission.commander.model.block, ...mission.tasks.flatMap((t) => (t.worker ? [t.worker.model.block] : []))]);
-  for (const block of graph.models) {
+  for (const block of spec.project.graph.models) {
     if (blocks.has(block.name) && block.provider === 'replay' && block.cassette) {
       io.stderr.write(`note: model "${block.name}" replays its responses from ${relative(io.cwd, block.cassette)} — no model is called; tools, scheduling and storage run for real\n`);
     }
   }
 }
-

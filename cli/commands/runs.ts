@@ -1,12 +1,12 @@
 // `squadron runs`: the stored runs, newest first, with status, duration, tokens and cost.
 
 import type { Command } from 'commander';
-import { spendText } from '../../runtime/budget/stored.js';
+import { spendText } from '../../api/usage.js';
 import { listRuns } from '../../api/runDocuments.js';
 import { forkPointText } from '../../api/forkText.js';
 import { positiveInt, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
-import { DB_OPTION_HELP, openStoresToRead, shownPath } from '../storeAccess.js';
+import { DB_OPTION_HELP, openStoresToRead, shownPath } from '../databaseAccess.js';
 import { formatDuration, table } from '../table.js';
 import { groupDigits } from '../../core/digits.js';
 import { registerPrune } from '../runsPrune.js';

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { CliError, type CliIo } from '../io.js';
 import { loadProject, printWarnings } from '../project.js';
-import { DB_OPTION_HELP, runDbPath } from '../storeAccess.js';
+import { DB_OPTION_HELP, runDbPath } from '../databaseAccess.js';
 
 interface ServeFlags {
   port: string;

@@ -2,10 +2,9 @@
 // exact ranked page the worker's search_tools would return for a query.
 
 import type { Command } from 'commander';
-import type { TaskSpec } from '../../config/graph.js';
-import { CliError, collect, parseKeyValues, positiveInt, type CliIo } from '../io.js';
+import { collect, parseKeyValues, positiveInt, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
-import { loadProject, selectMission } from '../project.js';
+import { loadProject } from '../project.js';
 import { table } from '../table.js';
 
 interface ToolsFlags {
@@ -34,51 +33,30 @@ export function register(program: Command, io: CliIo): void {
       // The config is checked before the runtime is loaded, so a mistake is reported at once.
       // Listing and searching call no tool: the secrets are not needed (an MCP server that needs one is reported unavailable).
       const project = await loadProject(io, path, parseKeyValues(flags.var, '--var'), { unsetVariables: 'unknown' });
-      const [{ workerTools }, { createRunTools }, { oneLine, PAGE_SIZE }] = await Promise.all([
-        import('../../runtime/plan.js'),
-        import('../../runtime/toolResolver.js'),
-        import('../../runtime/discovery/index.js'),
-      ]);
-      const mission = selectMission(project.graph, flags.mission);
-      const task = pickTask(mission.tasks, flags.task);
-      const runTools = createRunTools(project.graph, (ref, message) => io.stderr.write(`warning: tool ${ref} is unavailable: ${message}\n`));
-      try {
-        const listing = await workerTools(
-          { graph: project.graph, mission, inputs: {}, overrides: { noTools: false, skills: [], noSkills: false }, tools: runTools.resolver },
-          task,
-        );
-        if (flags.search !== undefined) {
-          const page = listing.search(flags.search, flags.group, flags.page);
-          if (flags.json) {
-            writeJson(io, { query: flags.search, ...(flags.group ? { group: flags.group } : {}), ...page });
-          } else if (page.results.length === 0) {
-            io.stdout.write(`no tools of task ${task.name} match "${flags.search}"\n`);
-          } else {
-            io.stdout.write(table(['#', 'NAME', 'GROUP', 'SCORE', 'DESCRIPTION'], page.results.map((r, i) => [String((flags.page - 1) * PAGE_SIZE + i + 1), r.name, r.group, r.score.toFixed(2), r.description])));
-            io.stdout.write(`${page.total} match${page.total === 1 ? '' : 'es'}${page.next_page ? ` · next page: --page ${page.next_page}` : ''}\n`);
-          }
-          return;
-        }
+      const { taskTools } = await import('../../api/tools.js');
+      const listing = await taskTools({
+        config: project,
+        ...(flags.mission ? { mission: flags.mission } : {}),
+        ...(flags.task ? { task: flags.task } : {}),
+        onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
+      });
+      if (flags.search !== undefined) {
+        const page = listing.search(flags.search, flags.group, flags.page);
         if (flags.json) {
-          writeJson(io, { task: task.name, tools: listing.tools });
-          return;
+          writeJson(io, { query: flags.search, ...(flags.group ? { group: flags.group } : {}), results: page.results, total: page.total, ...(page.nextPage !== undefined ? { next_page: page.nextPage } : {}) });
+        } else if (page.results.length === 0) {
+          io.stdout.write(`no tools of task ${listing.task} match "${flags.search}"\n`);
+        } else {
+          io.stdout.write(table(['#', 'NAME', 'GROUP', 'SCORE', 'DESCRIPTION'], page.results.map((r, i) => [String((flags.page - 1) * listing.pageSize + i + 1), r.name, r.group, r.score.toFixed(2), r.description])));
+          io.stdout.write(`${page.total} match${page.total === 1 ? '' : 'es'}${page.nextPage ? ` · next page: --page ${page.nextPage}` : ''}\n`);
         }
-        io.stdout.write(`task ${task.name}: ${listing.tools.length} authorized tool${listing.tools.length === 1 ? '' : 's'}\n`);
-        io.stdout.write(table(['NAME', 'GROUP', 'VIA', 'DESCRIPTION'], listing.tools.map((t) => [t.name, t.group, t.via, oneLine(t.description)])));
-      } finally {
-        await runTools.close();
+        return;
       }
+      if (flags.json) {
+        writeJson(io, { task: listing.task, tools: listing.tools });
+        return;
+      }
+      io.stdout.write(`task ${listing.task}: ${listing.tools.length} authorized tool${listing.tools.length === 1 ? '' : 's'}\n`);
+      io.stdout.write(table(['NAME', 'GROUP', 'VIA', 'DESCRIPTION'], listing.tools.map((t) => [t.name, t.group, t.via, listing.oneLine(t.description)])));
     });
-}
-
-
-function pickTask(tasks: readonly TaskSpec[], name: string | undefined): TaskSpec {
-  if (name !== undefined) {
-    const task = tasks.find((t) => t.name === name);
-    if (!task) throw new CliError(`no task "${name}" (tasks: ${tasks.map((t) => t.name).join(', ')})`, 'not_found');
-    return task;
-  }
-  const withTools = tasks.filter((t) => t.worker);
-  if (withTools.length === 1) return withTools[0]!;
-  throw new CliError(`choose a task with --task (tasks with tools: ${withTools.map((t) => t.name).join(', ') || 'none'})`);
 }

@@ -3,41 +3,16 @@
 // Exit 0 when valid (warnings allowed), 1 when invalid, 2 on a usage error. `--json` (or its older
 // spelling `--format json`) prints the documented `{valid, diagnostics, summary}` contract on stdout.
 
-import { statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { scheduleLines } from '../scheduleLines.js';
 import { Option, type Command } from 'commander';
-import type { McpToolLister, McpToolListing } from '../../config/mcpCheck.js';
-import { countSummary, diagnosticToJson, renderDiagnostics, sourceReaderFor } from '../../config/diagnostics.js';
-import { validateProject } from '../../config/validateProject.js';
-import { summarize, summarizeItem, summarizeMission, type MissionSummary, type WholeServers } from '../../config/summary.js';
-import type { Diagnostic } from '../../config/hcl/diagnostic.js';
-import type { McpServer, Mission, MissionGraph, PluginBlock } from '../../config/graph.js';
-import type { PluginToolLister } from '../../config/pluginCheck.js';
-import type { LoadedFiles } from '../../config/load.js';
-import { mcpToolCacheDir } from '../../config/projectLayout.js';
+import { checkConfig, summarize, summarizeItem, summarizeMission, type McpToolLister, type MissionSummary, type WholeServers } from '../../api/validate.js';
+import { countSummary, diagnosticToJson, renderDiagnostics, sourceReaderFor, type Diagnostic } from '../../api/diagnostics.js';
+import type { LoadedFiles, Mission, MissionGraph } from '../../api/index.js';
 import { collect, EXIT, parseKeyValues, redactOutput, shownPath, useColor, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, snakeKeys, writeJson } from '../json.js';
+import { scheduleLines } from '../scheduleLines.js';
 import { routingLines } from '../taskGraphText.js';
-import { testFileProblems, type MissionShape } from '../../config/testCheck.js';
-import { sortDiagnostics } from '../../config/diagnostics.js';
-import type { LoadResult } from '../../config/load.js';
-
-function missionShape(m: Mission): MissionShape {
-  return { name: m.name, inputs: m.inputs.map((i) => ({ name: i.name })), tasks: m.tasks.map((t) => ({ name: t.name })) };
-}
-
-/** The config's result with its test files' problems added (a test error makes it invalid). */
-function withTestProblems(result: LoadResult, path: string, missions: readonly MissionShape[]): LoadResult {
-  if (result.graph === undefined) return result;
-  const tests = testFileProblems(path, missions);
-  if (tests.diagnostics.length === 0) return result;
-  const diagnostics = sortDiagnostics([...result.diagnostics, ...tests.diagnostics]);
-  const sources = new Map([...(result.sources ?? []), ...tests.sources]);
-  const { graph: _graph, ...rest } = result;
-  return tests.diagnostics.some((d) => d.severity === 'error') ? { ...rest, diagnostics, sources } : { ...result, diagnostics, sources };
-}
 
 export interface ValidateOptions {
   format: 'text' | 'json';
@@ -69,33 +44,24 @@ export async function validate(path: string, opts: ValidateOptions, io: CliIo, d
   const vars = parseKeyValues(opts.var, '--var');
   const full = resolve(io.cwd, path);
   const offline = opts.offline === true;
-  // Online, every referenced server is asked (the MCP client is loaded only then); offline, the
-  // lists cached by the last online validate are read and whatever they cannot confirm is a warning.
-  // An injected lister (tests) stands for the servers, so offline it is not used at all.
-  const lister = deps.mcpTools !== undefined ? (offline ? undefined : deps.mcpTools) : cachingMcpLister(full, offline);
   const json = opts.json === true || opts.format === 'json';
   // The text summary of each mission, made as the mission loads: the loader then lets the mission
   // go (unless an MCP check needs it), so a large config's tasks are never all held at once. Kept
   // compressed until the load says whether the config is valid (a 50 MB config's summary is 26 MB
   // of text, which deflate makes 1.5 MB for about 10 ms of CPU a megabyte).
   const missionTexts: Buffer[] = [];
-  // The test files (*.sqtest.hcl) are checked against each mission's name, inputs and tasks.
-  const shapes: MissionShape[] = [];
-  const loadedConfig = await validateProject(full, {
-    ...(json ? {} : { eachMission: (m: Mission) => { shapes.push(missionShape(m)); missionTexts.push(deflateRawSync(missionText(m), { level: 1 })); } }),
+  const result = await checkConfig(full, {
+    ...(json ? {} : { eachMission: (m: Mission) => missionTexts.push(deflateRawSync(missionText(m), { level: 1 })) }),
     vars,
     env: io.env,
-    // A CI check need not hold the secrets: values that need a missing variable are left unchecked.
-    unsetVariables: 'unknown',
-    ...(lister === undefined ? {} : { mcpTools: lister, mcpSource: offline ? 'cache' : 'server' }),
-    pluginTools: offline ? 'offline' : startingPluginLister(full),
+    offline,
+    ...(deps.mcpTools !== undefined ? { mcpTools: deps.mcpTools } : {}),
   });
-  const result = withTestProblems(loadedConfig, full, json ? (loadedConfig.graph?.missions ?? []).map(missionShape) : shapes);
   const { diagnostics } = result;
   // Secret values are masked in everything printed (a diagnostic may quote one). The redactor is
   // loaded only when a secret variable has a value — an API key written in the config is in the
   // source anyway — which keeps the runtime out of validate's start-up.
-  if (result.secrets?.some((s) => s.name.startsWith('vars.'))) redactOutput(io, (await import('../../runtime/secretRedactor.js')).outputMask(result.secrets));
+  if (result.secrets?.some((s) => s.name.startsWith('vars.'))) redactOutput(io, (await import('../../api/secrets.js')).outputMask(result.secrets));
   const readSource = sourceReaderFor(result.sources);
   if (json) {
     const summary = result.graph !== undefined ? summarize(result.graph) : null;
@@ -242,45 +208,4 @@ function drained(out: NodeJS.WritableStream): Promise<void> {
     };
     for (const event of ['drain', 'close', 'error']) out.once(event, done);
   });
-}
-
-/** Starts each referenced plugin (as Go does at load time), lists its tools, and stops it. */
-function startingPluginLister(path: string): PluginToolLister {
-  return async (plugin: PluginBlock) => {
-    const root = statSync(path).isDirectory() ? path : dirname(path);
-    const { createPluginHost } = await import('../../runtime/tools/plugins/pluginHost.js');
-    const host = createPluginHost(root);
-    try {
-      return (await host.describe(plugin)).map((t) => t.name);
-    } catch (err) {
-      return { error: err instanceof Error ? err.message : String(err) };
-    } finally {
-      host.closeAll();
-    }
-  };
-}
-
-/**
- * Lists each server's tools through the on-disk cache keyed by the server's config hash
- * (`.squadron/mcp-tools/` beside the config). Online, every server is asked (bounded by the
- * cache's 30 s connect and list timeouts) and the cache refreshed; offline, only the cache is read.
- * Each listing owns its connection and closes it, so no server outlives the command.
- */
-function cachingMcpLister(path: string, offline: boolean): McpToolLister {
-  let root: string | undefined;
-  return async (server: McpServer, want?: { prompts: boolean }) => {
-    try {
-      // Asked only after the config loaded, so `path` exists; worked out once for all servers.
-      root ??= statSync(path).isDirectory() ? path : dirname(path);
-      const { listToolsCached } = await import('../../runtime/tools/mcp/mcpToolCache.js');
-      const listed = await listToolsCached(server, mcpToolCacheDir(root), offline ? { offline: true } : { refresh: true, cwd: root, prompts: want?.prompts === true });
-      const usable = offline ? listed.fromCache : listed.fresh === true;
-      if (!usable) return { error: listed.error ?? 'no tool list' };
-      const listing: McpToolListing = { tools: listed.tools.filter((t) => !t.taskRequired).map((t) => t.name), taskOnly: listed.tools.filter((t) => t.taskRequired).map((t) => t.name) };
-      if (listed.prompts) listing.prompts = listed.prompts;
-      return listing;
-    } catch (err) {
-      return { error: err instanceof Error ? err.message : String(err) };
-    }
-  };
 }

@@ -7,8 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { readVault, writeVault } from '../../config/vault/vaultFile.js';
-import { createVaultKey, findVaultKey, vaultHome, vaultPath } from '../../config/vault/vaultKey.js';
+import { readVaultValues, writeVaultValues } from '../../api/vault.js';
 import { CliError, EXIT, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP, writeJson } from '../json.js';
 
@@ -22,15 +21,14 @@ export function register(program: Command, io: CliIo): void {
   const vars = program.command('vars').description('Manage the values in the project\'s vault (encrypted; each is vars.<name> in the config)');
   const withConfig = (c: Command): Command => c.option('-c, --config <path>', 'the project: an .hcl file or a directory of them', '.');
   withConfig(vars.command('list').description('List the names of the values in the vault (never the values)').option('--json', JSON_FLAG_HELP)).action((flags: VaultFlags & { json?: boolean }) => {
-    const values = open(io, flags, false);
-    const names = Object.keys(values ?? {}).sort();
+    const names = Object.keys(open(io, flags)).sort();
     if (flags.json === true) return writeJson(io, { variables: names.map((name) => ({ name, secret: true })) });
     if (names.length === 0) io.stdout.write('No variables set\n');
     for (const name of names) io.stdout.write(`${name}=********\n`);
   });
   withConfig(vars.command('get').description('Say whether a value is set; print it only with --reveal').argument('<name>').option('--reveal', 'print the secret value itself')).action(
     (name: string, flags: VaultFlags & { reveal?: boolean }) => {
-      const value = (open(io, flags, false) ?? {})[name];
+      const value = open(io, flags)[name];
       if (value === undefined) throw new CliError(`variable "${name}" is not in the vault`, 'not_found');
       if (flags.reveal === true) io.stdout.write(`${value}\n`);
       else io.stdout.write(`${name} is set (${value.length} characters); pass --reveal to print it\n`);
@@ -42,18 +40,16 @@ export function register(program: Command, io: CliIo): void {
       const value = given ?? (await readStdin());
       if (value.length === 0) throw new CliError('the value is empty', EXIT.usage);
       const root = projectRoot(io, flags);
-      const values = open(io, flags, true) ?? {};
-      const key = findVaultKey(root, io.env) ?? created(io, root);
-      writeVault(vaultPath(root, io.env), key.key, { ...values, [name]: value });
+      writeVaultValues(root, { ...open(io, flags), [name]: value }, io.env, keyCreated(io));
       io.stdout.write(`Variable '${name}' set\n`);
     },
   );
   withConfig(vars.command('delete').description('Remove a value from the vault').argument('<name>')).action((name: string, flags: VaultFlags) => {
     const root = projectRoot(io, flags);
-    const values = open(io, flags, false) ?? {};
+    const values = open(io, flags);
     if (!(name in values)) throw new CliError(`variable "${name}" is not in the vault`, 'not_found');
     delete values[name];
-    writeVault(vaultPath(root, io.env), findVaultKey(root, io.env)!.key, values);
+    writeVaultValues(root, values, io.env, keyCreated(io));
     io.stdout.write(`Variable '${name}' deleted\n`);
   });
 }
@@ -64,27 +60,13 @@ function projectRoot(io: CliIo, flags: VaultFlags): string {
   return statSync(full).isDirectory() ? full : dirname(full);
 }
 
-/** The vault's values; undefined when there is no vault yet (an error unless `creating`). */
-function open(io: CliIo, flags: VaultFlags, creating: boolean): Record<string, string> | undefined {
-  const root = projectRoot(io, flags);
-  const path = vaultPath(root, io.env);
-  if (!existsSync(path)) {
-    if (creating) return undefined;
-    return {};
-  }
-  const key = findVaultKey(root, io.env);
-  if (key === undefined) throw new CliError(`the vault ${path} cannot be opened: no key (set SQUADRON_VAULT_KEY, or restore ${vaultHome(root, io.env)}/vault.key)`, 'refused');
-  try {
-    return readVault(path, key.key);
-  } catch (err) {
-    throw new CliError(err instanceof Error ? err.message : String(err), 'refused');
-  }
+/** The vault's values ({} when there is no vault yet). */
+function open(io: CliIo, flags: VaultFlags): Record<string, string> {
+  return readVaultValues(projectRoot(io, flags), io.env);
 }
 
-function created(io: CliIo, root: string): { key: Buffer; from: string } {
-  const key = createVaultKey(root, io.env);
-  io.stderr.write(`created the vault key ${key.from} (mode 0600): keep it out of version control, and back it up — without it the vault cannot be opened\n`);
-  return key;
+function keyCreated(io: CliIo): (from: string) => void {
+  return (from) => io.stderr.write(`created the vault key ${from} (mode 0600): keep it out of version control, and back it up — without it the vault cannot be opened\n`);
 }
 
 async function readStdin(): Promise<string> {

@@ -5,8 +5,8 @@
 import type { Command } from 'commander';
 import { readDbLocation } from '../dbLocation.js';
 import { CliError, type CliIo } from '../io.js';
-import { isPostgresUrl } from '../../store/postgres/url.js';
-import { shownPath } from '../storeAccess.js';
+import { isPostgresUrl } from '../../api/database.js';
+import { shownPath } from '../databaseAccess.js';
 
 interface WorkerFlags {
   db?: string;

@@ -4,7 +4,9 @@
 import { loadApprovalList } from './approval.js';
 import type { Block } from '../hcl/ast.js';
 import { diagnosticAt, type Diagnostic } from '../hcl/diagnostic.js';
-import type { AgentSpec, LoopGuard, ModelRef, Reasoning } from '../graph.js';
+import type { AgentSpec, LoopGuard, ModelRef, Reasoning, Skill } from '../graph.js';
+import { LayeredMap } from '../layeredMap.js';
+import { loadSkill } from './skills.js';
 import { resolveModelRef, resolveNameList, resolveToolList } from '../references.js';
 import { blockHeader, checkBlockName, decodeBody, locationOf, type BlockSchema } from '../schema.js';
 import { loadNamedBlocks } from './namedBlocks.js';
@@ -24,7 +26,7 @@ export const LOOP_GUARD_ATTRIBUTES = { max_repeated_calls: {}, max_turns_without
 
 const SCHEMA: BlockSchema = {
   attributes: { model: { required: true }, personality: { required: true }, role: {}, tools: {}, skills: {}, reasoning: {}, max_turns: {}, approval: {}, ...LOOP_GUARD_ATTRIBUTES },
-  blocks: { tool_response: TOOL_RESPONSE_BLOCK, ...CONTEXT_BLOCKS },
+  blocks: { tool_response: TOOL_RESPONSE_BLOCK, skill: { labels: ['name'] }, ...CONTEXT_BLOCKS },
 };
 
 export function loadGlobalAgents(blocks: readonly Block[], ctx: LoadContext): AgentSpec[] {
@@ -94,8 +96,12 @@ export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, 
   const personality = readText(a('personality'), scope, ctx.diags);
   const toolsAttr = a('tools');
   const tools = toolsAttr === undefined ? [] : resolveToolList(toolsAttr, `agent:${name}`, scope, ctx.diags);
+  // Go's agent-scoped `skill "n" { … }`: the agent's own, loadable by it alone (and listable in its skills).
+  const own = loadAgentSkills(body.blocks.get('skill') ?? [], name, ctx);
   const skillsAttr = a('skills');
-  const skills = skillsAttr === undefined ? [] : resolveNameList(skillsAttr, 'skills', scope.symbols.skills, scope, ctx.diags);
+  const known = own.length === 0 ? scope.symbols.skills : new LayeredMap(new Map(own.map((s) => [s.name, s])), scope.symbols.skills);
+  const listed = skillsAttr === undefined ? [] : resolveNameList(skillsAttr, 'skills', known, scope, ctx.diags);
+  const skills = listed === undefined ? undefined : [...listed, ...own.filter((o) => !listed.some((l) => l.name === o.name))];
   const reasoning = readReasoning(a('reasoning'), model, scope, ctx.diags);
   const maxTurns = readInteger(a('max_turns'), scope, ctx.diags, 1);
   const toolResponse = loadToolResponse(body.blocks.get('tool_response')?.[0], scope, ctx);
@@ -110,6 +116,7 @@ export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, 
     skills: exactList(skills.map((s) => ({ name: s.name, via: `agent:${name}` as const }))),
     location: locationOf(block),
   };
+  if (own.length > 0) agent.ownSkills = own;
   if (reasoning !== undefined) agent.reasoning = reasoning;
   if (maxTurns !== undefined) agent.maxTurns = maxTurns;
   if (toolResponse !== undefined) agent.toolResponse = toolResponse;
@@ -119,4 +126,24 @@ export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, 
   const approvalAttr = a('approval');
   if (approvalAttr !== undefined) agent.approval = loadApprovalList(approvalAttr, `agent:${name}`, tools, `agent "${name}"`, scope, ctx);
   return agent;
+}
+
+/** An agent's own skill blocks; one named like a global skill is an error, as in Go. */
+function loadAgentSkills(blocks: readonly Block[], agent: string, ctx: LoadContext): Skill[] {
+  const out: Skill[] = [];
+  for (const block of blocks) {
+    if (!checkBlockName(block, ctx.diags)) continue;
+    const name = block.labels[0]!;
+    if (ctx.symbols.skills.has(name)) {
+      ctx.diags.push(diagnosticAt(block.labelRanges[0]!, 'error', 'SCH008', `agent "${agent}": its skill "${name}" has the name of a global skill`, 'rename one of them'));
+      continue;
+    }
+    if (out.some((s) => s.name === name)) {
+      ctx.diags.push(diagnosticAt(block.labelRanges[0]!, 'error', 'SCH008', `skill "${name}" is declared twice in agent "${agent}"`, 'rename one of them or remove the duplicate'));
+      continue;
+    }
+    const skill = loadSkill(block, name, ctx);
+    if (skill !== undefined) out.push(skill);
+  }
+  return out;
 }

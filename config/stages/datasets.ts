@@ -1,6 +1,7 @@
 // A mission's `dataset` blocks: the list a task's `iterator` runs over. Items are written in the
 // config (`items = [...]`, checked against the schema now, every bad item reported with its index) or
-// come from a list input (`bind_to = inputs.tickets`, checked when the run starts: datasetItems).
+// come from a list input (`bind_to = inputs.tickets`, checked when the run starts: datasetItems), or,
+// with neither, are filled while the run goes by a task holding builtins.dataset.set (as in Go).
 
 import type { Block, Expression } from '../hcl/ast.js';
 import { diagnosticAt, type Diagnostic } from '../hcl/diagnostic.js';
@@ -66,9 +67,8 @@ function loadDataset(block: Block, name: string, scope: Scope, ctx: LoadContext)
       source = { kind: 'input', input };
     }
   } else {
-    ctx.diags.push(
-      diagnosticAt(header, 'error', 'ITR001', `dataset "${name}" has no items`, 'set items = [...] in the block, or bind_to = inputs.<name> to take a list input at run time'),
-    );
+    // Neither: the Go original's dataset, filled while the run goes (builtins.dataset.set).
+    source = { kind: 'filled' };
   }
   if (source === undefined) return undefined;
   const dataset: DatasetSpec = { name, source, location: locationOf(block) };

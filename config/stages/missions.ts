@@ -20,6 +20,8 @@ import { loadSchedules, SCHEDULE_BLOCK } from './schedule.js';
 import { loadNotifications, NOTIFICATION_BLOCK } from './notification.js';
 import { loadTask, type MissionContext } from './tasks.js';
 import { loadDatasets } from './datasets.js';
+import { warnUnfilledDatasets } from './filledDatasets.js';
+import { MISSION_MEMORY_BLOCK, readMissionSlots } from './memory.js';
 import { exactList } from '../exactList.js';
 import { protectedInputWarning, readInputsShorthand } from './goInputs.js';
 import { loadToolResponse, TOOL_RESPONSE_BLOCK } from './toolResponse.js';
@@ -28,8 +30,9 @@ import { CONTEXT_BLOCKS, loadContextSettings } from './contextBlocks.js';
 export const DEFAULT_MAX_PARALLEL = 4;
 
 const SCHEMA: BlockSchema = {
-  attributes: { description: {}, agents: {}, max_parallel: {}, direct: {}, inputs: {}, directive: {} },
+  attributes: { description: {}, agents: {}, max_parallel: {}, direct: {}, inputs: {}, directive: {}, memories: {}, scratchpad: {}, packets: {}, expose: {} },
   blocks: {
+    memory: MISSION_MEMORY_BLOCK,
     budget: BUDGET_BLOCK,
     trigger: TRIGGER_BLOCK,
     schedule: SCHEDULE_BLOCK,
@@ -101,7 +104,9 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   const agentsIncomplete = agentsAttr !== undefined && lostEntries(agentsAttr, missionAgentRefs, ctx.diags.length > diagsBeforeAgents);
   const maxParallel = readInteger(body.attrs.get('max_parallel'), scope, ctx.diags, 1) ?? DEFAULT_MAX_PARALLEL;
   const description = readText(body.attrs.get('description'), scope, ctx.diags);
+  const expose = readBool(body.attrs.get('expose'), scope, ctx.diags);
   const budget = loadBudget(body.blocks.get('budget')?.[0], scope, ctx);
+  const slots = readMissionSlots(body, scope, ctx);
 
   const missionCtx: MissionContext = { name, scope, inputNames: inputs.map((i) => i.name) };
   const directAttr = body.attrs.get('direct');
@@ -123,6 +128,7 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
   });
 
   warnUnusedDatasets(datasets, loaded.map((l) => l.spec), datasetBlocks, ctx);
+  warnUnfilledDatasets(datasets, loaded.map((l) => l.spec), (n) => agents.get(n), missionAgents, datasetBlocks, ctx);
   warnUnusedLocalAgents(localAgents, missionAgents, loaded.map((l) => l.spec.agents), body.blocks.get('agent') ?? [], ctx);
   if (commander === undefined) return undefined;
   const mission: Mission = {
@@ -139,9 +145,11 @@ function loadMission(block: Block, name: string, ctx: LoadContext): Mission | un
     location: locationOf(block),
   };
   if (description !== undefined) mission.description = description;
+  if (expose === false) mission.expose = false;
   if (defaults !== undefined) mission.agentDefaults = defaults;
   if (budget !== undefined) mission.budget = budget;
-  const trigger = loadTrigger(body.blocks.get('trigger')?.[0], scope, ctx);
+  if (slots !== undefined) mission.slots = slots;
+  const trigger = loadTrigger(body.blocks.get('trigger')?.[0], name, scope, ctx);
   if (trigger !== undefined) mission.trigger = trigger;
   checkBudgetPricing(budget, missionModels(mission, agents), ctx.symbols.models, where, ctx.diags);
   checkBudgetFloor(budget, missionModels(mission, agents), ctx.symbols.models, where, ctx.diags);

@@ -1,9 +1,8 @@
 // Stage 1.5 (as in Go): `plugin "name" { source, version, settings { … } }` blocks. The loader never
 // starts a plugin; it checks the block as Go does (reserved names, version form, a local source needs
 // version = "local") and resolves a local source against the declaring file's folder (`@/` = project
-// root). The runtime and validate's second pass start it and ask it for its tools.
+// root; an absolute source or one outside the project is refused, as Go does: config/configPath.ts). The runtime and validate's second pass start it and ask it for its tools.
 
-import { isAbsolute, join, dirname } from 'node:path';
 import type { Block } from '../hcl/ast.js';
 import { diagnosticAt } from '../hcl/diagnostic.js';
 import { UnknownValue } from '../hcl/value.js';
@@ -12,6 +11,7 @@ import { blockHeader, decodeBody, locationOf, type BlockSchema } from '../schema
 import { scopeFor, type LoadContext } from '../scope.js';
 import { evaluateValue, readString } from '../values.js';
 import { loadNamedBlocks } from './namedBlocks.js';
+import { resolveConfigPath } from '../configPath.js';
 
 const PLUGIN_SCHEMA: BlockSchema = { attributes: { source: {}, version: { required: true } }, blocks: { settings: { labels: [], max: 1 } } };
 /** Go's reserved builtin namespaces: a plugin may not take one of these names. */
@@ -45,7 +45,13 @@ function loadPlugin(block: Block, name: string, ctx: LoadContext): PluginBlock |
     if (version !== undefined && version !== 'local') {
       ctx.diags.push(diagnosticAt(sourceAttr!.expr.range, 'error', 'PLG002', `plugin "${name}": local source requires version = "local", got "${version}"`, 'set version = "local"'));
     }
-    source = source.startsWith('@/') ? join(ctx.projectRoot, source.slice(2)) : isAbsolute(source) ? source : join(dirname(block.range.file), source);
+    // As in Go: relative to the declaring file (`@/` = project root), never absolute, never outside the project.
+    const resolved = resolveConfigPath(source, block.range.file, ctx.projectRoot);
+    if (resolved.ok) source = resolved.path;
+    else {
+      const code = resolved.message.includes('absolute') ? 'FIL006' : 'FIL002';
+      ctx.diags.push(diagnosticAt(sourceAttr!.expr.range, 'error', code, `plugin "${name}": source ${resolved.message}`, resolved.hint));
+    }
   }
   const settings: Record<string, string> = {};
   const settingsBlock = body.blocks.get('settings')?.[0];

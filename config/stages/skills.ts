@@ -36,7 +36,7 @@ export function loadSkills(blocks: readonly Block[], skillsDirAttrs: readonly At
   return out;
 }
 
-function loadSkill(block: Block, name: string, ctx: LoadContext): Skill | undefined {
+export function loadSkill(block: Block, name: string, ctx: LoadContext): Skill | undefined {
   const where = `skill "${name}"`;
   const scope = scopeFor(ctx, 'skill', 'a skill block');
   const body = decodeBody(block.body, SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);

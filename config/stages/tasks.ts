@@ -10,6 +10,9 @@ import type { NamedRef, TaskEdges } from '../graphRules.js';
 import { asRef, lostEntries, refItems, resolveModelRef, resolveNameList, resolveNameRef, resolveToolList, resolveToolRef } from '../references.js';
 import { blockHeader, decodeBody, type BlockSchema } from '../schema.js';
 import type { LoadContext, Scope } from '../scope.js';
+import type { MissionContext } from './missionContext.js';
+
+export type { MissionContext } from './missionContext.js';
 import { evaluateValue, readBool, readInteger, readString, toStringValue, type ValueRules } from '../values.js';
 import { loadIterator } from './iterator.js';
 import { coversToolRef } from '../toolRefs.js';
@@ -19,6 +22,8 @@ import { exactList } from '../exactList.js';
 import { BlockBackedTask } from './taskSpec.js';
 import { BUDGET_BLOCK, loadBudget } from './budget.js';
 import { loadApprovalList } from './approval.js';
+
+import { readNames } from './memory.js';
 
 const SCHEMA: BlockSchema = {
   attributes: {
@@ -37,26 +42,12 @@ const SCHEMA: BlockSchema = {
     max_turns: {},
     approval: {},
     direct: {},
+    packets: {},
   },
   blocks: { router: { labels: [], max: 1 }, output: { labels: [], max: 1 }, iterator: { labels: [], max: 1 }, budget: BUDGET_BLOCK },
 };
 const ROUTER_SCHEMA: BlockSchema = { attributes: {}, blocks: { route: { labels: [], min: 1 } } };
 const ROUTE_SCHEMA: BlockSchema = { attributes: { target: { required: true }, condition: { required: true } } };
-
-/** What a task can inherit from its mission. */
-export interface MissionContext {
-  name: string;
-  scope: Scope;
-  inputNames: readonly string[];
-  commander?: CommanderSpec;
-  defaults?: AgentDefaults;
-  /** The mission's `agents` list, if declared. */
-  agents?: string[];
-  /** Whether that list lost an entry to an error already reported (see lostEntries). */
-  agentsIncomplete?: boolean;
-  /** The mission's `direct = true` (where it is written): its tasks run direct unless one says direct = false. */
-  direct?: Range;
-}
 
 export interface LoadedTask {
   spec: TaskSpec;
@@ -72,6 +63,8 @@ export function loadTask(block: Block, mission: MissionContext, ctx: LoadContext
   const scope: Scope = { ...mission.scope, where };
   const body = decodeBody(block.body, SCHEMA, { what: where, header: blockHeader(block) }, ctx.diags);
   const a = (n: string) => body.attrs.get(n);
+  // Go reads a task's packets and does nothing more with them (the mission's decide): checked, not kept.
+  readNames(a('packets'), 'packets', ctx.symbols.packets, scope, ctx);
 
   const iteratorBlock = body.blocks.get('iterator')?.[0];
   const iterator = iteratorBlock === undefined ? undefined : loadIterator(iteratorBlock, name, scope, ctx);

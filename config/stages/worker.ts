@@ -7,7 +7,7 @@ import { unsupportedReasoning } from './agents.js';
 import type { ModelRef, Reasoning, SkillRefWithProvenance, ToolRefWithProvenance, WorkerSpec } from '../graph.js';
 import { mergeTools } from '../references.js';
 import type { LoadContext } from '../scope.js';
-import type { MissionContext } from './tasks.js';
+import type { MissionContext } from './missionContext.js';
 import { exactList } from '../exactList.js';
 
 export const DEFAULT_DISCOVERY_THRESHOLD = 16;

@@ -1,12 +1,13 @@
 // The vault file, byte for byte as Go Squadron writes it (so a Go project's `.squadron/vars.vault`
 // opens here unchanged): "SQVAULT1", version 0x01, a 16-byte salt, a 12-byte nonce, then the
 // AES-256-GCM ciphertext (tag appended) of a JSON object of strings. The key is Argon2id
-// (t=3, m=64 MiB, p=4, 32 bytes) of the passphrase and the salt. A fresh salt and nonce on every write.
+// (t=3, m=64 MiB, p=4, 32 bytes) of the passphrase and the salt (vaultKdf.ts). A fresh salt and nonce
+// on every write.
 
-import * as crypto from 'node:crypto';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
+import { deriveVaultKey, type Argon2idImpl } from './vaultKdf.js';
 
 const MAGIC = Buffer.from('SQVAULT1', 'ascii');
 const VERSION = 0x01;
@@ -19,21 +20,15 @@ const Contents = z.record(z.string(), z.string());
 
 export class VaultError extends Error {}
 
-function deriveKey(passphrase: Buffer, salt: Buffer): Buffer {
-  // Looked up at call time: Node.js 22 has no argon2Sync, and a named import would fail to link there.
-  const argon2Sync = (crypto as { argon2Sync?: typeof crypto.argon2Sync }).argon2Sync;
-  if (typeof argon2Sync !== 'function') throw new VaultError('the vault needs Node.js 24.7 or later (its key is derived with Argon2id, which older Node.js lacks)');
-  return argon2Sync('argon2id', { message: passphrase, nonce: salt, parallelism: 4, tagLength: 32, memory: 64 * 1024, passes: 3 });
-}
-
-export function readVault(path: string, passphrase: Buffer): Record<string, string> {
+/** `kdf` picks the Argon2id implementation (tests compare them); by default node:crypto's where it exists. */
+export function readVault(path: string, passphrase: Buffer, kdf?: Argon2idImpl): Record<string, string> {
   const data = readFileSync(path);
   if (data.length <= HEADER_LEN + TAG_LEN || !data.subarray(0, MAGIC.length).equals(MAGIC)) throw new VaultError(`${path} is not a vault file (or it is damaged)`);
   if (data[MAGIC.length] !== VERSION) throw new VaultError(`${path} has vault format version ${data[MAGIC.length]}, which this Squadron does not read`);
   const salt = data.subarray(MAGIC.length + 1, MAGIC.length + 1 + SALT_LEN);
   const nonce = data.subarray(MAGIC.length + 1 + SALT_LEN, HEADER_LEN);
   const sealed = data.subarray(HEADER_LEN);
-  const decipher = createDecipheriv('aes-256-gcm', deriveKey(passphrase, salt), nonce);
+  const decipher = createDecipheriv('aes-256-gcm', deriveVaultKey(passphrase, salt, kdf), nonce);
   decipher.setAuthTag(sealed.subarray(sealed.length - TAG_LEN));
   let plain: Buffer;
   try {
@@ -47,10 +42,10 @@ export function readVault(path: string, passphrase: Buffer): Record<string, stri
 }
 
 /** Encrypts `values` into `path` (mode 0600), written to a temporary file first and renamed. */
-export function writeVault(path: string, passphrase: Buffer, values: Readonly<Record<string, string>>): void {
+export function writeVault(path: string, passphrase: Buffer, values: Readonly<Record<string, string>>, kdf?: Argon2idImpl): void {
   const salt = randomBytes(SALT_LEN);
   const nonce = randomBytes(NONCE_LEN);
-  const cipher = createCipheriv('aes-256-gcm', deriveKey(passphrase, salt), nonce);
+  const cipher = createCipheriv('aes-256-gcm', deriveVaultKey(passphrase, salt, kdf), nonce);
   const sorted = Object.fromEntries(Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const sealed = Buffer.concat([cipher.update(JSON.stringify(sorted), 'utf8'), cipher.final(), cipher.getAuthTag()]);
   const tmp = `${path}.${process.pid}.tmp`;

@@ -2,7 +2,7 @@
 # predefined agent (pricing_expert) sits alongside the worker for the ambiguous cases.
 
 agent "pricing_expert" {
-  model       = models.anthropic.claude_opus_5_5
+  model       = models.offline.claude_opus_5_5
   personality = <<-EOT
     You are a pricing analyst. Given a product listing, you decide which SKU it is and whether the
     price is comparable (same pack size, same currency). You answer briefly and say how sure you are.
@@ -15,12 +15,12 @@ mission "pricing_research" {
   max_parallel = 2
 
   commander {
-    model = models.anthropic.claude_sonnet_5_5
+    model = models.offline.claude_sonnet_5_5
   }
 
   # Defaults for every task's worker: a cheaper model and the clock.
   agent_defaults {
-    model     = models.anthropic.claude_sonnet_5_5
+    model     = models.offline.claude_sonnet_5_5
     reasoning = "low"
     tools     = [builtins.utils.current_time]
   }
@@ -28,6 +28,7 @@ mission "pricing_research" {
   input "product" {
     type        = "string"
     description = "The product to price, e.g. 'Aeropress Go coffee maker'"
+    default     = "Aeropress Go coffee maker"
   }
 
   input "sites" {
@@ -40,7 +41,7 @@ mission "pricing_research" {
     objective = "Collect the current price of ${inputs.product} on each shop in the mission inputs. Save the raw findings to prices.json. Ask the pricing expert about listings whose SKU is ambiguous."
     tools     = [toolsets.browsing, toolsets.data_io]
     agents    = [agents.pricing_expert]
-    model     = models.anthropic.claude_haiku_4_5
+    model     = models.offline.claude_haiku_4_5
   }
 
   task "summarize" {

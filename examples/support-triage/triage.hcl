@@ -1,13 +1,26 @@
 # Routing and output schemas: the triage task classifies a ticket and routes to exactly one
 # follow-up; the follow-ups submit structured outputs; the reply task is started by send_to.
+# Runs offline: the model's side is replayed from cassette.jsonl (recorded for the default ticket,
+# a question, so the router picks answer_question and no tool reaches the network); the router, the
+# skills, the output checks, the scheduler and the database run for real.
+#
+#   npx squadron run examples/support-triage
+#
+# Another ticket (-i ticket="...") differs from the recording and stops with one line saying so. To
+# use a real model instead, replace the model block with
+#   variable "openai_api_key" {
+#     secret = true
+#   }
+#   model "openai" {
+#     provider = "openai"
+#     api_key  = vars.openai_api_key
+#   }
+# and change models.offline.* to models.openai.* below; a bug report then routes to reproduce_bug,
+# whose worker fetches the public status API with builtins.http.get.
 
-variable "openai_api_key" {
-  secret = true
-}
-
-model "openai" {
-  provider = "openai"
-  api_key  = vars.openai_api_key
+model "offline" {
+  provider = "replay"
+  cassette = "./cassette.jsonl"
 }
 
 skills_dir = "./skills"
@@ -19,17 +32,18 @@ skill "triage_rules" {
 
 mission "support_triage" {
   commander {
-    model = models.openai.gpt_5
+    model = models.offline.gpt_5
   }
 
   agent_defaults {
-    model  = models.openai.gpt_5_mini
+    model  = models.offline.gpt_5_mini
     skills = [skills.tone-guide]
   }
 
   input "ticket" {
     type        = "string"
     description = "The text of the support ticket"
+    default     = "Hi! How do I download all of last year's invoices at once? I can only find them one by one."
   }
 
   task "triage" {

@@ -1,64 +1,39 @@
-# Custom tools and inputs: two tools wrap builtins.http.get with their own inputs; the mission's
-# inputs feed the objective.
-
-variable "anthropic_api_key" {
-  secret = true
-}
+# Tools with inputs and mission inputs: the worker geocodes the city, fetches its forecast and writes
+# the report. Runs offline: the model's side is replayed from cassette.jsonl (recorded for the default
+# inputs: Lyon, 3 days, metric), and the two tools come from weather-server.mjs, a small MCP server
+# that answers from weather-data.json beside it (illustrative data, not a live forecast). The MCP
+# server, the scheduler and the database run for real; nothing reaches the network.
+#
+#   npx squadron run examples/weather-report
+#
+# Other inputs (-i city=Lisbon) differ from the recording and stop with one line saying so. README.md
+# shows how to use a real model and the live Open-Meteo API (custom tools over builtins.http.get).
 
 variable "units" {
   description = "metric or imperial"
   default     = "metric"
 }
 
-model "anthropic" {
-  provider = "anthropic"
-  api_key  = vars.anthropic_api_key
+model "offline" {
+  provider = "replay"
+  cassette = "./cassette.jsonl"
 }
 
-tool "geocode" {
-  implements  = builtins.http.get
-  description = "Find the latitude and longitude of a place"
-  inputs = {
-    name = string("Place name, e.g. 'Lyon'", true)
-  }
-  url = "https://geocoding-api.open-meteo.com/v1/search?count=1&name=${inputs.name}"
-}
-
-tool "forecast" {
-  implements  = builtins.http.get
-  description = "Daily forecast for a location"
-  inputs {
-    field "latitude" {
-      type        = "number"
-      description = "Latitude in degrees"
-      required    = true
-    }
-    field "longitude" {
-      type        = "number"
-      description = "Longitude in degrees"
-      required    = true
-    }
-    field "days" {
-      type        = "integer"
-      description = "Number of days (1-7)"
-    }
-  }
-  url     = "https://api.open-meteo.com/v1/forecast?latitude=${inputs.latitude}&longitude=${inputs.longitude}&daily=temperature_2m_max,precipitation_sum&forecast_days=${inputs.days}"
-  headers = { Accept = "application/json" }
-}
-
-toolset "weather" {
-  tools = [tools.geocode, tools.forecast]
+mcp "weather" {
+  description = "Geocoding and daily forecasts (offline data in weather-data.json)"
+  command     = "node"
+  args        = ["weather-server.mjs"]
 }
 
 mission "weather_report" {
   commander {
-    model = models.anthropic.claude_haiku_4_5
+    model = models.offline.claude_haiku_4_5
   }
 
   input "city" {
     type        = "string"
     description = "City to report on"
+    default     = "Lyon"
   }
 
   input "days" {
@@ -67,8 +42,7 @@ mission "weather_report" {
   }
 
   task "report" {
-    objective   = "Write a ${inputs.days}-day weather report for ${inputs.city} in ${vars.units} units."
-    tools       = [toolsets.weather, builtins.files.write]
-    always_load = [tools.geocode]
+    objective = "Write a ${inputs.days}-day weather report for ${inputs.city} in ${vars.units} units to report.md."
+    tools     = [mcp.weather.geocode, mcp.weather.forecast, builtins.files.write]
   }
 }

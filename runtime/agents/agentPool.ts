@@ -5,19 +5,21 @@
 // finished answer is delivered from the store and an unfinished session is continued, never redone.
 
 import type { TaskSpec } from '../../config/graph.js';
-import { renderPrompt } from '../promptTemplates.js';
-import type { RunContext } from '../runContext.js';
+import { renderPrompt } from '../../core/promptTemplates.js';
+import type { RunContext } from './runContext.js';
 import type { AgentDirectory, AgentReply } from './commanderTools.js';
 import type { AgentDefinition } from './definitions.js';
-import { AgentSession } from './session.js';
+import { AgentSession } from '../session/session.js';
 import { SessionContext } from '../context/sessionContext.js';
 import { contextPolicy } from '../context/policy.js';
-import type { SessionDeps } from './sessionTypes.js';
+import type { SessionDeps } from '../session/sessionTypes.js';
 import { buildAgentToolbox, loadedEntry } from './agentToolbox.js';
 import { addResultTools } from '../results/index.js';
+import { datasetAccess } from '../kernel/filledDatasets.js';
+import { addMemoryTools, missionSlots } from '../memory/index.js';
 import { HANDLE_PATTERN } from '../../core/storedResults.js';
 import type { SessionRow } from '../../store/index.js';
-import type { SessionTool, Toolbox } from './toolbox.js';
+import type { SessionTool, Toolbox } from '../tools/toolbox.js';
 
 export class AgentPool implements AgentDirectory {
   private readonly sessions = new Map<string, Promise<AgentSession>>();
@@ -166,7 +168,16 @@ export async function agentSessionDeps(
   const toolbox = await buildAgentToolbox(
     {
       resolver: ctx.tools,
-      toolContext: (callId, signal) => ({ workspaceDir: ctx.workspaceDir, signal, runId: ctx.runId, task, agent: name, callId, sessionId: row.id }),
+      toolContext: (callId, signal) => ({
+        workspaceDir: ctx.workspaceDir,
+        signal,
+        runId: ctx.runId,
+        task,
+        agent: name,
+        callId,
+        sessionId: row.id,
+        datasets: datasetAccess(ctx.store, ctx.runId, ctx.mission, task, ctx.inputs),
+      }),
       stored: await ctx.store.sessions.loadedTools(row.id),
       onClose,
       onLoaded: async (entry) => {
@@ -200,11 +211,19 @@ export async function agentSessionDeps(
     context: await SessionContext.open(ctx.store, row.id, contextPolicy(def.context, model)),
     signal: ctx.signal,
     requireToolCall: false,
-    ...(ctx.budget?.active ? { budget: ctx.budget } : {}),
     ...(ctx.operator ? { operator: ctx.operator } : {}),
     // Agents are guarded against loops (the commander has its own limits: turns, corrections).
     loopGuard: def.loopGuard ?? {},
   };
+  addMemoryTools(toolbox, missionSlots(ctx.graph, ctx.mission, ctx.runId), (call) => ({
+    workspaceDir: ctx.workspaceDir,
+    signal: call.signal,
+    runId: ctx.runId,
+    task,
+    agent: name,
+    callId: call.callId,
+    sessionId: row.id,
+  }));
   addFinishingTools(toolbox, finishing);
   await addResultTools(toolbox, { store: ctx.store, runId: ctx.runId, sessionId: row.id, maxTokens: def.toolResponse.maxTokens });
   return deps;

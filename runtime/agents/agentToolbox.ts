@@ -8,12 +8,12 @@ import { approvalOf } from '../../config/stages/approval.js';
 import type { DiscoveryState, ToolIndex } from '../discovery/index.js';
 // The search index and its thesaurus load only for a session that discovers its tools (below).
 import { GET_TOOL_SCHEMA, SEARCH_TOOLS } from '../discovery/definitions.js';
-import type { ToolResolver } from '../runContext.js';
+import type { ToolResolver } from './runContext.js';
 import { executeLoadSkill, loadSkillToolDefinition, SkillSession } from '../skills/index.js';
 import type { ToolContext, ToolSpec } from '../tools/types.js';
 import type { AgentDefinition } from './definitions.js';
 import { resolveGivenTools } from './definitions.js';
-import { Toolbox, type SessionTool } from './toolbox.js';
+import { Toolbox, type SessionTool } from '../tools/toolbox.js';
 
 const SKILL_PREFIX = 'skill:';
 

@@ -4,36 +4,27 @@
 // commander picks up exactly where it stopped.
 
 import type { TaskSpec } from '../../config/graph.js';
-import { renderPrompt, type TemplateScope } from '../promptTemplates.js';
-import type { RunContext } from '../runContext.js';
+import { renderPrompt, type TemplateScope } from '../../core/promptTemplates.js';
+import type { RunContext } from './runContext.js';
 import { AgentPool } from './agentPool.js';
 import { commanderTools } from './commanderTools.js';
-import { CommanderState } from './commanderState.js';
+import { CommanderState } from '../kernel/commanderState.js';
 import { normalizeOutput } from './outputValidation.js';
 import { resultLimit, type AgentDefinition } from './definitions.js';
 import { addResultTools } from '../results/index.js';
-import { AgentSession, loadHistory } from './session.js';
-import type { SessionDeps, SessionMessage } from './sessionTypes.js';
-import { durableStep, type StepTx } from '../durableStep.js';
-import type { RunEvent } from '../events.js';
+import { AgentSession, loadHistory } from '../session/session.js';
+import type { SessionDeps, SessionMessage } from '../session/sessionTypes.js';
+import { durableStep, type StepTx } from '../kernel/durableStep.js';
+import type { RunEvent } from '../kernel/events.js';
 import type { SessionRow } from '../../store/index.js';
-import { digestText, type ItemsDigest } from '../iteration/digest.js';
-import { queryTaskOutputTool, type QuerySource } from '../iteration/queryTaskOutput.js';
+import { digestText } from './digest.js';
+import { queryTaskOutputTool, type QuerySource } from './queryTaskOutput.js';
+import type { TaskOutcome, UpstreamResult } from './taskResults.js';
+
+export type { TaskOutcome, UpstreamResult } from './taskResults.js';
 import { SessionContext } from '../context/sessionContext.js';
 import { contextPolicy } from '../context/policy.js';
-import { Toolbox, type SessionTool } from './toolbox.js';
-
-export interface UpstreamResult {
-  name: string;
-  summary: string;
-  output?: unknown;
-  /** An iterated task: a digest of its items in place of their outputs (read with query_task_output). */
-  items?: ItemsDigest;
-}
-
-export type TaskOutcome =
-  | { status: 'completed'; summary: string; output?: unknown; route?: string }
-  | { status: 'failed'; error: string };
+import { Toolbox, type SessionTool } from '../tools/toolbox.js';
 
 export interface CommanderPromptInput {
   mission: { name: string; description?: string };
@@ -200,7 +191,6 @@ export async function runCommander(
       closedOutcome = steps.end && (await steps.end(outcome, tx)) ? { ...outcome, stored: true } : outcome;
     },
     onToolResult: (call, result) => state.observe(call, result),
-    ...(ctx.budget?.active ? { budget: ctx.budget } : {}),
     ...(ctx.operator ? { operator: ctx.operator } : {}),
   };
   const session = await AgentSession.restore(deps, history);

@@ -10,10 +10,10 @@ import { z } from 'zod';
 import type { FieldSchema, Route } from '../../config/graph.js';
 import type { JsonSchema, ToolDefinition } from '../providers/types.js';
 import type { ToolResult } from '../tools/types.js';
-import type { CommanderState } from './commanderState.js';
+import type { CommanderState } from '../kernel/commanderState.js';
 import { validateOutput } from './outputValidation.js';
 import { outputJsonSchema } from './outputSchema.js';
-import type { SessionTool, ToolCall } from './toolbox.js';
+import type { SessionTool, ToolCall } from '../tools/toolbox.js';
 
 /** `sessionId`: the answering agent's session, whose latest message is the answer. */
 export type AgentReply = { ok: true; agentId: string; answer: string; sessionId?: string } | { ok: false; agentId?: string; error: string };

@@ -6,9 +6,9 @@ import type { ApprovalRule, ToolRefWithProvenance, AgentSpec, ContextSettings, L
 // The discovery index and its thesaurus (a ~0.5 MB table) load only for a worker that discovers its tools.
 import { shouldUseDiscovery } from '../discovery/definitions.js';
 import type { ToolIndex } from '../discovery/index.js';
-import type { GivenSkill, GivenTool } from '../events.js';
-import { renderPrompt, type TemplateScope } from '../promptTemplates.js';
-import type { SelectionOverrides, ToolResolver } from '../runContext.js';
+import type { GivenSkill, GivenTool } from '../kernel/events.js';
+import { renderPrompt, type TemplateScope } from '../../core/promptTemplates.js';
+import type { SelectionOverrides, ToolResolver } from './runContext.js';
 import { findSkillMentions, objectiveMentionText, renderSkillCatalog } from '../skills/index.js';
 import { fillSkillPrompt } from '../skills/template.js';
 import { serverInstructionsSection } from '../tools/mcp/instructions.js';
@@ -205,7 +205,7 @@ export async function workerDefinition(ctx: DefinitionContext): Promise<AgentDef
 
 export async function declaredAgentDefinition(ctx: DefinitionContext, spec: AgentSpec): Promise<AgentDefinition> {
   const { tools, given } = await resolveGivenTools(ctx.tools, spec.tools);
-  const named = await resolveGivenSkills(ctx, spec.skills);
+  const named = await resolveGivenSkills(ctx, spec.skills, spec.ownSkills);
   const { skills } = named;
   const systemPrompt = renderPrompt('agent', {
     name: spec.name,
@@ -262,7 +262,7 @@ export async function commanderAgents(
  * expands in place to one skill per prompt, each keeping the provenance of the name that brought
  * it). A server that cannot be reached is a warning; its prompts are left out.
  */
-async function resolveGivenSkills(ctx: DefinitionContext, given: readonly GivenSkill[]): Promise<{ skills: Skill[]; given: GivenSkill[]; warnings: string[] }> {
+async function resolveGivenSkills(ctx: DefinitionContext, given: readonly GivenSkill[], own: readonly Skill[] = []): Promise<{ skills: Skill[]; given: GivenSkill[]; warnings: string[] }> {
   const skills: Skill[] = [];
   const out: GivenSkill[] = [];
   const warnings: string[] = [];
@@ -276,7 +276,8 @@ async function resolveGivenSkills(ctx: DefinitionContext, given: readonly GivenS
   for (const [i, g] of given.entries()) {
     const prompts = resolved[i];
     if (prompts === undefined) {
-      const skill = ctx.graph.skills.find((s) => s.name === g.name);
+      // The agent's own skill blocks first (a global skill cannot share their names).
+      const skill = own.find((s) => s.name === g.name) ?? ctx.graph.skills.find((s) => s.name === g.name);
       if (skill) add(skill, g.via);
     } else if (prompts.ok) {
       for (const skill of prompts.skills) add(skill, g.via);

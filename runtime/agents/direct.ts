@@ -8,19 +8,19 @@
 
 import type { MissionGraph, Mission, TaskSpec } from '../../config/graph.js';
 import type { SessionRow } from '../../store/index.js';
-import { durableStep } from '../durableStep.js';
-import type { RunEvent } from '../events.js';
-import type { TemplateScope } from '../promptTemplates.js';
-import type { RunContext, SelectionOverrides, ToolResolver } from '../runContext.js';
-import type { QuerySource } from '../iteration/queryTaskOutput.js';
+import { durableStep } from '../kernel/durableStep.js';
+import type { RunEvent } from '../kernel/events.js';
+import type { TemplateScope } from '../../core/promptTemplates.js';
+import type { RunContext, SelectionOverrides, ToolResolver } from './runContext.js';
+import type { QuerySource } from './queryTaskOutput.js';
 import { agentSessionDeps } from './agentPool.js';
 import { commanderToolset, outcomeOf, upstreamSection, type CommanderSteps, type TaskOutcome, type UpstreamResult } from './commander.js';
-import { CommanderState } from './commanderState.js';
+import { CommanderState } from '../kernel/commanderState.js';
 import { finishingTools } from './commanderTools.js';
 import { workerDefinition, type AgentDefinition } from './definitions.js';
-import { AgentSession, loadHistory } from './session.js';
-import type { SessionDeps, SessionMessage } from './sessionTypes.js';
-import type { SessionTool } from './toolbox.js';
+import { AgentSession, loadHistory } from '../session/session.js';
+import type { SessionDeps, SessionMessage } from '../session/sessionTypes.js';
+import type { SessionTool } from '../tools/toolbox.js';
 
 /** What the direct worker's prompt says besides the worker's usual text (plan renders the same). */
 export function directContract(task: TaskSpec, upstream: readonly UpstreamResult[]): TemplateScope {

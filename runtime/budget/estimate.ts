@@ -6,7 +6,7 @@
 // on top of it. Input is priced at the dearest input rate (a cache write costs more than input).
 
 import type { Pricing } from '../../config/graph.js';
-import type { SessionModel } from '../agents/sessionTypes.js';
+import type { SessionModel } from '../kernel/session.js';
 import { THINKING_BUDGETS } from '../providers/anthropicRequest.js';
 import type { ModelRequest } from '../providers/types.js';
 

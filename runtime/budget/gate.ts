@@ -2,8 +2,8 @@
 // it, or stop. A refused call is never sent; the run stops with status `stopped` (resumable with a
 // raised limit), so the refusal travels as a RunInterrupted that names the budget.
 
-import { RunInterrupted } from '../agents/sessionTypes.js';
-import type { SessionModel } from '../agents/sessionTypes.js';
+import { RunInterrupted } from '../kernel/session.js';
+import type { SessionModel } from '../kernel/session.js';
 import type { ModelRequest } from '../providers/types.js';
 import { callUpperBound } from './estimate.js';
 import type { BudgetGate, BudgetStop, Reservation } from './ledger.js';

@@ -11,7 +11,7 @@
 
 import type { Store } from '../../store/index.js';
 import { taskOfLabel } from '../../core/sessionLabels.js';
-import type { RunEvent } from '../events.js';
+import type { RunEvent } from '../kernel/events.js';
 import type { Spend } from './estimate.js';
 import { memoryTotals, type BudgetHolder, type BudgetTotals, type ScopeTotals } from './totals.js';
 import { BUDGET_KINDS, describeAmount, MISSION_SCOPE, type BudgetKind, type BudgetScope, type Limits } from './limits.js';

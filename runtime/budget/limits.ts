@@ -5,15 +5,8 @@
 import type { Budget, Mission } from '../../config/graph.js';
 import { groupDigits } from '../../core/digits.js';
 
-export type BudgetKind = 'tokens' | 'dollars' | 'duration';
-export const BUDGET_KINDS: readonly BudgetKind[] = ['tokens', 'dollars', 'duration'];
-
-/** Limits of one budget; `duration` in milliseconds. */
-export type Limits = Partial<Record<BudgetKind, number>>;
-
-/** `mission` or a task's name. */
-export type BudgetScope = string;
-export const MISSION_SCOPE = 'mission';
+export { BUDGET_KINDS, MISSION_SCOPE, type BudgetKind, type BudgetScope, type Limits } from '../kernel/budgetTerms.js';
+import { BUDGET_KINDS, MISSION_SCOPE, type BudgetKind, type BudgetScope, type Limits } from '../kernel/budgetTerms.js';
 
 export function limitsOf(budget: Budget | undefined): Limits | undefined {
   if (budget === undefined) return undefined;

@@ -6,7 +6,7 @@
 
 import type { Mission } from '../../config/graph.js';
 import type { Store } from '../../store/index.js';
-import { totalTokens } from '../usage.js';
+import { totalTokens } from '../kernel/usage.js';
 import type { Spend } from './estimate.js';
 import type { BudgetState } from './ledger.js';
 import { taskOfLabel } from '../../core/sessionLabels.js';

@@ -3,7 +3,7 @@
 // the budget and loop-guard events, which say why a run stopped or an agent was cut short.
 
 import type { EventRow, Store, UsageTotals } from '../../store/index.js';
-import { totalTokens } from '../usage.js';
+import { totalTokens } from '../kernel/usage.js';
 import { BUDGET_KINDS, describeAmount, MISSION_SCOPE, type BudgetKind, type BudgetScope, type Limits } from './limits.js';
 import { elapsedFromEvents } from './restore.js';
 

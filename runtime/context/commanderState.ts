@@ -4,8 +4,8 @@
 // give the same text (the head is stored with the cut, and a resume sends it as it was).
 
 import type { Part, ToolResultPart, ToolUsePart } from '../providers/types.js';
-import { CommanderState } from '../agents/commanderState.js';
-import type { SessionMessage } from '../agents/sessionTypes.js';
+import { CommanderState } from '../kernel/commanderState.js';
+import type { SessionMessage } from '../kernel/session.js';
 
 /** Agent calls listed at most (the newest ones). */
 const MAX_CALLS = 30;

@@ -4,8 +4,8 @@
 // is the latest instruction among the dropped messages, so a cut never loses what was asked.
 
 import type { Part } from '../providers/types.js';
-import { renderPrompt } from '../promptTemplates.js';
-import type { SessionMessage } from '../agents/sessionTypes.js';
+import { renderPrompt } from '../../core/promptTemplates.js';
+import type { SessionMessage } from '../kernel/session.js';
 
 /** Characters of each earlier answer the compacted head keeps (Go's figure). */
 const ANSWER_CHARS = 200;

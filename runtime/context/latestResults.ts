@@ -6,8 +6,9 @@
 
 import type { Part } from '../providers/types.js';
 import { offloadResult, revealResultTools } from '../results/index.js';
-import { renderPrompt } from '../promptTemplates.js';
-import type { SessionDeps, SessionMessage } from '../agents/sessionTypes.js';
+import { renderPrompt } from '../../core/promptTemplates.js';
+import type { SessionMessage } from '../kernel/session.js';
+import type { ContextDeps } from './contextDeps.js';
 
 /** Characters of a call's input shown beside its result. */
 const INPUT_CHARS = 300;
@@ -16,7 +17,7 @@ const INPUT_CHARS = 300;
  * The "latest tool calls" section, with every result above `maxTokens` stored and previewed;
  * undefined when the conversation does not end with tool results (nothing to replace).
  */
-export async function latestResultsSection(deps: SessionDeps, messages: readonly SessionMessage[], maxTokens: number): Promise<string | undefined> {
+export async function latestResultsSection(deps: ContextDeps, messages: readonly SessionMessage[], maxTokens: number): Promise<string | undefined> {
   const results = messages.at(-1);
   const reply = messages.at(-2);
   if (results?.kind !== 'tool_results' || reply?.role !== 'assistant') return undefined;

@@ -14,12 +14,13 @@
 // candidate cut has no report yet: its whole estimate is scaled the same way.
 
 import type { ContextViewRow, NewContextView, Store } from '../../store/index.js';
-import type { EventBus } from '../events.js';
-import { ModelCallError, type Message, type ModelRequest, type ModelResponse, type Usage } from '../providers/types.js';
-import { RunInterrupted } from '../agents/sessionTypes.js';
-import { costOf } from '../usage.js';
+import type { EventBus } from '../kernel/events.js';
+import { ModelCallError, type Message, type ModelRequest, type Usage } from '../providers/types.js';
+import { RunInterrupted } from '../kernel/session.js';
+import type { GatedReply } from '../model/modelCall.js';
 import { inputUpperBound, messagesUpperBound, toolsUpperBound } from '../budget/estimate.js';
-import type { SessionDeps, SessionMessage } from '../agents/sessionTypes.js';
+import type { SessionMessage } from '../kernel/session.js';
+import type { ContextDeps } from './contextDeps.js';
 import { headSources, keepStart, turnsFrom, viewMessages, type View } from './cut.js';
 import { fetchStoredRows, indices, isUnread, readStoredParts } from './storedParts.js';
 import { commanderState } from './commanderState.js';
@@ -32,7 +33,8 @@ import { groupDigits } from '../../core/digits.js';
 /** A cut the check asks for, and the summary call it cost (if any). */
 export interface PendingCut {
   view: NewContextView;
-  summary?: { response: ModelResponse; durationMs: number; costUsd: number };
+  /** The summary call's reply; its reservation is settled in the transaction that stores the cut. */
+  summary?: GatedReply;
   /** The comparison that asked for the cut, as announced (the figures compared, not two unrelated ones). */
   trigger: CutTrigger;
 }
@@ -105,7 +107,7 @@ export class SessionContext {
    * holds, and when the policy asks for a cut stores it first (summary call included) and builds it
    * again. Fails when even the last model turn alone does not fit the model's window.
    */
-  async prepare(deps: SessionDeps, messages: readonly SessionMessage[], turn: number, build: () => ModelRequest): Promise<Prepared> {
+  async prepare(deps: ContextDeps, messages: readonly SessionMessage[], turn: number, build: () => ModelRequest): Promise<Prepared> {
     // A resumed session's stored parts are parsed as needed (storedParts.ts); the rows of the messages
     // the estimates below may size are fetched first, so they are made as if the whole conversation
     // had been read.
@@ -149,7 +151,7 @@ export class SessionContext {
   }
 
   /** `request` with every message it sends read from the store (built again if any was not). */
-  private async readRequest(deps: SessionDeps, messages: readonly SessionMessage[], request: ModelRequest, build: () => ModelRequest): Promise<ModelRequest> {
+  private async readRequest(deps: ContextDeps, messages: readonly SessionMessage[], request: ModelRequest, build: () => ModelRequest): Promise<ModelRequest> {
     const from = this.view === undefined ? 0 : this.view.keepFrom - 1;
     if ((await readStoredParts(deps.store, deps.sessionId, messages, indices(from, messages.length))) > 0) request = build();
     if (request.messages.some(isUnread)) throw new Error(`a request of session ${deps.sessionId} was built from messages not read from the store`);
@@ -160,7 +162,7 @@ export class SessionContext {
    * Reads what a cut's head is made from: the model's replies and the instructions (compactedHead,
    * prunedHead), or every message (a commander's state, a summary, the last resort).
    */
-  private async readForHead(deps: SessionDeps, messages: readonly SessionMessage[], all: boolean): Promise<void> {
+  private async readForHead(deps: ContextDeps, messages: readonly SessionMessage[], all: boolean): Promise<void> {
     const wanted = all ? indices(0, messages.length) : headSources(messages);
     await readStoredParts(deps.store, deps.sessionId, messages, wanted);
   }
@@ -171,7 +173,7 @@ export class SessionContext {
    * not fit either (or the conversation does not end with tool results).
    */
   private async lastResort(
-    deps: SessionDeps,
+    deps: ContextDeps,
     messages: readonly SessionMessage[],
     build: () => ModelRequest,
     predicted: Predicted,
@@ -194,7 +196,7 @@ export class SessionContext {
 
   /** The cut the policy asks for before this request, if any. */
   private async check(
-    deps: SessionDeps,
+    deps: ContextDeps,
     messages: readonly SessionMessage[],
     turn: number,
     request: ModelRequest,
@@ -236,7 +238,7 @@ export class SessionContext {
    * model turn can be dropped.
    */
   private chooseCompaction(
-    deps: SessionDeps,
+    deps: ContextDeps,
     messages: readonly SessionMessage[],
     from: number,
     request: ModelRequest,
@@ -284,7 +286,7 @@ export class SessionContext {
    * After a resume: the last request's figures from the store (the provider's report of the session's
    * last reply) and its estimate rebuilt from the stored messages, so the check decides as before.
    */
-  private async restore(deps: SessionDeps, messages: readonly SessionMessage[], request: ModelRequest): Promise<void> {
+  private async restore(deps: ContextDeps, messages: readonly SessionMessage[], request: ModelRequest): Promise<void> {
     this.restored = true;
     let sent = -1;
     let replies = 0;
@@ -303,34 +305,36 @@ export class SessionContext {
   }
 
   /** Stores the cut (and its summary call's turn) through `tx`; the view applies once `tx` commits. */
-  private async record(deps: SessionDeps, cut: PendingCut, turn: number, tx: Store, afterSeq: number): Promise<() => void> {
+  private async record(deps: ContextDeps, cut: PendingCut, turn: number, tx: Store, afterSeq: number): Promise<() => void> {
     const { summary } = cut;
     if (summary !== undefined) {
       await tx.turns.record(summaryFacts(deps, summary, turn));
+      await summary.settleIn(tx);
     }
     const row = await tx.contextViews.record(deps.sessionId, { ...cut.view, afterSeq });
     return () => {
       this.view = row;
       announceCut(deps.bus, deps, row, cut.trigger);
-      if (summary !== undefined) deps.bus.emit({ type: 'model.turn', agent: deps.agent, ...summaryFacts(deps, summary, turn) });
+      if (summary !== undefined) {
+        summary.settled();
+        deps.bus.emit({ type: 'model.turn', agent: deps.agent, ...summaryFacts(deps, summary, turn) });
+      }
     };
   }
 
-  private async summarizeDropped(deps: SessionDeps, dropped: readonly SessionMessage[], turn: number): Promise<PendingCut['summary']> {
+  private async summarizeDropped(deps: ContextDeps, dropped: readonly SessionMessage[], turn: number): Promise<PendingCut['summary']> {
     const shown = this.view === undefined ? dropped : [{ role: 'user' as const, parts: this.view.head }, ...dropped];
-    const started = performance.now();
-    let response: ModelResponse;
     try {
-      response = await summarize({ client: deps.client, model: deps.model, signal: deps.signal, trace: { task: deps.task, agent: deps.agent, turn } }, shown);
+      return await summarize({ client: deps.client, model: deps.model, signal: deps.signal, trace: { task: deps.task, agent: deps.agent, turn } }, shown);
     } catch (error) {
+      // A budget that cannot afford the summary stops the run before it is sent (BudgetStopped).
+      if (error instanceof RunInterrupted) throw error;
       if (deps.signal.aborted) throw new RunInterrupted();
       if (!(error instanceof ModelCallError)) throw error;
       // The deterministic head still keeps the task, the tools used and the answers.
       deps.bus.emit({ type: 'warning', task: deps.task, message: `${deps.agent}: the compaction summary failed (${error.message}); compacted without it` });
       return undefined;
     }
-    const costUsd = response.replayed ? 0 : costOf(response.usage, deps.model.pricing);
-    return { response, durationMs: Math.round(performance.now() - started), costUsd };
   }
 }
 
@@ -339,7 +343,7 @@ function tooLarge(tokens: number, policy: ContextPolicy, why: string): string {
   return `the next model request would hold about ${n(tokens)} input tokens, more than the ${n(requestRoom(policy))} its model's context window of ${n(policy.window)} leaves beside the reply, ${why}`;
 }
 
-function summaryFacts(deps: SessionDeps, summary: NonNullable<PendingCut['summary']>, turn: number) {
+function summaryFacts(deps: ContextDeps, summary: NonNullable<PendingCut['summary']>, turn: number) {
   return {
     runId: deps.runId,
     task: deps.task,
@@ -353,7 +357,7 @@ function summaryFacts(deps: SessionDeps, summary: NonNullable<PendingCut['summar
   };
 }
 
-function announceCut(bus: EventBus, deps: SessionDeps, row: ContextViewRow, trigger: CutTrigger): void {
+function announceCut(bus: EventBus, deps: ContextDeps, row: ContextViewRow, trigger: CutTrigger): void {
   bus.emit({
     type: 'context.cut',
     task: deps.task,

@@ -7,7 +7,7 @@
 
 import { storedPartsBytes, type MessageRow, type Store } from '../../store/index.js';
 import type { Part } from '../providers/types.js';
-import type { SessionMessage } from '../agents/sessionTypes.js';
+import type { SessionMessage } from '../kernel/session.js';
 import { noteJsonBytes } from '../budget/estimate.js';
 
 /** A stub: no parts; once fetched, its row (parts not parsed yet). */

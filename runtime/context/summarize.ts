@@ -1,10 +1,12 @@
 // `compaction { summarize = true }`: the session's own model summarizes the messages a compaction
-// drops (since the previous cut, whose head it reads too). One plain call, no tools; the caller
-// records it as a model turn, so it is priced and counted like any other.
+// drops (since the previous cut, whose head it reads too). One plain call, no tools, through the
+// session's gated client (reserved against the budgets before it is sent); the caller records it as
+// a model turn, settling its reservation, so it is priced and counted like any other.
 
-import type { ModelClient, ModelResponse, Part } from '../providers/types.js';
-import { renderPrompt } from '../promptTemplates.js';
-import type { SessionModel } from '../agents/sessionTypes.js';
+import type { ModelResponse, Part } from '../providers/types.js';
+import type { GatedClient, GatedReply } from '../model/modelCall.js';
+import { renderPrompt } from '../../core/promptTemplates.js';
+import type { SessionModel } from '../kernel/session.js';
 
 /** Characters of one tool input or result shown to the summarizer. */
 const PART_CHARS = 2_000;
@@ -15,16 +17,16 @@ const SUMMARY_WORDS = 300;
 export const SUMMARY_OUTPUT_TOKENS = 1_024;
 
 export interface SummaryCall {
-  client: ModelClient;
+  client: GatedClient;
   model: SessionModel;
   signal: AbortSignal;
   trace: { task: string; agent: string; turn: number };
 }
 
-export async function summarize(call: SummaryCall, messages: readonly { role: 'user' | 'assistant'; parts: Part[] }[]): Promise<ModelResponse> {
+export async function summarize(call: SummaryCall, messages: readonly { role: 'user' | 'assistant'; parts: Part[] }[]): Promise<GatedReply> {
   let transcript = messages.map((m) => `[${m.role}]\n${m.parts.map(partText).join('\n')}`).join('\n\n');
   if (transcript.length > TOTAL_CHARS) transcript = `…${transcript.slice(-TOTAL_CHARS)}`;
-  return call.client.complete(
+  return call.client.call(
     {
       model: call.model.apiModel,
       system: renderPrompt('context', { summaryRequest: true, maxWords: SUMMARY_WORDS }).trim(),

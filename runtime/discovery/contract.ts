@@ -2,7 +2,7 @@
 // the full tool catalog. It says what the two discovery tools do, the search → schema → call order,
 // and lists the groups one line each, sorted by name so the prompt is byte-stable across runs.
 
-import { renderPrompt } from '../promptTemplates.js';
+import { renderPrompt } from '../../core/promptTemplates.js';
 import { GET_TOOL_SCHEMA, SEARCH_TOOLS } from './definitions.js';
 import { oneLine } from './searchTools.js';
 import { compareNames, type ToolIndex } from './toolIndex.js';

@@ -5,20 +5,24 @@ import { datasetItems } from '../../config/datasetItems.js';
 import type { Mission, TaskSpec } from '../../config/graph.js';
 import type { Value } from '../../config/hcl/value.js';
 import type { TaskOutcome, UpstreamResult } from '../agents/commander.js';
-import type { RunContext } from '../runContext.js';
+import type { RunContext } from '../agents/runContext.js';
 import { runParallelItems, type IterationDeps } from './parallel.js';
 import { runSequentialItems } from './sequential.js';
+import { itemsForIteration } from '../kernel/filledDatasets.js';
 
 export { UnitSlots } from './slots.js';
 export { itemLabel, parseItemLabel } from '../../core/sessionLabels.js';
 export type { IterationDeps, ItemDispatch, ItemAttempt, AttemptResult } from './parallel.js';
 export { readOnce, runItemHere } from './parallel.js';
-export { withItemDigests } from './digest.js';
+export { withItemDigests } from '../agents/digest.js';
 
-/** The items of the dataset a task iterates over, as this run sees them. */
-export function taskItems(mission: Mission, task: TaskSpec, inputs: Readonly<Record<string, Value>>): Value[] {
-  const dataset = mission.datasets.find((d) => d.name === task.iterator?.dataset);
-  return dataset === undefined ? [] : datasetItems(dataset, inputs).items;
+/**
+ * The items of the dataset a task iterates over, as this run sees them (a dataset filled at run time
+ * is read from the run, and locked: runtime/iteration/filledDatasets.ts).
+ */
+export async function taskItems(ctx: Pick<RunContext, 'mission' | 'inputs' | 'store' | 'runId'>, task: TaskSpec): Promise<Value[]> {
+  const dataset = ctx.mission.datasets.find((d) => d.name === task.iterator?.dataset);
+  return dataset === undefined ? [] : itemsForIteration(ctx.store, ctx.runId, task.name, dataset, ctx.inputs);
 }
 
 /** One line per bad item of every dataset an iterated task of the mission uses (empty when all are good). */
@@ -27,7 +31,7 @@ export function datasetProblems(mission: Mission, inputs: Readonly<Record<string
   return mission.datasets.filter((d) => used.has(d.name)).flatMap((d) => datasetItems(d, inputs).problems);
 }
 
-export function runIteratedTask(ctx: RunContext, task: TaskSpec, upstream: readonly UpstreamResult[], deps: IterationDeps): Promise<TaskOutcome | 'interrupted'> {
-  const items = taskItems(ctx.mission, task, ctx.inputs);
+export async function runIteratedTask(ctx: RunContext, task: TaskSpec, upstream: readonly UpstreamResult[], deps: IterationDeps): Promise<TaskOutcome | 'interrupted'> {
+  const items = await taskItems(ctx, task);
   return task.iterator?.parallel ? runParallelItems(ctx, task, items, upstream, deps) : runSequentialItems(ctx, task, items, upstream, deps);
 }

@@ -4,7 +4,7 @@
 // failed item is re-run from fresh sessions
 // (its old ones keep their transcripts under `task[i]#attempt`). The run's `max_parallel` slots bound
 // all units at once, `concurrency_limit` this task's items. An item's attempt runs here, or on
-// PostgreSQL is queued for any runner (deps.items: runtime/queuedTasks.ts).
+// PostgreSQL is queued for any runner (deps.items: runtime/schedule/queuedTasks.ts).
 
 import type { TaskSpec } from '../../config/graph.js';
 import type { Value } from '../../config/hcl/value.js';
@@ -13,10 +13,12 @@ import type { ItemRow } from '../../store/index.js';
 import { commanderAgents } from '../agents/definitions.js';
 import { runCommander, type CommanderSteps, type TaskOutcome, type UpstreamResult } from '../agents/commander.js';
 import { runDirect } from '../agents/direct.js';
-import type { RunEvent } from '../events.js';
-import { RunInterrupted } from '../agents/sessionTypes.js';
-import type { RunContext } from '../runContext.js';
-import { attemptLabel } from '../taskAttempts.js';
+import type { RunEvent } from '../kernel/events.js';
+import { RunInterrupted } from '../kernel/session.js';
+import type { AttemptResult, ItemDispatch, RunContext } from '../agents/runContext.js';
+
+export type { AttemptResult, ItemAttempt, ItemDispatch } from '../agents/runContext.js';
+import { attemptLabel } from '../kernel/taskAttempts.js';
 import { itemLabel } from '../../core/sessionLabels.js';
 import type { UnitSlots } from './slots.js';
 import { pause } from '../../core/pause.js';
@@ -27,19 +29,10 @@ export interface IterationDeps {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /**
    * Where an item's attempt executes: here (runItemHere, the default), or on a shared queue
-   * (PostgreSQL: runtime/queuedTasks.ts queues the item as a unit of work and waits for its outcome).
+   * (PostgreSQL: runtime/schedule/queuedTasks.ts queues the item as a unit of work and waits for its outcome).
    */
   items?: ItemDispatch;
 }
-
-/** Executes one attempt of one item to its result, and says which items to start first on a re-attach. */
-export interface ItemDispatch {
-  run: ItemAttempt;
-  /** The items to start first: those whose attempt is already queued or running (a coordinator that took over). */
-  inFlight(ctx: RunContext, task: string, rows: readonly ItemRow[]): Promise<ReadonlySet<number>>;
-}
-
-export type ItemAttempt = (ctx: RunContext, task: TaskSpec, item: Value, row: ItemRow, upstream: readonly UpstreamResult[], total: number) => Promise<AttemptResult>;
 
 type ItemResult = 'completed' | 'failed' | 'interrupted';
 
@@ -178,8 +171,6 @@ export function readOnce(task: TaskSpec): TaskSpec {
   return { ...task, objective: task.objective, objectiveSource: task.objectiveSource, location: task.location };
 }
 
-/** `announced`: the item.finished event went out in the commit that completed the item. */
-export type AttemptResult = { kind: 'completed'; announced?: boolean } | { kind: 'failed'; error: string } | { kind: 'interrupted' };
 
 /**
  * Runs one attempt of one item in this process, storing its result on the item's row. Its writes

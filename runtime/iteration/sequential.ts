@@ -9,11 +9,11 @@ import type { Value } from '../../config/hcl/value.js';
 import { renderObjective } from '../../config/objective.js';
 import { commanderAgents } from '../agents/definitions.js';
 import { runCommander, type DatasetWalk, type TaskOutcome, type UpstreamResult } from '../agents/commander.js';
-import type { CommanderState } from '../agents/commanderState.js';
+import type { CommanderState } from '../kernel/commanderState.js';
 import { normalizeOutput } from '../agents/outputValidation.js';
-import type { SessionTool } from '../agents/toolbox.js';
+import type { SessionTool } from '../tools/toolbox.js';
 import type { ToolDefinition } from '../providers/types.js';
-import type { RunContext } from '../runContext.js';
+import type { RunContext } from '../agents/runContext.js';
 import type { IterationDeps } from './parallel.js';
 
 export async function runSequentialItems(

@@ -5,7 +5,7 @@
 
 import { userInfo } from 'node:os';
 import type { NewOperatorRequest, OperatorRequestRow, Store } from '../../store/index.js';
-import type { EventBus } from '../events.js';
+import type { EventBus } from '../kernel/events.js';
 import type { OperatorPrompt, PromptRequest } from './types.js';
 
 export class OperatorDesk {

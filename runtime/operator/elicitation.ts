@@ -5,7 +5,7 @@
 // ledger (it runs again on resume, when the same question finds its stored answer) and the session parks.
 
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { RunParked } from '../agents/sessionTypes.js';
+import { RunParked } from '../kernel/session.js';
 import { parseItemLabel } from '../../core/sessionLabels.js';
 import type { Store } from '../../store/index.js';
 import type { McpElicitationRequest, McpElicitor } from '../tools/mcp/client.js';

@@ -6,8 +6,8 @@ import { parseItemLabel } from '../../core/sessionLabels.js';
 import type { LedgerRow, NewOperatorRequest } from '../../store/index.js';
 import type { ToolUsePart } from '../providers/types.js';
 import type { ToolResult } from '../tools/types.js';
-import type { SessionDeps } from '../agents/sessionTypes.js';
-import type { SessionTool } from '../agents/toolbox.js';
+import type { OperatorDesk } from './desk.js';
+import type { SessionTool } from '../tools/toolbox.js';
 import { answerResult, askedQuestion, HUMAN_ASK } from './question.js';
 import type { OperatorAnswer } from './types.js';
 
@@ -19,7 +19,16 @@ export type OperatorPlan =
   /** Waits for the operator: nothing runs, the session stops. */
   | { kind: 'parked' };
 
-export async function operatorPlan(deps: SessionDeps, call: ToolUsePart, tool: SessionTool, stored: LedgerRow | undefined): Promise<OperatorPlan> {
+/** What the step reads of the session making the call. */
+export interface OperatorStepDeps {
+  operator?: OperatorDesk;
+  runId: string;
+  task: string;
+  agent: string;
+  sessionId: string;
+}
+
+export async function operatorPlan(deps: OperatorStepDeps, call: ToolUsePart, tool: SessionTool, stored: LedgerRow | undefined): Promise<OperatorPlan> {
   const question = tool.ref === HUMAN_ASK;
   if (!question && (tool.approval === undefined || (stored !== undefined && stored.status !== 'pending_approval'))) return { kind: 'run' };
   const desk = deps.operator;

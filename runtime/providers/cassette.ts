@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ModelRequest, ModelResponse, RequestTrace } from './types.js';
-import { canonicalJson } from '../canonicalJson.js';
+import { canonicalJson } from '../../core/canonicalJson.js';
 
 export const CASSETTE_VERSION = 1;
 

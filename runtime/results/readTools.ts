@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { re2 } from '../../config/hcl/stdlib-regex.js';
 import type { StoredPayload } from '../../core/storedResults.js';
-import type { SessionTool } from '../agents/toolbox.js';
+import type { SessionTool } from '../tools/toolbox.js';
 import type { ToolResult } from '../tools/types.js';
 import { describe, jsonShape, pathKey } from './jsonShape.js';
 import { parsePath, walk } from './jsonPath.js';

@@ -3,7 +3,7 @@
 // tool list, so a prompt never carries tools that have nothing to read and a resumed session, which
 // asks the store, lists the tools in the same order.
 
-import type { Toolbox } from '../agents/toolbox.js';
+import type { Toolbox } from '../tools/toolbox.js';
 import type { ResultScope } from './offload.js';
 import { RESULT_READ, RESULT_SEARCH, resultTools } from './readTools.js';
 

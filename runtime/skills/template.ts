@@ -1,7 +1,7 @@
 // The skill prompt texts: named sections of prompts/skills.md, rendered with the shared prompt
 // template renderer. Prompt wording lives in Markdown, never in code.
 
-import { renderPrompt } from '../promptTemplates.js';
+import { renderPrompt } from '../../core/promptTemplates.js';
 
 export type SkillPromptSection =
   | 'catalog'

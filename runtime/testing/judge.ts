@@ -3,11 +3,10 @@
 // other: through the model's client (so --record writes it to the cassette and a replay plays it
 // back), priced from the model's pricing, and refused once the mission's dollar budget is spent.
 
-import { renderPrompt } from '../promptTemplates.js';
-import type { SessionModel } from '../agents/sessionTypes.js';
-import type { ModelClient } from '../providers/types.js';
-import { costOf } from '../usage.js';
-import { totalTokens } from '../usage.js';
+import { renderPrompt } from '../../core/promptTemplates.js';
+import type { SessionModel } from '../kernel/session.js';
+import type { GatedClient } from '../model/modelCall.js';
+import { totalTokens } from '../kernel/usage.js';
 
 export interface JudgeQuestion {
   question: string;
@@ -23,7 +22,7 @@ export interface JudgeVerdict {
 }
 
 export interface JudgeModel {
-  client: ModelClient;
+  client: GatedClient;
   model: SessionModel;
   /** Where the call is filed in a cassette (`task` is the test's label). */
   trace: { task: string; agent: string };
@@ -41,7 +40,7 @@ const VERDICT_TOOL = {
 };
 
 export async function askJudge(judge: JudgeModel, q: JudgeQuestion, turn: number, signal?: AbortSignal): Promise<JudgeVerdict> {
-  const response = await judge.client.complete(
+  const { response, costUsd } = await judge.client.call(
     {
       model: judge.model.apiModel,
       system: renderPrompt('judge', {}),
@@ -52,7 +51,6 @@ export async function askJudge(judge: JudgeModel, q: JudgeQuestion, turn: number
     },
     signal ? { signal } : {},
   );
-  const costUsd = response.replayed ? 0 : costOf(response.usage, judge.model.pricing);
   const tokens = totalTokens({ ...response.usage });
   const call = response.message.parts.find((p) => p.type === 'tool_use' && p.name === 'verdict');
   const input = call?.type === 'tool_use' ? (call.input as { pass?: unknown; reason?: unknown }) : undefined;

@@ -4,10 +4,10 @@
 // collide with the mission's turns.
 
 import type { Mission, MissionGraph } from '../../config/graph.js';
-import { ModelResolver } from '../models.js';
+import { ModelResolver } from '../model/models.js';
 import { createModelClient } from '../providers/factory.js';
 import { createReplayClient } from '../providers/replay.js';
-import { secretRedactor } from '../secretRedactor.js';
+import { secretRedactor } from '../run/secretRedactor.js';
 import type { JudgeModel } from './judge.js';
 
 export type JudgeMode = { kind: 'replay'; cassette: string } | { kind: 'record'; cassette: string } | { kind: 'live' };

@@ -4,8 +4,8 @@
 
 import type { ObjectValue, Value } from '../../config/hcl/value.js';
 import type { LedgerRow } from '../../store/index.js';
-import type { RunInspection } from '../inspect.js';
-import { totalTokens } from '../usage.js';
+import type { RunInspection } from '../inspect/inspect.js';
+import { totalTokens } from '../kernel/usage.js';
 
 export function runObject(inspection: RunInspection): ObjectValue {
   const calls = inspection.tasks

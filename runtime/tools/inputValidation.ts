@@ -7,7 +7,7 @@
 import type { JsonSchema } from '../providers/types.js';
 import type { ToolResult } from './types.js';
 import { textResult } from './types.js';
-import { canonicalJson } from '../canonicalJson.js';
+import { canonicalJson } from '../../core/canonicalJson.js';
 import { compileSchemaPattern } from './schemaPattern.js';
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; errors: string[] };

@@ -4,6 +4,7 @@
 
 import type { JsonSchema } from '../providers/types.js';
 import type { ToolResult } from '../../core/toolResults.js';
+import type { Value } from '../../config/hcl/value.js';
 
 export type { ToolResult, ToolResultResource } from '../../core/toolResults.js';
 export { textResult } from '../../core/toolResults.js';
@@ -21,6 +22,15 @@ export interface ToolContext {
   callId: string;
   /** The calling session (an MCP server's question during the call is tied to it). */
   sessionId?: string;
+  /** The run's datasets, for builtins.dataset.* (absent outside a run). */
+  datasets?: DatasetAccess;
+}
+
+/** What builtins.dataset.* reach of the run's datasets (runtime/iteration/filledDatasets.ts makes it). */
+export interface DatasetAccess {
+  set(name: string, items: readonly Value[], append: boolean): Promise<{ ok: boolean; message: string }>;
+  /** The items, or why there are none to give. */
+  items(name: string): Promise<Value[] | string>;
 }
 
 export interface ToolSpec {

@@ -18,6 +18,7 @@ import { createMessagesRepo } from './repos/messages.js';
 import { createRoutesRepo } from './repos/routes.js';
 import { createTokensRepo } from './repos/tokens.js';
 import { createWebhookDeliveriesRepo } from './repos/webhookDeliveries.js';
+import { createRunCancelsRepo } from './repos/runCancels.js';
 import { createSchedulesRepo } from './repos/schedules.js';
 import { createItemsRepo } from './repos/items.js';
 import { createRunsRepo } from './repos/runs.js';
@@ -117,6 +118,7 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
     forks: createForksRepo(ctx),
     tokens: createTokensRepo(ctx),
     webhookDeliveries: createWebhookDeliveriesRepo(ctx),
+    runCancels: createRunCancelsRepo(ctx),
     schedules: createSchedulesRepo(ctx),
   };
 }

@@ -198,11 +198,13 @@ function betterSqlite3(): typeof Database {
 function prepareWritable(db: Database.Database, file: string, files: MigrationFile[], opts: OpenStoreOptions): { applied: string[] } {
   const now = (): string => isoTime((opts.clock ?? Date.now)());
   try {
+    // First: a connection opened while another of the process writes waits for it (journal_mode
+    // itself can meet a lock), instead of failing at once as "held by another process".
+    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${opts.synchronous ?? 'NORMAL'}`);
     db.pragma(`wal_autocheckpoint = ${opts.checkpointPages ?? WAL_CHECKPOINT_PAGES}`);
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
     return migrate(db, files, now);
   } catch (err) {
     db.close();

@@ -30,10 +30,11 @@ import { createBudgetsRepo } from './budgets.js';
 import { createForksRepo } from './forks.js';
 import { createTokensRepo } from './tokens.js';
 import { createWebhookDeliveriesRepo } from './webhookDeliveries.js';
+import { createRunCancelsRepo } from './runCancels.js';
 import { createSchedulesRepo } from './schedules.js';
 import { lazyStatements } from './lazyStatements.js';
 
-type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests' | 'budgets' | 'forks' | 'tokens' | 'webhookDeliveries' | 'schedules';
+type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests' | 'budgets' | 'forks' | 'tokens' | 'webhookDeliveries' | 'schedules' | 'runCancels';
 type Repos = Pick<Store, RepoName>;
 
 export interface SqliteStoreOptions {
@@ -77,6 +78,7 @@ function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
     forks: createForksRepo(ctx),
     tokens: createTokensRepo(ctx),
     webhookDeliveries: createWebhookDeliveriesRepo(ctx),
+    runCancels: createRunCancelsRepo(ctx),
     schedules: createSchedulesRepo(ctx),
   };
 }
@@ -141,7 +143,7 @@ function view(v: View): Store {
   return store;
 }
 
-const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests', 'budgets', 'forks', 'tokens', 'webhookDeliveries', 'schedules'];
+const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests', 'budgets', 'forks', 'tokens', 'webhookDeliveries', 'schedules', 'runCancels'];
 
 /** The repository with every method behind `guard`. */
 function gated<R extends object>(repo: R, guard: <T>(fn: () => Promise<T>) => Promise<T>): R {

@@ -60,7 +60,7 @@ ${task('      dataset = datasets.d\n', 'Walk them')}`);
     ]);
   });
 
-  test('no items (ITR001), both sources (SCH012), a non-list input (ITR002), items not a list (SCH007)', () => {
+  test('filled at run time but nobody holds builtins.dataset.set (ITR001 warning), both sources (SCH012), a non-list input (ITR002), items not a list (SCH007)', () => {
     const src = withMission(`  input "team" {
     type = "string"
   }
@@ -81,7 +81,7 @@ ${task('      dataset = datasets.d\n', 'Walk them')}`);
   }
 ${task('      dataset = datasets.none\n', 'x')}`);
     const r = loadHcl(src);
-    expect(codes(r)).toEqual([`ITR001@${at(src, 'dataset "none"')}`, `SCH012@${at(src, 'bind_to = inputs.xs')}`, `ITR002@${at(src, 'inputs.team')}`, `SCH007@${at(src, '"abc"')}`]);
+    expect(codes(r)).toEqual([`w:ITR001@${at(src, '"none"')}`, `SCH012@${at(src, 'bind_to = inputs.xs')}`, `ITR002@${at(src, 'inputs.team')}`, `SCH007@${at(src, '"abc"')}`]);
   });
 
   test('bind_to must name a declared input; iterator.dataset a declared dataset (REF003 with a suggestion)', () => {
@@ -89,6 +89,13 @@ ${task('      dataset = datasets.none\n', 'x')}`);
     const r = loadHcl(src);
     expect(codes(r)).toEqual([`REF003@${at(src, 'inputs.tickts')}`, `REF003@${at(src, 'datasets.tickts')}`]);
     expect(r.diagnostics[1]!.hint).toContain('datasets.tickets');
+  });
+
+  test('a dataset without items or bind_to is filled at run time: no warning when a task holds builtins.dataset.set', () => {
+    const src = withMission(`  dataset "found" {\n  }\n  task "fill" {\n    objective = "x"\n    tools     = [builtins.dataset.set]\n  }\n${task('      dataset = datasets.found\n', 'x').replace('task "', 'task "walk_').replace('objective', 'depends_on = [tasks.fill]\n    objective')}`);
+    const r = loadHcl(src);
+    expect(codes(r)).toEqual([]);
+    expect(r.graph!.missions[0]!.datasets[0]!.source).toEqual({ kind: 'filled' });
   });
 
   test('a dataset nobody iterates over is a warning (ITR007)', () => {

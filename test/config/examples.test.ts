@@ -39,11 +39,12 @@ test('support-triage: a router, send_to, output schemas and a folder skill', () 
   expect(g.skills.map((s) => `${s.name}:${s.origin.kind}`)).toEqual(['triage_rules:hcl', 'tone-guide:folder']);
 });
 
-test('weather-report: custom tools with inputs and mission inputs', () => {
+test('weather-report: tools with inputs from its local MCP server, and mission inputs with defaults', () => {
   const g = loadConfig(join(root, 'weather-report'), { env }).graph!;
-  expect(g.customTools.map((t) => t.inputs.map((i) => i.name))).toEqual([['name'], ['latitude', 'longitude', 'days']]);
+  const report = g.missions[0]!.tasks.find((t) => t.name === 'report')!;
+  expect(report.worker!.tools.map((t) => t.ref).filter((ref) => ref.startsWith('mcp.'))).toEqual(['mcp.weather.geocode', 'mcp.weather.forecast']);
   expect(g.missions[0]!.inputs.map((i) => [i.name, i.required])).toEqual([
-    ['city', true],
+    ['city', false],
     ['days', false],
   ]);
 });

@@ -4,6 +4,9 @@
 // store (SQLite, zod) outside the commands that read runs, no discovery thesaurus outside `plan` and a
 // run or resume whose worker discovers its tools.
 // The CLI is a bundle: each loaded chunk counts as the modules the build put in it (chunks/modules.json).
+// Every command reaches the config, the runtime and the store through api/ only (test/layers.test.ts):
+// each loads the api/ module of its operation, and the light commands never the package's entry
+// (api/index.js, which reaches everything a run needs).
 
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,7 +35,7 @@ describe('commandsFor', () => {
 
   test('help, no command and unknown commands load them all, in --help order', () => {
     const all = commands.map((c) => c.name);
-    expect(all).toEqual(['init', 'validate', 'fmt', 'plan', 'tools', 'graph', 'run', 'resume', 'test', 'approve', 'deny', 'answer', 'fork', 'diff', 'runs', 'inspect', 'logs', 'worker', 'serve', 'token', 'mcp', 'vars', 'docs']);
+    expect(all).toEqual(['init', 'validate', 'fmt', 'plan', 'tools', 'graph', 'run', 'resume', 'test', 'approve', 'deny', 'answer', 'fork', 'diff', 'runs', 'inspect', 'logs', 'worker', 'serve', 'ui', 'token', 'mcp', 'vars', 'docs']);
     for (const argv of [[], ['--help'], ['help', 'validate'], ['valdate', 'x']]) expect(names(argv)).toEqual(all);
   });
 
@@ -188,6 +191,21 @@ describe('modules loaded by the built CLI', () => {
     expect(files.filter((f) => /\/dist\/cli\/commands\/(?!fmt|index)/.test(f))).toEqual([]);
   });
 
+  test('validate, fmt and graph load their own api/ module, never the package entry', () => {
+    const project = tempProject({ 'main.hcl': valid });
+    const expected: [string[], string][] = [
+      [['validate', '--offline'], '/dist/api/validate.js'],
+      [['validate', '--json'], '/dist/api/validate.js'],
+      [['fmt', '--check', 'main.hcl'], '/dist/api/fmt.js'],
+      [['graph', '.'], '/dist/api/graph.js'],
+    ];
+    for (const [args, module] of expected) {
+      const files = loaded(args, project);
+      expect(files, args.join(' ')).toContain(module);
+      expect(files, args.join(' ')).not.toContain('/dist/api/index.js');
+    }
+  });
+
   test('docs loads neither the config loader, the runtime, the store nor zod', () => {
     const files = loaded(['docs'], tempProject({}));
     expect(files.filter((f) => f === '/dist/config/load.js' || f.startsWith('/dist/runtime/') || f.startsWith('/dist/store/'))).toEqual([]);
@@ -219,6 +237,15 @@ describe('modules loaded by the built CLI', () => {
       }
     });
 
+    test('runs and inspect read through api/ (the store opened by api/runStore.js), never the package entry', () => {
+      for (const args of [['runs'], ['inspect', runId], ['inspect', runId, '--json']]) {
+        const files = loaded(args, project);
+        expect(files, args.join(' ')).toContain('/dist/api/runStore.js');
+        expect(files, args.join(' ')).not.toContain('/dist/api/index.js');
+      }
+      expect(loaded(['inspect', runId], project)).toContain('/dist/api/inspect.js');
+    });
+
     test('the checks see what they look for: a run loads pino and discovery, plan the thesaurus', () => {
       // Without these, a renamed package folder would let every "loads none" check above pass.
       expect(heavyIn(runFiles)).toContain('pino');
@@ -243,7 +270,7 @@ describe('modules loaded by the built CLI', () => {
 
     test('plan loads the config and the prompt planner, never a model SDK, MCP, pino or SQLite', () => {
       const files = loaded(['plan', 'mission.hcl'], project);
-      expect(files).toContain('/dist/runtime/plan.js');
+      expect(files).toContain('/dist/runtime/plan/plan.js');
       expect(heavyIn(files)).toEqual([]);
       expect([...areas(files)].filter((a) => a === 'better-sqlite3')).toEqual([]);
     });

@@ -105,7 +105,9 @@ mission "m" {
 
   it("a duration budget stops a task once its time is up: the call after a slow reply is not sent (exit 3)", async () => {
     const turns = turnScript({
-      [commanderOf('slow')]: [() => ({ ...callAgent('worker', 'Take your time'), delayMs: 6_000 }), (req: FakeRequest) => taskComplete(lastToolResult(req))],
+      // Held just past the 2 s budget: the task's clock started before this request was sent, so once
+      // 2 s have passed since it arrived, the budget has surely run out (no need for a longer wait).
+      [commanderOf('slow')]: [() => ({ ...callAgent('worker', 'Take your time'), delayMs: 2_250 }), (req: FakeRequest) => taskComplete(lastToolResult(req))],
       [workerOf('slow')]: [{ text: 'done' }],
     });
     await withFakeModelServer(turns.respond, async (server) => {
@@ -125,7 +127,7 @@ mission "m" {
       });
       const run = await runCli(['run', dir], { cwd: dir, timeoutMs: 120_000 });
       expect(run.code, run.stdout + run.stderr).toBe(3);
-      // The first call went out inside the 2 s; it took 6 s, so the worker's call was never sent.
+      // The first call went out inside the 2 s and returned after them, so the worker's call was never sent.
       expect(server.requests).toHaveLength(1);
       expect(run.stdout).toMatch(/stopped: the budget of task "slow" ran out of time: \d+(\.\d+)?s of 2s/);
       expect(runRow(dir).status).toBe('stopped');

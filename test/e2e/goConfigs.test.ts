@@ -126,13 +126,36 @@ describe('squadron fmt unquotes quoted references', () => {
 });
 
 describe('hints that know the names of the first implementation', () => {
-  it('scratchpad = true and memories are errors whose hints say what to do instead', async () => {
-    const dir = quickstart((h) => h.replace('  commander {', '  scratchpad = true\n  memories   = []\n  commander {'));
+  it('scratchpad and memories validate; the folders, folder and run_folder Go retired are errors whose hints name what replaced them', async () => {
+    const ok = quickstart((h) => h.replace('  commander {', '  scratchpad = true\n  memories   = []\n  commander {'));
+    const good = await runCli(['validate', '.'], { cwd: ok });
+    expect(good.code, good.stderr).toBe(0);
+
+    const dir = quickstart((h) => h.replace('  commander {', '  folders = []\n  folder {}\n  run_folder {}\n  commander {'));
     const r = await runCli(['validate', '.'], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('= hint: the scratchpad is not supported yet');
-    expect(r.stderr).toContain('= hint: shared memories are not supported yet');
+    expect(r.stderr).toContain('= hint: the `folders` attribute is no longer supported: use memories = [memories.NAME, ...]');
+    expect(r.stderr).toContain('= hint: the `folder { ... }` block is no longer supported: use memory { description = "..." }');
+    expect(r.stderr).toContain('= hint: the `run_folder { ... }` block is no longer supported: use scratchpad = true');
     expect(r.stderr).not.toContain('did you mean');
+  });
+});
+
+describe('trigger { } as Go writes it', () => {
+  it('webhook_path defaults to the mission name; without a secret it loads with a warning and serve refuses its deliveries; two missions cannot share a path', async () => {
+    const dir = quickstart((h) => h.replace('  commander {', '  trigger {}\n  commander {'));
+    const r = await runCli(['validate', '.'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('warning[GO013]');
+    expect(r.stderr).toContain('has no secret: squadron serve refuses its deliveries until one is set');
+
+    const twice = quickstart((h) => {
+      const second = h.replace(/mission "(\w+)"/, 'mission "$1_again"');
+      return `${h.replace('  commander {', '  trigger { webhook_path = "/shared" }\n  commander {')}\n${second.replace('  commander {', '  trigger { webhook_path = "shared" }\n  commander {').replace(/^(model|variable) "[^"]*" \{[\s\S]*?^\}\n/gm, '')}`;
+    });
+    const t = await runCli(['validate', '.'], { cwd: twice });
+    expect(t.code).toBe(1);
+    expect(t.stderr).toMatch(/error\[SCH008\]: mission "\w+_again" trigger: webhook_path "\/shared" conflicts with mission "\w+"/);
   });
 });
 

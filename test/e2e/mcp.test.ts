@@ -20,6 +20,7 @@ import {
   writeProject,
   removeProjects,
   OFFLINE_MODEL_BLOCK,
+  LOCAL_HTTP,
 } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
 import { startMcpHttpServer, type McpHttpTestServer } from '../support/mcpHttpServer.js';
@@ -65,6 +66,7 @@ function project(model: string, tools: string, extra = '', again = false): strin
     : '';
   return writeProject({
     'mission.hcl': `${model}
+${LOCAL_HTTP}
 ${stdioBlock('local')}
 ${stdioBlock('fragile')}
 mcp "remote" {

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CLI, runCli } from '../support/cli.js';
-import { fakeModelBlock, removeProjects, writeProject } from '../support/e2eProject.js';
+import { fakeModelBlock, LOCAL_HTTP, removeProjects, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
 import { startMcpHttpServer, type McpHttpTestServer } from '../support/mcpHttpServer.js';
 import { startOAuthMcpServer, type OAuthMcpTestServer } from '../support/oauthMcpServer.js';
@@ -45,7 +45,7 @@ afterAll(async () => {
 /** A project whose one task's worker holds the echo tool of the MCP server `name` at `url`. */
 function projectUsing(name: string, url: string): string {
   return writeProject({
-    'main.hcl': `${fakeModelBlock(model)}
+    'main.hcl': `${fakeModelBlock(model)}${LOCAL_HTTP}
 mcp "${name}" {
   url = "${url}"
 }

@@ -16,7 +16,15 @@ import { lastToolResult, toolCall, turnScript } from '../support/turnScript.js';
 vi.setConfig({ testTimeout: 120_000 });
 afterAll(removeProjects);
 
-const PLUGIN = join(REPO_ROOT, 'test', 'support', 'goPlugin.mjs');
+const PLUGIN_PROGRAM = join(REPO_ROOT, 'test', 'support', 'goPlugin.mjs');
+/** A local source must be inside the project (as in Go): a launcher there starts the test plugin. */
+const PLUGIN = './plugin.sh';
+const LAUNCHER = { 'plugin.sh': `#!/bin/sh\nexec "${process.execPath}" "${PLUGIN_PROGRAM}" "$@"\n` };
+function withPlugin(files: Record<string, string>): string {
+  const dir = writeProject({ ...files, ...LAUNCHER });
+  chmodSync(join(dir, 'plugin.sh'), 0o755);
+  return dir;
+}
 
 function mission(modelBlock: string, plugin: string, tools = '[plugins.shouter.all]'): string {
   return `${modelBlock}
@@ -42,7 +50,7 @@ const localPlugin = (source: string): string => `plugin "shouter" {
 
 describe('plugin blocks', () => {
   it('validate starts the plugin and checks its tool references; plan lists its tools with provenance', async () => {
-    const dir = writeProject({ 'main.hcl': mission(OFFLINE_MODEL_BLOCK, localPlugin(PLUGIN)) });
+    const dir = withPlugin({ 'main.hcl': mission(OFFLINE_MODEL_BLOCK, localPlugin(PLUGIN)) });
     const ok = await runCli(['validate', dir], { cwd: dir });
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toContain('config is valid');
@@ -52,7 +60,7 @@ describe('plugin blocks', () => {
     expect(plan.stdout).toContain('plugins.shouter.shout  (task)');
     expect(plan.stdout).toContain('plugins.shouter.settings  (task)');
 
-    const typo = writeProject({ 'main.hcl': mission(OFFLINE_MODEL_BLOCK, localPlugin(PLUGIN), '[plugins.shouter.shoot]') });
+    const typo = withPlugin({ 'main.hcl': mission(OFFLINE_MODEL_BLOCK, localPlugin(PLUGIN), '[plugins.shouter.shoot]') });
     const bad = await runCli(['validate', typo], { cwd: typo });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/main\.hcl:\d+:\d+: error\[PLG003\]: plugin "shouter" has no tool "shoot"/);
@@ -72,7 +80,7 @@ describe('plugin blocks', () => {
       ],
     });
     await withFakeModelServer(script.respond, async (server) => {
-      const dir = writeProject({ 'main.hcl': mission(fakeModelBlock(server), localPlugin(PLUGIN)) });
+      const dir = withPlugin({ 'main.hcl': mission(fakeModelBlock(server), localPlugin(PLUGIN)) });
       const r = await runCli(['run', dir, '--json'], { cwd: dir });
       expect(script.problems).toEqual([]);
       expect(r.code, r.stderr).toBe(0);
@@ -99,7 +107,7 @@ describe('plugin blocks', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`error[PLG004]: plugin "shouter" (version v1.2.0) failed to load: it is not installed at ${installed}`);
     mkdirSync(installed, { recursive: true });
-    writeFileSync(join(installed, 'runner.json'), JSON.stringify({ kind: 'node', entry: process.execPath, args: [PLUGIN] }));
+    writeFileSync(join(installed, 'runner.json'), JSON.stringify({ kind: 'node', entry: process.execPath, args: [PLUGIN_PROGRAM] }));
     const found = await runCli(['validate', dir], { cwd: dir });
     expect(found.code, found.stderr).toBe(0);
   });
@@ -125,5 +133,20 @@ describe('plugin blocks', () => {
     expect(rr.code).toBe(1);
     expect(rr.stderr).toContain('error[PLG001]: plugin name "http" is reserved for internal tools');
     expect(rr.stderr).toContain('error[PLG002]: plugin "http": local source requires version = "local", got "v1.0.0"');
+  });
+
+  it('a local source outside the project or written as an absolute path is refused at its line, as Go does', async () => {
+    const dir = writeProject({ 'main.hcl': mission(OFFLINE_MODEL_BLOCK, localPlugin('../elsewhere/plugin')) });
+    const r = await runCli(['validate', dir], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`main.hcl:7:13: error[FIL002]: plugin "shouter": source path "../elsewhere/plugin" escapes the project root ${dir}`);
+    expect(r.stderr).toContain('keep it inside the project folder');
+    expect(r.stderr).not.toContain('PLG004');
+
+    const abs = writeProject({ 'main.hcl': mission(OFFLINE_MODEL_BLOCK, localPlugin(PLUGIN_PROGRAM)) });
+    const a = await runCli(['validate', abs], { cwd: abs });
+    expect(a.code).toBe(1);
+    expect(a.stderr).toContain(`main.hcl:7:13: error[FIL006]: plugin "shouter": source path "${PLUGIN_PROGRAM}": absolute paths are not allowed`);
+    expect(a.stderr).toContain('prefix it with "@/" for the project root');
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { LOCAL_HTTP, fakeModelBlock, openRunDb, removeProjects, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeReply, withFakeModelServer } from '../support/fakeModelServer.js';
+import type { FakeRequest } from '../support/fakeTypes.js';
 import { callAgent, firstUserMessage, lastToolResult, taskComplete, toolCall, turnScript, type TurnReply } from '../support/turnScript.js';
 import { listenLocal } from '../support/localServer.js';
 
@@ -107,8 +108,24 @@ ${timeTask('c')}
   };
 
   it('runs independent tasks at the same time and a dependent one only after them', async () => {
-    const script = slowScript();
-    await withServer(script.respond, async (server) => {
+    // No model delays: each of a, b and c holds its commander's first reply until all three are in
+    // flight, which can only happen if the scheduler started them together.
+    const script = turnScript(Object.fromEntries(['a', 'b', 'c', 'join'].flatMap((t) => [
+      [`commander of task "${t}"`, [callAgent('worker', t), (req: FakeRequest) => taskComplete(`${t} done ${lastToolResult(req).length}`)]],
+      [`worker agent of task "${t}"`, [{ text: `${t} ok` }]],
+    ])) as Record<string, TurnReply[]>);
+    let arrived = 0;
+    let allThere: () => void = () => {};
+    const together = new Promise<void>((resolve) => (allThere = resolve));
+    const respond = async (req: FakeRequest): Promise<FakeReply> => {
+      const first = req.canonical.messages.every((m) => m.role !== 'assistant');
+      if (first && ['a', 'b', 'c'].some((t) => req.canonical.system.includes(`commander of task "${t}"`))) {
+        if (++arrived === 3) allThere();
+        await together;
+      }
+      return script.respond(req);
+    };
+    await withServer(respond, async (server) => {
       const dir = project(fanOut(undefined)(server));
       const result = await runCli(['run', dir, '--json'], { cwd: dir });
       expect(result.code, result.stderr).toBe(0);
@@ -185,10 +202,19 @@ ${timeTask('archive')}`);
   it('fails the mission when a task fails, after cancelling the tasks in flight; nothing runs after', async () => {
     const script = turnScript({
       'commander of task "bad"': [taskComplete('could not', { succeed: false, reason: 'the source is gone' })],
-      'commander of task "slow"': [{ ...callAgent('worker', 'slow'), delayMs: 100 }, (req) => taskComplete(lastToolResult(req))],
-      'worker agent of task "slow"': [{ text: 'slow ok', delayMs: 1500 }],
+      'commander of task "slow"': [callAgent('worker', 'slow'), (req) => taskComplete(lastToolResult(req))],
+      // Held until the run cancels the task (the client closes the request), however long that takes.
+      'worker agent of task "slow"': [{ text: 'slow ok', delayMs: 300_000 }],
     });
-    await withServer(script.respond, async (server) => {
+    // "bad" fails only once slow's worker call is in flight, so there is a task in flight to cancel.
+    let slowInFlight: () => void = () => {};
+    const slowStarted = new Promise<void>((resolve) => (slowInFlight = resolve));
+    const respond = async (req: FakeRequest): Promise<FakeReply> => {
+      if (req.canonical.system.includes('worker agent of task "slow"')) slowInFlight();
+      if (req.canonical.system.includes('commander of task "bad"')) await slowStarted;
+      return script.respond(req);
+    };
+    await withServer(respond, async (server) => {
       const dir = missionProject(server, `
 ${timeTask('bad')}
 ${timeTask('slow')}
@@ -463,7 +489,8 @@ ${timeTask('first')}
       server.onRequest = (_n, req) => {
         if (!interrupted && req.canonical.system.includes('commander of task "second"')) {
           interrupted = true;
-          setTimeout(() => child?.kill('SIGINT'), 200);
+          // The request is in flight (its reply is held): interrupt now.
+          child?.kill('SIGINT');
         }
       };
       let child: import('node:child_process').ChildProcess | undefined;

@@ -57,6 +57,11 @@ describe('two servers on one PostgreSQL database', () => {
     const second = await deliver(servers[1]!, t + 1);
     expect(second).toEqual({ status: 200, json: { run_id: first.json['run_id'], duplicate: true } });
 
+    // The 202 follows the stored delivery; its run is stored right after (by the server that took it).
+    for (let tries = 0; (await fetch(`${servers[1]!.url}/v1/runs/${first.json['run_id'] as string}`, { headers: { authorization: `Bearer ${tok}` } })).status !== 200; tries++) {
+      if (tries > 1200) throw new Error('the delivery\'s run was never stored');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     // Both servers accept the one token; both list the same two runs (the fire's and the webhook's).
     const lists = await Promise.all(servers.map(async (s) => (await (await fetch(`${s.url}/v1/runs`, { headers: { authorization: `Bearer ${tok}` } })).json()) as { runs: { id: string }[] }));
     expect(lists[0]!.runs.map((r) => r.id).sort()).toEqual(lists[1]!.runs.map((r) => r.id).sort());

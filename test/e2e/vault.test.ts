@@ -11,7 +11,9 @@ import { removeProjects, writeProject } from '../support/e2eProject.js';
 import { withFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
 import { callAgent, taskComplete, turnScript, lastToolResult } from '../support/turnScript.js';
 
-vi.setConfig({ testTimeout: 120_000 });
+// Each command that opens the vault derives its key (Argon2id, 64 MiB): seconds each, and several times
+// that with the pure-JS one on Node.js 22 on a busy machine.
+vi.setConfig({ testTimeout: 480_000 });
 afterAll(removeProjects);
 
 const SECRET = 'tok-Zq8v7K-vault-only';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Mission } from '../../config/graph.js';
 import { MAX_JSON_DEPTH } from '../../core/jsonDepth.js';
-import { resolveInputs } from '../../runtime/inputs.js';
+import { resolveInputs } from '../../runtime/run/inputs.js';
 import { boundToolInput, malformedReason, parseToolInput } from '../../runtime/providers/toolInput.js';
 import { validateToolInput } from '../../runtime/tools/inputValidation.js';
 import { toToolResult } from '../../runtime/tools/mcp/results.js';

@@ -23,6 +23,26 @@ describe('createSecretRedactor', () => {
     expect(spaced.mask(`${url} ${b64}`)).toBe('https://api.example/x?key=[REDACTED:vars.pw]&form=[REDACTED:vars.pw] Basic [REDACTED:vars.pw] [REDACTED:vars.pw]');
   });
 
+  it('redacts a secret base64-encoded inside a longer value, whichever byte it starts at, and restores it', () => {
+    const secret = 'hunter2-correct-horse';
+    const r = createSecretRedactor([{ name: 'vars.pw', value: secret }]);
+    for (const user of ['', 'a:', 'ab:', 'abc:', 'user:']) {
+      for (const url of [false, true]) {
+        const encoded = Buffer.from(`${user}${secret}!tail`).toString(url ? 'base64url' : 'base64');
+        const text = `Authorization: Basic ${encoded}`;
+        const redacted = r.redact(text);
+        expect(redacted, `${user} ${url}`).toMatch(/\[REDACTED:vars\.pw(:b64(url)?(at[0-2])?)?\]/);
+        // What is left of the encoding decodes to nothing of the secret longer than 5 characters.
+        const left = redacted.replace(/\[REDACTED:[^\]]+\]/g, ' ').split(/[ :]/).filter((p) => p.length >= 4);
+        for (const piece of left) {
+          const decoded = Buffer.from(piece, url ? 'base64url' : 'base64').toString('latin1');
+          for (let i = 0; i + 6 <= secret.length; i++) expect(decoded.includes(secret.slice(i, i + 6)), `${user} ${url}: ${piece}`).toBe(false);
+        }
+        expect(r.restore(redacted)).toBe(text);
+      }
+    }
+  });
+
   it('prefers the longest secret when one value contains another', () => {
     expect(redactor.redact('sk-live-123456 and sk-live-999')).toBe('[REDACTED:vars.api_key] and [REDACTED:vars.api_key_prefix]-999');
   });

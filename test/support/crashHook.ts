@@ -19,15 +19,15 @@ interface DatabaseClass {
   prototype: { prepare(this: unknown, sql: string): StatementLike };
 }
 
-/** `events:17` → the 17th write statement that mentions table `events`. */
-export function parseCrashSpec(spec: string): { table: string; count: number } | undefined {
-  const match = /^([a-z_]+):(\d+)$/.exec(spec.trim());
+/** `events:17` → right after the 17th write statement that mentions table `events`; `runs:1:before` → just before the first. */
+export function parseCrashSpec(spec: string): { table: string; count: number; before: boolean } | undefined {
+  const match = /^([a-z_]+):(\d+)(:before)?$/.exec(spec.trim());
   if (!match) return undefined;
   const count = Number(match[2]);
-  return count >= 1 ? { table: match[1]!, count } : undefined;
+  return count >= 1 ? { table: match[1]!, count, before: match[3] !== undefined } : undefined;
 }
 
-function install(spec: { table: string; count: number }): void {
+function install(spec: { table: string; count: number; before: boolean }): void {
   // Resolved from this file's location: the same module instance the CLI loads.
   const Database = createRequire(import.meta.url)('better-sqlite3') as DatabaseClass;
   const prepare = Database.prototype.prepare;
@@ -39,6 +39,7 @@ function install(spec: { table: string; count: number }): void {
     for (const method of ['run', 'get', 'all'] as const) {
       const original = statement[method];
       statement[method] = function crashAfter(this: unknown, ...args: unknown[]): unknown {
+        if (spec.before && seen + 1 === spec.count) process.kill(process.pid, 'SIGKILL');
         const result = original.apply(this, args);
         seen += 1;
         if (seen === spec.count) process.kill(process.pid, 'SIGKILL');

@@ -2,7 +2,7 @@
 // (scripted by its script module) with `--record`, its model block pointed at that server. Run it
 // after a deliberate prompt or ranking change and review the cassette diff like code:
 //
-//   npx tsc -p tsconfig.json && node dist/test/support/recordExample.js quickstart|tool-discovery|ticket-triage
+//   npx tsc -p tsconfig.json && node dist/test/support/recordExample.js quickstart|tool-discovery|ticket-triage|support-triage|weather-report|pricing-research
 
 import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -13,9 +13,21 @@ import { startFakeModelServer } from './fakeModelServer.js';
 import { quickstartScript } from './quickstartScript.js';
 import { toolDiscoveryScript } from './toolDiscoveryScript.js';
 import { ticketTriageScript } from './ticketTriageScript.js';
+import { supportTriageScript } from './supportTriageScript.js';
+import { weatherReportScript } from './weatherReportScript.js';
+import { pricingResearchScript } from './pricingResearchScript.js';
 import type { TurnScript } from './turnScript.js';
 
-const SCRIPTS: Record<string, () => TurnScript> = { quickstart: quickstartScript, 'tool-discovery': toolDiscoveryScript, 'ticket-triage': ticketTriageScript };
+const SCRIPTS: Record<string, () => TurnScript> = {
+  quickstart: quickstartScript,
+  'tool-discovery': toolDiscoveryScript,
+  'ticket-triage': ticketTriageScript,
+  'support-triage': supportTriageScript,
+  'weather-report': weatherReportScript,
+  'pricing-research': pricingResearchScript,
+};
+// The provider each example's recording speaks (its model keys are that provider's); anthropic if not named.
+const PROVIDERS: Record<string, 'anthropic' | 'openai'> = { 'support-triage': 'openai' };
 
 const name = process.argv[2] ?? '';
 const makeScript = SCRIPTS[name];
@@ -29,13 +41,16 @@ const server = await startFakeModelServer({ respond: script.respond });
 try {
   // The whole example is copied (an MCP server script lives next to its mission), minus the cassette.
   const dir = mkdtempSync(join(tmpdir(), 'squadron-record-'));
-  cpSync(example, dir, { recursive: true, filter: (src) => !src.endsWith('cassette.jsonl') });
+  cpSync(example, dir, { recursive: true, filter: (src) => !src.endsWith('cassette.jsonl') && !/[\/]\.squadron([\/]|$)/.test(src) });
   // So that the copied server script resolves the SDK as it does in place.
   symlinkSync(assetPath('node_modules'), join(dir, 'node_modules'), 'dir');
-  const mission = readdirSync(dir).find((f) => f.endsWith('.hcl')) ?? 'mission.hcl';
+  // The file holding the model "offline" block (an example may split its config over several files).
+  const mission = readdirSync(dir).find((f) => f.endsWith('.hcl') && readFileSync(join(dir, f), 'utf8').includes('model "offline"')) ?? 'mission.hcl';
+  const provider = PROVIDERS[name] ?? 'anthropic';
+  const baseURL = provider === 'openai' ? server.openaiBaseURL : server.anthropicBaseURL;
   const hcl = readFileSync(join(dir, mission), 'utf8').replace(
     /model "offline" \{[^}]*\}/,
-    `model "offline" {\n  provider = "anthropic"\n  base_url = "${server.anthropicBaseURL}"\n  api_key  = "recording-key-not-secret"\n}`,
+    `model "offline" {\n  provider = "${provider}"\n  base_url = "${baseURL}"\n  api_key  = "recording-key-not-secret"\n}`,
   );
   writeFileSync(join(dir, mission), hcl);
   const cassette = join(dir, 'cassette.jsonl');

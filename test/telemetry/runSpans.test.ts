@@ -5,7 +5,7 @@
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import type { Mission, MissionGraph } from '../../config/graph.js';
-import { EventBus, type RunEvent } from '../../runtime/events.js';
+import { EventBus, type RunEvent } from '../../runtime/kernel/events.js';
 import type { Redactor } from '../../store/index.js';
 import { openExport } from '../../telemetry/export.js';
 import { RunSpans } from '../../telemetry/runSpans.js';

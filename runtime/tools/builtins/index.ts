@@ -11,6 +11,7 @@ import { listFilesTool, readFileTool, type FilesOptions } from './files.js';
 import { httpRequest, type HttpInput, type HttpOptions } from './http.js';
 import { WorkspacePins } from './workspaceWalk.js';
 import { currentTimeTool, sleepTool, type UtilsOptions } from './utils.js';
+import { countDatasetTool, sampleDatasetTool, setDatasetTool } from './dataset.js';
 
 export interface BuiltinOptions {
   http?: HttpOptions;
@@ -38,6 +39,9 @@ function implementations(options: BuiltinOptions): Record<string, Implementation
     'builtins.files.read': (input: { path: string; max_bytes?: number }, ctx: ToolContext) => readFileTool(input, ctx, files),
     'builtins.files.write': (input: { path: string; content: string; append?: boolean }, ctx: ToolContext) => writeFileTool(input, ctx, files),
     'builtins.files.list': (input: { path?: string; recursive?: boolean }, ctx: ToolContext) => listFilesTool(input, ctx, files),
+    'builtins.dataset.set': setDatasetTool,
+    'builtins.dataset.sample': sampleDatasetTool,
+    'builtins.dataset.count': countDatasetTool,
     // Answered by the run's operator desk before any tool runs (runtime/operator/gate.ts): never called in a run.
     'builtins.human.ask': () => textResult('builtins.human.ask is answered by the operator of a run; nobody can be asked here.', true),
   };

@@ -4,7 +4,6 @@
 // a tool call, and `closeAll()` leaves no child process behind.
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 
@@ -13,14 +12,15 @@ import { DEFAULT_MCP_MAX_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS } from '../../../con
 import type { ToolResult, ToolSpec } from '../types.js';
 import { textResult } from '../types.js';
 import { createMcpClient, samplingOff, type InFlightCall, type McpElicitor, type McpLogMessage, type McpSampler } from './client.js';
-import { appendTail, delay, describeError, seconds, STDERR_TAIL_CHARS } from './connectionText.js';
+import { appendTail, delay, describeError, seconds } from './connectionText.js';
+import { exitedCleanly, openTransport, progressOf, schemaProblem, StdioTransport, withStderr, type Live, type ServerState } from './live.js';
 import { CredentialStore } from './credentialStore.js';
-import { StoredOAuthProvider, usesOwnAuthorization } from './oauthProvider.js';
 import { loadPromptSkill, promptSkills, type PromptSkillsOutcome } from './prompts.js';
 import { mcpResourcesSpec } from './resources.js';
 import { toToolResult } from './results.js';
 import { mcpToolSpec } from './toolSpec.js';
 import { isCallable, toolInfoFromSdk, type McpToolInfo } from './toolInfo.js';
+import type { McpCallOptions, McpConnectionOptions, McpRequestOutcome, McpRequests, McpToolProgress } from './requests.js';
 
 export type { McpToolInfo } from './toolInfo.js';
 
@@ -30,72 +30,8 @@ export type { McpToolInfo } from './toolInfo.js';
  */
 export const MCP_START_TIMEOUT_MS = 30_000;
 
-export interface McpConnectionOptions {
-  /** Bound on starting a server and the MCP handshake (default MCP_START_TIMEOUT_MS). */
-  connectTimeoutMs?: number;
-  /** Bound on listing a server's tools (default MCP_START_TIMEOUT_MS). */
-  listTimeoutMs?: number;
-  /** Bound on one tool call without progress notifications, for servers without `timeout` (default 60 s). */
-  callTimeoutMs?: number;
-  /** Working directory of stdio servers (usually the project root). */
-  cwd?: string;
-  /** OAuth credentials of HTTP servers that need a login (default: the user's encrypted store). */
-  credentials?: CredentialStore;
-  /** The roots of servers without `roots` (the run's workspace); none when absent. */
-  defaultRoots?: readonly string[];
-  /** Receives every progress notification of a tool call (the run turns them into events). */
-  onProgress?: (progress: McpToolProgress) => void;
-  /** Receives the servers' log messages (`notifications/message`). */
-  onLog?: (message: McpLogMessage) => void;
-  /** The trace context a tool call carries in `params._meta` (W3C `traceparent`), by its call id; absent: none. */
-  traceMeta?: (callId: string) => Record<string, string> | undefined;
-  /** Answers the sampling requests of servers with `sampling = true` (a run's model); absent: refused. */
-  sample?: McpSampler;
-  /** Asks the run's operator a server's questions (elicitation); absent: refused. */
-  elicit?: McpElicitor;
-  /**
-   * A server's new tool list after `notifications/tools/list_changed` (all its tools, as listed). The
-   * call during which the change arrived returns only once this has settled, so the agent's next
-   * turn already holds the new tools.
-   */
-  onToolsChanged?: (server: string, tools: McpToolInfo[]) => Promise<void> | void;
-  /**
-   * A server said its prompts changed (`notifications/prompts/list_changed`). Prompt skills are not
-   * refreshed (an agent's skill catalog is part of its system prompt), so this is only reported.
-   */
-  onPromptsChanged?: (server: string) => void;
-  /** Tool lists recorded by an earlier process of the run (resume): used instead of listing, until the server reports a change. */
-  knownTools?: ReadonlyMap<string, McpToolInfo[]>;
-  clientVersion?: string;
-}
-
-/** Who made a call: the run's names for it, passed back with its progress. */
-export interface McpCaller {
-  task: string;
-  agent: string;
-  callId: string;
-  /** The calling session (a question the server asks during the call is tied to it). */
-  sessionId?: string;
-}
-
-export interface McpToolProgress extends McpCaller {
-  server: string;
-  tool: string;
-  progress: number;
-  total?: number;
-  message?: string;
-}
-
-
 export type { McpLogMessage, McpSampler, McpSamplingRequest } from './client.js';
-
-export type McpRequestOutcome<T> = { ok: true; value: T } | { ok: false; error: ToolResult };
-
-/** Per call: cancellation, and who is calling (for progress). */
-export interface McpCallOptions {
-  signal?: AbortSignal;
-  caller?: McpCaller;
-}
+export type { McpCaller, McpCallOptions, McpConnectionOptions, McpRequestOutcome, McpToolProgress } from './requests.js';
 
 /** Thrown by `get`/`listTools` when a server cannot be reached; tool calls return error results instead. */
 export class McpServerError extends Error {
@@ -116,49 +52,7 @@ const MAX_STARTS = 2;
 const CLOSE_GRACE_MS = 2000;
 
 
-/**
- * The SDK closes a transport itself when the handshake fails, without awaiting it; a second close()
- * then returns at once while the child may still be running. Sharing one close promise lets
- * closeAll wait until the child has really exited.
- */
-class StdioTransport extends StdioClientTransport {
-  private closing?: Promise<void>;
-
-  override close(): Promise<void> {
-    this.closing ??= super.close();
-    return this.closing;
-  }
-}
-
-interface Live {
-  /** Set when the SDK dropped the connection over a message past its stdio read limit. */
-  oversized?: boolean;
-  client: Client;
-  transport: StdioTransport | StreamableHTTPClientTransport;
-  /** Set once the handshake completed; a close before that is a failed start, not a death. */
-  ready: boolean;
-  /** Closed by us or declared dead: its close events no longer count. */
-  retired: boolean;
-  stderr: string[];
-  /** Tool calls waiting for their result; a server's question to the operator is charged to them. */
-  inFlight: Set<InFlightCall>;
-}
-
-interface ServerState {
-  server: McpServer;
-  live?: Live;
-  connecting?: Promise<Live>;
-  /** Deaths plus failed starts. */
-  failures: number;
-  lastError?: string;
-  tools?: Promise<McpToolInfo[]>;
-  /** The server's `instructions` from its latest initialize answer. */
-  instructions?: string;
-  /** Settles once the latest `tools/list_changed` was handled (new list fetched, listeners told). */
-  refreshing?: Promise<void>;
-}
-
-export class McpConnections {
+export class McpConnections implements McpRequests {
   private readonly states = new Map<string, ServerState>();
   private readonly closing = new Set<Promise<void>>();
   private closed = false;
@@ -255,6 +149,7 @@ export class McpConnections {
       const options = { timeout, resetTimeoutOnProgress: true, maxTotalTimeout, onprogress, ...(signal ? { signal } : {}) };
       const meta = call.caller ? this.options.traceMeta?.(call.caller.callId) : undefined;
       const result = await live.client.callTool({ name: tool, arguments: args, ...(meta ? { _meta: meta } : {}) }, undefined, options);
+      live.answered = true;
       // A change the server announced during the call (it arrives before the result) is in place first.
       await state.refreshing;
       // A question that waits for the operator: the call's result is not used; it runs again on resume.
@@ -286,6 +181,16 @@ export class McpConnections {
       if (live.oversized) {
         this.retire(state, live, 'a message larger than the read limit', false);
         return textResult(`the result of ${what} on MCP server "${server.name}" is larger than ${STDIO_READ_LIMIT_MB} MB, the most read from a server, so it was not read; ask for less (the server is started again for the next call)`, true);
+      }
+      // A stdio server that exits cleanly (code 0) after each answer (one process per call, as some
+      // are written) was already on its way out when this call was written to it: it never ran the
+      // call. It is started again, uncounted, and the call sent once more; a second such exit counts.
+      if (exitedCleanly(live)) {
+        if (call.resent !== true) {
+          this.retire(state, live, 'the server exited after its previous answer', false);
+          return this.callTool(server, tool, args, { ...call, resent: true });
+        }
+        state.failures++;
       }
       // The transport failed: the process exited, the HTTP session vanished or the host went away.
       this.retire(state, live, describeError(err));
@@ -381,25 +286,7 @@ export class McpConnections {
   }
 
   private async connect(state: ServerState): Promise<Live> {
-    const { transport: config } = state.server;
-    const transport =
-      config.kind === 'stdio'
-        ? new StdioTransport({
-            command: config.command,
-            args: [...config.args],
-            env: { ...config.env },
-            // Piped, not inherited: server logs must not interleave with our output; the tail explains crashes.
-            stderr: 'pipe',
-            ...(this.options.cwd !== undefined ? { cwd: this.options.cwd } : {}),
-          })
-        : new StreamableHTTPClientTransport(new URL(config.url), {
-            requestInit: { headers: { ...config.headers } },
-            // OAuth unless the config sends its own Authorization header: tokens from
-            // `squadron mcp login`, refreshed by the SDK; without them the call names the login command.
-            ...(usesOwnAuthorization(config.headers)
-              ? {}
-              : { authProvider: new StoredOAuthProvider({ name: state.server.name, url: config.url }, (this.credentials ??= this.options.credentials ?? new CredentialStore())) }),
-          });
+    const transport = openTransport(state.server, this.options.cwd, () => (this.credentials ??= this.options.credentials ?? new CredentialStore()), this.options.allowedHosts);
     const inFlight = new Set<InFlightCall>();
     const client = createMcpClient({
       server: state.server.name,
@@ -419,7 +306,8 @@ export class McpConnections {
     client.onclose = () => {
       // A server that exits with no call in flight (one that ends after each answer) is started
       // again for the next call without counting as a failure.
-      if (live.ready) this.retire(state, live, 'the server closed the connection', live.inFlight.size > 0 && live.oversized !== true);
+      // One that exits cleanly after having answered is that kind too: callTool sends its call again.
+      if (live.ready) this.retire(state, live, 'the server closed the connection', live.inFlight.size > 0 && live.oversized !== true && !exitedCleanly(live));
     };
     // Transport errors surface through the pending requests; only an oversized message is noted,
     // so the call it belonged to says so instead of "the server closed the connection".
@@ -504,28 +392,4 @@ export class McpConnections {
     this.closing.add(closing);
     void closing.finally(() => this.closing.delete(closing));
   }
-}
-
-/** For an answer that failed the SDK's schema (a zod error): its first problems, in a line; else undefined. */
-function schemaProblem(err: unknown): string | undefined {
-  // zod's error (v3 and v4 name it differently): an Error with an `issues` list.
-  const issues = err instanceof Error ? (err as Error & { issues?: unknown }).issues : undefined;
-  if (!Array.isArray(issues)) return undefined;
-  const shown = (issues as { path?: (string | number)[]; message?: string }[]).slice(0, 3).map((i) => `${(i.path ?? []).join('.') || 'result'}: ${(i.message ?? 'invalid').slice(0, 100)}`);
-  const more = issues.length > 3 ? `; and ${issues.length - 3} more` : '';
-  return shown.length === 0 ? 'invalid result' : `${shown.join('; ')}${more}`;
-}
-
-function withStderr(message: string, live: Live): string {
-  const text = live.stderr.join('').trim();
-  if (text === '') return message;
-  const tail = text.length > STDERR_TAIL_CHARS ? `…${text.slice(-STDERR_TAIL_CHARS)}` : text;
-  return `${message}\nserver stderr:\n${tail}`;
-}
-
-function progressOf(server: string, tool: string, caller: McpCaller, p: Progress): McpToolProgress {
-  const out: McpToolProgress = { ...caller, server, tool, progress: p.progress };
-  if (p.total !== undefined) out.total = p.total;
-  if (p.message !== undefined) out.message = p.message;
-  return out;
 }

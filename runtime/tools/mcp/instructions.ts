@@ -3,7 +3,7 @@
 // to a byte budget at a character boundary, and servers appear in group order, so the prompt stays
 // small and byte-stable.
 
-import { renderPrompt } from '../../promptTemplates.js';
+import { renderPrompt } from '../../../core/promptTemplates.js';
 import type { ToolSpec } from '../types.js';
 
 /** Bytes of one server's instructions kept in the prompt. */

@@ -12,7 +12,7 @@ import type { McpServer, McpTransport } from '../../../config/graph.js';
 import { MCP_START_TIMEOUT_MS, McpConnections } from './connections.js';
 import { listPromptNames } from './prompts.js';
 import { McpToolInfoSchema, type McpToolInfo } from './toolInfo.js';
-import { canonicalJson } from '../../canonicalJson.js';
+import { canonicalJson } from '../../../core/canonicalJson.js';
 import { makePrivateDirs } from '../../../store/privateDirs.js';
 
 export interface CachedListOptions {

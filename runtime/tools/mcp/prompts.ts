@@ -7,7 +7,7 @@ import type { Prompt, PromptMessage } from '@modelcontextprotocol/sdk/types.js';
 
 import type { McpPromptSkill, McpServer, Skill } from '../../../config/graph.js';
 import { textResult, type ToolResult } from '../types.js';
-import type { McpConnections } from './connections.js';
+import type { McpRequests } from './requests.js';
 import { toToolResult } from './results.js';
 
 export type PromptSkillsOutcome = { ok: true; skills: Skill[] } | { ok: false; error: string };
@@ -18,7 +18,7 @@ export function promptSkillName(server: string, prompt: string): string {
 }
 
 /** The skills `mcp.<server>.prompts` (prompt absent) or `mcp.<server>.prompts.<prompt>` stands for. */
-export async function promptSkills(server: McpServer, connections: McpConnections, prompt?: string): Promise<PromptSkillsOutcome> {
+export async function promptSkills(server: McpServer, connections: McpRequests, prompt?: string): Promise<PromptSkillsOutcome> {
   const listed = await listPrompts(server, connections);
   if (!listed.ok) return { ok: false, error: textOf(listed.error) };
   if (listed.value === undefined) return { ok: false, error: `MCP server "${server.name}" offers no prompts` };
@@ -31,14 +31,14 @@ export async function promptSkills(server: McpServer, connections: McpConnection
 }
 
 /** The names of the server's prompts (`[]` when it offers none), or why they could not be listed (validate). */
-export async function listPromptNames(server: McpServer, connections: McpConnections): Promise<{ ok: true; names: string[] } | { ok: false; error: string }> {
+export async function listPromptNames(server: McpServer, connections: McpRequests): Promise<{ ok: true; names: string[] } | { ok: false; error: string }> {
   const listed = await listPrompts(server, connections);
   if (!listed.ok) return { ok: false, error: textOf(listed.error) };
   return { ok: true, names: (listed.value ?? []).map((p) => p.name) };
 }
 
 /** Every prompt the server lists, page by page; `undefined` when it declares no prompts capability. */
-function listPrompts(server: McpServer, connections: McpConnections) {
+function listPrompts(server: McpServer, connections: McpRequests) {
   return connections.request(server, 'listing its prompts', async (client, options) => {
     if (!client.getServerCapabilities()?.prompts) return undefined;
     const prompts: Prompt[] = [];
@@ -55,7 +55,7 @@ function listPrompts(server: McpServer, connections: McpConnections) {
 /** Gets the prompt with the model's arguments; a missing required argument or a server error is an error result. */
 export async function loadPromptSkill(
   server: McpServer,
-  connections: McpConnections,
+  connections: McpRequests,
   prompt: McpPromptSkill,
   args: Readonly<Record<string, string>>,
   signal?: AbortSignal,

@@ -12,7 +12,7 @@ import { RESOURCES_TOOL } from '../../../config/toolRefs.js';
 import type { JsonSchema } from '../../providers/types.js';
 import { invalidInputResult, validateToolInput } from '../inputValidation.js';
 import { textResult, type ToolContext, type ToolResult, type ToolSpec } from '../types.js';
-import type { McpConnections } from './connections.js';
+import type { McpRequests } from './requests.js';
 import { toToolResult } from './results.js';
 
 
@@ -37,7 +37,7 @@ interface ResourcesInput {
   cursor?: string;
 }
 
-export function mcpResourcesSpec(server: McpServer, connections: McpConnections): ToolSpec {
+export function mcpResourcesSpec(server: McpServer, connections: McpRequests): ToolSpec {
   const apiName = mcpApiName(server.name, RESOURCES_TOOL);
   return {
     ref: `mcp.${server.name}.${RESOURCES_TOOL}`,
@@ -56,7 +56,7 @@ export function mcpResourcesSpec(server: McpServer, connections: McpConnections)
   };
 }
 
-async function list(server: McpServer, connections: McpConnections, cursor: string | undefined, signal: AbortSignal): Promise<ToolResult> {
+async function list(server: McpServer, connections: McpRequests, cursor: string | undefined, signal: AbortSignal): Promise<ToolResult> {
   const listed = await connections.request(
     server,
     'listing its resources',
@@ -80,7 +80,7 @@ async function list(server: McpServer, connections: McpConnections, cursor: stri
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: false };
 }
 
-async function read(server: McpServer, connections: McpConnections, args: ResourcesInput, signal: AbortSignal): Promise<ToolResult> {
+async function read(server: McpServer, connections: McpRequests, args: ResourcesInput, signal: AbortSignal): Promise<ToolResult> {
   let uri = args.uri;
   if (uri === undefined && args.template !== undefined) {
     const template = new UriTemplate(args.template);

@@ -4,10 +4,10 @@
 import type { McpServer } from '../../../config/graph.js';
 import { invalidInputResult, validateToolInput } from '../inputValidation.js';
 import type { ToolContext, ToolResult, ToolSpec } from '../types.js';
-import type { McpConnections } from './connections.js';
+import type { McpRequests } from './requests.js';
 import { mcpApiName, mcpToolRef, type McpToolInfo } from './toolInfo.js';
 
-export function mcpToolSpec(server: McpServer, info: McpToolInfo, connections: McpConnections, instructions?: string): ToolSpec {
+export function mcpToolSpec(server: McpServer, info: McpToolInfo, connections: McpRequests, instructions?: string): ToolSpec {
   const apiName = mcpApiName(server.name, info.name);
   return {
     ref: mcpToolRef(server.name, info.name),

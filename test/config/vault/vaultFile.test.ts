@@ -1,9 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { readVault, VaultError, writeVault } from '../../../config/vault/vaultFile.js';
 
+// Each write or read derives a key (Argon2id, 64 MiB): seconds with the pure-JS one on Node.js 22, close
+// to a minute each on a very busy machine.
+vi.setConfig({ testTimeout: 600_000 });
 const dir = mkdtempSync(join(tmpdir(), 'vault-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const key = Buffer.from('correct horse battery staple');

@@ -4,9 +4,9 @@
 
 import { describe, expect, test } from 'vitest';
 import type { TaskSpec } from '../../../config/graph.js';
-import { CommanderState } from '../../../runtime/agents/commanderState.js';
+import { CommanderState } from '../../../runtime/kernel/commanderState.js';
 import { directContract, directFinishingTools } from '../../../runtime/agents/direct.js';
-import { renderPrompt } from '../../../runtime/promptTemplates.js';
+import { renderPrompt } from '../../../core/promptTemplates.js';
 
 function task(extra: Partial<TaskSpec> = {}): TaskSpec {
   return { name: 't', mission: 'm', dependsOn: [], agents: [], agentsVia: 'none', router: [], sendTo: [], direct: true, ...extra } as unknown as TaskSpec;

@@ -2,7 +2,7 @@
 // its own (the end-to-end tests in test/e2e/budget.test.ts drive them through the CLI).
 
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../../runtime/events.js';
+import type { RunEvent } from '../../../runtime/kernel/events.js';
 import { BudgetLedger, type BudgetState } from '../../../runtime/budget/ledger.js';
 import { taskOfLabel } from '../../../core/sessionLabels.js';
 import { callUpperBound } from '../../../runtime/budget/estimate.js';

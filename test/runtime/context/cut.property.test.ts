@@ -10,10 +10,10 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SessionDeps, SessionMessage } from '../../../runtime/agents/sessionTypes.js';
+import type { SessionDeps, SessionMessage } from '../../../runtime/session/sessionTypes.js';
 import { contextPolicy } from '../../../runtime/context/policy.js';
 import { SessionContext } from '../../../runtime/context/sessionContext.js';
-import { EventBus } from '../../../runtime/events.js';
+import { EventBus } from '../../../runtime/kernel/events.js';
 import type { Message, ModelRequest, Part } from '../../../runtime/providers/types.js';
 import { inputUpperBound } from '../../../runtime/budget/estimate.js';
 import type { ContextViewRow, NewContextView, Store } from '../../../store/index.js';

@@ -3,7 +3,7 @@
 // cut at 200 characters, the summary when there is one; pruning repeats the task with a note.
 
 import { describe, expect, it } from 'vitest';
-import type { SessionMessage } from '../../../runtime/agents/sessionTypes.js';
+import type { SessionMessage } from '../../../runtime/session/sessionTypes.js';
 import { commanderState } from '../../../runtime/context/commanderState.js';
 import { compactedHead, prunedHead } from '../../../runtime/context/head.js';
 import { contextPolicy, defaultTokenLimit } from '../../../runtime/context/policy.js';

@@ -8,17 +8,18 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { ContextSettings } from '../../../config/graph.js';
-import { AgentSession, loadHistory } from '../../../runtime/agents/session.js';
-import type { SessionDeps } from '../../../runtime/agents/sessionTypes.js';
-import { Toolbox } from '../../../runtime/agents/toolbox.js';
+import { AgentSession, loadHistory } from '../../../runtime/session/session.js';
+import type { SessionDeps } from '../../../runtime/session/sessionTypes.js';
+import { Toolbox } from '../../../runtime/tools/toolbox.js';
 import { contextPolicy } from '../../../runtime/context/policy.js';
 import { SessionContext } from '../../../runtime/context/sessionContext.js';
-import { EventBus } from '../../../runtime/events.js';
+import { EventBus } from '../../../runtime/kernel/events.js';
 import type { ModelClient, ModelRequest, Part } from '../../../runtime/providers/types.js';
 import { inputUpperBound } from '../../../runtime/budget/estimate.js';
 import { createSecretRedactor, openStore, type Store } from '../../../store/index.js';
 import { messageChecksum } from '../../../store/rowChecksum.js';
 import { freshStore, seedSession } from '../../store/fixtures.js';
+import { gatedClient, UNGATED } from '../../../runtime/model/modelCall.js';
 
 const SECRET = 'sk-test-0123456789abcdefghijklmnopqrstuv';
 const redactor = () => createSecretRedactor([{ name: 'vars.key', value: SECRET }]);
@@ -68,7 +69,7 @@ async function resume(path: string, ids: { runId: string; sessionId: string }, s
     const deps: SessionDeps = {
       store,
       bus: new EventBus(),
-      client,
+      client: gatedClient(client, model, UNGATED),
       runId: ids.runId,
       task: 'research',
       agent: 'worker',

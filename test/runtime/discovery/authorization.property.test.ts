@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildAgentToolbox } from '../../../runtime/agents/agentToolbox.js';
 import type { AgentDefinition } from '../../../runtime/agents/definitions.js';
-import type { Toolbox } from '../../../runtime/agents/toolbox.js';
+import type { Toolbox } from '../../../runtime/tools/toolbox.js';
 import { searchTools } from '../../../runtime/discovery/searchTools.js';
 import { createToolIndex } from '../../../runtime/discovery/toolIndex.js';
 import type { ToolResult, ToolSpec } from '../../../runtime/tools/types.js';

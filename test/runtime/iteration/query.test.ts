@@ -1,8 +1,8 @@
 // query_task_output over stored items, and the digest a downstream commander is shown.
 
 import { describe, expect, it } from 'vitest';
-import { queryItems } from '../../../runtime/iteration/queryTaskOutput.js';
-import { digestText, itemsDigest } from '../../../runtime/iteration/digest.js';
+import { queryItems } from '../../../runtime/agents/queryTaskOutput.js';
+import { digestText, itemsDigest } from '../../../runtime/agents/digest.js';
 import type { ItemRow } from '../../../store/index.js';
 
 const rows: ItemRow[] = [

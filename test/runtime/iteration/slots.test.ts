@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { UnitSlots } from '../../../runtime/iteration/slots.js';
-import { itemsText } from '../../../runtime/progress.js';
+import { itemsText } from '../../../cli/progress.js';
 import { parseItemLabel, itemLabel } from '../../../core/sessionLabels.js';
 
 describe('UnitSlots', () => {

@@ -84,6 +84,10 @@ describe('builtin specs', () => {
       'builtins.files.write',
       'builtins.files.list',
       'builtins.human.ask',
+      'builtins.dataset.set',
+      'builtins.dataset.sample',
+      'builtins.dataset.count',
     ]);
+    expect(specs.find((s) => s.ref === 'builtins.dataset.set')).toMatchObject({ apiName: 'builtins_dataset_set', group: 'builtins.dataset', idempotent: false });
   });
 });

@@ -67,3 +67,38 @@ describe('following a run’s events on PostgreSQL', () => {
     }
   });
 });
+
+describe('following every run’s events on PostgreSQL (/v1/events)', () => {
+  it('never skips an event of one run committed after a later event of another run', async () => {
+    const url = await server.createDatabase();
+    const stores: Store[] = await Promise.all([openPostgresStore(url, { env: {} }), openPostgresStore(url, { env: {} }), openPostgresStore(url, { env: {} })]);
+    const [slow, fast, follower] = stores as [Store, Store, Store];
+    try {
+      const runA = (await slow.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} })).id;
+      const runB = (await fast.runs.create({ mission: 'm', configPath: '/c.hcl', inputs: {} })).id;
+      let appended!: () => void;
+      const inside = new Promise<void>((resolve) => (appended = resolve));
+      let commit!: () => void;
+      const gate = new Promise<void>((resolve) => (commit = resolve));
+      const first = slow.transaction(async (tx) => {
+        await tx.events.append({ runId: runA, type: 'first', data: 1 });
+        appended();
+        await gate;
+      });
+      await inside;
+      // Another run's event: no lock of run A stands in its way, so it commits at once with a higher id.
+      await fast.events.appendMany([{ runId: runB, type: 'second', data: 2 }]);
+      // The follower of every run reads now, while the lower id is still uncommitted.
+      const reading = follower.events.listAll({ afterId: 0, limit: 500 });
+      await Promise.race([reading, someoneWaitsForALock(url)]);
+      commit();
+      await first;
+      const seen = await reading;
+      const lastId = seen.at(-1)?.id ?? 0;
+      seen.push(...(await follower.events.listAll({ afterId: lastId, limit: 500 })));
+      expect(seen.map((e) => e.type)).toEqual(['first', 'second']);
+    } finally {
+      for (const store of stores) await store.close();
+    }
+  });
+});
