@@ -17,9 +17,11 @@ export function postgresDriver(sql: Sql, atomic: PgRepoContext['atomic'], inTran
     async run(s, values) {
       return (await sql.query(s.compileFor('postgres').text, values)).rowCount;
     },
-    async lock(s, values) {
-      await sql.query(s.compileFor('postgres').text, values);
-    },
+    withLock: (s, values, fn) =>
+      driver.atomic(async (tx) => {
+        await tx.run(s, values);
+        return fn(tx);
+      }),
     atomic: (fn) => (inTransaction ? fn(driver) : atomic((tx) => fn(postgresDriver(tx, (f) => f(tx), true)))),
     inTransaction: () => inTransaction,
     hasColumn: () => true,

@@ -11,29 +11,11 @@ import type { Redactor } from '../redact.js';
 import type { Store } from '../store.js';
 import { connectPostgres, type PostgresConnectOptions } from './connect.js';
 import type { PgRepoContext, Sql, SqlResult } from './context.js';
-import { createEventsRepo } from './repos/events.js';
-import { createLedgerRepo } from './repos/ledger.js';
-import { createLeasesRepo } from './repos/leases.js';
-import { createMessagesRepo } from './repos/messages.js';
-import { createRoutesRepo } from './repos/routes.js';
-import { createTokensRepo } from './repos/tokens.js';
-import { createWebhookDeliveriesRepo } from './repos/webhookDeliveries.js';
-import { createRunCancelsRepo } from './repos/runCancels.js';
-import { createSchedulesRepo } from './repos/schedules.js';
-import { createItemsRepo } from './repos/items.js';
-import { createRunsRepo } from './repos/runs.js';
-import { createSessionsRepo } from './repos/sessions.js';
-import { createTasksRepo } from './repos/tasks.js';
-import { createTurnsRepo } from '../queries/turns.js';
+import { createRepos } from '../queries/index.js';
 import type { QueryContext } from '../sql/driver.js';
 import { postgresDriver } from './driver.js';
-import { createStoredResultsRepo } from './repos/storedResults.js';
 import { createUnitsRepo } from './repos/units.js';
 import { queueNotices, type QueueNotices } from './queueNotices.js';
-import { createContextViewsRepo } from './repos/contextViews.js';
-import { createOperatorRequestsRepo } from './repos/operatorRequests.js';
-import { createBudgetsRepo } from './repos/budgets.js';
-import { createForksRepo } from './repos/forks.js';
 
 export interface PostgresStoreOptions extends PostgresConnectOptions {
   /** Applied to every stored text that may carry user or model content; restored on read. */
@@ -100,26 +82,8 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
       bound.nested.tail = result.catch(() => undefined);
       return result;
     },
-    runs: createRunsRepo(ctx),
-    tasks: createTasksRepo(ctx),
-    items: createItemsRepo(ctx),
-    sessions: createSessionsRepo(ctx),
-    messages: createMessagesRepo(ctx),
-    ledger: createLedgerRepo(ctx),
-    turns: createTurnsRepo(q),
-    events: createEventsRepo(ctx),
-    routes: createRoutesRepo(ctx),
-    leases: createLeasesRepo(ctx),
-    storedResults: createStoredResultsRepo(ctx),
+    ...createRepos(q),
     units: createUnitsRepo(ctx),
-    contextViews: createContextViewsRepo(ctx),
-    operatorRequests: createOperatorRequestsRepo(ctx),
-    budgets: createBudgetsRepo(ctx),
-    forks: createForksRepo(ctx),
-    tokens: createTokensRepo(ctx),
-    webhookDeliveries: createWebhookDeliveriesRepo(ctx),
-    runCancels: createRunCancelsRepo(ctx),
-    schedules: createSchedulesRepo(ctx),
   };
 }
 

@@ -15,7 +15,7 @@ export const TURN_SUMS = `COALESCE(SUM(input_tokens), 0) AS input_tokens, COALES
   COALESCE(SUM(cache_read_tokens), 0) AS cache_read_tokens, COALESCE(SUM(cache_write_tokens), 0) AS cache_write_tokens,
   COALESCE(SUM(cost_usd), 0) AS cost_usd, COUNT(*) AS turns`;
 
-const INSERT = insertFrom('model_turns', RawTurn, { omit: ['id', 'inherited'] });
+export const INSERT_TURN = insertFrom('model_turns', RawTurn, { omit: ['id', 'inherited'] });
 const FOR_RUN = sql<[string]>(`SELECT ${TURN_SUMS} FROM model_turns WHERE run_id = $1`);
 const BY_SESSION = sql<[string]>(`SELECT session_id, ${TURN_SUMS} FROM model_turns WHERE run_id = $1 GROUP BY session_id`);
 const LAST_INPUT = sql<[string, number], { n: number | string | bigint | null }>(
@@ -23,12 +23,12 @@ const LAST_INPUT = sql<[string, number], { n: number | string | bigint | null }>
 );
 
 export function createTurnsRepo({ db, now }: QueryContext): TurnsRepo {
-  db.prepare(INSERT.statement, FOR_RUN, BY_SESSION, LAST_INPUT);
+  db.prepare(INSERT_TURN.statement, FOR_RUN, BY_SESSION, LAST_INPUT);
   return {
     async record(t) {
       await db.run(
-        INSERT.statement,
-        INSERT.values({
+        INSERT_TURN.statement,
+        INSERT_TURN.values({
           run_id: t.runId,
           task_name: t.task,
           session_id: t.sessionId,

@@ -20,18 +20,29 @@ export interface Dialect {
   bool(value: boolean): boolean | number;
   /** A list bound as one parameter (see inList). */
   listValue(values: readonly (string | number)[]): unknown;
+  /** The LIMIT value that means "no limit". */
+  readonly noLimit: number | null;
+  /**
+   * Whether a parameter can be an array (PostgreSQL): a batch of rows is then one statement over
+   * `unnest` of its columns; on SQLite it is one prepared insert per row, in one transaction.
+   */
+  readonly arrays: boolean;
 }
 
 export const SQLITE: Dialect = {
   name: 'sqlite',
   bool: (value) => (value ? 1 : 0),
   listValue: (values) => JSON.stringify(values),
+  noLimit: -1,
+  arrays: false,
 };
 
 export const POSTGRES: Dialect = {
   name: 'postgres',
   bool: (value) => value,
   listValue: (values) => [...values],
+  noLimit: null,
+  arrays: true,
 };
 
 /** `column` is one of the list bound at parameter `n` (of element type `type`: `text`, `integer`). */
@@ -42,6 +53,40 @@ export function inList(dialect: DialectName, column: string, n: number, type: 't
 /** A row-locking clause (`FOR UPDATE SKIP LOCKED`, …) on PostgreSQL; nothing on SQLite (one writer). */
 export function lockClause(dialect: DialectName, clause: string): string {
   return dialect === 'postgres' ? ` ${clause}` : '';
+}
+
+/**
+ * A FROM clause that takes a transaction-scoped advisory lock (class `lockClass`, key the text `key`
+ * hashed) before the row it belongs to is made, on PostgreSQL, after the shared lock `(sharedClass, 0)`
+ * when one is given; nothing on SQLite (one writer).
+ */
+export function advisoryLockFrom(dialect: DialectName, lockClass: number, key: string, sharedClass?: number): string {
+  if (dialect !== 'postgres') return '';
+  const shared = sharedClass === undefined ? '' : `pg_advisory_xact_lock_shared(${sharedClass}, 0), `;
+  return ` FROM (SELECT ${shared}pg_advisory_xact_lock(${lockClass}, hashtext(${key}))) AS locked`;
+}
+
+/**
+ * The column that orders rows created in the same millisecond, after their created_at: SQLite's
+ * rowid (the insertion order); on PostgreSQL, whose created_at carries microseconds that increase
+ * within the millisecond (the `stamp` of QueryContext), `column` only breaks what is left.
+ */
+export function creationTiebreak(dialect: DialectName, column: string): string {
+  return dialect === 'sqlite' ? 'rowid' : column;
+}
+
+/**
+ * The order rows were inserted in: SQLite's rowid; on PostgreSQL, which has none, `columns` (a
+ * sequence, or a microsecond creation stamp and a tie-break).
+ */
+export function insertionOrder(dialect: DialectName, columns: string): string {
+  return dialect === 'sqlite' ? 'rowid' : columns;
+}
+
+/** The name of a 64-bit integer or a double column type, for a CAST. */
+export function sqlType(dialect: DialectName, type: 'bigint' | 'double'): string {
+  if (dialect === 'postgres') return type === 'bigint' ? 'bigint' : 'double precision';
+  return type === 'bigint' ? 'INTEGER' : 'REAL';
 }
 
 /** A row whose boolean columns are 0/1 (or null), as SQLite returns them. */

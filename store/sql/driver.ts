@@ -19,10 +19,11 @@ export interface Driver {
   /** Runs a write; resolves to the number of rows it changed. */
   run<P extends readonly unknown[]>(statement: Statement<P, unknown>, values: P): Awaitable<number>;
   /**
-   * Runs a locking statement (`SELECT … FOR UPDATE`, an advisory lock) on PostgreSQL; nothing on
-   * SQLite, whose single writer already serialises what the lock is for.
+   * Runs `fn` holding a lock: on PostgreSQL the locking statement (`SELECT … FOR NO KEY UPDATE`, an
+   * advisory lock) first, then `fn`, in one transaction (the one open, or its own); on SQLite `fn`
+   * as it is, since its single writer already serialises what the lock is for.
    */
-  lock<P extends readonly unknown[]>(statement: Statement<P, unknown>, values: P): Awaitable<void>;
+  withLock<P extends readonly unknown[], T>(statement: Statement<P, unknown>, values: P, fn: (tx: Driver) => Promise<T>): Promise<T>;
   /**
    * Runs `fn` atomically: inside the transaction already open, or in one of its own (BEGIN IMMEDIATE
    * on SQLite, a pooled client's BEGIN on PostgreSQL). `fn` must use `tx`, not this driver.

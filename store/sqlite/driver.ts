@@ -35,9 +35,8 @@ export function sqliteDriver(db: Database.Database, opts: { lazy: boolean }): Dr
       const p = prepare(s);
       return p.statement.run(...bindValues(p.compiled, values)).changes;
     },
-    lock() {
-      // One writer at a time: the database's write lock already serialises what the lock is for.
-    },
+    // One writer at a time: the database's write lock already serialises what the lock is for.
+    withLock: (_s, _values, fn) => fn(driver),
     async atomic(fn) {
       if (db.inTransaction) return fn(driver);
       db.exec('BEGIN IMMEDIATE');

@@ -9,38 +9,19 @@ import { createColumnCodec } from '../columns.js';
 import { isoTime } from '../ids.js';
 import type { Redactor } from '../redact.js';
 import type { Store } from '../store.js';
-import type { RepoContext } from './context.js';
-import { createEventsRepo } from './events.js';
-import { createItemsRepo } from './items.js';
 import { Gate } from './gate.js';
-import { createLedgerRepo } from './ledger.js';
-import { createLeasesRepo } from './leases.js';
-import { createMessagesRepo } from './messages.js';
-import { createRoutesRepo } from './routes.js';
-import { createRunsRepo } from './runs.js';
-import { createSessionsRepo } from './sessions.js';
-import { createTasksRepo } from './tasks.js';
-import { createTurnsRepo } from '../queries/turns.js';
+import { createRepos as createQueryRepos, REPO_NAMES, type RepoName, type Repos } from '../queries/index.js';
 import type { QueryContext } from '../sql/driver.js';
 import { sqliteDriver } from './driver.js';
-import { createStoredResultsRepo } from './storedResults.js';
-import { createContextViewsRepo } from './contextViews.js';
-import { createOperatorRequestsRepo } from './operatorRequests.js';
-import { createBudgetsRepo } from './budgets.js';
-import { createForksRepo } from './forks.js';
-import { createTokensRepo } from './tokens.js';
-import { createWebhookDeliveriesRepo } from './webhookDeliveries.js';
-import { createRunCancelsRepo } from './runCancels.js';
-import { createSchedulesRepo } from './schedules.js';
-import { lazyStatements } from './lazyStatements.js';
-
-type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests' | 'budgets' | 'forks' | 'tokens' | 'webhookDeliveries' | 'schedules' | 'runCancels';
-type Repos = Pick<Store, RepoName>;
 
 export interface SqliteStoreOptions {
   redactor?: Redactor;
   clock?: () => number;
-  /** Prepare each statement when first used (see lazyStatements.ts): only for a current schema. */
+  /**
+   * Prepare each statement when first used (driver.ts) rather than when the store opens: only for a
+   * current schema (a store prepares ~90 statements and a command uses a handful; an older schema
+   * opened read-only prepares them all at once, so that what it cannot answer is refused as it opens).
+   */
   lazyStatements?: boolean;
 }
 
@@ -58,29 +39,8 @@ function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
   const clock = opts.clock ?? Date.now;
   const codec = createColumnCodec(opts.redactor);
   const now = (): string => isoTime(clock());
-  const ctx: RepoContext = { db: opts.lazyStatements ? lazyStatements(db) : db, codec, clock, now };
   const q: QueryContext = { db: sqliteDriver(db, { lazy: opts.lazyStatements === true }), codec, clock, now, stamp: now };
-  return {
-    runs: createRunsRepo(ctx),
-    tasks: createTasksRepo(ctx),
-    items: createItemsRepo(ctx),
-    sessions: createSessionsRepo(ctx),
-    messages: createMessagesRepo(ctx),
-    ledger: createLedgerRepo(ctx),
-    turns: createTurnsRepo(q),
-    events: createEventsRepo(ctx),
-    routes: createRoutesRepo(ctx),
-    leases: createLeasesRepo(ctx),
-    storedResults: createStoredResultsRepo(ctx),
-    contextViews: createContextViewsRepo(ctx),
-    operatorRequests: createOperatorRequestsRepo(ctx),
-    budgets: createBudgetsRepo(ctx),
-    forks: createForksRepo(ctx),
-    tokens: createTokensRepo(ctx),
-    webhookDeliveries: createWebhookDeliveriesRepo(ctx),
-    runCancels: createRunCancelsRepo(ctx),
-    schedules: createSchedulesRepo(ctx),
-  };
+  return createQueryRepos(q);
 }
 
 interface View {
@@ -142,8 +102,6 @@ function view(v: View): Store {
   }
   return store;
 }
-
-const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests', 'budgets', 'forks', 'tokens', 'webhookDeliveries', 'schedules', 'runCancels'];
 
 /** The repository with every method behind `guard`. */
 function gated<R extends object>(repo: R, guard: <T>(fn: () => Promise<T>) => Promise<T>): R {
