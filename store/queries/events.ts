@@ -11,7 +11,7 @@
 import { toEventRow } from '../rowReaders.js';
 import { parseRow, RawEvent } from '../rowSchemas.js';
 import type { EventsRepo, NewEvent } from '../repos/events.js';
-import { advisoryLockFrom } from '../sql/dialect.js';
+import { advisoryLockedValues } from '../sql/dialect.js';
 import type { QueryContext } from '../sql/driver.js';
 import { sql } from '../sql/statement.js';
 
@@ -20,11 +20,11 @@ const LOCK_EVENTS = 0x5345;
 /** pg_advisory_xact_lock(class, 0): 0x5341 "SA", shared by every event writer, exclusive for a reader of all runs. */
 const LOCK_ALL_EVENTS = 0x5341;
 
-// The locks are taken (in the FROM clause, the shared one first: every writer takes them in that
-// order, so none waits for another in a cycle) before the row, and so its id, is made.
+// On PostgreSQL the locks are taken (in the FROM clause, the shared one first: every writer takes
+// them in that order, so none waits for another in a cycle) before the row, and so its id, is made.
 const INSERT = sql<[string, string, string | null, string | null, string, string]>(
   (d) => `INSERT INTO events (run_id, type, task_name, session_id, data_json, created_at)
-  SELECT $1::text, $2::text, $3::text, $4::text, $5::json, $6::timestamptz${advisoryLockFrom(d, LOCK_EVENTS, '$1::text', LOCK_ALL_EVENTS)}`,
+  ${advisoryLockedValues(d, '$1::text, $2::text, $3::text, $4::text, $5::json, $6::timestamptz', LOCK_EVENTS, '$1::text', LOCK_ALL_EVENTS)}`,
 );
 // PostgreSQL only (dialect.arrays): one statement whatever the count, so one prepared plan and one
 // transaction: all the events or none, with ids in the order given.

@@ -56,14 +56,16 @@ export function lockClause(dialect: DialectName, clause: string): string {
 }
 
 /**
- * A FROM clause that takes a transaction-scoped advisory lock (class `lockClass`, key the text `key`
- * hashed) before the row it belongs to is made, on PostgreSQL, after the shared lock `(sharedClass, 0)`
- * when one is given; nothing on SQLite (one writer).
+ * The row of an INSERT whose `values` (a list of `$n`) are written only once a transaction-scoped
+ * advisory lock (class `lockClass`, key the text `key` hashed) is held, on PostgreSQL: `SELECT values
+ * FROM (SELECT pg_advisory_xact_lock(…))`, the lock taken before the row (and its id) is made, after
+ * the shared lock `(sharedClass, 0)` when one is given. On SQLite, whose single writer needs no lock,
+ * plain `VALUES (values)` (cheaper than an INSERT … SELECT).
  */
-export function advisoryLockFrom(dialect: DialectName, lockClass: number, key: string, sharedClass?: number): string {
-  if (dialect !== 'postgres') return '';
+export function advisoryLockedValues(dialect: DialectName, values: string, lockClass: number, key: string, sharedClass?: number): string {
+  if (dialect !== 'postgres') return `VALUES (${values})`;
   const shared = sharedClass === undefined ? '' : `pg_advisory_xact_lock_shared(${sharedClass}, 0), `;
-  return ` FROM (SELECT ${shared}pg_advisory_xact_lock(${lockClass}, hashtext(${key}))) AS locked`;
+  return `SELECT ${values} FROM (SELECT ${shared}pg_advisory_xact_lock(${lockClass}, hashtext(${key}))) AS locked`;
 }
 
 /**
