@@ -32,7 +32,37 @@ interface Scope {
 }
 
 export function sqliteStore(db: Database.Database, path: string, opts: SqliteStoreOptions): Store {
-  return view({ db, path, opts, repos: createRepos(db, opts), gate: new Gate(), scope: null });
+  const shared = fileGate(path);
+  return view({ db, path, opts, repos: createRepos(db, opts), gate: shared.gate, scope: null, closed: shared.leave });
+}
+
+/**
+ * The gate of a database file, shared by every connection this process opens on it (a :memory:
+ * database is a connection's own). better-sqlite3 waits for a lock synchronously (busy_timeout),
+ * blocking the whole thread: were a call on a second connection to the file run while the first
+ * holds a transaction open across an await (a repository's body awaits between its statements),
+ * it would wait out the timeout for a commit its own thread cannot reach, and fail SQLITE_BUSY. With
+ * one gate per file, the second call queues until the transaction ends. Other processes keep their
+ * own event loop, so busy_timeout still serves between processes.
+ */
+const fileGates = new Map<string, { gate: Gate; users: number }>();
+
+function fileGate(path: string): { gate: Gate; leave: () => void } {
+  if (path === ':memory:' || path === '') return { gate: new Gate(), leave: () => undefined };
+  let entry = fileGates.get(path);
+  if (entry === undefined) fileGates.set(path, (entry = { gate: new Gate(), users: 0 }));
+  entry.users += 1;
+  let left = false;
+  const held = entry;
+  return {
+    gate: held.gate,
+    leave: () => {
+      if (left) return;
+      left = true;
+      held.users -= 1;
+      if (held.users === 0 && fileGates.get(path) === held) fileGates.delete(path);
+    },
+  };
 }
 
 function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
@@ -51,6 +81,8 @@ interface View {
   /** Who may use the connection now: the outer store's gate, or a transaction's own. */
   gate: Gate;
   scope: Scope | null;
+  /** Called once the connection is closed (leaves the file's shared gate). */
+  closed: () => void;
 }
 
 function view(v: View): Store {
@@ -65,7 +97,12 @@ function view(v: View): Store {
       return view({ ...v, opts, repos: createRepos(db, opts) });
     },
     close: () =>
-      scope !== null ? Promise.reject(new Error('close() was called inside a transaction')) : gate.run(async () => void db.close()),
+      scope !== null
+        ? Promise.reject(new Error('close() was called inside a transaction'))
+        : gate.run(async () => {
+            db.close();
+            v.closed();
+          }),
     checkpoint: () =>
       guard(async () => {
         db.pragma('wal_checkpoint(TRUNCATE)');
