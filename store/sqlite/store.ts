@@ -29,6 +29,8 @@ export interface SqliteStoreOptions {
 interface Scope {
   depth: number;
   open: boolean;
+  /** The first error a call inside the outermost transaction met (shared by its savepoints). */
+  failure: { error?: unknown };
 }
 
 export function sqliteStore(db: Database.Database, path: string, opts: SqliteStoreOptions): Store {
@@ -88,8 +90,19 @@ interface View {
 function view(v: View): Store {
   const { db, scope, gate } = v;
   const ended = (): Error => new Error('a store call was made through a transaction that had already ended (a missing await inside store.transaction)');
+  // Inside a transaction, a call made after SQLite itself rolled the transaction back (it may on
+  // SQLITE_FULL, IOERR, NOMEM) is refused with the error that did it: run, it would commit alone in
+  // autocommit mode (the step's other writes, queued concurrently, lost with the rollback).
   const guard = <T>(fn: () => Promise<T>): Promise<T> =>
-    gate.run(() => (scope !== null && !scope.open ? Promise.reject(ended()) : fn()));
+    gate.run(() => {
+      if (scope === null) return fn();
+      if (!scope.open) return Promise.reject(ended());
+      if (!db.inTransaction) return Promise.reject(scope.failure.error ?? new Error('the store transaction was rolled back by SQLite after an error'));
+      return fn().catch((error: unknown) => {
+        scope.failure.error ??= error;
+        throw error;
+      });
+    });
   const store = {
     path: v.path,
     withRedactor: (redactor) => {
@@ -114,7 +127,7 @@ function view(v: View): Store {
         const depth = scope === null ? 0 : scope.depth + 1;
         const savepoint = `squadron_${depth}`;
         db.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
-        const inner: Scope = { depth, open: true };
+        const inner: Scope = { depth, open: true, failure: scope?.failure ?? {} };
         try {
           const result = await fn(view({ ...v, gate: new Gate(), scope: inner }));
           inner.open = false;
