@@ -107,6 +107,7 @@ async function measure(name, store, extra = async () => undefined) {
   const reply = [];
   const results = [];
   const turn = [];
+  const cpu = process.cpuUsage();
   for (let i = 21; i < 21 + turns; i++) {
     const a = await timed(() => replyDurable(store, runId, sessionId, i));
     const b = await timed(() => resultsDurable(store, runId, sessionId, i));
@@ -117,6 +118,10 @@ async function measure(name, store, extra = async () => undefined) {
   row('reply durable (message+turn+2 ledger+2 events)', reply);
   row('results durable (2 ledger+message+event)', results);
   row('one turn, both transactions', turn);
+  // The whole process's CPU (user + system) over those turns, per turn: steadier than their wall time
+  // on a busy machine, where the wall time also counts waiting for a CPU.
+  const used = process.cpuUsage(cpu);
+  console.log(`  ${'CPU per turn, whole process'.padEnd(46)} ${(((used.user + used.system) / turns) / 1000).toFixed(2).padStart(6)} ms   (user ${(used.user / turns / 1000).toFixed(2)}, system ${(used.system / turns / 1000).toFixed(2)})`);
   const single = [];
   const { sessionId: other } = await seed(store);
   for (let i = 1; i <= turns; i++) single.push(await timed(() => store.messages.append(other, { role: 'user', parts: [{ type: 'text', text: lorem(2000) }], turn: i })));

@@ -3,7 +3,9 @@
 // which each backend stores as its own true. Copied model turns are marked inherited: the child's
 // budgets count only what it spends itself.
 
+import type { z } from 'zod';
 import { newId } from './ids.js';
+import { RawItem, RawLedger, RawTask, RawTurn, type LazySchema } from './rowSchemas.js';
 import type { ForkCopy } from './repos/forks.js';
 
 export interface ForkStatement {
@@ -11,17 +13,19 @@ export interface ForkStatement {
   values: unknown[];
 }
 
-const TASK_COLS = 'name, status, started_at, finished_at, summary, output_json, route, error, attempt';
-const ITEM_COLS = 'task, idx, status, attempt, started_at, finished_at, summary, output_json, error';
+/** The columns of a table's row schema but `skip`: a column added to the schema is copied with no edit here. */
+const columnsOf = (schema: LazySchema<z.ZodObject>, ...skip: string[]): string => Object.keys(schema().shape).filter((c) => !skip.includes(c)).join(', ');
 const SESSION_COLS = 'task_name, agent, role, model, status, system_prompt, tools_json, skills_json, answer, answer_delivered, started_at, finished_at';
 const MESSAGE_COLS = 'seq, role, parts_json, turn, kind, call_id, created_at, checksum, parts_bytes';
-const CALL_COLS = 'call_id, tool_ref, api_name, input_json, idempotent, status, result_json, is_error, started_at, finished_at';
-const TURN_COLS = 'task_name, turn, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, duration_ms, stop_reason, created_at';
 const VIEW_COLS = 'seq, kind, after_seq, keep_from, head_json, input_tokens, dropped, created_at';
 const REQUEST_COLS = 'task, item, agent, call_id, seq, kind, tool_ref, payload_json, status, answer_json, reason, decided_by, decided_at, created_at';
 
 /** Every statement of the copy, in an order that satisfies the foreign keys. */
 export function forkStatements(plan: ForkCopy, forkJson: string): ForkStatement[] {
+  const TASK_COLS = columnsOf(RawTask, 'id', 'run_id');
+  const ITEM_COLS = columnsOf(RawItem, 'run_id');
+  const CALL_COLS = columnsOf(RawLedger, 'id', 'session_id');
+  const TURN_COLS = columnsOf(RawTurn, 'id', 'run_id', 'session_id', 'inherited');
   const { parentId: p, childId: c } = plan;
   const out: ForkStatement[] = [{ sql: 'UPDATE runs SET parent_run_id = ?, fork_json = ? WHERE id = ?', values: [p, forkJson, c] }];
   for (const task of plan.tasks) {

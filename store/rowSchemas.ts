@@ -200,6 +200,25 @@ export const RawLedger = lazySchema(() => z.object({
   finished_at: nullableText,
 }));
 
+/** A model_turns row (one model call); `inherited` marks a fork's turns copied from its parent (0017). */
+export const RawTurn = lazySchema(() => z.object({
+  id: int,
+  run_id: text,
+  task_name: text,
+  session_id: text,
+  turn: int,
+  model: text,
+  input_tokens: int,
+  output_tokens: int,
+  cache_read_tokens: int,
+  cache_write_tokens: int,
+  cost_usd: z.number(),
+  duration_ms: int,
+  stop_reason: text,
+  created_at: text,
+  inherited: flag.optional(),
+}));
+
 export const RawTotals = lazySchema(() => z.object({
   input_tokens: int,
   output_tokens: int,

@@ -11,27 +11,11 @@ import type { Redactor } from '../redact.js';
 import type { Store } from '../store.js';
 import { connectPostgres, type PostgresConnectOptions } from './connect.js';
 import type { PgRepoContext, Sql, SqlResult } from './context.js';
-import { createEventsRepo } from './repos/events.js';
-import { createLedgerRepo } from './repos/ledger.js';
-import { createLeasesRepo } from './repos/leases.js';
-import { createMessagesRepo } from './repos/messages.js';
-import { createRoutesRepo } from './repos/routes.js';
-import { createTokensRepo } from './repos/tokens.js';
-import { createWebhookDeliveriesRepo } from './repos/webhookDeliveries.js';
-import { createRunCancelsRepo } from './repos/runCancels.js';
-import { createSchedulesRepo } from './repos/schedules.js';
-import { createItemsRepo } from './repos/items.js';
-import { createRunsRepo } from './repos/runs.js';
-import { createSessionsRepo } from './repos/sessions.js';
-import { createTasksRepo } from './repos/tasks.js';
-import { createTurnsRepo } from './repos/turns.js';
-import { createStoredResultsRepo } from './repos/storedResults.js';
+import { createRepos } from '../queries/index.js';
+import type { QueryContext } from '../sql/driver.js';
+import { postgresDriver } from './driver.js';
 import { createUnitsRepo } from './repos/units.js';
 import { queueNotices, type QueueNotices } from './queueNotices.js';
-import { createContextViewsRepo } from './repos/contextViews.js';
-import { createOperatorRequestsRepo } from './repos/operatorRequests.js';
-import { createBudgetsRepo } from './repos/budgets.js';
-import { createForksRepo } from './repos/forks.js';
 
 export interface PostgresStoreOptions extends PostgresConnectOptions {
   /** Applied to every stored text that may carry user or model content; restored on read. */
@@ -83,7 +67,9 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
   const sql = bound === undefined ? runner(shared, shared.pool) : runner(shared, bound.client);
   const atomic = <T>(fn: (tx: Sql) => Promise<T>): Promise<T> =>
     bound === undefined ? inTransaction(shared, (client) => fn(runner(shared, client))) : fn(sql);
-  const ctx: PgRepoContext = { sql, atomic, codec: createColumnCodec(redactor), clock: shared.clock, now: shared.now, stamp: shared.stamp, queued: shared.notices };
+  const codec = createColumnCodec(redactor);
+  const ctx: PgRepoContext = { sql, atomic, codec, clock: shared.clock, now: shared.now, stamp: shared.stamp, queued: shared.notices };
+  const q: QueryContext = { db: postgresDriver(sql, atomic, bound !== undefined), codec, clock: shared.clock, now: shared.now, stamp: shared.stamp };
   return {
     path: shared.display,
     close: shared.close,
@@ -96,26 +82,8 @@ function storeOn(shared: Shared, bound: Bound | undefined, redactor: Redactor | 
       bound.nested.tail = result.catch(() => undefined);
       return result;
     },
-    runs: createRunsRepo(ctx),
-    tasks: createTasksRepo(ctx),
-    items: createItemsRepo(ctx),
-    sessions: createSessionsRepo(ctx),
-    messages: createMessagesRepo(ctx),
-    ledger: createLedgerRepo(ctx),
-    turns: createTurnsRepo(ctx),
-    events: createEventsRepo(ctx),
-    routes: createRoutesRepo(ctx),
-    leases: createLeasesRepo(ctx),
-    storedResults: createStoredResultsRepo(ctx),
+    ...createRepos(q),
     units: createUnitsRepo(ctx),
-    contextViews: createContextViewsRepo(ctx),
-    operatorRequests: createOperatorRequestsRepo(ctx),
-    budgets: createBudgetsRepo(ctx),
-    forks: createForksRepo(ctx),
-    tokens: createTokensRepo(ctx),
-    webhookDeliveries: createWebhookDeliveriesRepo(ctx),
-    runCancels: createRunCancelsRepo(ctx),
-    schedules: createSchedulesRepo(ctx),
   };
 }
 

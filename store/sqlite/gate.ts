@@ -1,6 +1,9 @@
-// A FIFO gate for one SQLite connection: while a transaction holds it, every other caller of the
-// same connection waits its turn, so no statement of another task slips into the open transaction
-// (and is committed or rolled back with it). A free gate costs nothing: the caller runs at once.
+// A FIFO gate for one SQLite connection: while a transaction or a repository call holds it, every
+// other caller of the same connection waits its turn, so no statement of another task slips into the
+// open transaction (and is committed or rolled back with it). A repository call holds it from start
+// to end because the repositories of store/queries/ await between their statements (one body serves
+// both backends): two calls must not interleave their statements, nor one open a transaction
+// (BEGIN IMMEDIATE, driver.atomic) the other's statements would join. A free gate is taken at once.
 
 export class Gate {
   private held = false;
@@ -27,9 +30,19 @@ export class Gate {
     else next();
   }
 
-  /** Runs `fn` at once when the gate is free, else after everything queued before it. */
+  /** Runs `fn` holding the gate: at once when it is free, else after everything queued before it. */
   run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.free) return fn();
+    if (this.free) {
+      this.held = true;
+      let result: Promise<T>;
+      try {
+        result = fn();
+      } catch (err) {
+        this.release();
+        throw err;
+      }
+      return result.finally(() => this.release());
+    }
     return this.acquire().then(async () => {
       try {
         return await fn();

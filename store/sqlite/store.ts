@@ -9,36 +9,19 @@ import { createColumnCodec } from '../columns.js';
 import { isoTime } from '../ids.js';
 import type { Redactor } from '../redact.js';
 import type { Store } from '../store.js';
-import type { RepoContext } from './context.js';
-import { createEventsRepo } from './events.js';
-import { createItemsRepo } from './items.js';
 import { Gate } from './gate.js';
-import { createLedgerRepo } from './ledger.js';
-import { createLeasesRepo } from './leases.js';
-import { createMessagesRepo } from './messages.js';
-import { createRoutesRepo } from './routes.js';
-import { createRunsRepo } from './runs.js';
-import { createSessionsRepo } from './sessions.js';
-import { createTasksRepo } from './tasks.js';
-import { createTurnsRepo } from './turns.js';
-import { createStoredResultsRepo } from './storedResults.js';
-import { createContextViewsRepo } from './contextViews.js';
-import { createOperatorRequestsRepo } from './operatorRequests.js';
-import { createBudgetsRepo } from './budgets.js';
-import { createForksRepo } from './forks.js';
-import { createTokensRepo } from './tokens.js';
-import { createWebhookDeliveriesRepo } from './webhookDeliveries.js';
-import { createRunCancelsRepo } from './runCancels.js';
-import { createSchedulesRepo } from './schedules.js';
-import { lazyStatements } from './lazyStatements.js';
-
-type RepoName = 'runs' | 'tasks' | 'items' | 'sessions' | 'messages' | 'ledger' | 'turns' | 'events' | 'routes' | 'leases' | 'storedResults' | 'contextViews' | 'operatorRequests' | 'budgets' | 'forks' | 'tokens' | 'webhookDeliveries' | 'schedules' | 'runCancels';
-type Repos = Pick<Store, RepoName>;
+import { createRepos as createQueryRepos, REPO_NAMES, type RepoName, type Repos } from '../queries/index.js';
+import type { QueryContext } from '../sql/driver.js';
+import { sqliteDriver } from './driver.js';
 
 export interface SqliteStoreOptions {
   redactor?: Redactor;
   clock?: () => number;
-  /** Prepare each statement when first used (see lazyStatements.ts): only for a current schema. */
+  /**
+   * Prepare each statement when first used (driver.ts) rather than when the store opens: only for a
+   * current schema (a store prepares ~90 statements and a command uses a handful; an older schema
+   * opened read-only prepares them all at once, so that what it cannot answer is refused as it opens).
+   */
   lazyStatements?: boolean;
 }
 
@@ -46,36 +29,50 @@ export interface SqliteStoreOptions {
 interface Scope {
   depth: number;
   open: boolean;
+  /** The first error a call inside the outermost transaction met (shared by its savepoints). */
+  failure: { error?: unknown };
 }
 
 export function sqliteStore(db: Database.Database, path: string, opts: SqliteStoreOptions): Store {
-  return view({ db, path, opts, repos: createRepos(db, opts), gate: new Gate(), scope: null });
+  const shared = fileGate(path);
+  return view({ db, path, opts, repos: createRepos(db, opts), gate: shared.gate, scope: null, closed: shared.leave });
+}
+
+/**
+ * The gate of a database file, shared by every connection this process opens on it (a :memory:
+ * database is a connection's own). better-sqlite3 waits for a lock synchronously (busy_timeout),
+ * blocking the whole thread: were a call on a second connection to the file run while the first
+ * holds a transaction open across an await (a repository's body awaits between its statements),
+ * it would wait out the timeout for a commit its own thread cannot reach, and fail SQLITE_BUSY. With
+ * one gate per file, the second call queues until the transaction ends. Other processes keep their
+ * own event loop, so busy_timeout still serves between processes.
+ */
+const fileGates = new Map<string, { gate: Gate; users: number }>();
+
+function fileGate(path: string): { gate: Gate; leave: () => void } {
+  if (path === ':memory:' || path === '') return { gate: new Gate(), leave: () => undefined };
+  let entry = fileGates.get(path);
+  if (entry === undefined) fileGates.set(path, (entry = { gate: new Gate(), users: 0 }));
+  entry.users += 1;
+  let left = false;
+  const held = entry;
+  return {
+    gate: held.gate,
+    leave: () => {
+      if (left) return;
+      left = true;
+      held.users -= 1;
+      if (held.users === 0 && fileGates.get(path) === held) fileGates.delete(path);
+    },
+  };
 }
 
 function createRepos(db: Database.Database, opts: SqliteStoreOptions): Repos {
   const clock = opts.clock ?? Date.now;
-  const ctx: RepoContext = { db: opts.lazyStatements ? lazyStatements(db) : db, codec: createColumnCodec(opts.redactor), clock, now: () => isoTime(clock()) };
-  return {
-    runs: createRunsRepo(ctx),
-    tasks: createTasksRepo(ctx),
-    items: createItemsRepo(ctx),
-    sessions: createSessionsRepo(ctx),
-    messages: createMessagesRepo(ctx),
-    ledger: createLedgerRepo(ctx),
-    turns: createTurnsRepo(ctx),
-    events: createEventsRepo(ctx),
-    routes: createRoutesRepo(ctx),
-    leases: createLeasesRepo(ctx),
-    storedResults: createStoredResultsRepo(ctx),
-    contextViews: createContextViewsRepo(ctx),
-    operatorRequests: createOperatorRequestsRepo(ctx),
-    budgets: createBudgetsRepo(ctx),
-    forks: createForksRepo(ctx),
-    tokens: createTokensRepo(ctx),
-    webhookDeliveries: createWebhookDeliveriesRepo(ctx),
-    runCancels: createRunCancelsRepo(ctx),
-    schedules: createSchedulesRepo(ctx),
-  };
+  const codec = createColumnCodec(opts.redactor);
+  const now = (): string => isoTime(clock());
+  const q: QueryContext = { db: sqliteDriver(db, { lazy: opts.lazyStatements === true }), codec, clock, now, stamp: now };
+  return createQueryRepos(q);
 }
 
 interface View {
@@ -86,13 +83,26 @@ interface View {
   /** Who may use the connection now: the outer store's gate, or a transaction's own. */
   gate: Gate;
   scope: Scope | null;
+  /** Called once the connection is closed (leaves the file's shared gate). */
+  closed: () => void;
 }
 
 function view(v: View): Store {
   const { db, scope, gate } = v;
   const ended = (): Error => new Error('a store call was made through a transaction that had already ended (a missing await inside store.transaction)');
+  // Inside a transaction, a call made after SQLite itself rolled the transaction back (it may on
+  // SQLITE_FULL, IOERR, NOMEM) is refused with the error that did it: run, it would commit alone in
+  // autocommit mode (the step's other writes, queued concurrently, lost with the rollback).
   const guard = <T>(fn: () => Promise<T>): Promise<T> =>
-    gate.run(() => (scope !== null && !scope.open ? Promise.reject(ended()) : fn()));
+    gate.run(() => {
+      if (scope === null) return fn();
+      if (!scope.open) return Promise.reject(ended());
+      if (!db.inTransaction) return Promise.reject(scope.failure.error ?? new Error('the store transaction was rolled back by SQLite after an error'));
+      return fn().catch((error: unknown) => {
+        scope.failure.error ??= error;
+        throw error;
+      });
+    });
   const store = {
     path: v.path,
     withRedactor: (redactor) => {
@@ -100,7 +110,12 @@ function view(v: View): Store {
       return view({ ...v, opts, repos: createRepos(db, opts) });
     },
     close: () =>
-      scope !== null ? Promise.reject(new Error('close() was called inside a transaction')) : gate.run(async () => void db.close()),
+      scope !== null
+        ? Promise.reject(new Error('close() was called inside a transaction'))
+        : gate.run(async () => {
+            db.close();
+            v.closed();
+          }),
     checkpoint: () =>
       guard(async () => {
         db.pragma('wal_checkpoint(TRUNCATE)');
@@ -112,7 +127,7 @@ function view(v: View): Store {
         const depth = scope === null ? 0 : scope.depth + 1;
         const savepoint = `squadron_${depth}`;
         db.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
-        const inner: Scope = { depth, open: true };
+        const inner: Scope = { depth, open: true, failure: scope?.failure ?? {} };
         try {
           const result = await fn(view({ ...v, gate: new Gate(), scope: inner }));
           inner.open = false;
@@ -137,8 +152,6 @@ function view(v: View): Store {
   }
   return store;
 }
-
-const REPO_NAMES: readonly RepoName[] = ['runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults', 'contextViews', 'operatorRequests', 'budgets', 'forks', 'tokens', 'webhookDeliveries', 'schedules', 'runCancels'];
 
 /** The repository with every method behind `guard`. */
 function gated<R extends object>(repo: R, guard: <T>(fn: () => Promise<T>) => Promise<T>): R {

@@ -4,7 +4,7 @@
 
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { HEADS_SQL } from '../../store/sqlite/messages.js';
+import { HEADS } from '../../store/queries/messages.js';
 import { freshStore, seedSession } from './fixtures.js';
 
 describe('message heads on SQLite', () => {
@@ -14,7 +14,7 @@ describe('message heads on SQLite', () => {
     await store.messages.append(sessionId, { role: 'user', parts: [{ type: 'text', text: 'hi' }], turn: 1, kind: 'instruction', callId: 'toolu_1' });
     const raw = new Database(store.path, { readonly: true });
     try {
-      const plan = raw.prepare<[string], { detail: string }>(`EXPLAIN QUERY PLAN ${HEADS_SQL}`).all(sessionId).map((r) => r.detail);
+      const plan = raw.prepare<[string], { detail: string }>(`EXPLAIN QUERY PLAN ${HEADS.compileFor('sqlite').text}`).all(sessionId).map((r) => r.detail);
       expect(plan).toEqual(['SEARCH messages USING COVERING INDEX messages_heads (session_id=?)']);
     } finally {
       raw.close();
