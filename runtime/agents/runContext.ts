@@ -1,16 +1,14 @@
 // Everything a running mission needs, passed explicitly from the entry point down to each task and
 // session (no module-level state).
 
-import type { McpPromptSkill, MissionGraph, Mission, Skill } from '../../config/graph.js';
+import type { McpPromptSkill, Skill } from '../../config/graph.js';
 import type { Value } from '../../config/hcl/value.js';
-import type { Store } from '../../store/index.js';
-import type { EventBus } from '../kernel/events.js';
 import type { BudgetLedger } from '../budget/ledger.js';
 import type { OperatorDesk } from '../operator/desk.js';
 import type { TaskSpec } from '../../config/graph.js';
 import type { ItemRow } from '../../store/index.js';
 import type { UpstreamResult } from './taskResults.js';
-import type { ModelResolver } from '../model/models.js';
+import type { SamplingContext } from '../model/mcpSampling.js';
 import type { ToolResult, ToolSpec } from '../tools/types.js';
 
 /** The caller's flags on `squadron run`, applied on top of what the config declares. */
@@ -43,13 +41,8 @@ export interface RunLimits {
   agentMaxTurns: number;
 }
 
-export interface RunContext {
-  graph: MissionGraph;
-  mission: Mission;
-  runId: string;
-  store: Store;
-  bus: EventBus;
-  models: ModelResolver;
+/** A run's services: what sampling needs (config, store, bus, gated model clients), then the rest. */
+export interface RunContext extends SamplingContext {
   tools: ToolResolver;
   workspaceDir: string;
   /** Aborted on SIGINT or when a sibling task fails: sessions stop at the next safe point. */

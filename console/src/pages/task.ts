@@ -6,18 +6,10 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { getJson } from '../api.js';
 import { json, time } from '../format.js';
 import { html } from '../html.js';
+import type { SessionEntry } from '../../../api/consoleData.js';
 
-interface Session {
-  id: string;
-  task: string;
-  agent: string;
-  role: string;
-  model: string;
-  status: string;
-  started_at: string;
-  finished_at: string | null;
-  messages: number;
-}
+/** A session as the console's data route lists it (api/consoleData.ts, the one definition). */
+type Session = SessionEntry;
 type Part =
   | { type: 'text'; text: string }
   | { type: 'thinking'; text: string }
