@@ -120,25 +120,9 @@ export async function execute(env: RunEnvironment, store: Store, redactor: Redac
     const { bus, models } = services;
     const ledger = services.budget!;
     budget = ledger;
-    const operator = services.operator!;
     models.warmUp([req.mission.commander.model, ...req.mission.tasks.flatMap((t) => (t.worker ? [t.worker.model] : []))]);
 
-    const ctx: RunContext = {
-      graph,
-      mission: req.mission,
-      runId: req.runId,
-      store,
-      bus,
-      models,
-      tools: services.runTools.resolver,
-      workspaceDir: req.options.workspaceDir,
-      signal: interrupt,
-      inputs: req.inputs,
-      overrides: req.options.overrides,
-      limits: { ...DEFAULT_LIMITS, ...env.limits },
-      budget: ledger,
-      operator,
-    };
+    const ctx = services.context({ signal: interrupt, inputs: req.inputs, overrides: req.options.overrides, limits: { ...DEFAULT_LIMITS, ...env.limits } });
 
     await store.runs.setStatus(req.runId, 'running');
     const started: RunEvent = { type: 'run.started', runId: req.runId, mission: req.mission.name, resumed: req.resumed };

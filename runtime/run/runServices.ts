@@ -19,6 +19,7 @@ import type { ModelClient } from '../providers/types.js';
 import { openRunLog, type RunLog } from './runLog.js';
 import { createRunTools, type RunTools } from './toolResolver.js';
 import type { ToolResult } from '../../core/toolResults.js';
+import type { RunContext } from '../agents/runContext.js';
 
 export interface RunServicesRequest {
   graph: MissionGraph;
@@ -51,6 +52,8 @@ export interface RunServices {
   runTools: RunTools;
   budget: BudgetLedger | undefined;
   operator: OperatorDesk | undefined;
+  /** The run's context over these services, built here only (a run's own process and a worker's units alike). */
+  context(run: Pick<RunContext, 'signal' | 'inputs' | 'overrides' | 'limits'>): RunContext;
   /** Stops the tools' servers, waits for the events still being stored, and closes the log. */
   close(): Promise<void>;
 }
@@ -94,6 +97,19 @@ export async function openRunServices(req: RunServicesRequest, opened: { bus?: E
     runTools,
     budget,
     operator,
+    context: (run) => ({
+      graph: req.graph,
+      mission: req.mission,
+      runId: req.runId,
+      store: req.store,
+      bus,
+      models,
+      tools: runTools.resolver,
+      workspaceDir: req.workspaceDir,
+      ...run,
+      ...(budget ? { budget } : {}),
+      ...(operator ? { operator } : {}),
+    }),
     async close() {
       await runTools.close();
       await rows.settled();

@@ -43,21 +43,7 @@ export async function openUnitContext(env: RunEnvironment, shared: Store, runId:
     instrument: env.instrument,
     ...(run.budget && Object.keys(run.budget.limits).length > 0 ? { budget: sharedLedger(store, runId, run.budget) } : {}),
   });
-  const ctx: RunContext = {
-    graph,
-    mission,
-    runId,
-    store,
-    bus: services.bus,
-    models: services.models,
-    tools: services.runTools.resolver,
-    workspaceDir: options.workspaceDir,
-    signal,
-    inputs: run.inputs as Record<string, Value>,
-    overrides: options.overrides,
-    limits: { ...DEFAULT_LIMITS, ...env.limits },
-    ...(services.budget ? { budget: services.budget } : {}),
-  };
+  const ctx = services.context({ signal, inputs: run.inputs as Record<string, Value>, overrides: options.overrides, limits: { ...DEFAULT_LIMITS, ...env.limits } });
   return { ctx, close: () => services.close() };
 }
 
