@@ -44,6 +44,7 @@ export interface Harness {
   requests: ModelRequest[];
   services: RunServices;
   interrupt: AbortController;
+  dir: string;
   close(): Promise<void>;
 }
 
@@ -52,9 +53,30 @@ export async function harness(hcl: string, script: Script, limits: Partial<RunLi
   const { graph, mission } = loadMission(hcl);
   const dir = mkdtempSync(join(tmpdir(), 'squadron-orch-'));
   dirs.push(dir);
-  const redactor = secretRedactor(graph);
-  const store = (await openDatabase(join(dir, 'squadron.db'))).withRedactor(redactor);
+  const store = await openDatabase(join(dir, 'squadron.db'));
   const runId = (await store.runs.create({ mission: mission.name, configPath: dir, inputs: {} })).id;
+  return services({ graph, mission, store, runId, dir, resumed: false }, script, limits);
+}
+
+/**
+ * The same run in a new process: the services built again over the same database file (a resumed
+ * run), every model call answered by `script`. The earlier harness must have been closed.
+ */
+export async function reopen(previous: Harness, script: Script, limits: Partial<RunLimits> = {}): Promise<Harness> {
+  const { graph, mission, runId } = previous.ctx;
+  const dir = previous.dir;
+  const store = await openDatabase(join(dir, 'squadron.db'));
+  return services({ graph, mission, store, runId, dir, resumed: true }, script, limits);
+}
+
+async function services(
+  run: { graph: MissionGraph; mission: Mission; store: Store; runId: string; dir: string; resumed: boolean },
+  script: Script,
+  limits: Partial<RunLimits>,
+): Promise<Harness> {
+  const { graph, mission, runId, dir } = run;
+  const redactor = secretRedactor(graph);
+  const store = run.store.withRedactor(redactor);
   const requests: ModelRequest[] = [];
   const client: ModelClient = {
     provider: 'anthropic',
@@ -72,7 +94,7 @@ export async function harness(hcl: string, script: Script, limits: Partial<RunLi
     redactor,
     workspaceDir: join(dir, 'workspace'),
     clients: () => client,
-    resumed: false,
+    resumed: run.resumed,
     onBus: (bus) => bus.subscribe('test', (event) => events.push(event)),
   });
   const interrupt = new AbortController();
@@ -89,6 +111,7 @@ export async function harness(hcl: string, script: Script, limits: Partial<RunLi
     requests,
     services,
     interrupt,
+    dir,
     async close() {
       await services.close();
       await store.close();
