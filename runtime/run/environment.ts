@@ -1,7 +1,8 @@
 // What a run is executed in (the loaded config, where things go, the caller's hooks) and what the
 // executing step is asked: the shapes start, resume and execute share.
 
-import type { Mission, MissionGraph } from '../../config/graph.js';
+import type { Mission, MissionGraph, ModelBlock } from '../../config/graph.js';
+import type { ModelClient } from '../providers/types.js';
 import type { Value } from '../../config/hcl/value.js';
 import type { EventBus, RunEvent } from '../kernel/events.js';
 import type { Instrument } from './instrument.js';
@@ -40,6 +41,8 @@ export interface RunEnvironment {
   limits?: Partial<RunLimits>;
   /** Test hook: shortens model retry backoff. */
   retryBaseDelayMs?: number;
+  /** Test hook: the client of each model block, in place of the provider's (unit tests script the model in process). */
+  modelClient?: (block: ModelBlock) => ModelClient;
   /** Receives every event of the run as it happens (the programmatic API's event stream). */
   onEvent?: (event: RunEvent) => void;
   /**

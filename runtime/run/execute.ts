@@ -245,6 +245,7 @@ function budgetRecord(ledger: BudgetLedger): RunBudget {
 export function modelClients(options: RunOptions, redactor: Redactor, env: RunEnvironment): (block: ModelBlock) => ModelClient {
   let replay: ModelClient | undefined;
   return (block) => {
+    if (env.modelClient) return env.modelClient(block);
     if (options.replay) return (replay ??= createReplayClient({ cassette: options.replay, redactor }));
     const factoryOptions: ModelClientFactoryOptions = { redactor };
     if (env.retryBaseDelayMs !== undefined) factoryOptions.retryBaseDelayMs = env.retryBaseDelayMs;
