@@ -5,6 +5,7 @@
 import { isAbsolute, relative } from 'node:path';
 import type { Command } from 'commander';
 import type { SquadronErrorCode } from '../api/errors.js';
+import { rewritingStream } from './rewritingStream.js';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -143,26 +144,6 @@ export function positiveInt(flag: string): (value: string) => number {
  * Each write is masked as a whole: callers write whole lines or frames, never a value split in two.
  */
 export function redactOutput(io: CliIo, mask: (text: string) => string): void {
-  io.stdout = maskingStream(io.stdout, mask);
-  io.stderr = maskingStream(io.stderr, mask);
-}
-
-function maskingStream(inner: NodeJS.WritableStream, mask: (text: string) => string): NodeJS.WritableStream {
-  const masked = (chunk: unknown): unknown => {
-    if (typeof chunk === 'string') return mask(chunk);
-    if (chunk instanceof Uint8Array) return mask(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8'));
-    return chunk;
-  };
-  const write = (chunk: unknown, ...rest: unknown[]): boolean => (inner.write as (...args: unknown[]) => boolean)(masked(chunk), ...rest);
-  const end = (chunk?: unknown, ...rest: unknown[]): unknown =>
-    typeof chunk === 'function' || chunk === undefined ? (inner.end as (...args: unknown[]) => unknown)(chunk, ...rest) : (inner.end as (...args: unknown[]) => unknown)(masked(chunk), ...rest);
-  // Everything else (isTTY, columns, events) is the real stream's.
-  return new Proxy(inner, {
-    get(target, prop) {
-      if (prop === 'write') return write;
-      if (prop === 'end') return end;
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  io.stdout = rewritingStream(io.stdout, mask);
+  io.stderr = rewritingStream(io.stderr, mask);
 }

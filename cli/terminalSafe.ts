@@ -4,6 +4,8 @@
 // main() wraps stdout and stderr in it, so every path that prints (inspect --transcript included) is
 // covered without each one remembering to call it.
 
+import { rewritingStream } from './rewritingStream.js';
+
 // ESC-introduced sequences: CSI (ESC [ … final), OSC / DCS / SOS / PM / APC (ESC ] P X ^ _ … up to
 // BEL or ST, or to the end of the text when unterminated), and the two-character ones (ESC 7, ESC c).
 const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b[\]PX^_][^\u0007\u001b]*(?:\u0007|\u001b\\|$)|\u001b[ -~]?/g;
@@ -28,23 +30,10 @@ export function terminalSafe(text: string): string {
  * first in a write: it follows a label). Callers write whole lines or frames.
  */
 export function terminalSafeStream(inner: NodeJS.WritableStream, keepFrameStart: boolean): NodeJS.WritableStream {
-  const safe = (chunk: unknown): unknown => {
-    const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8') : undefined;
-    if (text === undefined) return chunk;
-    if (!keepFrameStart) return terminalSafe(text);
+  if (!keepFrameStart) return rewritingStream(inner, terminalSafe);
+  return rewritingStream(inner, (text) => {
     const lead = FRAME_START.exec(text)![0];
     return lead + terminalSafe(text.slice(lead.length));
-  };
-  const write = (chunk: unknown, ...rest: unknown[]): boolean => (inner.write as (...args: unknown[]) => boolean)(safe(chunk), ...rest);
-  const end = (chunk?: unknown, ...rest: unknown[]): unknown =>
-    typeof chunk === 'function' || chunk === undefined ? (inner.end as (...args: unknown[]) => unknown)(chunk, ...rest) : (inner.end as (...args: unknown[]) => unknown)(safe(chunk), ...rest);
-  return new Proxy(inner, {
-    get(target, prop) {
-      if (prop === 'write') return write;
-      if (prop === 'end') return end;
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
   });
 }
 
