@@ -6,7 +6,7 @@ import { toAnthropicParams } from './anthropicRequest.js';
 import { AnthropicStreamAccumulator } from './anthropicStream.js';
 import { createHttpFetch } from './httpFetch.js';
 import { resolveNetworkOptions, type NetworkClientOptions } from './clientOptions.js';
-import { callSdk } from './sdkCall.js';
+import { callSdk, drainStream } from './sdkCall.js';
 import type { CallOptions, ModelClient, ModelRequest, ModelResponse } from './types.js';
 
 export interface AnthropicClientOptions extends NetworkClientOptions {
@@ -38,12 +38,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
       endpoint: sdk.baseURL,
       model: request.model,
       call,
-      attempt: async (signal, onText) => {
-        const accumulator = new AnthropicStreamAccumulator(onText);
-        const stream = await sdk.messages.create(params, { signal, timeout: network.timeoutMs, maxRetries: 0 });
-        for await (const event of stream) accumulator.apply(event);
-        return accumulator.finish();
-      },
+      attempt: async (signal, onText) => drainStream(await sdk.messages.create(params, { signal, timeout: network.timeoutMs, maxRetries: 0 }), new AnthropicStreamAccumulator(onText)),
     });
   }
 

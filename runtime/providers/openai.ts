@@ -6,7 +6,7 @@ import { createHttpFetch } from './httpFetch.js';
 import { resolveNetworkOptions, type NetworkClientOptions } from './clientOptions.js';
 import { toOpenAIParams, type MaxTokensField } from './openaiRequest.js';
 import { OpenAIStreamAccumulator } from './openaiStream.js';
-import { callSdk } from './sdkCall.js';
+import { callSdk, drainStream } from './sdkCall.js';
 import type { CallOptions, ModelClient, ModelRequest, ModelResponse } from './types.js';
 
 export interface OpenAIClientOptions extends NetworkClientOptions {
@@ -53,12 +53,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
       endpoint: sdk.baseURL,
       model: request.model,
       call,
-      attempt: async (signal, onText) => {
-        const accumulator = new OpenAIStreamAccumulator(onText);
-        const stream = await sdk.chat.completions.create(params, { signal, timeout: network.timeoutMs, maxRetries: 0 });
-        for await (const chunk of stream) accumulator.apply(chunk);
-        return accumulator.finish();
-      },
+      attempt: async (signal, onText) => drainStream(await sdk.chat.completions.create(params, { signal, timeout: network.timeoutMs, maxRetries: 0 }), new OpenAIStreamAccumulator(onText)),
     });
   }
 

@@ -8,7 +8,7 @@ import { resolveNetworkOptions } from './clientOptions.js';
 import { isOpenAIReasoningModel, type OpenAIClientOptions } from './openai.js';
 import { toResponsesParams } from './responsesRequest.js';
 import { ResponsesStreamAccumulator } from './responsesStream.js';
-import { callSdk } from './sdkCall.js';
+import { callSdk, drainStream } from './sdkCall.js';
 import type { CallOptions, ModelClient, ModelRequest, ModelResponse } from './types.js';
 
 const SDK_ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
@@ -35,12 +35,7 @@ export function createResponsesClient(options: Omit<OpenAIClientOptions, 'maxTok
       endpoint: sdk.baseURL,
       model: request.model,
       call,
-      attempt: async (signal, onText) => {
-        const accumulator = new ResponsesStreamAccumulator(onText);
-        const stream = await sdk.responses.create(params, { signal, timeout: network.timeoutMs, maxRetries: 0 });
-        for await (const event of stream) accumulator.apply(event);
-        return accumulator.finish();
-      },
+      attempt: async (signal, onText) => drainStream(await sdk.responses.create(params, { signal, timeout: network.timeoutMs, maxRetries: 0 }), new ResponsesStreamAccumulator(onText)),
     });
   }
 

@@ -34,3 +34,9 @@ export function callSdk(c: SdkCall): Promise<ModelResponse> {
     classify: (error) => classifySdkError(error, c.errors, { authHint: "check the model block's api_key", model: c.model, endpoint: c.endpoint }),
   });
 }
+
+/** One attempt's stream, fed event by event to its accumulator, which then gives the response. */
+export async function drainStream<E>(stream: AsyncIterable<E>, accumulator: { apply(event: E): void; finish(): ModelResponse }): Promise<ModelResponse> {
+  for await (const event of stream) accumulator.apply(event);
+  return accumulator.finish();
+}
