@@ -4,13 +4,13 @@
 
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { promptIfTerminal } from '../operatorPrompt.js';
+import { storedRunHooks } from '../storedRunHooks.js';
 import { CliError, collect, parseKeyValues, positiveInt, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP } from '../json.js';
-import { configErrors, maskSecrets, printWarnings, secretsSeen } from '../project.js';
+import { configErrors, maskSecrets, secretsSeen } from '../project.js';
 import { DB_OPTION_HELP, noRunIn, resumeDatabase, storeCommand } from '../databaseAccess.js';
 import type { ForkRequest } from '../../api/index.js';
-import { interruptOnSigint, printRunReport, progressFor } from '../runReport.js';
+import { interruptOnSigint, printRunReport } from '../runReport.js';
 
 interface ForkFlags {
   at: string;
@@ -58,14 +58,7 @@ async function forkCommand(io: CliIo, runId: string, flags: ForkFlags): Promise<
       env: io.env,
       ...(flags.config ? { config: resolve(io.cwd, flags.config) } : {}),
       ...(flags.replay ? { replay: resolve(io.cwd, flags.replay) } : {}),
-      signal: interrupt.signal,
-      watch: progressFor(io, Boolean(flags.json)),
-      ...promptIfTerminal(io),
-      onSecrets: seen.record,
-      onLoaded: async (project) => {
-        await maskSecrets(io, seen.secrets());
-        printWarnings(io, project);
-      },
+      ...storedRunHooks(io, Boolean(flags.json), seen, interrupt.signal),
       onForked: (id) => {
         childId = id;
         if (!flags.json) io.stdout.write(`run ${id} (forked from ${runId} at ${flags.at}${flags.turn !== undefined ? ` turn ${flags.turn}` : ''})\n`);

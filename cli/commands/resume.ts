@@ -3,19 +3,19 @@
 // its secret ones, refuses a changed config (unless --allow-config-change) and a failed run (unless
 // --retry-failed) before doing anything.
 
-import { promptIfTerminal } from '../operatorPrompt.js';
+import { storedRunHooks } from '../storedRunHooks.js';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 
 import { CliError, collect, parseKeyValues, type CliIo } from '../io.js';
 import { JSON_FLAG_HELP } from '../json.js';
 import { parseBudgetFlag, type Limits } from '../../api/usage.js';
-import { configErrors, maskSecrets, printWarnings, secretsSeen } from '../project.js';
+import { configErrors, maskSecrets, secretsSeen } from '../project.js';
 import { DB_OPTION_HELP, noRunIn, resumeDatabase, shownPath, storeCommand } from '../databaseAccess.js';
 import { readDbLocation } from '../dbLocation.js';
 import { isPostgresUrl } from '../../api/database.js';
 import type { ResumeRequest } from '../../api/index.js';
-import { interruptOnSigint, printRunReport, progressFor } from '../runReport.js';
+import { interruptOnSigint, printRunReport } from '../runReport.js';
 
 interface ResumeFlags {
   db?: string;
@@ -82,14 +82,7 @@ async function resumeCommand(io: CliIo, runId: string, flags: ResumeFlags): Prom
       allowConfigChange: Boolean(flags.allowConfigChange),
       acceptNewWorkspace: Boolean(flags.acceptNewWorkspace),
       ...(budget ? { budget } : {}),
-      signal: interrupt.signal,
-      watch: progressFor(io, Boolean(flags.json)),
-      ...promptIfTerminal(io),
-      onSecrets: seen.record,
-      onLoaded: async (project) => {
-        await maskSecrets(io, seen.secrets());
-        printWarnings(io, project);
-      },
+      ...storedRunHooks(io, Boolean(flags.json), seen, interrupt.signal),
       onStart: (id) => {
         if (!flags.json) io.stdout.write(`run ${id}\n`);
       },
