@@ -5,6 +5,7 @@
 
 import type { TaskSpec } from '../../config/graph.js';
 import { renderPrompt, type TemplateScope } from '../../core/promptTemplates.js';
+import { openTaskSession } from './taskSession.js';
 import type { RunContext } from './runContext.js';
 import { AgentPool } from './agentPool.js';
 import { commanderTools } from './commanderTools.js';
@@ -12,11 +13,9 @@ import { CommanderState } from '../kernel/commanderState.js';
 import { normalizeOutput } from './outputValidation.js';
 import { resultLimit, type AgentDefinition } from './definitions.js';
 import { addResultTools } from '../results/index.js';
-import { AgentSession, loadHistory } from '../session/session.js';
-import type { SessionDeps, SessionMessage } from '../session/sessionTypes.js';
-import { durableStep, type StepTx } from '../kernel/durableStep.js';
-import type { RunEvent } from '../kernel/events.js';
-import type { SessionRow } from '../../store/index.js';
+import { AgentSession } from '../session/session.js';
+import type { SessionDeps } from '../session/sessionTypes.js';
+import type { StepTx } from '../kernel/durableStep.js';
 import { digestText } from './digest.js';
 import { queryTaskOutputTool, type QuerySource } from './queryTaskOutput.js';
 import type { TaskOutcome, UpstreamResult } from './taskResults.js';
@@ -116,45 +115,13 @@ export async function runCommander(
 ): Promise<TaskOutcome & { state?: CommanderState; stored?: boolean }> {
   const { store, mission } = ctx;
   const model = mission.commander.model;
-  const stored = await store.sessions.get(ctx.runId, task.name, 'commander');
-  const started = (sessionId: string): RunEvent => ({
-    type: 'session.started',
-    task: task.name,
-    agent: 'commander',
-    sessionId,
-    model: model.apiModel,
-    tools: [],
-    skills: [],
-    discovery: false,
-    resumed: stored !== undefined,
-  });
-  let row: SessionRow;
-  let history: SessionMessage[];
-  if (stored === undefined) {
-    // A new session: opened with its instruction (and the caller's `begin`) in one commit.
-    const instruction: SessionMessage = { role: 'user', parts: [{ type: 'text', text: objective }], kind: 'instruction' };
-    row = await durableStep(store, ctx.bus, async (tx) => {
-      await steps.begin?.(tx);
-      const opened = await tx.store.sessions.open({
-        runId: ctx.runId,
-        task: task.name,
-        agent: 'commander',
-        role: 'commander',
-        model: model.apiModel,
-        systemPrompt: commanderSystemPrompt({ mission, task, agents, upstream, ...(extension ? { dataset: extension.dataset } : {}) }),
-        tools: [],
-        skills: [],
-      });
-      tx.emit(started(opened.id));
-      await tx.store.messages.append(opened.id, { role: instruction.role, parts: instruction.parts, turn: 1, kind: 'instruction' });
-      return opened;
-    });
-    history = [instruction];
-  } else {
-    if (steps.begin) await durableStep(store, ctx.bus, steps.begin);
-    row = stored;
-    history = await loadHistory(store, row.id);
-  }
+  const systemPromptOf = (): string => commanderSystemPrompt({ mission, task, agents, upstream, ...(extension ? { dataset: extension.dataset } : {}) });
+  const opened = await openTaskSession(
+    ctx,
+    { task: task.name, agent: 'commander', role: 'commander', model: model.apiModel, systemPrompt: systemPromptOf, tools: [], skills: [], discovery: false, objective },
+    steps.begin,
+  );
+  const { row, history } = opened;
 
   const pool = new AgentPool(ctx, task, agents, row.id);
   const state = CommanderState.fromHistory(history);
@@ -176,7 +143,7 @@ export async function runCommander(
     sessionId: row.id,
     model: sessionModel,
     // A session a fork cut at a turn is stored without its prompt: the fork's config renders it.
-    systemPrompt: row.systemPrompt === '' ? commanderSystemPrompt({ mission, task, agents, upstream, ...(extension ? { dataset: extension.dataset } : {}) }) : row.systemPrompt,
+    systemPrompt: row.systemPrompt === '' ? systemPromptOf() : row.systemPrompt,
     toolbox,
     maxTurns: mission.commander.maxTurns ?? ctx.limits.commanderMaxTurns,
     resultMaxTokens: limit.maxTokens,
@@ -194,8 +161,8 @@ export async function runCommander(
     ...(ctx.operator ? { operator: ctx.operator } : {}),
   };
   const session = await AgentSession.restore(deps, history);
-  if (stored !== undefined) {
-    ctx.bus.emit(started(row.id));
+  if (opened.resumed) {
+    ctx.bus.emit(opened.started);
     if (session.length === 0) await session.appendInstruction([{ type: 'text', text: objective }]);
   }
 

@@ -7,10 +7,9 @@
 // the queue's runners need nothing of their own.
 
 import type { MissionGraph, Mission, TaskSpec } from '../../config/graph.js';
-import type { SessionRow } from '../../store/index.js';
 import { durableStep } from '../kernel/durableStep.js';
-import type { RunEvent } from '../kernel/events.js';
 import type { TemplateScope } from '../../core/promptTemplates.js';
+import { openTaskSession } from './taskSession.js';
 import type { RunContext, SelectionOverrides, ToolResolver } from './runContext.js';
 import type { QuerySource } from './queryTaskOutput.js';
 import { agentSessionDeps } from './agentPool.js';
@@ -18,8 +17,8 @@ import { commanderToolset, outcomeOf, upstreamSection, type CommanderSteps, type
 import { CommanderState } from '../kernel/commanderState.js';
 import { finishingTools } from './commanderTools.js';
 import { workerDefinition, type AgentDefinition } from './definitions.js';
-import { AgentSession, loadHistory } from '../session/session.js';
-import type { SessionDeps, SessionMessage } from '../session/sessionTypes.js';
+import { AgentSession } from '../session/session.js';
+import type { SessionDeps } from '../session/sessionTypes.js';
 import type { SessionTool } from '../tools/toolbox.js';
 
 /** What the direct worker's prompt says besides the worker's usual text (plan renders the same). */
@@ -63,47 +62,14 @@ export async function runDirect(
   const def = await directWorkerDefinition(ctx, task, objective, upstream);
   // The config refuses a direct task without tools (GRA014); a run of an older config says so.
   if (def === undefined) return { status: 'failed', error: `task "${task.name}" is direct but has no worker (it declares no tools)` };
-  const stored = await store.sessions.get(ctx.runId, task.name, 'worker');
-  const started = (sessionId: string): RunEvent => ({
-    type: 'session.started',
-    task: task.name,
-    agent: 'worker',
-    sessionId,
-    model: def.model.apiModel,
-    tools: def.given.tools,
-    skills: def.given.skills,
-    discovery: def.discovery !== undefined,
-    resumed: stored !== undefined,
-  });
-  const instruction: SessionMessage = { role: 'user', parts: [{ type: 'text', text: objective }], kind: 'instruction' };
-  let row: SessionRow;
-  let history: SessionMessage[];
-  if (stored === undefined) {
-    // A new session: opened with its objective (and the caller's `begin`) in one commit.
-    row = await durableStep(store, ctx.bus, async (tx) => {
-      await steps.begin?.(tx);
-      const opened = await tx.store.sessions.open({
-        runId: ctx.runId,
-        task: task.name,
-        agent: 'worker',
-        role: 'agent',
-        model: def.model.apiModel,
-        systemPrompt: def.systemPrompt,
-        tools: def.given.tools,
-        skills: def.given.skills,
-      });
-      tx.emit(started(opened.id));
-      await tx.store.messages.append(opened.id, { role: 'user', parts: instruction.parts, turn: 1, kind: 'instruction' });
-      return opened;
-    });
-    history = [instruction];
-  } else {
-    if (steps.begin) await durableStep(store, ctx.bus, steps.begin);
-    row = stored;
-    // What the worker decided so far (submit_output, task_complete) is read back from its conversation.
-    history = await loadHistory(store, row.id);
-    ctx.bus.emit(started(row.id));
-  }
+  // What the worker decided so far (submit_output, task_complete) is read back from its conversation.
+  const opened = await openTaskSession(
+    ctx,
+    { task: task.name, agent: 'worker', role: 'agent', model: def.model.apiModel, systemPrompt: () => def.systemPrompt, tools: def.given.tools, skills: def.given.skills, discovery: def.discovery !== undefined, objective },
+    steps.begin,
+  );
+  const { row, history } = opened;
+  if (opened.resumed) ctx.bus.emit(opened.started);
   for (const message of def.warnings) ctx.bus.emit({ type: 'warning', task: task.name, message });
   for (const skill of def.preloadedSkills) {
     ctx.bus.emit({ type: 'skill.loaded', task: task.name, agent: 'worker', sessionId: row.id, skill: skill.name, how: 'mention' });
