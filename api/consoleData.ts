@@ -3,7 +3,7 @@
 // 10,000 messages is read a page at a time), the tool-call ledger of a run, and the inbox of pending
 // approvals and questions across runs. Messages, inputs and results are read as stored: redacted.
 
-import type { RunSummary, Store } from '../store/index.js';
+import type { OperatorRequestRow, RunSummary, Store } from '../store/index.js';
 import { totalTokens } from '../runtime/kernel/usage.js';
 import { requestJson } from './requestJson.js';
 import { runListItem, type RunListItem } from './runDocuments.js';
@@ -142,11 +142,13 @@ export async function runLedger(store: Store, runId: string): Promise<Record<str
 
 /** Pending approvals and questions of every waiting run, newest run first. */
 export async function inbox(store: Store): Promise<{ run_id: string; mission: string; requests: Record<string, unknown>[] }[]> {
-  const waiting = (await store.runs.list({ limit: Number.MAX_SAFE_INTEGER })).filter((r) => r.status === 'waiting');
+  // The pending requests themselves, grouped by run: not every run of the database with its totals.
+  const byRun = new Map<string, OperatorRequestRow[]>();
+  for (const r of await store.operatorRequests.pending()) byRun.set(r.runId, [...(byRun.get(r.runId) ?? []), r]);
   const out = [];
-  for (const r of waiting) {
-    const requests = (await store.operatorRequests.list(r.id, { pendingOnly: true })).map(requestJson);
-    if (requests.length > 0) out.push({ run_id: r.id, mission: r.mission, requests });
+  for (const [runId, requests] of byRun) {
+    const run = await store.runs.get(runId);
+    if (run?.status === 'waiting') out.push({ run_id: runId, mission: run.mission, requests: requests.map(requestJson) });
   }
   return out;
 }

@@ -16,13 +16,14 @@ const BY_CALL = sql<[session: string, call: string, kind: string, seq: number]>(
 const BY_ID = sql<[runId: string, id: string]>('SELECT * FROM operator_requests WHERE run_id = $1 AND id = $2');
 const ALL = sql<[runId: string]>('SELECT * FROM operator_requests WHERE run_id = $1 ORDER BY created_at, id');
 const PENDING = sql<[runId: string]>("SELECT * FROM operator_requests WHERE run_id = $1 AND status = 'pending' ORDER BY created_at, id");
+const PENDING_ALL = sql<[]>("SELECT * FROM operator_requests WHERE status = 'pending' ORDER BY created_at, id");
 const DECIDE = sql<[status: string, answer: string | null, reason: string | null, by: string, at: string, runId: string, id: string]>(
   `UPDATE operator_requests SET status = $1, answer_json = $2, reason = $3, decided_by = $4, decided_at = $5
    WHERE run_id = $6 AND id = $7 AND status = 'pending'`,
 );
 
 export function createOperatorRequestsRepo({ db, codec, now }: QueryContext): OperatorRequestsRepo {
-  db.prepare(INSERT, BY_CALL, BY_ID, ALL, PENDING, DECIDE);
+  db.prepare(INSERT, BY_CALL, BY_ID, ALL, PENDING, PENDING_ALL, DECIDE);
   const read = (row: Record<string, unknown>) => readOperatorRequestRow(codec, row);
   return {
     async open(r) {
@@ -42,6 +43,9 @@ export function createOperatorRequestsRepo({ db, codec, now }: QueryContext): Op
     },
     async list(runId, opts) {
       return (await db.all(opts?.pendingOnly ? PENDING : ALL, [runId])).map(read);
+    },
+    async pending() {
+      return (await db.all(PENDING_ALL, [])).map(read);
     },
     async decide(runId, id, d) {
       const changed = await db.run(DECIDE, [d.status, codec.jsonOrNull(d.answer), codec.textOrNull(d.reason), d.by, now(), runId, id]);

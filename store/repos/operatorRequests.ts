@@ -47,6 +47,8 @@ export interface OperatorRequestsRepo {
   forCall(sessionId: string, callId: string, kind: OperatorRequestKind, seq?: number): Promise<OperatorRequestRow | undefined>;
   /** The run's requests, oldest first; only the undecided ones with `pendingOnly`. */
   list(runId: string, opts?: { pendingOnly?: boolean }): Promise<OperatorRequestRow[]>;
+  /** The undecided requests of every run, oldest first (an inbox across runs). */
+  pending(): Promise<OperatorRequestRow[]>;
   /** Records the decision of a pending request; false when it was already decided (or is unknown). */
   decide(runId: string, id: string, d: OperatorDecision): Promise<boolean>;
 }

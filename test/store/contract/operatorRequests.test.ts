@@ -24,6 +24,7 @@ describe.each(useBackends())('$name store', (backend) => {
       expect(question.id).toMatch(/^q_/);
       expect(question.item).toBe(3);
       expect((await store.operatorRequests.list(runId, { pendingOnly: true })).map((r) => r.id).sort()).toEqual([first.id, question.id].sort());
+      expect((await store.operatorRequests.pending()).map((r) => r.id).sort()).toEqual([first.id, question.id].sort());
 
       expect(await store.operatorRequests.decide(runId, first.id, { status: 'denied', by: 'alice', reason: 'too much' })).toBe(true);
       expect(await store.operatorRequests.decide(runId, first.id, { status: 'approved', by: 'bob' })).toBe(false);
@@ -33,6 +34,7 @@ describe.each(useBackends())('$name store', (backend) => {
       await store.operatorRequests.decide(runId, question.id, { status: 'answered', by: 'alice', answer: { text: 'blue' } });
       expect(await store.operatorRequests.forCall(sessionId, 'c2', 'question')).toMatchObject({ status: 'answered', answer: { text: 'blue' } });
       expect(await store.operatorRequests.list(runId, { pendingOnly: true })).toEqual([]);
+      expect(await store.operatorRequests.pending()).toEqual([]);
       expect(await store.operatorRequests.list(runId)).toHaveLength(2);
       expect(await store.operatorRequests.get(runId, 'ap_unknown')).toBeUndefined();
     });
