@@ -13,11 +13,10 @@ import { callAgent, taskComplete, toolCall, turnScript } from '../support/turnSc
 
 const HOSTILE_SERVER = fileURLToPath(new URL('../support/mcpHostileServer.mjs', import.meta.url));
 
-/** `{"a": [[[…]]]}` nested `depth` levels, built without recursion. */
-function deep(depth: number): unknown {
-  let v: unknown = [];
-  for (let i = 1; i < depth; i++) v = [v];
-  return { a: v };
+/** The text `{"a": [[[…]]]}` nested `depth` levels, as a hostile model would send it. Built as text:
+ *  JSON.stringify recurses and overflows the stack at this depth on Node 22 and 24. */
+function deepJson(depth: number): string {
+  return `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
 }
 
 describe('a run meeting deep JSON and a hostile MCP server', () => {
@@ -29,7 +28,7 @@ describe('a run meeting deep JSON and a hostile MCP server', () => {
   beforeAll(async () => {
     const script = turnScript({
       'commander of task "t"': [callAgent('worker', 'Call everything.'), () => taskComplete('done')],
-      'worker agent of task "t"': [toolCall('mcp_hostile_pid', deep(100_000)), ...calls.map((name) => toolCall(name, {})), { text: 'all called' }],
+      'worker agent of task "t"': [{ toolCalls: [{ name: 'mcp_hostile_pid', input: {}, rawArguments: deepJson(100_000) }] }, ...calls.map((name) => toolCall(name, {})), { text: 'all called' }],
     });
     server = await startFakeModelServer({ respond: script.respond });
     dir = tempDir();
