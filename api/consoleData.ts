@@ -197,9 +197,11 @@ export async function triggerDeliveries(store: Store, path: string, limit: numbe
   return (await store.webhookDeliveries.recent(path, limit)).map((d) => ({
     at: d.createdAt,
     mission: d.mission,
-    status: d.outcome !== 'accepted' ? d.outcome : d.runStatus !== undefined ? 'started' : d.starting ? 'starting' : 'refused',
+    // A start refused after the 202 was written as refused; an accepted one whose run is gone and no
+    // longer waits was started and its run removed since (`squadron runs prune`).
+    status: d.outcome !== 'accepted' ? d.outcome : d.starting && d.runStatus === undefined ? 'starting' : 'started',
     run_id: d.runId ?? null,
     run_status: d.runStatus ?? null,
-    reason: d.reason ?? (d.outcome === 'accepted' && d.runStatus === undefined && !d.starting ? 'the run was never stored' : null),
+    reason: d.reason ?? (d.outcome === 'accepted' && d.runStatus === undefined && !d.starting ? 'its run is no longer in the database' : null),
   }));
 }
