@@ -1,17 +1,18 @@
 // `squadron ui --db <file>` started where no config is: the console of that database alone. The
 // run's config is deleted first; the runs page lists the run and its page draws the task graph the
 // run recorded when it started (tasks, depends_on edges, statuses), and a task's transcript opens.
+// A waiting run approved there resumes from the config its run stored, as `squadron resume` does.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { launchBrowser, startUi, type UiProcess } from '../support/consoleBrowser.js';
-import { ANTHROPIC_MODEL, commanderOf, fakeModelBlock, removeProjects, writeProject } from '../support/e2eProject.js';
-import { withFakeModelServer } from '../support/fakeModelServer.js';
-import { taskComplete, turnScript } from '../support/turnScript.js';
+import { ANTHROPIC_MODEL, commanderOf, fakeModelBlock, removeProjects, workerOf, writeProject } from '../support/e2eProject.js';
+import { type FakeRequest, withFakeModelServer } from '../support/fakeModelServer.js';
+import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
 let browser: Browser;
 const uis: UiProcess[] = [];
@@ -103,5 +104,43 @@ mission "newsletter" {
     await page.locator('.tool-call[data-tool="task_complete"]').waitFor();
     expect(await page.locator('.tool-call[data-tool="task_complete"]').first().textContent()).toContain('drafted');
     await ctx.close();
+  });
+
+  it('resumes a run approved from the inbox with the config the run stored, though the console has none', async () => {
+    const turns = turnScript({
+      [commanderOf('label')]: [callAgent('worker', 'Write the label'), (req: FakeRequest) => taskComplete(`done: ${lastToolResult(req)}`)],
+      [workerOf('label')]: [toolCall('builtins_files_write', { path: 'label.txt', content: 'jam' }), (req: FakeRequest) => ({ text: `wrote: ${lastToolResult(req)}` })],
+    });
+    await withFakeModelServer(turns.respond, async (server) => {
+      const dir = writeProject({
+        'main.hcl': `${fakeModelBlock(server)}
+mission "jars" {
+  commander { model = ${ANTHROPIC_MODEL} }
+  task "label" {
+    objective = "Label the jar."
+    tools     = [builtins.files.write]
+    approval  = [builtins.files.write]
+  }
+}
+`,
+      });
+      const first = await runCli(['run', dir], { cwd: dir, timeoutMs: 120_000 });
+      expect(first.code, first.stderr).toBe(4);
+      const runId = /squadron approve (run_\w+)/.exec(first.stdout)![1]!;
+      const empty = mkdtempSync(join(tmpdir(), 'squadron-ui-alone-'));
+      dirs.push(empty);
+      const ui = await startUi(['--db', join(dir, '.squadron', 'squadron.db')], { cwd: empty });
+      uis.push(ui);
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      await page.goto(ui.loginUrl);
+      await page.locator('nav a', { hasText: 'Inbox' }).click();
+      await page.locator('.inbox-run .request button.approve').click();
+      await page.goto(`${ui.url}/#/run/${runId}`);
+      await page.locator('#run-status', { hasText: 'completed' }).waitFor({ timeout: 120_000 });
+      expect(readFileSync(join(dir, '.squadron', 'workspaces', runId, 'label.txt'), 'utf8')).toBe('jam');
+      expect(turns.problems).toEqual([]);
+      await ctx.close();
+    });
   });
 });
