@@ -29,7 +29,7 @@ const RECENT = sql<[path: string, limit: number], { mission: unknown; outcome: u
 );
 const OUTCOMES: readonly string[] = ['accepted', 'duplicate', 'replayed', 'refused'];
 
-export function createWebhookDeliveriesRepo({ db, now }: QueryContext): WebhookDeliveriesRepo {
+export function createWebhookDeliveriesRepo({ db, codec, now }: QueryContext): WebhookDeliveriesRepo {
   db.prepare(CLAIM, SET_RUN, RELEASE, RUN_OF, ACCEPT, PENDING, SETTLE, LOG, REFUSE_STARTED, RECENT);
   return {
     async accept(d) {
@@ -43,10 +43,10 @@ export function createWebhookDeliveriesRepo({ db, now }: QueryContext): WebhookD
       await db.run(SETTLE, [runId]);
     },
     async log(e) {
-      await db.run(LOG, [e.path, e.mission, e.outcome, e.runId ?? null, e.reason ?? null, now()]);
+      await db.run(LOG, [e.path, e.mission, e.outcome, e.runId ?? null, codec.textOrNull(e.reason), now()]);
     },
     async refuseStarted(runId, reason) {
-      await db.run(REFUSE_STARTED, [reason, runId]);
+      await db.run(REFUSE_STARTED, [codec.text(reason), runId]);
     },
     async recent(path, limit) {
       const rows = await db.all(RECENT, [path, limit]);

@@ -4,6 +4,7 @@
 // kept in the log.
 
 import { describe, expect, it } from 'vitest';
+import { createSecretRedactor } from '../../../store/index.js';
 import { useBackends } from './backends.js';
 
 describe.each(useBackends())('$name store: the webhook delivery log', (backend) => {
@@ -41,4 +42,14 @@ describe.each(useBackends())('$name store: the webhook delivery log', (backend) 
     await d.refuseStarted(run.id, 'x');
     expect((await d.recent('digest', 10)).map((x) => x.outcome)).toEqual(['refused', 'refused', 'duplicate', 'refused']);
   });
+
+  it('stores a reason with the secrets it may quote redacted, as every stored text', async () => {
+    const secret = 'whsec-in-a-reason-0123';
+    const store = await backend.fresh({ redactor: createSecretRedactor([{ name: 'vars.hook', value: secret }]) });
+    await store.webhookDeliveries.log({ path: 'p', mission: 'm', outcome: 'refused', reason: `input key: "${secret}" is not allowed` });
+    const [entry] = await store.webhookDeliveries.recent('p', 1);
+    expect(entry!.reason).toBe('input key: "[REDACTED:vars.hook]" is not allowed');
+    expect(await backend.dump(store)).not.toContain(secret);
+  });
 });
+
