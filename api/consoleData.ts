@@ -180,3 +180,28 @@ export async function storedResult(store: Store, runId: string, sessionId: strin
   if (!got) return undefined;
   return { handle, bytes: got.bytes, format: got.payload.format, text: got.payload.text, images: got.payload.images.length };
 }
+
+export interface DeliveryEntry {
+  at: string;
+  mission: string;
+  /** started (its run stored), starting (accepted, run not stored yet), duplicate, replayed, refused. */
+  status: 'started' | 'starting' | 'duplicate' | 'replayed' | 'refused';
+  run_id: string | null;
+  /** The status of the run now, when stored. */
+  run_status: string | null;
+  reason: string | null;
+}
+
+/** The recent deliveries to a trigger (`path` as the config writes it), newest first: no signature, key or secret is kept to show. */
+export async function triggerDeliveries(store: Store, path: string, limit: number): Promise<DeliveryEntry[]> {
+  return (await store.webhookDeliveries.recent(path, limit)).map((d) => ({
+    at: d.createdAt,
+    mission: d.mission,
+    // A start refused after the 202 was written as refused; an accepted one whose run is gone and no
+    // longer waits was started and its run removed since (`squadron runs prune`).
+    status: d.outcome !== 'accepted' ? d.outcome : d.starting && d.runStatus === undefined ? 'starting' : 'started',
+    run_id: d.runId ?? null,
+    run_status: d.runStatus ?? null,
+    reason: d.reason ?? (d.outcome === 'accepted' && d.runStatus === undefined && !d.starting ? 'its run is no longer in the database' : null),
+  }));
+}

@@ -21,7 +21,7 @@ export { SquadronError, type SquadronErrorCode } from './errors.js';
 export { fork, diff, type ForkRequest, type DiffRequest, type RunDiff, type TaskDiff, type TaskSide } from './fork.js';
 export { openProject, selectMission, selectionOverrides, type LoadedProject, type ProjectOptions, type Selection } from './project.js';
 export { listRuns, getRun, type RunListItem } from './runDocuments.js';
-export { listRunsPage, taskSessions, transcriptPage, runLedger, inbox, usageByModel, storedResult, type RunsPage, type TranscriptPage } from './consoleData.js';
+export { listRunsPage, taskSessions, transcriptPage, runLedger, inbox, usageByModel, storedResult, triggerDeliveries, type DeliveryEntry, type RunsPage, type TranscriptPage } from './consoleData.js';
 export { missionInputSchema, missionResultSchema, type JsonSchemaObject } from './missionSchemas.js';
 // The `--json` documents (snake_case), each built from a typed result (camelCase) in one place.
 export { runReportJson } from './runReportJson.js';

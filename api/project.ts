@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import type { Mission, MissionGraph } from '../config/graph.js';
 import type { Diagnostic } from '../config/hcl/diagnostic.js';
+import { discoverFiles } from '../config/files.js';
 import { loadConfig, type LoadOptions } from '../config/load.js';
 import type { NamedSecret } from '../config/secrets.js';
 import { coversToolRef } from '../config/toolRefs.js';
@@ -43,6 +44,22 @@ export function openProject(path: string, opts: ProjectOptions & Pick<LoadOption
     throw new SquadronError('invalid_config', `the configuration has ${errors} error${errors === 1 ? '' : 's'}`, result.diagnostics, result.sources);
   }
   return { graph: result.graph, path: absolute, sources: result.sources ?? new Map(), warnings: result.diagnostics };
+}
+
+/** Whether `dir` holds a config: a .hcl file the loader would read (or is one). */
+export function holdsConfig(dir: string): boolean {
+  return discoverFiles(dir).files.length > 0;
+}
+
+/**
+ * No config: what `squadron ui --db …` serves a database with alone. It has no missions, schedules or
+ * triggers; each run is shown from what the store holds (its recorded task graph, tasks, sessions),
+ * and a resume loads the run's own config from the path it stored, as `squadron resume` does.
+ */
+export function detachedProject(root: string): LoadedProject {
+  const absolute = resolve(root);
+  const graph: MissionGraph = { projectRoot: absolute, files: [], variables: [], models: [], customTools: [], mcpServers: [], toolsets: [], skills: [], agents: [], missions: [], allowedHosts: [] };
+  return { graph, path: absolute, sources: new Map(), warnings: [] };
 }
 
 /** The named mission, or the only one. */

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { packageRoot } from '../core/assets.js';
-import { inbox, listRunsPage, runLedger, storedResult, taskSessions, transcriptPage, usageByModel } from '../api/index.js';
+import { inbox, listRunsPage, runLedger, storedResult, taskSessions, transcriptPage, triggerDeliveries, usageByModel } from '../api/index.js';
 import { ConsoleAuth, sameOrigin, sessionCookie } from './consoleAuth.js';
 import { HttpError, readBody, sendJson } from './http.js';
 import { loginPage } from './consoleLogin.js';
@@ -119,7 +119,7 @@ function int(value: string | null, fallback: number, max: number): number {
   return Number.isInteger(n) && n >= 0 ? Math.min(n, max) : fallback;
 }
 
-/** GET /console/api/...: runs, run/{id}/sessions?task=, run/{id}/transcript/{session}?from=&limit=, run/{id}/ledger, run/{id}/models, run/{id}/results/{session}/{handle}, inbox, schedules/{id}/fires. */
+/** GET /console/api/...: runs, run/{id}/sessions?task=, run/{id}/transcript/{session}?from=&limit=, run/{id}/ledger, run/{id}/models, run/{id}/results/{session}/{handle}, inbox, schedules/{id}/fires, triggers, deliveries?path=&limit=. */
 async function consoleApi(state: ServerState, parts: string[], q: URLSearchParams, res: ServerResponse): Promise<void> {
   const [head, id, what, sub] = parts;
   if (head === 'runs' && id === undefined) {
@@ -151,7 +151,13 @@ async function consoleApi(state: ServerState, parts: string[], q: URLSearchParam
     return sendJson(res, 200, { fires: fires.map((f) => ({ at: f.fireAt, run_id: f.runId ?? null })) });
   }
   if (head === 'triggers' && id === undefined) {
-    return sendJson(res, 200, { triggers: state.project().graph.missions.flatMap((m) => (m.trigger ? [{ mission: m.name, path: `/webhooks/${m.trigger.path}` }] : [])) });
+    return sendJson(res, 200, { triggers: state.project().graph.missions.flatMap((m) => (m.trigger ? [{ mission: m.name, path: `/webhooks/${m.trigger.path}`, key: m.trigger.path }] : [])) });
+  }
+  if (head === 'deliveries' && id === undefined) {
+    // A trigger's path as the config writes it (without /webhooks/); only a trigger of the config.
+    const path = q.get('path') ?? '';
+    if (!state.project().graph.missions.some((m) => m.trigger?.path === path)) throw new HttpError(404, 'not_found', `no trigger at /webhooks/${path}`);
+    return sendJson(res, 200, { deliveries: await triggerDeliveries(state.store, path, Math.max(1, int(q.get('limit'), 20, 100))) });
   }
   throw new HttpError(404, 'not_found', `no console route /console/api/${parts.join('/')}`);
 }

@@ -39,6 +39,7 @@ async function startNow(state: ServerState, log: Log, d: AcceptedDelivery, onRef
     // Anything but a refusal (the database busy or failing, say) leaves the row: the next recovery
     // pass, or the next server, tries again.
     if (!(error instanceof SquadronError)) return;
+    await deliveries.refuseStarted(d.runId, error.message);
     await deliveries.settle(d.runId);
     await onRefused?.();
   }

@@ -34,12 +34,18 @@ export async function handleWebhook(ctx: RouteContext): Promise<void> {
     signature = check.v1;
   }
   const deliveries = state.store.webhookDeliveries;
+  // An authenticated delivery's fate is written down for the console (never its signature or key).
+  const refused = async (error: HttpError): Promise<HttpError> => {
+    await deliveries.log({ path, mission: mission.name, outcome: 'refused', reason: error.message });
+    return error;
+  };
   const key = header('idempotency-key');
   if (key !== undefined) {
-    if (key.length === 0 || key.length > 200) throw new HttpError(400, 'usage', 'Idempotency-Key must be 1 to 200 characters');
+    if (key.length === 0 || key.length > 200) throw await refused(new HttpError(400, 'usage', 'Idempotency-Key must be 1 to 200 characters'));
     if (!(await deliveries.claim(path, 'key', key))) {
       const runId = await deliveries.runOf(path, 'key', key);
       if (!runId) throw new HttpError(409, 'in_progress', 'a delivery with this Idempotency-Key is being started');
+      await deliveries.log({ path, mission: mission.name, outcome: 'duplicate', runId });
       return sendJson(res, 200, { run_id: runId, duplicate: true });
     }
   }
@@ -48,6 +54,8 @@ export async function handleWebhook(ctx: RouteContext): Promise<void> {
   };
   if (signature !== undefined && !(await deliveries.claim(path, 'signature', signature))) {
     await forget();
+    const earlier = await deliveries.runOf(path, 'signature', signature);
+    await deliveries.log({ path, mission: mission.name, outcome: 'replayed', ...(earlier ? { runId: earlier } : {}) });
     throw new HttpError(409, 'replayed', 'this signature was used before (a replayed request)');
   }
   let inputs: Record<string, string>;
@@ -57,14 +65,13 @@ export async function handleWebhook(ctx: RouteContext): Promise<void> {
     inputs = inputsAsText(body as Record<string, unknown>);
   } catch (error) {
     await forget();
-    if (error instanceof HttpError) throw error;
-    throw new HttpError(400, 'usage', 'the body is not valid JSON');
+    throw await refused(error instanceof HttpError ? error : new HttpError(400, 'usage', 'the body is not valid JSON'));
   }
   try {
     await checkRunInputs(project, mission.name, inputs);
   } catch (error) {
     await forget();
-    if (error instanceof SquadronError && error.code === 'usage') throw new HttpError(422, 'usage', error.message);
+    if (error instanceof SquadronError && error.code === 'usage') throw await refused(new HttpError(422, 'usage', error.message));
     throw error;
   }
   const runId = await newRunId();
@@ -72,6 +79,7 @@ export async function handleWebhook(ctx: RouteContext): Promise<void> {
   // One transaction: a redelivery never finds its key bound to a run id that nothing will start.
   await state.store.transaction(async (tx) => {
     await tx.webhookDeliveries.accept(delivery);
+    await tx.webhookDeliveries.log({ path, mission: mission.name, outcome: 'accepted', runId });
     if (key !== undefined) await tx.webhookDeliveries.setRun(path, 'key', key, runId);
     if (signature !== undefined) await tx.webhookDeliveries.setRun(path, 'signature', signature, runId);
   });

@@ -1,7 +1,7 @@
 // Webhook deliveries (see repos/webhookDeliveries.ts): the primary key makes the claim atomic, across
 // servers on PostgreSQL.
 
-import { parseDeliveryInputs, type WebhookDeliveriesRepo } from '../repos/webhookDeliveries.js';
+import { parseDeliveryInputs, type DeliveryOutcome, type WebhookDeliveriesRepo } from '../repos/webhookDeliveries.js';
 import type { QueryContext } from '../sql/driver.js';
 import { sql } from '../sql/statement.js';
 
@@ -18,9 +18,19 @@ const PENDING = sql<[], { run_id: string; trigger_path: string; mission: string;
   'SELECT run_id, trigger_path, mission, inputs_json, created_at FROM webhook_runs ORDER BY created_at, run_id',
 );
 const SETTLE = sql<[runId: string]>('DELETE FROM webhook_runs WHERE run_id = $1');
+const LOG = sql<[path: string, mission: string, outcome: DeliveryOutcome, runId: string | null, reason: string | null, at: string]>(
+  'INSERT INTO webhook_log (trigger_path, mission, outcome, run_id, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6::timestamptz)',
+);
+const REFUSE_STARTED = sql<[reason: string, runId: string]>("UPDATE webhook_log SET outcome = 'refused', reason = $1 WHERE run_id = $2 AND outcome = 'accepted'");
+const RECENT = sql<[path: string, limit: number], { mission: unknown; outcome: unknown; run_id: unknown; reason: unknown; created_at: unknown; run_status: unknown; waiting: unknown }>(
+  `SELECT l.mission, l.outcome, l.run_id, l.reason, l.created_at, r.status AS run_status, w.run_id AS waiting
+   FROM webhook_log l LEFT JOIN runs r ON r.id = l.run_id LEFT JOIN webhook_runs w ON w.run_id = l.run_id AND l.outcome = 'accepted'
+   WHERE l.trigger_path = $1 ORDER BY l.id DESC LIMIT $2`,
+);
+const OUTCOMES: readonly string[] = ['accepted', 'duplicate', 'replayed', 'refused'];
 
-export function createWebhookDeliveriesRepo({ db, now }: QueryContext): WebhookDeliveriesRepo {
-  db.prepare(CLAIM, SET_RUN, RELEASE, RUN_OF, ACCEPT, PENDING, SETTLE);
+export function createWebhookDeliveriesRepo({ db, codec, now }: QueryContext): WebhookDeliveriesRepo {
+  db.prepare(CLAIM, SET_RUN, RELEASE, RUN_OF, ACCEPT, PENDING, SETTLE, LOG, REFUSE_STARTED, RECENT);
   return {
     async accept(d) {
       await db.run(ACCEPT, [d.runId, d.path, d.mission, JSON.stringify(d.inputs), d.createdAt]);
@@ -31,6 +41,25 @@ export function createWebhookDeliveriesRepo({ db, now }: QueryContext): WebhookD
     },
     async settle(runId) {
       await db.run(SETTLE, [runId]);
+    },
+    async log(e) {
+      await db.run(LOG, [e.path, e.mission, e.outcome, e.runId ?? null, codec.textOrNull(e.reason), now()]);
+    },
+    async refuseStarted(runId, reason) {
+      await db.run(REFUSE_STARTED, [codec.text(reason), runId]);
+    },
+    async recent(path, limit) {
+      const rows = await db.all(RECENT, [path, limit]);
+      return rows.map((r) => ({
+        path,
+        mission: String(r.mission),
+        outcome: (OUTCOMES.includes(String(r.outcome)) ? String(r.outcome) : 'refused') as DeliveryOutcome,
+        ...(typeof r.run_id === 'string' ? { runId: r.run_id } : {}),
+        ...(typeof r.reason === 'string' ? { reason: r.reason } : {}),
+        createdAt: String(r.created_at),
+        ...(typeof r.run_status === 'string' ? { runStatus: r.run_status } : {}),
+        starting: typeof r.waiting === 'string',
+      }));
     },
     async claim(path, kind, value) {
       return (await db.run(CLAIM, [path, kind, value, now()])) === 1;

@@ -1,7 +1,7 @@
 // Webhook deliveries `squadron serve` has seen (see migration 0019): claimed first, so two servers
 // given the same delivery start one run. Accepted deliveries whose run may not be stored yet (see
 // migration 0021): written before the 202, deleted once the run is stored, started by the next server
-// after a crash.
+// after a crash. What became of each authenticated delivery (see migration 0022), for the console.
 
 export type DeliveryKind = 'key' | 'signature';
 
@@ -19,6 +19,33 @@ export interface WebhookDeliveriesRepo {
   pending(): Promise<AcceptedDelivery[]>;
   /** The run of an accepted delivery is stored (or will never be): forget the row. */
   settle(runId: string): Promise<void>;
+  /** Writes what became of a delivery (never its signature, key or secret). */
+  log(entry: DeliveryLogEntry): Promise<void>;
+  /** An accepted delivery whose run's start was refused after its 202: its entry says so. */
+  refuseStarted(runId: string, reason: string): Promise<void>;
+  /** The last `limit` deliveries to a trigger path, newest first, with their run's status now. */
+  recent(path: string, limit: number): Promise<LoggedDelivery[]>;
+}
+
+export type DeliveryOutcome = 'accepted' | 'duplicate' | 'replayed' | 'refused';
+
+export interface DeliveryLogEntry {
+  path: string;
+  mission: string;
+  outcome: DeliveryOutcome;
+  /** The run it started (accepted) or answered (duplicate, replayed). */
+  runId?: string;
+  /** Why it was refused. */
+  reason?: string;
+}
+
+export interface LoggedDelivery extends DeliveryLogEntry {
+  /** ISO-8601 UTC. */
+  createdAt: string;
+  /** The status of its run as stored now; absent while (or when never) stored. */
+  runStatus?: string;
+  /** Accepted and still waiting for its run to be stored. */
+  starting: boolean;
 }
 
 export interface AcceptedDelivery {

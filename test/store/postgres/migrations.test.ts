@@ -67,7 +67,7 @@ describe('PostgreSQL migrations', () => {
     expect(rows).toEqual(files.map((f) => ({ version: f.version, name: f.name, checksum: f.checksum })));
     const tables = await query<{ table_name: string }>(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
     expect(tables.map((t) => t.table_name)).toEqual(
-      ['api_tokens', 'budget_reservations', 'context_views', 'events', 'leases', 'loaded_tools', 'messages', 'model_turns', 'operator_requests', 'route_decisions', 'run_cancels', 'runs', 'schedule_fires', 'schedule_pauses', 'schema_migrations', 'sessions', 'stored_results', 'task_items', 'tasks', 'tool_calls', 'webhook_deliveries', 'webhook_runs', 'work_units'],
+      ['api_tokens', 'budget_reservations', 'context_views', 'events', 'leases', 'loaded_tools', 'messages', 'model_turns', 'operator_requests', 'route_decisions', 'run_cancels', 'runs', 'schedule_fires', 'schedule_pauses', 'schema_migrations', 'sessions', 'stored_results', 'task_items', 'tasks', 'tool_calls', 'webhook_deliveries', 'webhook_log', 'webhook_runs', 'work_units'],
     );
   });
 
