@@ -29,7 +29,7 @@ export function runDbPath(io: CliIo, configRoot: string, flag: string | undefine
  */
 export async function openStoresToRead(io: CliIo, flag: string | undefined): Promise<OpenedStore[]> {
   const location = existingLocation(io, flag);
-  if (location.source === 'below') io.stderr.write(`note: reading runs from ${location.paths.map((p) => shownPath(io, p)).join(', ')}\n`);
+  if (location.source === 'below') io.stderr.write(`note: reading runs from ${searchedPaths(io, location)}\n`);
   return openAll(io, location);
 }
 
@@ -47,7 +47,7 @@ export async function openStoreWithRun(io: CliIo, flag: string | undefined, runI
   } finally {
     for (const o of opened) if (o !== holder) await o.store.close();
   }
-  if (!holder) throw noRunIn(io, runId, location.paths);
+  if (!holder) throw noRunIn(io, runId, location.paths, location.unread);
   return holder;
 }
 
@@ -71,8 +71,8 @@ export async function resumeDatabase(io: CliIo, flag: string | undefined, runId:
 }
 
 /** Said when the database holds no such run, in the words of every command that reads runs. */
-export function noRunIn(io: CliIo, runId: string, paths: readonly string[]): CliError {
-  return new CliError(`no run ${runId} in ${paths.map((p) => shownPath(io, p)).join(', ')} (see squadron runs)`, 'not_found');
+export function noRunIn(io: CliIo, runId: string, paths: readonly string[], unread = 0): CliError {
+  return new CliError(`no run ${runId} in ${searchedPaths(io, { paths: [...paths], source: 'below', unread })} (see squadron runs)`, 'not_found');
 }
 
 /**
@@ -88,6 +88,13 @@ export function storeCommand(io: CliIo, command: 'inspect' | 'resume' | 'logs', 
     found = [];
   }
   return found.includes(dbPath) ? base : `${base} --db ${shellWord(shownPath(io, dbPath))}`;
+}
+
+/** The databases a search chose, as paths from the current folder, and how many more it found but left. */
+function searchedPaths(io: CliIo, location: DbLocation): string {
+  const paths = location.paths.map((p) => shownPath(io, p)).join(', ');
+  const unread = location.unread ?? 0;
+  return unread === 0 ? paths : `${paths} (the ${location.paths.length} most recently written of ${location.paths.length + unread} databases below this folder; pass --db to read another)`;
 }
 
 /** A path as the user would type it from the current folder; a connection string without its password. */
@@ -116,7 +123,7 @@ function existingLocation(io: CliIo, flag: string | undefined): DbLocation {
 /** The databases `runs prune` cleans: those `runs` lists, opened for writing. */
 export async function openStoresToWrite(io: CliIo, flag: string | undefined): Promise<OpenedStore[]> {
   const location = existingLocation(io, flag);
-  if (location.source === 'below') io.stderr.write(`note: pruning runs in ${location.paths.map((p) => shownPath(io, p)).join(', ')}\n`);
+  if (location.source === 'below') io.stderr.write(`note: pruning runs in ${searchedPaths(io, location)}\n`);
   return openAll(io, location, 'write');
 }
 

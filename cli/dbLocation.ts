@@ -7,7 +7,7 @@
 //      stored runs (runs, inspect, resume) use ./.squadron/squadron.db or, when there is none, every
 //      .squadron/squadron.db in the folders below the current one (3 levels down; dot-folders,
 //      node_modules, other file systems and pseudo file systems skipped, unreadable folders skipped
-//      quietly) — so `squadron run examples/quickstart` then `squadron runs` works, and a read
+//      quietly; at most SEARCH_MAX_DATABASES read, the most recently written) — so `squadron run examples/quickstart` then `squadron runs` works, and a read
 //      command started from `/` neither walks into /proc nor stops on a folder it may not read.
 
 import { readdirSync, statSync, type Stats } from 'node:fs';
@@ -21,6 +21,12 @@ export const DATABASE_URL_ENV = 'SQUADRON_DATABASE_URL';
 export const SEARCH_DEPTH = 3;
 /** A bound on the folders visited, so a read command in a huge tree stays quick. */
 const SEARCH_MAX_FOLDERS = 5_000;
+/**
+ * A bound on the databases a search reads: started high in a tree (`/`, a home folder full of
+ * projects) it can find hundreds, and opening each one costs a migration check. The most recently
+ * written are read, the others counted in `DbLocation.unread` and said on stderr.
+ */
+export const SEARCH_MAX_DATABASES = 16;
 
 /** Where a command's database came from: which step of the rule chose it. */
 export type DbSource = 'flag' | 'env' | 'storage' | 'config' | 'here' | 'below';
@@ -40,6 +46,8 @@ export interface DbLocation {
    */
   paths: string[];
   source: DbSource;
+  /** For 'below': how many more databases the search found but does not read (SEARCH_MAX_DATABASES). */
+  unread?: number;
 }
 
 
@@ -67,7 +75,20 @@ export function readDbLocation(cwd: string, env: NodeJS.ProcessEnv, flag: string
   if (explicit) return explicit;
   const here = databasePath(cwd);
   if (quietStat(here) !== undefined) return { paths: [here], source: 'here' };
-  return { paths: databasesBelow(cwd), source: 'below' };
+  const found = databasesBelow(cwd);
+  if (found.length <= SEARCH_MAX_DATABASES) return { paths: found, source: 'below' };
+  const newest = found
+    .map((path) => ({ path, written: lastWritten(path) }))
+    .sort((a, b) => b.written - a.written || a.path.localeCompare(b.path))
+    .slice(0, SEARCH_MAX_DATABASES)
+    .map((d) => d.path)
+    .sort();
+  return { paths: newest, source: 'below', unread: found.length - newest.length };
+}
+
+/** When a SQLite database was last written: its file's or its write-ahead log's time, the later. */
+function lastWritten(path: string): number {
+  return Math.max(quietStat(path)?.mtimeMs ?? 0, quietStat(`${path}-wal`)?.mtimeMs ?? 0);
 }
 
 function explicitLocation(cwd: string, env: NodeJS.ProcessEnv, flag: string | undefined): DbLocation | undefined {

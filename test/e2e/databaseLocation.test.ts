@@ -3,7 +3,7 @@
 // and the commands printed after a run work, as printed, from where the user stands.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, REPO_ROOT, runCli, tempDir, type CliResult } from '../support/cli.js';
@@ -177,6 +177,28 @@ describe('where the database is', () => {
       expect(result.stderr, args.join(' ')).not.toMatch(/EACCES|\/proc\/|internal/);
       expect(result.code, result.stderr).not.toBe(1);
     }
+  }, 120_000);
+
+  it('found below a folder holding many databases, reads the 16 most recently written and says how many it left', async () => {
+    const repo = repoWith('quickstart');
+    const run = await runCli(['run', 'examples/quickstart', '--db', join(repo, 'seed.db')], { cwd: repo });
+    expect(run.code, run.stderr).toBe(0);
+    // 20 projects, each with a copy of the database; project p00 was written last, p19 first.
+    const now = Date.now() / 1000;
+    for (let i = 0; i < 20; i++) {
+      const dir = join(repo, 'projects', `p${String(i).padStart(2, '0')}`, '.squadron');
+      mkdirSync(dir, { recursive: true });
+      copyFileSync(join(repo, 'seed.db'), join(dir, 'squadron.db'));
+      utimesSync(join(dir, 'squadron.db'), now - 3600 * (i + 1), now - 3600 * (i + 1));
+    }
+    const runs = await runCli(['runs', '--json'], { cwd: join(repo, 'projects') });
+    expect(runs.code, runs.stderr).toBe(0);
+    const dbs = (JSON.parse(runs.stdout) as { runs: { db: string }[] }).runs.map((r) => r.db).sort();
+    expect(dbs).toEqual(Array.from({ length: 16 }, (_, i) => `p${String(i).padStart(2, '0')}/.squadron/squadron.db`));
+    expect(runs.stderr).toContain('(the 16 most recently written of 20 databases below this folder; pass --db to read another)');
+    const missing = await runCli(['inspect', 'run_none'], { cwd: join(repo, 'projects') });
+    expect(missing.stderr).toContain('no run run_none in p00/.squadron/squadron.db');
+    expect(missing.stderr).toContain('of 20 databases below this folder');
   }, 120_000);
 
   it('skips a folder it may not read without a word, and still finds the databases beside it', async () => {
