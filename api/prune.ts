@@ -41,8 +41,8 @@ export interface PruneRequest {
   dryRun: boolean;
   /** The database `store` was opened from: for a SQLite file, its project's workspaces without a run go too. */
   db: string;
-  /** The time now (ms since the epoch) the windows of keys and signatures count from. */
-  now: number;
+  /** The time now (ms since the epoch) the windows of keys and signatures count from; default the clock's. */
+  now?: number;
 }
 
 export interface PrunedRun {
@@ -81,11 +81,12 @@ export async function pruneRuns(store: Store, req: PruneRequest): Promise<PruneR
   }
   // The service's rows first, in one transaction: an accepted delivery's row must never outlive its
   // run (a later server would start the run again), and a crash after it leaves runs the next prune takes.
+  const now = req.now ?? Date.now();
   const history = await store.transaction((tx) =>
     tx.serviceHistory.prune({
       before: new Date(req.cutoff).toISOString(),
-      keysBefore: new Date(Math.min(req.cutoff, req.now - IDEMPOTENCY_KEY_WINDOW_MS)).toISOString(),
-      signaturesBefore: new Date(Math.min(req.cutoff, req.now - SIGNATURE_MEMORY_MS)).toISOString(),
+      keysBefore: new Date(Math.min(req.cutoff, now - IDEMPOTENCY_KEY_WINDOW_MS)).toISOString(),
+      signaturesBefore: new Date(Math.min(req.cutoff, now - SIGNATURE_MEMORY_MS)).toISOString(),
       goneRuns: runs.map((r) => r.id),
       dryRun: req.dryRun,
     }),

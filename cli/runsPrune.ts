@@ -27,7 +27,7 @@ interface PruneFlags {
 export function registerPrune(runs: Command, io: CliIo): void {
   runs
     .command('prune')
-    .description('Delete finished runs older than --older-than, with their logs and default workspaces')
+    .description('Delete finished runs older than --older-than, with their logs, default workspaces and serve history')
     .option('--older-than <age>', 'finished before this long ago: 30d, 12h, 90m', '30d')
     .option('--keep <n>', 'keep at least the newest n finished runs of each mission whatever their age', (v) => {
       if (!/^\d+$/.test(v)) throw new CliError(`--keep expects a whole number, not "${v}"`, 'usage');
