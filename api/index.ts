@@ -53,7 +53,7 @@ export type { McpLogin, McpLoginStatus, LoginRequest } from './mcpLogin.js';
 
 export { listTopics, findTopic, pageSummary, type DocTopic } from './docs.js';
 export { initProject, INIT_PROVIDER_NAMES, type InitRequest, type InitResult } from './init.js';
-export { pruneRuns, type PruneRequest, type PrunedRun } from './prune.js';
+export { IDEMPOTENCY_KEY_WINDOW_MS, pruneRuns, SIGNATURE_MEMORY_MS, type PruneRequest, type PruneResult, type PrunedRun } from './prune.js';
 export { inspectRun, inspectStoredResult, readVaultValues, writeVaultValues, mcpLogin, mcpLogout, mcpLoginStatus } from './onDemand.js';
 export { validate, plan, resolveRun, run, enqueue, newRunId, checkRunInputs, work, resume, requeue, databaseLocation, runEnvironment, type MissionRequest, type PlanRequest, type RunHooks, type RunRequest, type RunSpec, type RunSpecHooks, type WorkRequest, type ResumeRequest } from './runs.js';
 

@@ -28,6 +28,7 @@ export type { TurnsRepo, TurnRecord } from './repos/turns.js';
 export type { EventsRepo, NewEvent } from './repos/events.js';
 export type { RoutesRepo } from './repos/routes.js';
 export type { StoredResultsRepo } from './repos/storedResults.js';
+export type { HistoryPruned, HistoryPrunePolicy, ServiceHistoryRepo } from './repos/serviceHistory.js';
 export type { ContextViewsRepo, ContextViewRow, ContextViewKind, NewContextView } from './repos/contextViews.js';
 export type { OperatorRequestsRepo, OperatorRequestRow, NewOperatorRequest, OperatorDecision } from './repos/operatorRequests.js';
 export type { LeasesRepo, LeaseOwner, AcquireResult } from './repos/leases.js';

@@ -20,6 +20,7 @@ import type { TokensRepo } from './repos/tokens.js';
 import type { WebhookDeliveriesRepo } from './repos/webhookDeliveries.js';
 import type { RunCancelsRepo } from './repos/runCancels.js';
 import type { SchedulesRepo } from './repos/schedules.js';
+import type { ServiceHistoryRepo } from './repos/serviceHistory.js';
 import type { TurnsRepo } from './repos/turns.js';
 import type { UnitsRepo } from './repos/units.js';
 
@@ -70,4 +71,6 @@ export interface Store {
   runCancels: RunCancelsRepo;
   /** Schedule fires (one per schedule and time across servers) and pauses. */
   schedules: SchedulesRepo;
+  /** Pruning what `serve` keeps beside its runs (delivery log, keys, signatures, fires, cancels). */
+  serviceHistory: ServiceHistoryRepo;
 }

@@ -17,6 +17,7 @@ import { createRoutesRepo } from './routes.js';
 import { createRunCancelsRepo } from './runCancels.js';
 import { createRunsRepo } from './runs.js';
 import { createSchedulesRepo } from './schedules.js';
+import { createServiceHistoryRepo } from './serviceHistory.js';
 import { createSessionsRepo } from './sessions.js';
 import { createStoredResultsRepo } from './storedResults.js';
 import { createTasksRepo } from './tasks.js';
@@ -27,7 +28,7 @@ import { createWebhookDeliveriesRepo } from './webhookDeliveries.js';
 export const REPO_NAMES = [
   'runs', 'tasks', 'items', 'sessions', 'messages', 'ledger', 'turns', 'events', 'routes', 'leases', 'storedResults',
   'contextViews', 'operatorRequests', 'budgets', 'forks', 'tokens', 'webhookDeliveries', 'schedules',
-  'runCancels',
+  'runCancels', 'serviceHistory',
 ] as const;
 export type RepoName = (typeof REPO_NAMES)[number];
 export type Repos = Pick<Store, RepoName>;
@@ -53,5 +54,6 @@ export function createRepos(q: QueryContext): Repos {
     webhookDeliveries: createWebhookDeliveriesRepo(q),
     schedules: createSchedulesRepo(q),
     runCancels: createRunCancelsRepo(q),
+    serviceHistory: createServiceHistoryRepo(q),
   };
 }
