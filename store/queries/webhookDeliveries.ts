@@ -1,13 +1,19 @@
 // Webhook deliveries (see repos/webhookDeliveries.ts): the primary key makes the claim atomic, across
 // servers on PostgreSQL.
 
-import { parseDeliveryInputs, type DeliveryOutcome, type WebhookDeliveriesRepo } from '../repos/webhookDeliveries.js';
+import { CLAIM_ABANDONED_MS, parseDeliveryInputs, type DeliveryOutcome, type WebhookDeliveriesRepo } from '../repos/webhookDeliveries.js';
 import type { QueryContext } from '../sql/driver.js';
 import { sql } from '../sql/statement.js';
 
 type Key = [path: string, kind: string, value: string];
 
-const CLAIM = sql<[...Key, at: string]>('INSERT INTO webhook_deliveries (trigger_path, kind, value, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING');
+// A claim still without its run after CLAIM_ABANDONED_MS was left by a server that died between the
+// claim and the delivery's one transaction (which takes milliseconds): the next delivery takes it over.
+const CLAIM = sql<[...Key, at: string, abandonedBefore: string]>(
+  `INSERT INTO webhook_deliveries (trigger_path, kind, value, created_at) VALUES ($1, $2, $3, $4)
+   ON CONFLICT (trigger_path, kind, value) DO UPDATE SET created_at = excluded.created_at
+   WHERE webhook_deliveries.run_id IS NULL AND webhook_deliveries.created_at < $5::timestamptz`,
+);
 const SET_RUN = sql<[runId: string, ...Key]>('UPDATE webhook_deliveries SET run_id = $1 WHERE trigger_path = $2 AND kind = $3 AND value = $4');
 const RELEASE = sql<Key>('DELETE FROM webhook_deliveries WHERE trigger_path = $1 AND kind = $2 AND value = $3');
 const RUN_OF = sql<Key, { run_id: string | null }>('SELECT run_id FROM webhook_deliveries WHERE trigger_path = $1 AND kind = $2 AND value = $3');
@@ -29,7 +35,7 @@ const RECENT = sql<[path: string, limit: number], { mission: unknown; outcome: u
 );
 const OUTCOMES: readonly string[] = ['accepted', 'duplicate', 'replayed', 'refused'];
 
-export function createWebhookDeliveriesRepo({ db, codec, now }: QueryContext): WebhookDeliveriesRepo {
+export function createWebhookDeliveriesRepo({ db, codec, clock, now }: QueryContext): WebhookDeliveriesRepo {
   db.prepare(CLAIM, SET_RUN, RELEASE, RUN_OF, ACCEPT, PENDING, SETTLE, LOG, REFUSE_STARTED, RECENT);
   return {
     async accept(d) {
@@ -62,7 +68,7 @@ export function createWebhookDeliveriesRepo({ db, codec, now }: QueryContext): W
       }));
     },
     async claim(path, kind, value) {
-      return (await db.run(CLAIM, [path, kind, value, now()])) === 1;
+      return (await db.run(CLAIM, [path, kind, value, now(), new Date(clock() - CLAIM_ABANDONED_MS).toISOString()])) === 1;
     },
     async setRun(path, kind, value, runId) {
       await db.run(SET_RUN, [runId, path, kind, value]);

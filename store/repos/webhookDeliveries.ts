@@ -5,8 +5,15 @@
 
 export type DeliveryKind = 'key' | 'signature';
 
+/**
+ * A claim with no run after this long was abandoned (its server died between the claim and the
+ * delivery's transaction): a later delivery with the same key takes it over instead of hearing
+ * `409 in_progress` until the key is pruned.
+ */
+export const CLAIM_ABANDONED_MS = 5 * 60_000;
+
 export interface WebhookDeliveriesRepo {
-  /** true when this process claimed it now; false when it was seen before. */
+  /** true when this process claimed it now (or took over a claim abandoned, CLAIM_ABANDONED_MS); false when it was seen before. */
   claim(path: string, kind: DeliveryKind, value: string): Promise<boolean>;
   setRun(path: string, kind: DeliveryKind, value: string, runId: string): Promise<void>;
   /** Forgets a claim whose run could not start (the sender may deliver again). */

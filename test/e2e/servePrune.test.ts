@@ -121,4 +121,29 @@ describe('runs prune on a database squadron serve wrote to', () => {
     await ended(s3, fresh.json['run_id']);
     await stop(s3);
   }, 240_000);
+
+  it('a key claimed by a server that died before storing its delivery: 409 while it may still be starting, taken over after 5 minutes', async () => {
+    const dir = tempDir('squadron-claim-serve-');
+    cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
+    const hcl = join(dir, 'mission.hcl');
+    writeFileSync(hcl, readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n  trigger {\n    webhook_path = "facts/new"\n    secret       = "${SECRET}"\n  }\n`));
+    const clock = Date.now();
+    const s = await serve(dir, new Date(clock).toISOString());
+    // What a server killed between its claim and the delivery's transaction leaves: claims without a run.
+    const raw = new Database(join(dir, '.squadron', 'squadron.db'));
+    try {
+      const claim = raw.prepare("INSERT INTO webhook_deliveries (trigger_path, kind, value, run_id, created_at) VALUES ('facts/new', 'key', ?, NULL, ?)");
+      claim.run('just-claimed', new Date(Date.now() - 1_000).toISOString());
+      claim.run('abandoned', new Date(Date.now() - 6 * 60_000).toISOString());
+    } finally {
+      raw.close();
+    }
+    const body = JSON.stringify({ topic: 'tide pools' });
+    expect(await deliver(s, clock, body, 'just-claimed')).toMatchObject({ status: 409, json: { error_code: 'in_progress' } });
+    const taken = await deliver(s, clock, body, 'abandoned');
+    expect(taken.status, JSON.stringify(taken.json)).toBe(202);
+    expect(await ended(s, taken.json['run_id'])).toMatchObject({ status: 'completed' });
+    expect(await deliver(s, clock + 1000, body, 'abandoned')).toEqual({ status: 200, json: { run_id: taken.json['run_id'], duplicate: true } });
+    await stop(s);
+  }, 120_000);
 });
