@@ -204,8 +204,9 @@ export class Chat {
 
   /** Sends the person's message (stored before the model is called) and returns the agent's reply. */
   async send(text: string, hooks: ChatTurnHooks = {}): Promise<ChatReply> {
+    // Before the session reads the conversation: the calls a cancelled reply left are closed in it.
+    await this.closeCancelledCalls();
     return this.drive(hooks, async (session) => {
-      await this.closeCancelledCalls();
       await this.store.transaction(async (tx) => {
         await session.appendInstruction([{ type: 'text', text }], undefined, tx);
         await tx.sessions.setStatus(this.row.id, 'running');

@@ -14,7 +14,7 @@ afterAll(removeProjects);
 
 const SECRET = 'tok-93b1f0c7e2';
 
-function project(server: FakeModelServer): string {
+function project(server: FakeModelServer, assistantExtra = ''): string {
   return writeProject({
     'main.hcl': `${fakeModelBlock(server)}${LOCAL_HTTP}
 variable "token" {
@@ -25,6 +25,7 @@ agent "assistant" {
   model       = ${ANTHROPIC_MODEL}
   personality = "A weather helper."
   tools       = [builtins.http.get]
+  ${assistantExtra}
 }
 
 agent "critic" {
@@ -218,6 +219,77 @@ describe('squadron chat', () => {
         expect(resumed.stdout).toContain('You said: Third words');
         expect(chatRun(dir).status).toBe('completed');
       });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'asks for an approval on its own input: a yes runs the call once, a no gives the model the reason and runs nothing',
+    async () => {
+      const weather = await weatherServer();
+      let hits = 0;
+      const counted = createServer((_req, res) => {
+        hits += 1;
+        res.end('cloudy');
+      });
+      const countedUrl = await listenLocal(counted);
+      try {
+        await withFakeModelServer(chatModel(countedUrl), async (server) => {
+          const dir = project(server, 'approval    = [builtins.http.get]');
+          const r = await runCli(['chat', 'assistant', dir], { cwd: dir, stdin: 'What is the weather?\ny\nAnd the weather now?\nn\nnot today\n' });
+          expect(r.code, r.stderr).toBe(0);
+          expect(hits).toBe(1);
+          expect(r.stderr).toContain('── approval needed');
+          expect(r.stderr).toContain('tool builtins.http.get');
+          expect(lastToolResult(server.requests[1]!)).toContain('cloudy');
+          // The denied call: not run, and the model reads why.
+          expect(lastToolResult(server.requests[3]!)).toContain('not today');
+          const db = openRunDb(dir);
+          try {
+            const decided = db.prepare('SELECT status, reason FROM operator_requests ORDER BY created_at').all();
+            expect(decided).toEqual([
+              { status: 'approved', reason: null },
+              { status: 'denied', reason: 'not today' },
+            ]);
+          } finally {
+            db.close();
+          }
+        });
+      } finally {
+        await closeServer(counted);
+        await weather.close();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'Ctrl-C cancels the reply under way (a tool call it waits on is closed as not read), and the chat goes on',
+    async () => {
+      let child: import('node:child_process').ChildProcess | undefined;
+      let release = (): void => undefined;
+      const hanging = createServer((_req, res) => {
+        // The tool call is running: the person presses Ctrl-C.
+        child?.kill('SIGINT');
+        release = () => res.end('too late');
+      });
+      const hangingUrl = await listenLocal(hanging);
+      try {
+        await withFakeModelServer(chatModel(hangingUrl), async (server) => {
+          const dir = project(server);
+          const r = await runCli(['chat', 'assistant', dir], { cwd: dir, stdin: 'What is the weather?\nNever mind, hello\n', onSpawn: (c) => (child = c) });
+          expect(r.code, r.stderr).toBe(0);
+          expect(r.stderr).toContain('(reply cancelled)');
+          expect(r.stdout).toContain('You said: Never mind, hello');
+          expect(server.requests).toHaveLength(2);
+          // The cancelled call is answered before the next message, so the conversation stays valid.
+          expect(lastToolResult(server.requests[1]!)).toContain('the person cancelled this reply');
+          expect(userTexts(server.requests[1]!)).toEqual(['What is the weather?', 'Never mind, hello']);
+        });
+      } finally {
+        release();
+        await closeServer(hanging);
+      }
     },
     TIMEOUT,
   );
