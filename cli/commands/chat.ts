@@ -36,7 +36,7 @@ export function register(program: Command, io: CliIo): void {
     .description('Chat with one agent of the config and its tools (stored like a run; --resume continues it)')
     .argument('[agent]', 'the agent to chat with (asked for on a terminal when the config has several)')
     .argument('[path]', 'an .hcl file or a directory of them (default: the current folder, or the chat\'s own with --resume); an existing folder or .hcl file given alone is taken as the path')
-    .option('-c, --config <path>', 'the config, as [path] (the Go original\'s flag)')
+    .option('-c, --config <path>', 'the config, as [path]')
     .option('--resume <chat-id>', 'continue a stored chat (its id is printed when a chat starts and ends)')
     .option('--var <name=value>', 'a variable value (repeatable)', collect, [])
     .option('--db <path>', DB_OPTION_HELP)

@@ -206,11 +206,12 @@ describe('modules loaded by the built CLI', () => {
     }
   });
 
-  test('chat --help loads its own command only: no runtime, store, model SDK or other command', () => {
+  test('chat --help loads its own command only: no runtime, SQLite, model SDK or other command', () => {
     const files = loaded(['chat', '--help'], tempProject({ 'main.hcl': valid }));
     expect(files).toContain('/dist/cli/commands/chat.js');
-    expect(files.filter((f) => f.startsWith('/dist/runtime/') || f.startsWith('/dist/store/'))).toEqual([]);
-    expect(heavyIn(files)).toEqual([]);
+    // The database's location rules (as for run) are read; the store and SQLite are not opened.
+    expect(files.filter((f) => f.startsWith('/dist/runtime/') || f === '/dist/store/index.js')).toEqual([]);
+    expect([...areas(files)].filter((a) => ['better-sqlite3', ...HEAVY].includes(a))).toEqual([]);
     expect(files.filter((f) => /\/dist\/cli\/commands\/(?!chat|index)/.test(f))).toEqual([]);
   });
 
