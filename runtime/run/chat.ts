@@ -13,7 +13,7 @@ import { DEFAULT_LEASE_STALE_MS, failStopOf, makePrivateDirs, newId, openDatabas
 import { agentSessionDeps } from '../agents/agentPool.js';
 import { DEFAULT_LIMITS, type SelectionOverrides } from '../agents/runContext.js';
 import { RunInterrupted, RunParked } from '../kernel/session.js';
-import { OperatorDesk } from '../operator/desk.js';
+import { OperatorDesk, operatorName } from '../operator/desk.js';
 import { startHeartbeat, type Heartbeat } from '../schedule/leaseHeartbeat.js';
 import { AgentSession } from '../session/session.js';
 import type { SessionDeps } from '../session/sessionTypes.js';
@@ -193,6 +193,8 @@ export class Chat {
 
   /** Whether the last reply was cut short (the process killed while the agent worked): `finish` completes it. */
   async unfinished(): Promise<boolean> {
+    // A reply that failed (a turn limit, a model error) was reported, and stays as it ended.
+    if ((await this.store.sessions.byId(this.row.id))?.status !== 'running') return false;
     const last = await this.lastMessage();
     return last !== undefined && (last.role === 'user' || toolUses(last.parts).length > 0);
   }
@@ -224,8 +226,9 @@ export class Chat {
     try {
       outcome = await session.run();
     } catch (error) {
-      if (error instanceof RunParked) return { kind: 'waiting' };
       if (!(error instanceof RunInterrupted)) throw error;
+      // Ctrl-C during an approval's prompt parks the call: the reply is cancelled all the same.
+      if (error instanceof RunParked && !hooks.signal?.aborted) return { kind: 'waiting' };
       if (this.lease.lost.aborted) return { kind: 'failed', reason: 'the chat was taken over by another process, or its database failed' };
       return { kind: 'cancelled' };
     }
@@ -245,6 +248,14 @@ export class Chat {
     if (!last || last.role !== 'assistant') return;
     const calls = toolUses(last.parts);
     if (calls.length === 0) return;
+    // An approval or question the cancelled reply was waiting on is closed with it.
+    const ids = new Set(calls.map((c) => c.id));
+    for (const request of await this.store.operatorRequests.list(this.id, { pendingOnly: true })) {
+      if (request.sessionId !== this.row.id || !ids.has(request.callId)) continue;
+      const status = request.kind === 'approval' ? 'denied' : 'declined';
+      await this.store.operatorRequests.decide(this.id, request.id, { status, by: operatorName(), reason: 'the person cancelled the reply' });
+      this.services.bus.emit({ type: 'operator.decided', task: CHAT_TASK, requestId: request.id, kind: request.kind, status, by: operatorName(), reason: 'the person cancelled the reply' });
+    }
     await this.store.messages.append(this.row.id, {
       role: 'user',
       parts: calls.map((call) => ({ type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: CANCELLED_CALL }], isError: true })),

@@ -293,4 +293,51 @@ describe('squadron chat', () => {
     },
     TIMEOUT,
   );
+
+  it(
+    'input that ends while a call waits for approval exits 4; approve, then --resume runs the call once and finishes the reply',
+    async () => {
+      let hits = 0;
+      const counted = createServer((_req, res) => {
+        hits += 1;
+        res.end('windy');
+      });
+      const countedUrl = await listenLocal(counted);
+      try {
+        await withFakeModelServer(chatModel(countedUrl), async (server) => {
+          const dir = project(server, 'approval    = [builtins.http.get]');
+          const first = await runCli(['chat', 'assistant', dir], { cwd: dir, stdin: 'What is the weather?\n' });
+          expect(first.code, first.stderr).toBe(4);
+          expect(first.stderr).toContain('waits for approval');
+          expect(hits).toBe(0);
+          const { id } = chatRun(dir);
+          const approved = await runCli(['approve', id], { cwd: dir });
+          expect(approved.code, approved.stderr).toBe(0);
+          const resumed = await runCli(['chat', '--resume', id], { cwd: dir, stdin: '' });
+          expect(resumed.code, resumed.stderr).toBe(0);
+          expect(hits).toBe(1);
+          expect(resumed.stdout).toContain('The report says: HTTP 200');
+          expect(lastToolResult(server.requests.at(-1)!)).toContain('windy');
+        });
+      } finally {
+        await closeServer(counted);
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "respects the agent's max_turns on each message: the reply fails, the chat goes on",
+    async () => {
+      await withFakeModelServer(chatModel('http://127.0.0.1:9'), async (server) => {
+        const dir = project(server, 'max_turns   = 1');
+        // The weather question makes the model call a tool, which needs a second turn.
+        const r = await runCli(['chat', 'assistant', dir], { cwd: dir, stdin: 'What is the weather?\nHello\n' });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).toContain('turn limit reached (1 model turns on one instruction)');
+        expect(r.stdout).toContain('You said: Hello');
+      });
+    },
+    TIMEOUT,
+  );
 });
