@@ -161,7 +161,11 @@ async function converse(io: CliIo, project: LoadedProject, input: ChatInput, c: 
     }
     for (;;) {
       const line = await input.next('> ');
-      if (line === undefined) break;
+      if (line === undefined) {
+        // Ctrl-D leaves the cursor after the prompt.
+        if (input.interactive) io.stderr.write('\n');
+        break;
+      }
       pressedAtPrompt = false;
       const text = line.trim();
       if (text === '') continue;

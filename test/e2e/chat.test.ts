@@ -8,6 +8,7 @@ import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, fakeModelBlock, LOCAL_HTTP, openRunDb, removeProjects, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeReply, type FakeRequest, withFakeModelServer } from '../support/fakeModelServer.js';
 import { closeServer, listenLocal } from '../support/localServer.js';
+import { spawnCliInPty } from '../support/ptyCli.js';
 import { lastToolResult, toolCall } from '../support/turnScript.js';
 
 afterAll(removeProjects);
@@ -336,6 +337,32 @@ describe('squadron chat', () => {
         expect(r.code, r.stderr).toBe(0);
         expect(r.stderr).toContain('turn limit reached (1 model turns on one instruction)');
         expect(r.stdout).toContain('You said: Hello');
+      });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'on a terminal: asks which agent when the config has several, prompts, and ends with Ctrl-C twice or Ctrl-D',
+    async () => {
+      await withFakeModelServer(chatModel('http://127.0.0.1:9'), async (server) => {
+        const dir = project(server);
+        const pty = spawnCliInPty(['chat', dir], { cwd: dir });
+        let at = await pty.waitFor('chat with (number or name): ');
+        expect(pty.screen()).toContain('1) assistant');
+        expect(pty.screen()).toContain('2) critic');
+        pty.type('2');
+        at = await pty.waitFor('with agent "critic"', at);
+        at = await pty.waitFor('> ', at);
+        pty.type('Hello from a terminal');
+        at = await pty.waitFor('You said: Hello from a terminal', at);
+        at = await pty.waitFor('> ', at);
+        pty.type('\u0003');
+        at = await pty.waitFor('press Ctrl-C again', at);
+        pty.type('\u0004');
+        await pty.waitFor('saved; continue it with: squadron chat --resume run_', at);
+        expect(await pty.exited).toBe(0);
+        expect(userTexts(server.requests[0]!)).toEqual(['Hello from a terminal']);
       });
     },
     TIMEOUT,
