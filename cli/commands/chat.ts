@@ -52,7 +52,8 @@ async function chatCommand(io: CliIo, agentGiven: string | undefined, pathGiven:
   const [agentArg, pathArg] = pathGiven === undefined && agentGiven !== undefined && flags.config === undefined && isConfigPath(io, agentGiven) ? [undefined, agentGiven] : [agentGiven, pathGiven];
   if (pathArg !== undefined && flags.config !== undefined) throw new CliError('give the config once: as [path] or with --config');
   const stored = flags.resume === undefined ? undefined : await storedChat(io, flags.resume, flags.db);
-  const project = await loadProject(io, pathArg ?? flags.config ?? stored?.configPath ?? '.', parseKeyValues(flags.var, '--var'));
+  // A config of agents alone is complete for a chat: "no mission is declared" (GRA012) is not said.
+  const project = await loadProject(io, pathArg ?? flags.config ?? stored?.configPath ?? '.', parseKeyValues(flags.var, '--var'), { quiet: ['GRA012'] });
   const input = chatInput(io);
   try {
     const agent = agentArg ?? stored?.agent ?? (await pickAgent(io, project, input));

@@ -122,7 +122,7 @@ export class Chat {
       options = parseRunOptions(runId, stored.options);
     } else {
       runId = newId('run');
-      options = { workspaceDir: req.workspaceFor(runId), taskGraph: [{ name: CHAT_TASK, dependsOn: [], routes: [], sendTo: [], direct: true }], overrides };
+      options = { workspaceDir: req.workspaceFor(runId), taskGraph: [{ name: CHAT_TASK, dependsOn: [], routes: [], sendTo: [] }], overrides };
       checkRunFiles(options.workspaceDir, {});
       makePrivateDirs(options.workspaceDir);
     }

@@ -367,4 +367,15 @@ describe('squadron chat', () => {
     },
     TIMEOUT,
   );
+
+  it('chats with the only agent of a config of agents alone, without the "no mission" warning', async () => {
+    await withFakeModelServer(chatModel('http://127.0.0.1:9'), async (server) => {
+      const dir = writeProject({ 'agents.hcl': `${fakeModelBlock(server)}agent "solo" {\n  model       = ${ANTHROPIC_MODEL}\n  personality = "Alone."\n}\n` });
+      const r = await runCli(['chat'], { cwd: dir, stdin: 'Anyone there?\n' });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('with agent "solo"');
+      expect(r.stderr).not.toContain('GRA012');
+      expect(r.stdout).toContain('You said: Anyone there?');
+    });
+  });
 });
