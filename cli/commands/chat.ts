@@ -174,10 +174,13 @@ async function converse(io: CliIo, project: LoadedProject, input: ChatInput, c: 
       const result = await turn((hooks) => chat.send(text, hooks));
       code = result.kind === 'waiting' ? EXIT.waiting : EXIT.ok;
     }
-  } finally {
-    await chat.close();
+  } catch (error) {
+    await chat.close().catch(() => undefined); // the error on its way says more
+    throw error;
   }
-  if (!json) io.stderr.write(`chat ${chat.id} saved; continue it with: ${storeCommand(io, 'chat --resume', chat.id, c.db)}\n`);
+  const spent = await chat.close();
+  const { totalTokens } = await import('../../api/usage.js');
+  if (!json) io.stderr.write(`chat ${chat.id} saved (${totalTokens(spent)} tokens, $${spent.costUsd.toFixed(4)} in all); continue it with: ${storeCommand(io, 'chat --resume', chat.id, c.db)}\n`);
   return code;
 }
 

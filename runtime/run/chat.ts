@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { CHAT_TASK, chatAgentOf } from '../../core/chatRuns.js';
 import { textOfParts } from '../../core/messages.js';
-import { DEFAULT_LEASE_STALE_MS, failStopOf, makePrivateDirs, newId, openDatabase, type SessionRow, type Store } from '../../store/index.js';
+import { DEFAULT_LEASE_STALE_MS, failStopOf, makePrivateDirs, newId, openDatabase, type SessionRow, type Store, type UsageTotals } from '../../store/index.js';
 import { agentSessionDeps } from '../agents/agentPool.js';
 import { DEFAULT_LIMITS, type SelectionOverrides } from '../agents/runContext.js';
 import { RunInterrupted, RunParked } from '../kernel/session.js';
@@ -271,8 +271,11 @@ export class Chat {
     return (await this.store.messages.listSeqs(this.row.id, [seq]))[0];
   }
 
-  /** Ends the chat here: its run is stored `completed` (a later `--resume` reopens it) and the database closed. */
-  async close(): Promise<void> {
+  /**
+   * Ends the chat here: its run is stored `completed` (a later `--resume` reopens it) and the database
+   * closed. Returns what the whole chat has spent so far, every process that held it included.
+   */
+  async close(): Promise<UsageTotals> {
     for (const close of this.closers.splice(0)) close();
     const { bus } = this.services;
     const failed = this.lease.lost.aborted;
@@ -284,7 +287,11 @@ export class Chat {
     await this.lease.heartbeat.stop();
     if (!failed) await this.store.runs.setStatus(this.id, 'completed');
     await this.store.leases.release(this.id, this.lease.owner).catch(() => undefined);
-    await this.store.close();
+    try {
+      return await this.store.turns.totalsForRun(this.id);
+    } finally {
+      await this.store.close();
+    }
   }
 }
 

@@ -115,7 +115,7 @@ describe('squadron chat', () => {
           expect(r.stdout + r.stderr).not.toContain(SECRET);
           expect(r.stderr).toMatch(/chat run_[a-z0-9]+ with agent "assistant"/);
           expect(r.stderr).toContain('✓ builtins.http.get');
-          expect(r.stderr).toMatch(/continue it with: squadron chat --resume run_/);
+          expect(r.stderr).toMatch(/saved \(\d+ tokens, \$\d+\.\d{4} in all\); continue it with: squadron chat --resume run_/);
 
           const run = chatRun(dir);
           expect(run).toMatchObject({ mission: 'chat:assistant', status: 'completed' });
@@ -360,7 +360,7 @@ describe('squadron chat', () => {
         pty.type('\u0003');
         at = await pty.waitFor('press Ctrl-C again', at);
         pty.type('\u0004');
-        await pty.waitFor('saved; continue it with: squadron chat --resume run_', at);
+        await pty.waitFor('continue it with: squadron chat --resume run_', at);
         expect(await pty.exited).toBe(0);
         expect(userTexts(server.requests[0]!)).toEqual(['Hello from a terminal']);
       });

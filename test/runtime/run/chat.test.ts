@@ -108,7 +108,8 @@ describe('a chat', () => {
     ]);
     await again.send('three');
     expect(requests[2]!.messages).toHaveLength(5);
-    await again.close();
+    // What the whole chat spent, the earlier process's turns included.
+    expect((await again.close()).turns).toBe(3);
 
     const store = await openDatabase(env.dbPath);
     try {
