@@ -67,6 +67,7 @@ function chatModel(weatherUrl: string): (req: FakeRequest) => FakeReply {
     const said = lastUserText(req);
     if (said.includes('weather')) return toolCall('builtins_http_get', { url: `${weatherUrl}/today` });
     if (said.includes('token')) return { text: `Your token is ${SECRET}.` };
+    if (said.includes('escape')) return { text: 'Here\u001b]0;pwned\u0007 it is\u001b[2J, cleared\rover' };
     return { text: `You said: ${said}` };
   };
 }
@@ -376,6 +377,16 @@ describe('squadron chat', () => {
       expect(r.stderr).toContain('with agent "solo"');
       expect(r.stderr).not.toContain('GRA012');
       expect(r.stdout).toContain('You said: Anyone there?');
+    });
+  });
+
+  it('prints a hostile reply through the terminal sanitiser: no title, clear-screen or carriage return reaches the terminal', async () => {
+    await withFakeModelServer(chatModel('http://127.0.0.1:9'), async (server) => {
+      const dir = project(server);
+      const r = await runCli(['chat', 'critic', dir], { cwd: dir, stdin: 'escape sequences, please\n' });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('Here it is, clearedover');
+      expect(r.stdout).not.toMatch(/[\u001b\r\u0007]/);
     });
   });
 });
