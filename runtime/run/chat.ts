@@ -176,6 +176,8 @@ export class Chat {
       await services?.close();
       await heartbeat.stop();
       await store.leases.release(runId, owner.id).catch(() => undefined);
+      // A new chat that could not start (its agent's MCP server down, say) said nothing: it is not kept.
+      if (!stored) await store.runs.remove(runId).catch(() => undefined);
       throw error;
     }
   }
