@@ -8,6 +8,7 @@ import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, fakeModelBlock, LOCAL_HTTP, openRunDb, removeProjects, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeReply, type FakeRequest, withFakeModelServer } from '../support/fakeModelServer.js';
 import { closeServer, listenLocal } from '../support/localServer.js';
+import { MCP_STDIO_SERVER_PATH } from '../support/mcpStdioServer.js';
 import { spawnCliInPty } from '../support/ptyCli.js';
 import { lastToolResult, toolCall } from '../support/turnScript.js';
 
@@ -389,4 +390,50 @@ describe('squadron chat', () => {
       expect(r.stdout).not.toMatch(/[\u001b\r\u0007]/);
     });
   });
+
+  it(
+    "builds the agent as a mission does: a toolset's tools, an MCP server's tools (called over stdio) and its skill",
+    async () => {
+      const model = (req: FakeRequest): FakeReply => {
+        const last = req.canonical.messages.at(-1)!;
+        if (last.parts.some((p) => p.type === 'tool_result')) return { text: `Done: ${lastToolResult(req)}` };
+        return toolCall('mcp_local_weather', { city: 'Oslo' });
+      };
+      await withFakeModelServer(model, async (server) => {
+        const dir = writeProject({
+          'main.hcl': `${fakeModelBlock(server)}
+mcp "local" {
+  command = "${process.execPath}"
+  args    = ["${MCP_STDIO_SERVER_PATH}"]
+}
+
+toolset "clock" {
+  tools = [builtins.utils.current_time]
+}
+
+skill "forecasting" {
+  description  = "How to read a forecast"
+  instructions = "Give the temperature first."
+}
+
+agent "forecaster" {
+  model       = ${ANTHROPIC_MODEL}
+  personality = "Reads forecasts."
+  tools       = [toolsets.clock, mcp.local.weather]
+  skills      = [skills.forecasting]
+}
+`,
+        });
+        const r = await runCli(['chat', 'forecaster', dir], { cwd: dir, stdin: 'Weather in Oslo?\n' });
+        expect(r.code, r.stderr).toBe(0);
+        const first = server.requests[0]!.canonical;
+        expect(first.tools.map((t) => t.name).sort()).toEqual(expect.arrayContaining(['builtins_utils_current_time', 'mcp_local_weather', 'load_skill']));
+        expect(first.system).toContain('forecasting');
+        expect(lastToolResult(server.requests[1]!)).toContain('21.5');
+        expect(r.stderr).toContain('✓ mcp.local.weather');
+        expect(r.stdout).toContain('Done:');
+      });
+    },
+    TIMEOUT,
+  );
 });
