@@ -63,3 +63,5 @@ export type { TestRequest, TestReport, TestResult, TestFailure, TrialResult, Tes
 export async function test(req: import('./test.js').TestRequest): Promise<import('./test.js').TestReport> {
   return (await import('./test.js')).test(req);
 }
+
+export { openChat, chatAgentChoices, chatAgentOf, CHAT_TASK, type ChatRequest, type ChatAgentChoice, type Chat, type ChatLine, type ChatReply, type ChatTurnHooks } from './chat.js';

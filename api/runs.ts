@@ -283,12 +283,14 @@ export async function requeue(req: ResumeRequest): Promise<'queued' | 'completed
 }
 
 async function resumeWith<T>(req: ResumeRequest, go: (env: RunEnvironment, opts: ResumeOptions) => Promise<T>): Promise<T> {
-  const [{ failedRunRefusal, openStoredRun }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run/run.js'), import('../runtime/run/runConfig.js')]);
+  const [{ chatRunRefusal, failedRunRefusal, openStoredRun }, { missingSecrets, resumeEnv }] = await Promise.all([import('../runtime/run/run.js'), import('../runtime/run/runConfig.js')]);
   const db = databaseLocation(req.db);
   const opened = await openStoredRun(db, req.runId, req.onNote);
   if (!opened) throw new SquadronError('not_found', `no run ${req.runId} in ${shownDatabase(db)}`);
   const stored = opened.facts;
   return refusalsAsErrors(async () => {
+    const chat = chatRunRefusal(req.runId, stored.mission, 'resume');
+    if (chat) throw chat;
     // A failed run is refused first: giving its secrets again would not make a plain resume work.
     const failed = req.retryFailed ? undefined : failedRunRefusal(req.runId, stored.status, stored.failedTasks);
     if (failed) throw failed;

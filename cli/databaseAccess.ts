@@ -79,7 +79,7 @@ export function noRunIn(io: CliIo, runId: string, paths: readonly string[], unre
  * `squadron <command> <run-id>`, with `--db <path>` only when a command typed in the current folder
  * (with the current SQUADRON_DB) would not find the database by itself.
  */
-export function storeCommand(io: CliIo, command: 'inspect' | 'resume' | 'logs', runId: string, dbPath: string): string {
+export function storeCommand(io: CliIo, command: 'inspect' | 'resume' | 'logs' | 'chat --resume', runId: string, dbPath: string): string {
   const base = `squadron ${command} ${runId}`;
   let found: string[];
   try {

@@ -22,8 +22,7 @@ export function terminalPrompt(io: CliIo, input: NodeJS.ReadableStream = process
         }
       };
       try {
-        io.stderr.write(`\n${describe(request)}\n`);
-        return request.kind === 'approval' ? await approval(read) : await question(request.question ?? { question: '(no question)' }, read);
+        return await linePrompt(io, read).ask(request);
       } finally {
         rl.close();
       }
@@ -31,7 +30,20 @@ export function terminalPrompt(io: CliIo, input: NodeJS.ReadableStream = process
   };
 }
 
-type Read = (query: string) => Promise<string | undefined>;
+/**
+ * The same prompt over lines the caller reads (`squadron chat` shares its input with it): `read`
+ * shows the query and returns the next line, trimmed, or undefined at the end of input.
+ */
+export function linePrompt(io: CliIo, read: Read): OperatorPrompt {
+  return {
+    async ask(request) {
+      io.stderr.write(`\n${describe(request)}\n`);
+      return request.kind === 'approval' ? await approval(read) : await question(request.question ?? { question: '(no question)' }, read);
+    },
+  };
+}
+
+export type Read = (query: string) => Promise<string | undefined>;
 
 function describe(r: PromptRequest): string {
   if (r.kind === 'approval') {

@@ -18,18 +18,24 @@ export { selectMission } from '../api/project.js';
  * Once the config's secret values are known, everything the command prints masks them (diagnostics
  * included, as a diagnostic may quote a value).
  */
-export async function loadProject(io: CliIo, path: string, vars: Record<string, string>, opts: Pick<LoadOptions, 'unsetVariables'> = {}): Promise<LoadedProject> {
+export async function loadProject(
+  io: CliIo,
+  path: string,
+  vars: Record<string, string>,
+  opts: Pick<LoadOptions, 'unsetVariables'> & { /** Warnings that say nothing to this command (chat: a config without a mission). */ quiet?: readonly string[] } = {},
+): Promise<LoadedProject> {
   const seen = secretsSeen();
   let project: LoadedProject;
   try {
-    project = openProject(resolve(io.cwd, path), { vars, env: io.env, onSecrets: seen.record, ...opts });
+    project = openProject(resolve(io.cwd, path), { vars, env: io.env, onSecrets: seen.record, ...(opts.unsetVariables ? { unsetVariables: opts.unsetVariables } : {}) });
   } catch (error) {
     await maskSecrets(io, seen.secrets());
     if (error instanceof SquadronError && error.code === 'invalid_config') throw configErrors(io, error);
     throw error;
   }
   await maskSecrets(io, seen.secrets());
-  printWarnings(io, project);
+  const quiet = new Set(opts.quiet ?? []);
+  printDiagnostics(io, project.warnings.filter((d) => !quiet.has(d.code)), project.sources);
   return project;
 }
 

@@ -18,6 +18,7 @@ export const commands: readonly CommandEntry[] = [
   { name: 'graph', load: () => import('./graph.js') },
   { name: 'run', load: () => import('./run.js') },
   { name: 'resume', load: () => import('./resume.js') },
+  { name: 'chat', load: () => import('./chat.js') },
   { name: 'test', load: () => import('./test.js') },
   { name: 'approve', load: () => import('./approve.js') },
   { name: 'deny', load: () => import('./deny.js') },

@@ -293,7 +293,8 @@ async function promptSkillsOf(resolver: ToolResolver, name: string): Promise<{ o
   return resolver.promptSkills(name);
 }
 
-function skillsSection(skills: readonly Skill[], preloaded: readonly Skill[]): string | undefined {
+/** The prompt's skills section: those loaded up front in full, then the catalog of the others. */
+export function skillsSection(skills: readonly Skill[], preloaded: readonly Skill[]): string | undefined {
   const parts: string[] = [];
   for (const skill of preloaded) parts.push(fillSkillPrompt('loaded', { name: skill.name, instructions: skill.instructions }));
   const catalog = renderSkillCatalog(skills, SKILL_CATALOG_BUDGET).text;

@@ -10,6 +10,7 @@ import { taskOfLabel } from '../../core/sessionLabels.js';
 import { parseRunOptions, type RunOptions } from './runOptions.js';
 import { runVariables } from './runConfig.js';
 import { secretRedactor } from './secretRedactor.js';
+import { chatRunRefusal } from './resumeChecks.js';
 import { RunRefused } from './runRefused.js';
 import { resumeRun, runIsActive, type ResumeOptions, type RunEnvironment, type RunReport } from './run.js';
 
@@ -37,6 +38,8 @@ export async function forkRun(env: RunEnvironment, store: Store, req: ForkReques
   if (parent.status === 'running' && (await runIsActive(store, parent.id))) {
     throw new RunRefused(`run ${parent.id} is still running; fork it once it has stopped (or interrupt it first)`, 'usage');
   }
+  const chat = chatRunRefusal(parent.id, parent.mission, 'fork');
+  if (chat) throw chat;
   const mission = env.graph.missions.find((m) => m.name === parent.mission);
   if (!mission) throw new RunRefused(`run ${parent.id} is of mission "${parent.mission}", which is not in the loaded config`, 'usage');
   if (!mission.tasks.some((t) => t.name === req.at)) {

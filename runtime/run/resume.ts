@@ -12,7 +12,7 @@ import { checkRunFiles } from './runFiles.js';
 import { runLogPath } from '../../config/projectLayout.js';
 import { parseRunOptions } from './runOptions.js';
 import type { RunVariables } from './runConfig.js';
-import { checkConfig, failedRunRefusal } from './resumeChecks.js';
+import { chatRunRefusal, checkConfig, failedRunRefusal } from './resumeChecks.js';
 import { checkWorkspace, workspaceIdentity } from './workspaceIdentity.js';
 import { RunRefused } from './runRefused.js';
 import { retryFailedTasks } from '../kernel/taskAttempts.js';
@@ -137,6 +137,8 @@ async function prepareResume(
 ): Promise<{ completed: boolean; request: ExecuteRequest; leasedWrites: () => Promise<RunEvent[]> }> {
   const run = await store.runs.get(runId);
   if (!run) throw new RunRefused(`no run ${runId} in ${shownDatabase(env.dbPath)}`, 'usage');
+  const chat = chatRunRefusal(runId, run.mission, 'resume');
+  if (chat) throw chat;
   const mission = env.graph.missions.find((m) => m.name === run.mission);
   if (!mission) throw new RunRefused(`run ${runId} is of mission "${run.mission}", which is not in the loaded config`, 'usage');
   const options = parseRunOptions(runId, run.options);

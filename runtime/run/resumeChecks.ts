@@ -4,6 +4,13 @@
 import type { VariableValue } from '../../config/graph.js';
 import { configChanges, runVariables, type RunConfig, type RunVariables } from './runConfig.js';
 import { RunRefused } from './runRefused.js';
+import { chatAgentOf } from '../../core/chatRuns.js';
+
+/** A chat (`squadron chat`) is stored as a run but continued by `chat --resume`, never as a mission's run. */
+export function chatRunRefusal(runId: string, mission: string, command: 'resume' | 'fork'): RunRefused | undefined {
+  if (chatAgentOf(mission) === undefined) return undefined;
+  return new RunRefused(`${runId} is a chat, not a mission's run: ${command === 'resume' ? 'continue it' : 'it cannot be forked; continue it'} with \`squadron chat --resume ${runId}\``, 'usage');
+}
 
 /** A run with a failed task is not resumed as it is: the same conversation would fail the same way. */
 export function failedRunRefusal(runId: string, status: string, failedTasks: readonly string[]): RunRefused | undefined {

@@ -23,7 +23,7 @@ import type { RunReport } from './report.js';
 
 export type { RunOptions } from './runOptions.js';
 export { RunBusy, RunRefused, type RefusalKind } from './runRefused.js';
-export { failedRunRefusal } from './resumeChecks.js';
+export { chatRunRefusal, failedRunRefusal } from './resumeChecks.js';
 export type { ExecuteRequest, RunEnvironment, RunStart, RunWatcher } from './environment.js';
 export type { BudgetReport, ItemsReport, RunReport, TaskReport } from './report.js';
 export { openStoredRun, requeueRun, resumeRun, type ResumeOptions, type StoredRun, type StoredRunFacts } from './resume.js';

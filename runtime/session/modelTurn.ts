@@ -62,6 +62,7 @@ export async function runModelTurn(
   try {
     sent = await deps.client.call(request, {
       signal: deps.signal,
+      ...(deps.onTextDelta ? { onTextDelta: deps.onTextDelta } : {}),
       onRetry: (notice) =>
         deps.bus.emit({ type: 'model.retry', task: deps.task, agent: deps.agent, attempt: notice.attempt, delayMs: notice.delayMs, reason: notice.reason }),
     });

@@ -49,6 +49,8 @@ export interface SessionDeps {
   operator?: OperatorDesk;
   /** Observes every call's result, fresh or replayed from the ledger (commander state is derived from these). */
   onToolResult?: (call: ToolUsePart, result: ToolResultPart) => void;
+  /** The reply's text as the model streams it (a chat prints it live); never needed for correctness. */
+  onTextDelta?: (text: string) => void;
 }
 
 export type SessionOutcome =

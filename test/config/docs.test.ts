@@ -72,7 +72,7 @@ test('one page per block, command and concept', () => {
   const have = pages(docsRoot).map((p) => relative(docsRoot, p));
   const want = [
     ...['variable', 'model', 'tool', 'mcp', 'plugin', 'toolset', 'skill', 'agent', 'mission', 'task'].map((b) => `blocks/${b}.md`),
-    ...['init', 'validate', 'fmt', 'docs', 'run', 'resume', 'runs', 'inspect', 'plan', 'tools', 'graph', 'mcp', 'test', 'vars'].map((c) => `commands/${c}.md`),
+    ...['init', 'validate', 'fmt', 'docs', 'run', 'resume', 'chat', 'runs', 'inspect', 'plan', 'tools', 'graph', 'mcp', 'test', 'vars'].map((c) => `commands/${c}.md`),
     ...['missions', 'worker', 'toolsets', 'references', 'cli', 'context', 'telemetry', 'testing'].map((c) => `concepts/${c}.md`),
     'diagnostics.md',
   ];

@@ -35,7 +35,7 @@ describe('commandsFor', () => {
 
   test('help, no command and unknown commands load them all, in --help order', () => {
     const all = commands.map((c) => c.name);
-    expect(all).toEqual(['init', 'validate', 'fmt', 'plan', 'tools', 'graph', 'run', 'resume', 'test', 'approve', 'deny', 'answer', 'fork', 'diff', 'runs', 'inspect', 'logs', 'worker', 'serve', 'ui', 'token', 'mcp', 'vars', 'docs']);
+    expect(all).toEqual(['init', 'validate', 'fmt', 'plan', 'tools', 'graph', 'run', 'resume', 'chat', 'test', 'approve', 'deny', 'answer', 'fork', 'diff', 'runs', 'inspect', 'logs', 'worker', 'serve', 'ui', 'token', 'mcp', 'vars', 'docs']);
     for (const argv of [[], ['--help'], ['help', 'validate'], ['valdate', 'x']]) expect(names(argv)).toEqual(all);
   });
 
@@ -204,6 +204,15 @@ describe('modules loaded by the built CLI', () => {
       expect(files, args.join(' ')).toContain(module);
       expect(files, args.join(' ')).not.toContain('/dist/api/index.js');
     }
+  });
+
+  test('chat --help loads its own command only: no runtime, SQLite, model SDK or other command', () => {
+    const files = loaded(['chat', '--help'], tempProject({ 'main.hcl': valid }));
+    expect(files).toContain('/dist/cli/commands/chat.js');
+    // The database's location rules (as for run) are read; the store and SQLite are not opened.
+    expect(files.filter((f) => f.startsWith('/dist/runtime/') || f === '/dist/store/index.js')).toEqual([]);
+    expect([...areas(files)].filter((a) => ['better-sqlite3', ...HEAVY].includes(a))).toEqual([]);
+    expect(files.filter((f) => /\/dist\/cli\/commands\/(?!chat|index)/.test(f))).toEqual([]);
   });
 
   test('docs loads neither the config loader, the runtime, the store nor zod', () => {

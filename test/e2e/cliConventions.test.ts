@@ -41,6 +41,11 @@ const CONVENTIONS: Record<string, Conventions> = {
     mistake: (f) => ({ args: ['run', f.dir, '--workspace', join(f.dir, 'mission.hcl')], code: 'run_refused' }),
   },
   resume: { data: (f) => ['resume', f.runId], mistake: (f) => ({ args: ['resume', 'run_nope', '--db', f.dir], code: 'not_found' }) },
+  chat: {
+    data: 'it prints one JSON document per reply, a line each (JSON Lines), as the person sends messages',
+    jsonElsewhere: 'chat.test.ts',
+    mistake: (f) => ({ args: ['chat', 'no_such_agent', f.dir], code: 'not_found' }),
+  },
   test: { data: (f) => ['test', f.dir], mistake: (f) => ({ args: ['test', f.dir, '--var', 'novalue'], code: 'usage' }) },
   approve: { data: 'it decides requests of a waiting run', jsonElsewhere: 'approvals.test.ts', mistake: (f) => ({ args: ['approve', 'run_nope', '--db', f.dir], code: 'not_found' }) },
   deny: { data: 'it decides a request of a waiting run', jsonElsewhere: 'approvals.test.ts', mistake: (f) => ({ args: ['deny', f.runId, '--db', f.dir, '--reason', 'no'], code: 'refused' }) },

@@ -165,5 +165,9 @@ describe('squadron docs migrate-from-go', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Accepted with a warning');
     expect(r.stdout).toContain('storage');
+    // `squadron chat` exists: the page points to it, and no longer lists it as missing.
+    expect(r.stdout).toContain('squadron docs chat');
+    const missing = r.stdout.slice(r.stdout.indexOf('Not supported yet'));
+    expect(missing).not.toMatch(/^\s*[-•*]\s*`?squadron chat/m);
   });
 });
