@@ -12,7 +12,8 @@
 //   server.inFlight / server.maxInFlight   concurrency observed
 //   server.onRequest = (n, req) => {}      runs when request n (1-based) arrives, before respond()
 //   server.errors            messages of respond() calls that threw, and of requests refused because
-//                            a tool marked strict has a schema the real API would refuse (both 400)
+//                            a tool marked strict has a schema the real API would refuse, or a tool
+//                            call goes without its result (fakeToolPairing.ts) (all 400)
 //   await server.close()
 //
 // Routes: POST /v1/messages (Anthropic), POST /v1/chat/completions (OpenAI) and POST /v1/responses
@@ -24,6 +25,7 @@
 // `{ streamError: { type: 'overloaded_error' } }`. For scripts per conversation, see fakeScript.ts.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { toolPairingProblems } from './fakeToolPairing.js';
 import {
   anthropicErrorBody,
   anthropicMessage,
@@ -110,6 +112,13 @@ export async function startFakeModelServer(options: FakeModelServerOptions): Pro
       // As the real APIs do: a strict tool whose schema is outside the strict subset fails the request.
       const message = api === 'gemini' ? strictProblems.join(' ') : `fake model server: invalid schema for a strict tool: ${strictProblems.join('; ')}`;
       errors.push(message);
+      return sendJson(res, 400, errorBody(api, 'invalid_request_error', message));
+    }
+    const pairingProblems = toolPairingProblems(api, body);
+    if (pairingProblems.length > 0) {
+      // As the real APIs do: a tool call without its result (or a result without its call) fails the request.
+      const message = pairingProblems.join(' ');
+      errors.push(`fake model server: ${message}`);
       return sendJson(res, 400, errorBody(api, 'invalid_request_error', message));
     }
     const reasoningProblem = api === 'responses' ? reasoning.problem(body) : undefined;

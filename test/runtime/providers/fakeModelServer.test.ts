@@ -5,7 +5,7 @@ import { createAnthropicClient } from '../../../runtime/providers/anthropic.js';
 import { createOpenAIClient } from '../../../runtime/providers/openai.js';
 import { createResponsesClient } from '../../../runtime/providers/responses.js';
 import { ResponsesStreamAccumulator } from '../../../runtime/providers/responsesStream.js';
-import { ModelCallError, type Part } from '../../../runtime/providers/types.js';
+import { ModelCallError, type Message, type Part } from '../../../runtime/providers/types.js';
 import { startFakeModelServer, type FakeModelServer } from '../../support/fakeModelServer.js';
 import { scriptConversations } from '../../support/fakeScript.js';
 import { fastRetry, request, userText } from './sampleRequests.js';
@@ -103,7 +103,9 @@ describe('conversation scripts', () => {
     const first = await client.complete(commander);
     expect(first.message.parts[0]).toMatchObject({ type: 'tool_use', name: 'call_agent', input: { task: 'go' } });
     expect(script.unplayed()).toEqual(['"commander" (conversation 1): 1 of 2 left']);
-    const second = await client.complete({ ...commander, messages: [...commander.messages, first.message, userText('result')] });
+    const call = first.message.parts[0] as Extract<Part, { type: 'tool_use' }>;
+    const answer: Message = { role: 'user', parts: [{ type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: 'result' }] }] };
+    const second = await client.complete({ ...commander, messages: [...commander.messages, first.message, answer] });
     expect(second.message.parts).toEqual([{ type: 'text', text: 'commander done' }]);
     expect(script.unplayed()).toEqual([]);
     expect(script.problems).toEqual([]);
@@ -121,3 +123,32 @@ describe('conversation scripts', () => {
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe('tool calls and their results, refused as the real APIs refuse them', () => {
+  const call: Message = { role: 'assistant', parts: [{ type: 'tool_use', id: 'call_1', name: 'f', input: {} }] };
+  const result: Message = { role: 'user', parts: [{ type: 'tool_result', toolUseId: 'call_1', content: [{ type: 'text', text: 'ok' }] }] };
+
+  it.each([
+    ['Anthropic', (s: FakeModelServer) => createAnthropicClient({ apiKey: 'k', baseURL: s.url, retry: fastRetry }), '`tool_use` ids were found without `tool_result` blocks immediately after: call_1'],
+    ['OpenAI', (s: FakeModelServer) => createOpenAIClient({ apiKey: 'k', baseURL: s.openaiBaseURL, retry: fastRetry }), 'The following tool_call_ids did not have response messages: call_1'],
+    ['Responses', (s: FakeModelServer) => createResponsesClient({ apiKey: 'k', baseURL: s.openaiBaseURL, retry: fastRetry }), 'No tool output found for function call call_1.'],
+  ])('%s: a call without its result is a 400; with it, answered', async (_name, client, refusal) => {
+    server = await startFakeModelServer({ respond: () => ({ text: 'fine' }) });
+    const c = client(server);
+    const error = (await c.complete(request({ messages: [userText('go'), call, userText('and?')] })).catch((e: unknown) => e)) as ModelCallError;
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(error.status).toBe(400);
+    expect(error.message).toContain(refusal);
+    const ok = await c.complete(request({ messages: [userText('go'), call, result] }));
+    expect(ok.message.parts).toEqual([expect.objectContaining({ type: 'text', text: 'fine' })]);
+  });
+
+  it('Anthropic: a result that answers no call of the message before is a 400', async () => {
+    server = await startFakeModelServer({ respond: () => ({ text: 'fine' }) });
+    const c = createAnthropicClient({ apiKey: 'k', baseURL: server.url, retry: fastRetry });
+    const error = (await c.complete(request({ messages: [userText('go'), { role: 'assistant', parts: [{ type: 'text', text: 'hm' }] }, result] })).catch((e: unknown) => e)) as ModelCallError;
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('unexpected `tool_use_id` found in `tool_result` blocks: call_1');
+  });
+});
+
