@@ -4,9 +4,8 @@
 // delivery starts one run however many servers try.
 
 import { SquadronError, type AcceptedDelivery } from '../api/index.js';
-import type { Log } from './log.js';
+import { errorText, type Log } from './log.js';
 import type { ServerState } from './routes.js';
-import { errorText } from './runner.js';
 
 /** A delivery this young may still be being started by the server that accepted it. */
 const FOREIGN_AFTER_MS = 5_000;

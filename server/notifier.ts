@@ -4,8 +4,7 @@
 // 2xx or 5 attempts. Deliveries live in memory: a server that stops drops the ones still retrying.
 
 import { signPayload, type LoadedProject, type RunStore } from '../api/index.js';
-import type { Log } from './log.js';
-import { errorText } from './runner.js';
+import { errorText, type Log } from './log.js';
 
 export type NotifyType = 'run.completed' | 'run.failed' | 'run.stopped' | 'approval.requested' | 'question.asked';
 

@@ -5,8 +5,8 @@
 // `pause_on_failure`. Times come from the server's clock (injectable for tests).
 
 import { nextFires, type LoadedProject, type Mission, type RunStore, type Schedule } from '../api/index.js';
-import type { Log } from './log.js';
-import { errorText, type Runner } from './runner.js';
+import { errorText, type Log } from './log.js';
+import type { RunPool } from './runPool.js';
 
 export interface ScheduledEntry {
   id: string;
@@ -33,7 +33,7 @@ export class Scheduler {
   private ticking = false;
 
   constructor(
-    private readonly deps: { store: RunStore; runner: Runner; project: () => LoadedProject; now: () => number; log: Log },
+    private readonly deps: { store: RunStore; runner: RunPool; project: () => LoadedProject; now: () => number; log: Log },
   ) {}
 
   /** One pass: fire what is due. Called every few hundred ms; passes never overlap. */

@@ -32,5 +32,5 @@ async function uiCommand(io: CliIo, path: string, flags: UiFlags): Promise<numbe
   printWarnings(io, project);
   const db = runDbPath(io, project.graph.projectRoot, flags.db);
   const { serve } = await import('../../server/index.js');
-  return serve({ project, db, host: flags.host, port, env: io.env, stdout: io.stdout, stderr: io.stderr, drainMs: 10_000, recoverEveryMs: 60_000, ui: true });
+  return serve({ project, db, host: flags.host, port, env: io.env, stdout: io.stdout, stderr: io.stderr, drainMs: 10_000, recoverEveryMs: 60_000, maxRuns: 16, ui: true });
 }

@@ -17,10 +17,11 @@ const ACCEPT = sql<[runId: string, path: string, mission: string, inputs: string
 const PENDING = sql<[], { run_id: string; trigger_path: string; mission: string; inputs_json: unknown; created_at: unknown }>(
   'SELECT run_id, trigger_path, mission, inputs_json, created_at FROM webhook_runs ORDER BY created_at, run_id',
 );
+const IS_ACCEPTED = sql<[runId: string], { one: number }>('SELECT 1 AS one FROM webhook_runs WHERE run_id = $1');
 const SETTLE = sql<[runId: string]>('DELETE FROM webhook_runs WHERE run_id = $1');
 
 export function createWebhookDeliveriesRepo({ db, now }: QueryContext): WebhookDeliveriesRepo {
-  db.prepare(CLAIM, SET_RUN, RELEASE, RUN_OF, ACCEPT, PENDING, SETTLE);
+  db.prepare(CLAIM, SET_RUN, RELEASE, RUN_OF, ACCEPT, PENDING, IS_ACCEPTED, SETTLE);
   return {
     async accept(d) {
       await db.run(ACCEPT, [d.runId, d.path, d.mission, JSON.stringify(d.inputs), d.createdAt]);
@@ -28,6 +29,9 @@ export function createWebhookDeliveriesRepo({ db, now }: QueryContext): WebhookD
     async pending() {
       const rows = await db.all(PENDING, []);
       return rows.map((r) => ({ runId: String(r.run_id), path: String(r.trigger_path), mission: String(r.mission), inputs: parseDeliveryInputs(String(r.inputs_json)), createdAt: String(r.created_at) }));
+    },
+    async isAccepted(runId) {
+      return (await db.get(IS_ACCEPTED, [runId])) !== undefined;
     },
     async settle(runId) {
       await db.run(SETTLE, [runId]);
