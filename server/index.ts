@@ -40,7 +40,8 @@ export interface ServeOptions {
 export async function serve(opts: ServeOptions): Promise<number> {
   const log = createLog(opts.stderr);
   let project: LoadedProject = opts.project;
-  const store = await openRunStore(opts.db);
+  // The server's own store outlives a failed call (the database busy, say): its loops try again.
+  const store = await openRunStore(opts.db, { service: true });
   const closing = new AbortController();
   const now = testClock(opts.env);
   const notifyBase = Number(opts.env['SQUADRON_NOTIFY_BASE_MS'] ?? '1000');
@@ -55,7 +56,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     threads: opts.runThreads ?? Math.max(1, Math.min(4, availableParallelism() - 1, opts.maxRuns)),
     notify: (runId, type, data) => notifier.notify(runId, type, data),
   });
-  const scheduler = new Scheduler({ store, runner, project: () => project, now, log });
+  const scheduler = new Scheduler({ store, runner, project: () => project, now, log, stop: closing.signal });
   const state: ServerState = { store, runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now, log };
   // The web console at `/` (its sessions also open the /v1 routes).
   const site = new ConsoleSite(state);
