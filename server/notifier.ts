@@ -6,8 +6,8 @@
 import { signPayload, type LoadedProject, type RunStore } from '../api/index.js';
 import { errorText, type Log } from './log.js';
 import { retrying } from './retry.js';
+import type { NotifyType } from './runThreadProtocol.js';
 
-export type NotifyType = 'run.completed' | 'run.failed' | 'run.stopped' | 'approval.requested' | 'question.asked';
 
 const ATTEMPTS = 5;
 

@@ -11,8 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { SquadronError, type LoadedProject, type SquadronErrorCode } from '../api/index.js';
 import { packageRoot } from '../core/assets.js';
 import { errorText, type Log } from './log.js';
-import type { NotifyType } from './notifier.js';
-import type { FromThread, RunThreadData, ToThread } from './runThreadProtocol.js';
+import type { FromThread, NotifyType, RunThreadData, ToThread } from './runThreadProtocol.js';
 
 export interface RunPoolOptions {
   db: string;

@@ -2,7 +2,9 @@
 // (server/runThread.ts), which execute the runs: each side's words, typed once.
 
 import type { LogLevel } from './log.js';
-import type { NotifyType } from './notifier.js';
+
+/** The events a notification block may list (server/notifier.ts sends them). */
+export type NotifyType = 'run.completed' | 'run.failed' | 'run.stopped' | 'approval.requested' | 'question.asked';
 
 /** What a run thread is given when it starts (worker_threads' workerData). */
 export interface RunThreadData {

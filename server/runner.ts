@@ -4,7 +4,7 @@
 
 import { resume, run, SquadronError, type LoadedProject, type RunEvent } from '../api/index.js';
 import { errorText, type Log } from './log.js';
-import type { NotifyType } from './notifier.js';
+import type { NotifyType } from './runThreadProtocol.js';
 
 export interface RunnerOptions {
   db: string;
