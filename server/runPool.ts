@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { SquadronError, type LoadedProject, type SquadronErrorCode } from '../api/index.js';
+import { newRunId, SquadronError, type LoadedProject, type SquadronErrorCode } from '../api/index.js';
 import { packageRoot } from '../core/assets.js';
 import { errorText, type Log } from './log.js';
 import type { FromThread, NotifyType, RunThreadData, ToThread } from './runThreadProtocol.js';
@@ -64,18 +64,18 @@ export class RunPool {
   }
 
   /** Starts a run of `mission` (of the config as last reloaded) and resolves with its id once it is stored. */
-  async start(_project: LoadedProject, mission: string | undefined, inputs: Record<string, string>, onEnd?: (status: string) => void, runId?: string): Promise<string> {
-    if (runId !== undefined) this.starting.add(runId);
+  async start(_project: LoadedProject, mission: string | undefined, inputs: Record<string, string>, onEnd?: (status: string) => void, given?: string): Promise<string> {
+    // The id is chosen here, so the run counts as this server's (isDriving) from the moment its row
+    // is stored, before its thread has taken its lease: the recovery pass must not take it for a crashed one.
+    const runId = given ?? (await newRunId());
+    this.starting.add(runId);
     try {
       await this.slot();
     } catch (error) {
-      if (runId !== undefined) this.starting.delete(runId);
+      this.starting.delete(runId);
       throw error;
     }
-    return this.send(
-      { t: 'start', inputs, ...(mission !== undefined ? { mission } : {}), ...(runId !== undefined ? { runId } : {}) },
-      { ...(runId !== undefined ? { runId } : {}), ...(onEnd ? { onEnd } : {}) },
-    );
+    return this.send({ t: 'start', inputs, runId, ...(mission !== undefined ? { mission } : {}) }, { runId, ...(onEnd ? { onEnd } : {}) });
   }
 
   /** Continues `runId` on a run thread; resolves once it is this server's to continue, rejects when refused. */
