@@ -5,7 +5,9 @@
 // SIGHUP reload was accepted. Everything it has to say (run ids, endings, notifications, log lines)
 // goes back as messages; nothing here prints.
 
+import { readlinkSync } from 'node:fs';
 import module from 'node:module';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openProject, SquadronError, type LoadedProject } from '../api/index.js';
 import { errorText, type Log } from './log.js';
@@ -27,6 +29,7 @@ export function runThread(): void {
   } catch {
     // An optimisation only.
   }
+  yieldToHttpThread();
   const post = (m: FromThread): void => port.postMessage(m);
   const log: Log = (level, msg, fields) => post({ t: 'log', level, msg, ...(fields ? { fields } : {}) });
   const env: NodeJS.ProcessEnv = { ...data.env };
@@ -83,4 +86,22 @@ export function runThread(): void {
     }
   });
   post({ t: 'ready' });
+}
+
+/** How much lower than the HTTP thread a run thread is scheduled (a nice value: 0 is the HTTP thread's). */
+const RUN_THREAD_NICENESS = 10;
+
+/**
+ * Lowers this thread's scheduling priority below the HTTP thread's: when the machine's cores are
+ * all busy, the thread answering requests gets the CPU first and the runs take what is left. Linux
+ * schedules threads one by one (setpriority on a thread id, read from /proc/thread-self); elsewhere,
+ * or where it is not allowed, the thread keeps the process's priority.
+ */
+function yieldToHttpThread(): void {
+  try {
+    const tid = Number(/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, RUN_THREAD_NICENESS);
+  } catch {
+    // Not Linux, or not allowed: the same priority as the HTTP thread.
+  }
 }
