@@ -29,7 +29,7 @@ export { inspectionJson } from './inspectJson.js';
 export { requestJson } from './requestJson.js';
 export { decide, type DecideAction } from './decide.js';
 export { createToken, listTokens, revokeToken, verifyToken, type TokenRow } from './tokens.js';
-export { openRunStore, type RunStore, type EventRow, type OperatorRequestRow, type RunSummary } from './runStore.js';
+export { openRunStore, isDatabaseBusy, type RunStore, type EventRow, type OperatorRequestRow, type RunSummary } from './runStore.js';
 export { recoverableRuns } from './recoverable.js';
 export type { AcceptedDelivery } from '../store/repos/webhookDeliveries.js';
 export { followEvents, type FollowedEvent } from './followEvents.js';

@@ -9,13 +9,15 @@ import type { Store } from '../store/index.js';
 /** Ids of the crashed runs of `store`, oldest first. */
 export async function recoverableRuns(store: Store, opts: { limit?: number } = {}): Promise<string[]> {
   const out: string[] = [];
-  for (const r of await store.runs.list({ limit: opts.limit ?? 10_000 })) {
+  // Only the runs stored `running` are read: a server runs this every few seconds, on a database
+  // that may hold years of finished runs.
+  for (const { id, mission } of await store.runs.listRunning(opts.limit ?? 10_000)) {
     // A chat killed mid-reply is continued by a person (`chat --resume`), not by the server.
-    if (r.status !== 'running' || chatAgentOf(r.mission) !== undefined) continue;
-    const unit = (await store.units?.list(r.id))?.find((u) => u.kind === 'run');
+    if (chatAgentOf(mission) !== undefined) continue;
+    const unit = (await store.units?.list(id))?.find((u) => u.kind === 'run');
     if (unit?.state === 'queued') continue;
-    if (await store.leases.isLive(r.id, hostname())) continue;
-    out.push(r.id);
+    if (await store.leases.isLive(id, hostname())) continue;
+    out.push(id);
   }
-  return out.reverse();
+  return out;
 }

@@ -14,10 +14,27 @@ export interface OpenOptions {
   access?: 'read';
   /** Told what opening did that a person should know (a migration applied, say). */
   onNote?: (message: string) => void;
+  /**
+   * A long-lived server's own store: a call that fails (the database held by another process past
+   * its busy timeout, say) fails alone, and later calls may succeed. Without it, the first such
+   * failure stops the store for good, as a run's must (store/failStop.ts).
+   */
+  service?: boolean;
 }
 
 /** Opens (and, unless read-only, migrates) `db`: postgres://… as given, a SQLite path made absolute. */
 export async function openRunStore(db: string, opts: OpenOptions = {}): Promise<RunStore> {
   const { openDatabase } = await import('../store/index.js');
-  return openDatabase(isPostgresUrl(db) ? db.trim() : resolve(db), opts);
+  const { service, ...rest } = opts;
+  return openDatabase(isPostgresUrl(db) ? db.trim() : resolve(db), { ...rest, ...(service ? { failStop: false } : {}) });
+}
+
+/**
+ * Whether a store call failed because another process holds the database (SQLite's SQLITE_BUSY or
+ * SQLITE_LOCKED past its busy timeout, or the store's DATABASE_BUSY for them): worth trying again.
+ * Read from the error's code, so it answers without loading the store.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^(SQLITE_(BUSY|LOCKED)(_\w+)?|DATABASE_BUSY)$/.test(code);
 }

@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openStore } from '../dist/store/index.js';
@@ -101,11 +101,13 @@ async function webhookLatency() {
       times.push(performance.now() - start);
     }
   };
+  const burst = performance.now();
   await Promise.all(Array.from({ length: senders }, sender));
+  const elapsed = performance.now() - burst;
   if (resets.length > 0) console.log(`  ${resets.length} deliveries failed to connect (${[...new Set(resets)].join(', ')}) and are not timed`);
   const inServer = s.lines.filter((l) => l.msg === 'request' && l.status === 202).map((l) => l.ms);
   if (inServer.length > 0) console.log(`  of which inside the handler (the server's own request log): p50 ${pct(inServer, 50)} ms   p99 ${pct(inServer, 99)} ms`);
-  console.log(`webhook → 202, ${deliveries} deliveries from ${senders} concurrent senders (each starts a run after its 202; the runs stop at the cassette): p50 ${pct(times, 50).toFixed(1)} ms   p99 ${pct(times, 99).toFixed(1)} ms`);
+  console.log(`webhook → 202, ${deliveries} deliveries from ${senders} concurrent senders (each starts a run after its 202, on the server's run threads; the runs stop at the cassette): p50 ${pct(times, 50).toFixed(1)} ms   p99 ${pct(times, 99).toFixed(1)} ms   (${(deliveries / (elapsed / 1000)).toFixed(0)} deliveries/s)`);
   if (process.env.BENCH_DEBUG) {
     const count = (f) => s.lines.filter(f).length;
     console.error({ started: count((l) => l.msg === 'run started'), ended: count((l) => l.msg === 'run ended'), errors: s.lines.filter((l) => l.level === 'error').map((l) => l.msg + ': ' + String(l.error).slice(0, 80)).slice(0, 5) });
@@ -169,6 +171,8 @@ async function recovery() {
   rmSync(dir, { recursive: true, force: true });
 }
 
+// The figures depend on what else the machine runs: its load is printed with them.
+console.log(`machine: ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 if (!only || only === 'webhook') await webhookLatency();
 if (!only || only === 'list') await listLatency();
 if (!only || only === 'recovery') await recovery();

@@ -37,7 +37,8 @@ rmSync(chunksDir, { recursive: true, force: true });
 for (const stale of ['main.js.map', 'main.d.ts', 'main.d.ts.map']) rmSync(join(cliDir, stale), { force: true });
 mkdirSync(chunksDir, { recursive: true });
 const result = await build({
-  input: join(cliDir, 'entry.js'),
+  // The second entry: the file `squadron serve`'s run threads (worker_threads) start from.
+  input: { main: join(cliDir, 'entry.js'), runThread: join(root, 'dist', 'server', 'runThreadMain.js') },
   platform: 'node',
   external: EXTERNAL,
   logLevel: 'warn',
@@ -45,7 +46,7 @@ const result = await build({
   output: {
     dir: cliDir,
     format: 'cjs',
-    entryFileNames: 'main.cjs',
+    entryFileNames: '[name].cjs',
     chunkFileNames: 'chunks/[name]-[hash].cjs',
     sourcemap: false,
   },

@@ -4,9 +4,8 @@
 // delivery starts one run however many servers try.
 
 import { SquadronError, type AcceptedDelivery } from '../api/index.js';
-import type { Log } from './log.js';
+import { errorText, type Log } from './log.js';
 import type { ServerState } from './routes.js';
-import { errorText } from './runner.js';
 
 /** A delivery this young may still be being started by the server that accepted it. */
 const FOREIGN_AFTER_MS = 5_000;
@@ -26,9 +25,10 @@ async function startNow(state: ServerState, log: Log, d: AcceptedDelivery, onRef
   try {
     const mission = state.project().graph.missions.find((m) => m.name === d.mission);
     if (!mission) throw new SquadronError('not_found', `mission ${d.mission} is no longer in the config`);
-    // The row is forgotten by the next recovery pass, which finds the run stored: a write here, at
-    // the moment the new run takes its first locks on its own connection, would wait on it.
     await state.runner.start(state.project(), d.mission, d.inputs, undefined, d.runId);
+    // The run is stored (on a run thread's connection): forget the row. Should this write fail, the
+    // next recovery pass forgets it, finding the run stored.
+    await deliveries.settle(d.runId).catch((error: unknown) => log('warn', 'could not forget a started webhook delivery; the next recovery pass will', { run_id: d.runId, error: errorText(error) }));
   } catch (error) {
     // Already stored (another server, or a start before a crash): nothing to do but forget the row.
     if (error instanceof SquadronError && error.code === 'run_busy' && (await state.store.runs.get(d.runId))) {

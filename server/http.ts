@@ -2,7 +2,7 @@
 // `error_code`), a bounded body read, and the status for each error code.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SquadronError } from '../api/index.js';
+import { isDatabaseBusy, SquadronError } from '../api/index.js';
 
 /** What a route throws to answer with a status: its message and code go to the client. */
 export class HttpError extends Error {
@@ -36,6 +36,12 @@ export function sendError(res: ServerResponse, error: unknown): number {
     const status = STATUS[error.code] ?? 400;
     sendJson(res, status, { error: error.message, error_code: error.code });
     return status;
+  }
+  if (isDatabaseBusy(error)) {
+    // Another process holds the database past its busy timeout: nothing was stored; the client may try again.
+    res.setHeader('retry-after', '5');
+    sendJson(res, 503, { error: 'the database is busy (held by another process); try again', error_code: 'busy' });
+    return 503;
   }
   sendJson(res, 500, { error: 'internal error (see the server log)', error_code: 'internal' });
   return 500;

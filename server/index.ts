@@ -3,11 +3,12 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { openProject, openRunStore, recoverableRuns, SquadronError, verifyToken, type LoadedProject } from '../api/index.js';
 import { HttpError, sendError } from './http.js';
-import { createLog, type Log } from './log.js';
+import { createLog, errorText, type Log } from './log.js';
 import { matchRoute, type ServerState } from './routes.js';
-import { errorText, Runner } from './runner.js';
+import { RunPool } from './runPool.js';
 import { Scheduler } from './scheduler.js';
 import { Notifier } from './notifier.js';
 import { ConsoleSite } from './console.js';
@@ -27,6 +28,10 @@ export interface ServeOptions {
   drainMs: number;
   /** How often crashed runs are looked for (ms). */
   recoverEveryMs: number;
+  /** Runs driven at once (`--max-runs`); more wait their turn. */
+  maxRuns: number;
+  /** Threads that execute runs (default: one per core beyond the HTTP thread's, 1 to 4). */
+  runThreads?: number;
   /** `squadron ui`: print a one-time login URL; no schedules fired, no crashed runs taken over. */
   ui?: boolean;
 }
@@ -35,13 +40,23 @@ export interface ServeOptions {
 export async function serve(opts: ServeOptions): Promise<number> {
   const log = createLog(opts.stderr);
   let project: LoadedProject = opts.project;
-  const store = await openRunStore(opts.db);
+  // The server's own store outlives a failed call (the database busy, say): its loops try again.
+  const store = await openRunStore(opts.db, { service: true });
   const closing = new AbortController();
   const now = testClock(opts.env);
   const notifyBase = Number(opts.env['SQUADRON_NOTIFY_BASE_MS'] ?? '1000');
   const notifier = new Notifier({ store, project: () => project, log, now, baseDelayMs: Number.isFinite(notifyBase) && notifyBase >= 0 ? notifyBase : 1000, stop: closing.signal });
-  const runner = new Runner({ db: opts.db, env: opts.env, log, notify: (runId, type, data) => notifier.notify(runId, type, data) });
-  const scheduler = new Scheduler({ store, runner, project: () => project, now, log });
+  // Runs execute on run threads, so the HTTP thread answers while they load and step.
+  const runner = new RunPool({
+    db: opts.db,
+    configPath: project.path,
+    env: opts.env,
+    log,
+    maxRuns: opts.maxRuns,
+    threads: opts.runThreads ?? Math.max(1, Math.min(4, availableParallelism() - 1, opts.maxRuns)),
+    notify: (runId, type, data) => notifier.notify(runId, type, data),
+  });
+  const scheduler = new Scheduler({ store, runner, project: () => project, now, log, stop: closing.signal });
   const state: ServerState = { store, runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now, log };
   // The web console at `/` (its sessions also open the /v1 routes).
   const site = new ConsoleSite(state);
@@ -56,6 +71,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const reload = (): void => {
     try {
       project = openProject(project.path, { env: opts.env });
+      runner.reloaded();
       log('info', 'config reloaded', { config: project.path });
     } catch (error) {
       const first = error instanceof SquadronError ? error.diagnostics.find((d) => d.severity === 'error') : undefined;
@@ -65,6 +81,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   };
   process.on('SIGHUP', reload);
 
+  await runner.ready();
   const agents = new AgentEndpoints(state, opts.env, SERVER_VERSION);
   const server = createServer((req, res) => void handle(state, log, req, res, agents, site));
   await new Promise<void>((listening, failed) => {
@@ -125,6 +142,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   process.off('SIGINT', onInt);
   process.off('SIGHUP', reload);
   server.closeAllConnections();
+  await runner.close();
   // Runs left in flight keep their `running` status; their leases lapse with this process, and the
   // next server (or `squadron resume`) continues them.
   if (runner.count === 0) await store.close();

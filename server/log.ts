@@ -21,3 +21,8 @@ export function createLog(stream: NodeJS.WritableStream & { isTTY?: boolean }): 
     stream.write(`${level === 'info' ? '' : `${level}: `}${msg}${extra ? ` ${extra}` : ''}\n`);
   };
 }
+
+/** An error's message for the log (never its stack, never what it was given). */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

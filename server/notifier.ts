@@ -4,10 +4,10 @@
 // 2xx or 5 attempts. Deliveries live in memory: a server that stops drops the ones still retrying.
 
 import { signPayload, type LoadedProject, type RunStore } from '../api/index.js';
-import type { Log } from './log.js';
-import { errorText } from './runner.js';
+import { errorText, type Log } from './log.js';
+import { retrying } from './retry.js';
+import type { NotifyType } from './runThreadProtocol.js';
 
-export type NotifyType = 'run.completed' | 'run.failed' | 'run.stopped' | 'approval.requested' | 'question.asked';
 
 const ATTEMPTS = 5;
 
@@ -24,7 +24,7 @@ export class Notifier {
   }
 
   private async send(runId: string, type: NotifyType, data: Record<string, unknown>): Promise<void> {
-    const run = await this.deps.store.runs.get(runId);
+    const run = await retrying('reading a run to notify', () => this.deps.store.runs.get(runId), { log: this.deps.log, stop: this.deps.stop, fields: { run_id: runId, type } });
     if (!run) return;
     const mission = this.deps.project().graph.missions.find((m) => m.name === run.mission);
     const targets = (mission?.notifications ?? []).filter((n) => n.events.includes(type));

@@ -5,12 +5,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoadedProject, RunStore, TokenRow } from '../api/index.js';
 import type { Log } from './log.js';
-import type { Runner } from './runner.js';
+import type { RunPool } from './runPool.js';
 import type { Scheduler } from './scheduler.js';
 
 export interface ServerState {
   store: RunStore;
-  runner: Runner;
+  runner: RunPool;
   scheduler: Scheduler;
   /** The config as last loaded (SIGHUP replaces it; runs in flight keep theirs). */
   project: () => LoadedProject;

@@ -160,8 +160,10 @@ export const routes: readonly Route[] = [
     auth: 'token',
     kind: 'stream',
     handle: async (ctx) => {
-      if (!(await ctx.state.store.runs.get(ctx.params['id']!))) throw new HttpError(404, 'not_found', `no run ${ctx.params['id']}`);
-      await streamEvents(ctx, ctx.params['id']);
+      const id = ctx.params['id']!;
+      // A webhook delivery's run id is answered with its 202, before the run is stored (it waits its turn, --max-runs).
+      if (!(await ctx.state.store.runs.get(id)) && !(await ctx.state.store.webhookDeliveries.isAccepted(id))) throw new HttpError(404, 'not_found', `no run ${id}`);
+      await streamEvents(ctx, id);
     },
   },
   {

@@ -3,17 +3,20 @@
 // through api/: the server runs missions exactly as `squadron run` and `squadron resume` do.
 
 import { resume, run, SquadronError, type LoadedProject, type RunEvent } from '../api/index.js';
-import type { Log } from './log.js';
+import { errorText, type Log } from './log.js';
+import type { NotifyType } from './runThreadProtocol.js';
 
 export interface RunnerOptions {
   db: string;
   env: NodeJS.ProcessEnv;
   log: Log;
   /** Told the run's ending and what it asks its operator (notification blocks). */
-  notify?: (runId: string, type: 'run.completed' | 'run.failed' | 'run.stopped' | 'approval.requested' | 'question.asked', data: Record<string, unknown>) => void;
+  notify?: (runId: string, type: NotifyType, data: Record<string, unknown>) => void;
+  /** Told once a run this runner drove is no longer its own (ended, or stopped with an error). */
+  released?: (runId: string) => void;
 }
 
-const ENDINGS: Record<string, 'run.completed' | 'run.failed' | 'run.stopped'> = { completed: 'run.completed', failed: 'run.failed', interrupted: 'run.stopped' };
+const ENDINGS: Record<string, NotifyType> = { completed: 'run.completed', failed: 'run.failed', interrupted: 'run.stopped' };
 
 interface Driven {
   controller: AbortController;
@@ -145,11 +148,13 @@ export class Runner {
   }
 
   private track(id: string, controller: AbortController, done: Promise<void>): void {
-    const entry: Driven = { controller, done: done.finally(() => this.driven.delete(id)) };
+    const entry: Driven = {
+      controller,
+      done: done.finally(() => {
+        this.driven.delete(id);
+        this.opts.released?.(id);
+      }),
+    };
     this.driven.set(id, entry);
   }
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

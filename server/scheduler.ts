@@ -4,9 +4,10 @@
 // `catchup_window` (the last fire missed while no server ran is made up once at start),
 // `pause_on_failure`. Times come from the server's clock (injectable for tests).
 
-import { nextFires, type LoadedProject, type Mission, type RunStore, type Schedule } from '../api/index.js';
-import type { Log } from './log.js';
-import { errorText, type Runner } from './runner.js';
+import { newRunId, nextFires, SquadronError, type LoadedProject, type Mission, type RunStore, type Schedule } from '../api/index.js';
+import { errorText, type Log } from './log.js';
+import type { RunPool } from './runPool.js';
+import { retrying } from './retry.js';
 
 export interface ScheduledEntry {
   id: string;
@@ -33,7 +34,8 @@ export class Scheduler {
   private ticking = false;
 
   constructor(
-    private readonly deps: { store: RunStore; runner: Runner; project: () => LoadedProject; now: () => number; log: Log },
+    /** `stop`: aborted when the server drains (store calls that fail are tried again until then). */
+    private readonly deps: { store: RunStore; runner: RunPool; project: () => LoadedProject; now: () => number; log: Log; stop: AbortSignal },
   ) {}
 
   /** One pass: fire what is due. Called every few hundred ms; passes never overlap. */
@@ -54,10 +56,11 @@ export class Scheduler {
         }
         if (now < live.nextAt) continue;
         const fireAt = new Date(live.nextAt).toISOString();
-        // Fires missed meanwhile (a slow pass, a suspended machine) are not made up one by one.
-        live.nextAt = next(schedule, now);
-        if (paused.has(id)) continue;
-        await this.fire(entry, live, fireAt, 'schedule');
+        // The fire is done (claimed and started, its store calls tried again while the database is
+        // busy) before the next is due. Fires missed meanwhile (a slow pass, a database held for long,
+        // a suspended machine) are not made up one by one.
+        if (!paused.has(id)) await this.fire(entry, live, fireAt, 'schedule');
+        live.nextAt = next(schedule, Math.max(now, this.deps.now()));
       }
     } catch (error) {
       this.deps.log('error', 'schedule pass failed', { error: errorText(error) });
@@ -73,7 +76,7 @@ export class Scheduler {
     const fireAt = `manual:${new Date(this.deps.now()).toISOString()}:${Math.random().toString(36).slice(2, 8)}`;
     const held = this.held(entry, live, fireAt);
     if (held) return { held };
-    const runId = await this.start(entry, live, fireAt);
+    const runId = await this.start(entry, live, fireAt, false);
     return runId === undefined ? undefined : { runId };
   }
 
@@ -104,20 +107,41 @@ export class Scheduler {
   }
 
   private async fire(entry: ScheduledEntry, live: Live, fireAt: string, why: string): Promise<void> {
-    if (!(await this.deps.store.schedules.claimFire(entry.id, fireAt))) {
+    const claimed = await this.again('claiming a schedule fire', () => this.deps.store.schedules.claimFire(entry.id, fireAt), { schedule: entry.id, fire_at: fireAt });
+    if (!claimed) {
       this.deps.log('info', 'schedule fire taken by another server', { schedule: entry.id, fire_at: fireAt });
       return;
     }
     if (this.held(entry, live, fireAt)) return;
     this.deps.log('info', 'schedule fired', { schedule: entry.id, fire_at: fireAt, why });
-    await this.start(entry, live, fireAt);
+    await this.start(entry, live, fireAt, true);
   }
 
-  private async start(entry: ScheduledEntry, live: Live, fireAt: string): Promise<string | undefined> {
+  /**
+   * Starts the fire's run. A claimed fire (`retry`) is started again while its start fails for the
+   * database, under the same run id, so it starts once; a trigger-now answers its caller instead.
+   */
+  private async start(entry: ScheduledEntry, live: Live, fireAt: string, retry: boolean): Promise<string | undefined> {
     live.running += 1;
+    const runId = await newRunId();
+    let attempts = 0;
     try {
-      const runId = await this.deps.runner.start(this.deps.project(), entry.mission.name, entry.schedule.inputs, (status) => void this.ended(entry, live, runId, status));
-      if (!fireAt.startsWith('manual:')) await this.deps.store.schedules.setFireRun(entry.id, fireAt, runId);
+      const begin = async (): Promise<string> => {
+        attempts += 1;
+        try {
+          return await this.deps.runner.start(this.deps.project(), entry.mission.name, entry.schedule.inputs, (status) => void this.ended(entry, live, runId, status), runId);
+        } catch (error) {
+          // An earlier attempt stored the run before it failed: it is started (the recovery pass continues it).
+          if (attempts > 1 && error instanceof SquadronError && error.code === 'run_busy' && (await this.deps.store.runs.get(runId))) {
+            live.running -= 1;
+            return runId;
+          }
+          throw error;
+        }
+      };
+      if (retry) await this.again('starting a scheduled run', begin, { schedule: entry.id, fire_at: fireAt });
+      else await begin();
+      if (!fireAt.startsWith('manual:')) await this.again('recording a schedule fire', () => this.deps.store.schedules.setFireRun(entry.id, fireAt, runId), { schedule: entry.id, run_id: runId });
       return runId;
     } catch (error) {
       live.running -= 1;
@@ -126,10 +150,22 @@ export class Scheduler {
     }
   }
 
+  private again<T>(what: string, fn: () => Promise<T>, fields: Record<string, unknown>): Promise<T> {
+    return retrying(what, fn, { log: this.deps.log, stop: this.deps.stop, fields });
+  }
+
   private async ended(entry: ScheduledEntry, live: Live, runId: string | undefined, status: string): Promise<void> {
+    try {
+      await this.afterRun(entry, live, runId, status);
+    } catch (error) {
+      this.deps.log('error', 'schedule bookkeeping after a run failed', { schedule: entry.id, run_id: runId, error: errorText(error) });
+    }
+  }
+
+  private async afterRun(entry: ScheduledEntry, live: Live, runId: string | undefined, status: string): Promise<void> {
     live.running -= 1;
     if (status === 'failed' && entry.schedule.pauseOnFailure) {
-      await this.deps.store.schedules.pause(entry.id, `run ${runId ?? '?'} failed (pause_on_failure)`);
+      await this.again('pausing a schedule', () => this.deps.store.schedules.pause(entry.id, `run ${runId ?? '?'} failed (pause_on_failure)`), { schedule: entry.id });
       this.deps.log('warn', 'schedule paused: its run failed', { schedule: entry.id, run_id: runId });
       live.buffered = undefined;
       return;
@@ -138,7 +174,7 @@ export class Scheduler {
     if (buffered !== undefined && live.running === 0) {
       live.buffered = undefined;
       this.deps.log('info', 'schedule fired', { schedule: entry.id, fire_at: buffered, why: 'buffered' });
-      await this.start(entry, live, buffered);
+      await this.start(entry, live, buffered, true);
     }
   }
 }

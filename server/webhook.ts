@@ -33,56 +33,61 @@ export async function handleWebhook(ctx: RouteContext): Promise<void> {
     if (!check.ok) throw new HttpError(401, 'unauthorized', check.why);
     signature = check.v1;
   }
-  const deliveries = state.store.webhookDeliveries;
+const deliveries = state.store.webhookDeliveries;
   // An authenticated delivery's fate is written down for the console (never its signature or key).
   const refused = async (error: HttpError): Promise<HttpError> => {
     await deliveries.log({ path, mission: mission.name, outcome: 'refused', reason: error.message });
     return error;
   };
   const key = header('idempotency-key');
-  if (key !== undefined) {
-    if (key.length === 0 || key.length > 200) throw await refused(new HttpError(400, 'usage', 'Idempotency-Key must be 1 to 200 characters'));
-    if (!(await deliveries.claim(path, 'key', key))) {
-      const runId = await deliveries.runOf(path, 'key', key);
-      if (!runId) throw new HttpError(409, 'in_progress', 'a delivery with this Idempotency-Key is being started');
-      await deliveries.log({ path, mission: mission.name, outcome: 'duplicate', runId });
-      return sendJson(res, 200, { run_id: runId, duplicate: true });
-    }
-  }
-  const forget = async (): Promise<void> => {
-    if (key !== undefined) await deliveries.release(path, 'key', key);
-  };
-  if (signature !== undefined && !(await deliveries.claim(path, 'signature', signature))) {
-    await forget();
-    const earlier = await deliveries.runOf(path, 'signature', signature);
-    await deliveries.log({ path, mission: mission.name, outcome: 'replayed', ...(earlier ? { runId: earlier } : {}) });
-    throw new HttpError(409, 'replayed', 'this signature was used before (a replayed request)');
-  }
+  if (key !== undefined && (key.length === 0 || key.length > 200)) throw await refused(new HttpError(400, 'usage', 'Idempotency-Key must be 1 to 200 characters'));
   let inputs: Record<string, string>;
   try {
     const body = raw.length === 0 ? {} : (JSON.parse(raw.toString('utf8')) as unknown);
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(422, 'usage', 'the body must be a JSON object of the mission\'s inputs');
     inputs = inputsAsText(body as Record<string, unknown>);
   } catch (error) {
-    await forget();
     throw await refused(error instanceof HttpError ? error : new HttpError(400, 'usage', 'the body is not valid JSON'));
   }
   try {
     await checkRunInputs(project, mission.name, inputs);
   } catch (error) {
-    await forget();
     if (error instanceof SquadronError && error.code === 'usage') throw await refused(new HttpError(422, 'usage', error.message));
     throw error;
   }
   const runId = await newRunId();
   const delivery = { runId, path, mission: mission.name, inputs, createdAt: new Date().toISOString() };
-  // One transaction: a redelivery never finds its key bound to a run id that nothing will start.
-  await state.store.transaction(async (tx) => {
-    await tx.webhookDeliveries.accept(delivery);
-    await tx.webhookDeliveries.log({ path, mission: mission.name, outcome: 'accepted', runId });
-    if (key !== undefined) await tx.webhookDeliveries.setRun(path, 'key', key, runId);
-    if (signature !== undefined) await tx.webhookDeliveries.setRun(path, 'signature', signature, runId);
-  });
+  // One write transaction (one turn of the database's write lock): the key and the signature
+  // claimed, the delivery stored and logged, both bound to its run id. A replay rolls the key's claim
+  // back; a redelivery never finds its key bound to a run id that nothing will start.
+  let duplicate: string | null | undefined;
+  try {
+    duplicate = await state.store.transaction(async (tx): Promise<string | null | undefined> => {
+      const d = tx.webhookDeliveries;
+      if (key !== undefined && !(await d.claim(path, 'key', key))) {
+        const earlier = (await d.runOf(path, 'key', key)) ?? null;
+        if (earlier !== null) await d.log({ path, mission: mission.name, outcome: 'duplicate', runId: earlier });
+        return earlier;
+      }
+      if (signature !== undefined && !(await d.claim(path, 'signature', signature))) throw new HttpError(409, 'replayed', 'this signature was used before (a replayed request)');
+      await d.accept(delivery);
+      await d.log({ path, mission: mission.name, outcome: 'accepted', runId });
+      if (key !== undefined) await d.setRun(path, 'key', key, runId);
+      if (signature !== undefined) await d.setRun(path, 'signature', signature, runId);
+      return undefined;
+    });
+  } catch (error) {
+    if (error instanceof HttpError && error.code === 'replayed' && signature !== undefined) {
+      const earlier = await deliveries.runOf(path, 'signature', signature);
+      await deliveries.log({ path, mission: mission.name, outcome: 'replayed', ...(earlier ? { runId: earlier } : {}) });
+    }
+    throw error;
+  }
+  if (duplicate === null) throw new HttpError(409, 'in_progress', 'a delivery with this Idempotency-Key is being started');
+  if (duplicate !== undefined) return sendJson(res, 200, { run_id: duplicate, duplicate: true });
+  const forget = async (): Promise<void> => {
+    if (key !== undefined) await deliveries.release(path, 'key', key);
+  };
   sendJson(res, 202, { run_id: runId });
   // The run's refusal after the 202 (a missing credential, say) is logged; the sender may deliver again.
   startDelivery(state, state.log, delivery, forget);

@@ -14,13 +14,20 @@ export interface OpenDatabaseOptions {
   /** Told what a read-only SQLite open did or could not do (an upgrade applied, an old schema). */
   onNote?: (message: string) => void;
   redactor?: Redactor;
+  /**
+   * false: no fail-stop. For a long-lived service's own store (`squadron serve`), where a failed call
+   * (the database busy past busy_timeout, a dropped connection) fails that call only and the caller
+   * tries again later; a run's store always stops at its first failure.
+   */
+  failStop?: boolean;
 }
 
-/** The store, behind its fail-stop (failStop.ts): a database that fails under a call stops the store. */
+/** The store, behind its fail-stop (failStop.ts) unless told otherwise: a database that fails under a call stops the store. */
 export async function openDatabase(db: string, opts: OpenDatabaseOptions = {}): Promise<Store> {
+  const stop = opts.failStop === false ? (s: Store): Store => s : withFailStop;
   if (isPostgresUrl(db)) {
     const { openPostgresStore } = await import('./postgres/store.js');
-    return withFailStop(await openPostgresStore(db, opts.redactor ? { redactor: opts.redactor } : {}));
+    return stop(await openPostgresStore(db, opts.redactor ? { redactor: opts.redactor } : {}));
   }
-  return withFailStop(openStore(db, opts));
+  return stop(openStore(db, opts));
 }

@@ -36,5 +36,5 @@ async function uiCommand(io: CliIo, path: string | undefined, flags: UiFlags): P
   if (alone) io.stderr.write('note: no config here: showing the database alone (no schedules or triggers)\n');
   const db = runDbPath(io, project.graph.projectRoot, flags.db);
   const { serve } = await import('../../server/index.js');
-  return serve({ project, db, host: flags.host, port, env: io.env, stdout: io.stdout, stderr: io.stderr, drainMs: 10_000, recoverEveryMs: 60_000, ui: true });
+  return serve({ project, db, host: flags.host, port, env: io.env, stdout: io.stdout, stderr: io.stderr, drainMs: 10_000, recoverEveryMs: 60_000, maxRuns: 16, ui: true });
 }

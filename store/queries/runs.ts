@@ -48,6 +48,7 @@ const SET_CHANGES = sql<[changes: string, id: string]>('UPDATE runs SET config_c
 const BY_ID = sql<[id: string]>('SELECT * FROM runs WHERE id = $1');
 const LIST_ALL = sql<[limit: number | null]>((d) => runSummarySelect(d, ''));
 const LIST_MISSION = sql<[limit: number | null, mission: string]>((d) => runSummarySelect(d, 'WHERE mission = $2'));
+const LIST_RUNNING = sql<[limit: number], { id: string; mission: string }>((d) => `SELECT id, mission FROM runs WHERE status = 'running' ORDER BY started_at, ${creationTiebreak(d, 'id')} LIMIT $1`);
 const SET_STATUS = sql<[status: string, error: string | null, finishedAt: string | null, id: string]>('UPDATE runs SET status = $1, error = $2, finished_at = $3 WHERE id = $4');
 const REMOVE = sql<[id: string]>('DELETE FROM runs WHERE id = $1');
 const SET_BUDGET = sql<[budget: string, id: string]>('UPDATE runs SET budget_json = $1 WHERE id = $2');
@@ -60,7 +61,7 @@ const CLAIM_TRACE = sql<[candidate: string, id: string], { trace_context: unknow
 );
 
 export function createRunsRepo({ db, codec, now, stamp }: QueryContext): RunsRepo {
-  db.prepare(INSERT, UPDATE_CONFIG, SET_CHANGES, BY_ID, LIST_ALL, LIST_MISSION, SET_STATUS, REMOVE, SET_BUDGET, LATEST, CLAIM_TRACE);
+  db.prepare(INSERT, UPDATE_CONFIG, SET_CHANGES, BY_ID, LIST_ALL, LIST_MISSION, LIST_RUNNING, SET_STATUS, REMOVE, SET_BUDGET, LATEST, CLAIM_TRACE);
   const read = (row: unknown): RunRow => toRunRow(codec, parseRow(RawRun, 'runs', row));
   const notFound = (id: string): StoreError => new StoreError('NOT_FOUND', `no run ${id}`);
 
@@ -89,6 +90,9 @@ export function createRunsRepo({ db, codec, now, stamp }: QueryContext): RunsRep
       const limit = opts.limit ?? db.dialect.noLimit;
       const rows = opts.mission === undefined ? await db.all(LIST_ALL, [limit]) : await db.all(LIST_MISSION, [limit, opts.mission]);
       return rows.map((row) => toRunSummary(codec, parseRow(RawRunSummary, 'runs', row)));
+    },
+    async listRunning(limit) {
+      return (await db.all(LIST_RUNNING, [limit])).map((r) => ({ id: String(r.id), mission: String(r.mission) }));
     },
     async setStatus(id, status, error) {
       const terminal = status !== 'running';

@@ -23,6 +23,7 @@ const ACCEPT = sql<[runId: string, path: string, mission: string, inputs: string
 const PENDING = sql<[], { run_id: string; trigger_path: string; mission: string; inputs_json: unknown; created_at: unknown }>(
   'SELECT run_id, trigger_path, mission, inputs_json, created_at FROM webhook_runs ORDER BY created_at, run_id',
 );
+const IS_ACCEPTED = sql<[runId: string], { one: number }>('SELECT 1 AS one FROM webhook_runs WHERE run_id = $1');
 const SETTLE = sql<[runId: string]>('DELETE FROM webhook_runs WHERE run_id = $1');
 const LOG = sql<[path: string, mission: string, outcome: DeliveryOutcome, runId: string | null, reason: string | null, at: string]>(
   'INSERT INTO webhook_log (trigger_path, mission, outcome, run_id, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6::timestamptz)',
@@ -36,7 +37,7 @@ const RECENT = sql<[path: string, limit: number], { mission: unknown; outcome: u
 const OUTCOMES: readonly string[] = ['accepted', 'duplicate', 'replayed', 'refused'];
 
 export function createWebhookDeliveriesRepo({ db, codec, clock, now }: QueryContext): WebhookDeliveriesRepo {
-  db.prepare(CLAIM, SET_RUN, RELEASE, RUN_OF, ACCEPT, PENDING, SETTLE, LOG, REFUSE_STARTED, RECENT);
+  db.prepare(CLAIM, SET_RUN, RELEASE, RUN_OF, ACCEPT, PENDING, IS_ACCEPTED, SETTLE, LOG, REFUSE_STARTED, RECENT);
   return {
     async accept(d) {
       await db.run(ACCEPT, [d.runId, d.path, d.mission, JSON.stringify(d.inputs), d.createdAt]);
@@ -44,6 +45,9 @@ export function createWebhookDeliveriesRepo({ db, codec, clock, now }: QueryCont
     async pending() {
       const rows = await db.all(PENDING, []);
       return rows.map((r) => ({ runId: String(r.run_id), path: String(r.trigger_path), mission: String(r.mission), inputs: parseDeliveryInputs(String(r.inputs_json)), createdAt: String(r.created_at) }));
+    },
+    async isAccepted(runId) {
+      return (await db.get(IS_ACCEPTED, [runId])) !== undefined;
     },
     async settle(runId) {
       await db.run(SETTLE, [runId]);

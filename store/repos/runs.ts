@@ -21,6 +21,8 @@ export interface RunsRepo {
   get(id: string): Promise<RunRow | undefined>;
   /** Newest first, with usage totals, cost and task counts. */
   list(opts?: { limit?: number; mission?: string }): Promise<RunSummary[]>;
+  /** Ids of the runs stored `running`, oldest first (the candidates of a recovery pass: one light read, not every run's summary). */
+  listRunning(limit: number): Promise<{ id: string; mission: string }[]>;
   /** Sets finished_at for terminal states and clears it (and the error) for 'running'. */
   setStatus(id: string, status: RunStatus, error?: string): Promise<void>;
   /** Records which folder the run's workspace is (at creation, and when a resume accepts a new one). */

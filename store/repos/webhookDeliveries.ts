@@ -22,6 +22,8 @@ export interface WebhookDeliveriesRepo {
   runOf(path: string, kind: DeliveryKind, value: string): Promise<string | null | undefined>;
   /** Records an accepted delivery whose run (with this id) is still to be stored. */
   accept(d: AcceptedDelivery): Promise<void>;
+  /** Whether `runId` is an accepted delivery's run still to be stored. */
+  isAccepted(runId: string): Promise<boolean>;
   /** Accepted deliveries still waiting for their run, oldest first. */
   pending(): Promise<AcceptedDelivery[]>;
   /** The run of an accepted delivery is stored (or will never be): forget the row. */

@@ -104,7 +104,7 @@ describe('conversation scripts', () => {
     expect(first.message.parts[0]).toMatchObject({ type: 'tool_use', name: 'call_agent', input: { task: 'go' } });
     expect(script.unplayed()).toEqual(['"commander" (conversation 1): 1 of 2 left']);
     const call = first.message.parts[0] as Extract<Part, { type: 'tool_use' }>;
-    const answer: Message = { role: 'user', parts: [{ type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: 'result' }] }] };
+    const answer: Message = { role: 'user', parts: [{ type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: 'result' }], isError: false }] };
     const second = await client.complete({ ...commander, messages: [...commander.messages, first.message, answer] });
     expect(second.message.parts).toEqual([{ type: 'text', text: 'commander done' }]);
     expect(script.unplayed()).toEqual([]);
@@ -126,7 +126,7 @@ describe('conversation scripts', () => {
 
 describe('tool calls and their results, refused as the real APIs refuse them', () => {
   const call: Message = { role: 'assistant', parts: [{ type: 'tool_use', id: 'call_1', name: 'f', input: {} }] };
-  const result: Message = { role: 'user', parts: [{ type: 'tool_result', toolUseId: 'call_1', content: [{ type: 'text', text: 'ok' }] }] };
+  const result: Message = { role: 'user', parts: [{ type: 'tool_result', toolUseId: 'call_1', content: [{ type: 'text', text: 'ok' }], isError: false }] };
 
   it.each([
     ['Anthropic', (s: FakeModelServer) => createAnthropicClient({ apiKey: 'k', baseURL: s.url, retry: fastRetry }), '`tool_use` ids were found without `tool_result` blocks immediately after: call_1'],
