@@ -48,7 +48,7 @@ async function stop(s: ServeProcess): Promise<void> {
 }
 
 describe('runs prune on a database squadron serve wrote to', () => {
-  it('removes old runs, delivery log, signatures and fires but keeps the last fire and a key inside its window; past it a redelivery starts a new run', async () => {
+  it('removes old runs, delivery log, a signature and fires but keeps the last fire and a key inside its window; past it a redelivery starts a new run', async () => {
     const dir = tempDir('squadron-prune-serve-');
     cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
     const hcl = join(dir, 'mission.hcl');
@@ -83,17 +83,18 @@ describe('runs prune on a database squadron serve wrote to', () => {
         raw.close();
       }
     };
-    expect([count('runs'), count('webhook_log'), count('webhook_deliveries'), count('schedule_fires')]).toEqual([3, 2, 3, 2]);
+    // Kept: the key and the signature of the delivery that started a run (a refused body claims nothing).
+    expect([count('runs'), count('webhook_log'), count('webhook_deliveries'), count('schedule_fires')]).toEqual([3, 2, 2, 2]);
 
     // Two hours later by the prune's clock: everything but the key (7 days) and the last fire is old history.
     const later = { SQUADRON_CLOCK: new Date(Date.now() + 2 * HOUR).toISOString() };
-    const history = { webhook_log: 2, idempotency_keys: 0, signatures: 2, schedule_fires: 1, run_cancels: 0 };
+    const history = { webhook_log: 2, idempotency_keys: 0, signatures: 1, schedule_fires: 1, run_cancels: 0 };
     const dry = await runCli(['runs', 'prune', '--older-than', '0m', '--dry-run', '--json'], { cwd: dir, env: later });
     expect(dry.code, dry.stderr).toBe(0);
     const planned = JSON.parse(dry.stdout) as { runs: unknown[]; history: Record<string, number> };
     expect(planned.runs).toHaveLength(3);
     expect(planned.history).toMatchObject(history);
-    expect([count('runs'), count('webhook_log'), count('webhook_deliveries'), count('schedule_fires')]).toEqual([3, 2, 3, 2]);
+    expect([count('runs'), count('webhook_log'), count('webhook_deliveries'), count('schedule_fires')]).toEqual([3, 2, 2, 2]);
     const done = await runCli(['runs', 'prune', '--older-than', '0m', '--json'], { cwd: dir, env: later });
     expect(done.code, done.stderr).toBe(0);
     expect((JSON.parse(done.stdout) as { history: Record<string, number> }).history).toMatchObject(history);
