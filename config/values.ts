@@ -152,6 +152,13 @@ export function varsObject(scope: Scope): ObjectValue {
   return vars;
 }
 
+/** The names of the secret variables with a value: what the evaluator marks (undefined: none). */
+function secretVariables(scope: Scope): Set<string> | undefined {
+  let names: Set<string> | undefined;
+  for (const [name, d] of scope.symbols.vars) if (d.variable.secret && d.variable.value !== undefined) (names ??= new Set()).add(name);
+  return names;
+}
+
 /**
  * Checks and evaluates an expression. Returns undefined when a problem was reported (or the value
  * is unknown at load time, which callers that expect a known value treat as already reported).
@@ -172,7 +179,9 @@ export function evaluateValue(expr: Expression, scope: Scope, diags: Diagnostic[
     variables['inputs'] = inputs;
   }
   if (rules.item === 'readable') for (const name of ITEM_ROOTS) variables[name] = unknown;
-  const result = evaluate(expr, { variables, functions: scope.functions });
+  const sensitive = rules.roots.includes('vars') ? secretVariables(scope) : undefined;
+  const result = evaluate(expr, sensitive === undefined ? { variables, functions: scope.functions } : { variables, functions: scope.functions, sensitive: { vars: sensitive } });
+  if (result.sensitive !== undefined && result.sensitive.length > 0) scope.symbols.sensitive.push(...result.sensitive);
   diags.push(...result.diagnostics);
   if (result.diagnostics.some((d) => d.severity === 'error')) return undefined;
   return result.value;
