@@ -123,4 +123,53 @@ mission "m" {
       await model.close();
     }
   }, 300_000);
+
+  it('a builtin HTTP error names its URL without the query, the user info, or any secret or computed value in the path', async () => {
+    // A space, a non-ASCII letter and a colon: the URL's own path encoding keeps `:` as it is.
+    const P = 'sé cret:42x';
+    const pathForm = (text: string): string => new URL(`http://h/${text}`).pathname.slice(1);
+    const url = `http://user:${encodeURIComponent(P)}@127.0.0.1:1/v1/${encodeURIComponent(P)}/${pathForm(P.toUpperCase())}/items?key=${encodeURIComponent(P)}`;
+    let result = '';
+    const script = turnScript({
+      'commander of task "t"': [callAgent('worker', 'Fetch it.'), (req) => taskComplete(`worker said: ${lastToolResult(req)}`)],
+      'worker agent of task "t"': [
+        { toolCalls: [{ name: 'builtins_http_get', input: { url } }] },
+        (req) => {
+          result = lastToolResult(req);
+          return { text: `the call said: ${result}` };
+        },
+      ],
+    });
+    const model = await startFakeModelServer({ respond: script.respond });
+    try {
+      const dir = writeProject({
+        'mission.hcl': `${LOCAL_HTTP}${fakeModelBlock(model)}
+variable "p" {
+  secret = true
+}
+mission "m" {
+  commander { model = models.fake.claude_haiku_4_5 }
+  task "t" {
+    objective = "Fetch the items under \${upper(vars.p)}."
+    tools     = [builtins.http.get]
+  }
+}
+`,
+      });
+      const run = await runCli(['run', dir, '--json'], { cwd: dir, env: { SQUADRON_VAR_p: P }, timeoutMs: 200_000 });
+      expect(script.problems).toEqual([]);
+      expect(run.code, run.stderr).toBe(0);
+      // What the model read: the error, its URL's path masked in both its raw and computed forms.
+      expect(result).toMatch(/^HTTP GET http:\/\/\*\*\*@127\.0\.0\.1:1\/v1\/\[REDACTED:vars\.p\]\/\[REDACTED:vars\.p#1\]\/items\?… failed: .*ECONNREFUSED/);
+      const forms = [P, encodeURIComponent(P), pathForm(P), P.toUpperCase(), pathForm(P.toUpperCase()), encodeURIComponent(P.toUpperCase())];
+      const atRest = files(join(dir, '.squadron'));
+      for (const form of forms) {
+        expect(result.includes(form), `the model read ${form}`).toBe(false);
+        for (const file of atRest) expect(readFileSync(file).includes(Buffer.from(form)), `${file} holds ${form}`).toBe(false);
+        expect(run.stdout.includes(form) || run.stderr.includes(form), `run output holds ${form}`).toBe(false);
+      }
+    } finally {
+      await model.close();
+    }
+  }, 300_000);
 });
