@@ -152,6 +152,26 @@ export function varsObject(scope: Scope): ObjectValue {
   return vars;
 }
 
+/**
+ * REF017 (a warning) when the value just read (`since` = scope.symbols.sensitive.length before) read
+ * a secret: `what` is text the model is sent (an objective, a personality), so the model's provider
+ * receives the secret even though the database, the logs and the terminal show its placeholder.
+ */
+export function warnModelReadsSecret(attr: Attribute, scope: Scope, since: number, diags: Diagnostic[], what: string): void {
+  const read = scope.symbols.sensitive.slice(since);
+  if (read.length === 0) return;
+  const names = [...new Set(read.map((s) => s.name))].join(', ');
+  diags.push(
+    diagnosticAt(
+      attr.expr.range,
+      'warning',
+      'REF017',
+      `${what} in ${scope.where} reads ${names}: the model is sent its value (it is redacted from everything stored and printed)`,
+      'a secret reaches a service through a tool, where the model never sees it: a custom tool\'s headers or url, an MCP server\'s env or headers',
+    ),
+  );
+}
+
 /** The names of the secret variables with a value: what the evaluator marks (undefined: none). */
 function secretVariables(scope: Scope): Set<string> | undefined {
   let names: Set<string> | undefined;
