@@ -152,21 +152,34 @@ export function varsObject(scope: Scope): ObjectValue {
   return vars;
 }
 
+/** Where the reads of secrets stood before a value was read (see warnModelReadsSecret). */
+export interface SecretReads {
+  sensitive: number;
+  unset: ReadonlyMap<string, number>;
+}
+
+export function secretReads(scope: Scope): SecretReads {
+  return { sensitive: scope.symbols.sensitive.length, unset: scope.symbols.unsetVariables === 'unknown' ? unsetUseCounts(scope) : new Map() };
+}
+
 /**
- * REF017 (a warning) when the value just read (`since` = scope.symbols.sensitive.length before) read
- * a secret: `what` is text the model is sent (an objective, a personality), so the model's provider
- * receives the secret even though the database, the logs and the terminal show its placeholder.
+ * REF017 (a warning) when the value read since `before` read a secret (with its value, or without
+ * one where validate and plan leave it unknown): `what` is text the model is sent (an objective, a
+ * personality), so the model's provider receives the secret even though the database, the logs and
+ * the terminal show its placeholder.
  */
-export function warnModelReadsSecret(attr: Attribute, scope: Scope, since: number, diags: Diagnostic[], what: string): void {
-  const read = scope.symbols.sensitive.slice(since);
-  if (read.length === 0) return;
-  const names = [...new Set(read.map((s) => s.name))].join(', ');
+export function warnModelReadsSecret(attr: Attribute, scope: Scope, before: SecretReads, diags: Diagnostic[], what: string): void {
+  const names = new Set(scope.symbols.sensitive.slice(before.sensitive).map((s) => s.name));
+  if (scope.symbols.unsetVariables === 'unknown') {
+    for (const name of unsetVariablesSince(scope, before.unset)) if (scope.symbols.vars.get(name)?.variable.secret === true) names.add(`vars.${name}`);
+  }
+  if (names.size === 0) return;
   diags.push(
     diagnosticAt(
       attr.expr.range,
       'warning',
       'REF017',
-      `${what} in ${scope.where} reads ${names}: the model is sent its value (it is redacted from everything stored and printed)`,
+      `${what} in ${scope.where} reads ${[...names].sort().join(', ')}: the model is sent its value (it is redacted from everything stored and printed)`,
       'a secret reaches a service through a tool, where the model never sees it: a custom tool\'s headers or url, an MCP server\'s env or headers',
     ),
   );

@@ -47,6 +47,9 @@ ${withMission('  task "a" {\n    objective = "Use key ${vars.t} for ${vars.regio
   expect(r.graph).toBeDefined();
   expect(codes(r).filter((c) => c.includes('REF017'))).toEqual([`w:REF017@${at(src, '"Sign with')}`, `w:REF017@${at(src, '"Use key')}`]);
   expect(r.diagnostics.find((d) => d.code === 'REF017')!.message).toContain('reads vars.t: the model is sent its value');
+  // validate without the secret's value warns the same (the value is unknown, the read is not).
+  const unchecked = loadHcl(src, { unsetVariables: 'unknown' });
+  expect(codes(unchecked).filter((c) => c.includes('REF017'))).toEqual([`w:REF017@${at(src, '"Sign with')}`, `w:REF017@${at(src, '"Use key')}`]);
   // A value that reads no secret warns of nothing.
   expect(codes(loadHcl(withMission('  task "a" {\n    objective = "Plain."\n    tools = [builtins.utils.current_time]\n  }'))).filter((c) => c.includes('REF017'))).toEqual([]);
 });
