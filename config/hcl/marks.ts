@@ -43,6 +43,9 @@ const CONSTRUCTORS: ReadonlySet<Expression['kind']> = new Set(['Tuple', 'Object'
 /** Reports the strings of `value`, computed by `e` from the secret `name`. */
 export function recordMarked(marks: MarkState, e: Expression, value: Value, name: string): void {
   if (CONSTRUCTORS.has(e.kind)) return;
+  // `vars` itself (or `vars[k]` of an unknown k) holds the plain variables too: what is computed
+  // from it is marked, its own values are not all secrets.
+  if (e.kind === 'ScopeTraversal' && typeof value !== 'string') return;
   const stack: Value[] = [value];
   while (stack.length > 0) {
     const v = stack.pop()!;

@@ -31,6 +31,8 @@ describe('marks', () => {
 
   it('leaves unmarked what reads no secret, and the literal text around a secret in a template', () => {
     expect(marked('upper(vars.pub)')).toEqual([]);
+    // The whole `vars` is read, so what is computed from it is marked, not each plain variable in it.
+    expect(values('jsonencode(vars)')).toEqual(['{"n":"7","pub":"public","s":"sekret-1"}']);
     // The template itself is not marked: its secret part is, so "Bearer " stays readable.
     expect(values('"Bearer ${vars.s}"')).toEqual(['sekret-1']);
     expect(values('{ Accept = "json", X-Key = upper(vars.s) }')).toEqual(['sekret-1', 'SEKRET-1']);
