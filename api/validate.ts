@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { sortDiagnostics } from '../config/diagnostics.js';
 import type { McpServer, Mission, PluginBlock } from '../config/graph.js';
 import type { LoadResult } from '../config/load.js';
-import type { McpToolLister, McpToolListing } from '../config/mcpCheck.js';
+import type { McpListWant, McpToolLister, McpToolListing } from '../config/mcpCheck.js';
 import type { PluginToolLister } from '../config/pluginCheck.js';
 import { mcpToolCacheDir } from '../config/projectLayout.js';
 import { testFileProblems, type MissionShape } from '../config/testCheck.js';
@@ -94,12 +94,12 @@ function startingPluginLister(path: string): PluginToolLister {
  */
 function cachingMcpLister(path: string, offline: boolean): McpToolLister {
   let root: string | undefined;
-  return async (server: McpServer, want?: { prompts: boolean }) => {
+  return async (server: McpServer, want?: McpListWant) => {
     try {
       // Asked only after the config loaded, so `path` exists; worked out once for all servers.
       root ??= statSync(path).isDirectory() ? path : dirname(path);
       const { listToolsCached } = await import('../runtime/tools/mcp/mcpToolCache.js');
-      const listed = await listToolsCached(server, mcpToolCacheDir(root), offline ? { offline: true } : { refresh: true, cwd: root, prompts: want?.prompts === true });
+      const listed = await listToolsCached(server, mcpToolCacheDir(root), offline ? { offline: true } : { refresh: true, cwd: root, prompts: want?.prompts === true, allowedHosts: want?.allowedHosts ?? [] });
       const usable = offline ? listed.fromCache : listed.fresh === true;
       if (!usable) return { error: listed.error ?? 'no tool list' };
       const listing: McpToolListing = { tools: listed.tools.filter((t) => !t.taskRequired).map((t) => t.name), taskOnly: listed.tools.filter((t) => t.taskRequired).map((t) => t.name) };

@@ -52,6 +52,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   REF014: 'A custom tool field references something other than its inputs and the variables.',
   REF015: 'Two tools given to one agent have the same API name (the name the model calls), e.g. mcp.x.a_b and mcp.x_a.b.',
   REF016: 'An approval list names a tool that the task (its worker or agents) or the agent does not hold.',
+  REF017: "An objective or an agent's personality reads a secret variable (or a value computed from one): the model is sent it, while everything stored and printed holds a placeholder (warning).",
   // Graph: mission structure and work assignment.
   GRA001: 'A mission has no tasks.',
   GRA002: 'A task has no work source (no tools, no task agents, no mission agents).',

@@ -554,6 +554,17 @@ export interface MissionGraph {
    * (refused by default; see core/hostPolicy.ts). Always set by the loader.
    */
   allowedHosts?: string[];
+  /**
+   * Values the config computes from a secret (`upper(vars.s)`, `base64encode("u:${vars.p}")`), each
+   * named after its secret with its number (`vars.s#1`): redacted wherever the secret is (absent: none).
+   */
+  derivedSecrets?: DerivedSecret[];
+}
+
+/** A value computed from a secret at load time; `name` is its placeholder's (`vars.token#1`). */
+export interface DerivedSecret {
+  name: string;
+  value: string;
 }
 
 /** `storage { backend, path, conn_string }`: a SQLite file (absolute) or a PostgreSQL connection string. */

@@ -11,7 +11,7 @@ import { dropSyntaxCascades } from './syntaxCascade.js';
 import { capDiagnostics, sortDiagnostics } from './diagnostics.js';
 import { discoverFiles, parseFiles, type SkippedPath } from './files.js';
 import type { Mission, MissionGraph } from './graph.js';
-import { secretValues, type NamedSecret } from './secrets.js';
+import { derivedSecrets, secretValues, type NamedSecret } from './secrets.js';
 import { loadAllowedHosts } from './stages/allowedHosts.js';
 import { makeLoadFunction } from './loadFunction.js';
 import { checkModelUses } from './modelUsage.js';
@@ -289,7 +289,8 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
   }
 
   const diagnostics = capDiagnostics(dropSyntaxCascades(sortDiagnostics(diags), syntaxErrorFiles));
-  const secrets = secretValues(variables, models);
+  const derived = derivedSecrets(ctx.symbols.sensitive, variables);
+  const secrets = secretValues(variables, models, derived);
   if (hasErrors(diagnostics)) return { diagnostics, sources, loaded, secrets };
   const graph: MissionGraph = {
     projectRoot: found.projectRoot,
@@ -310,6 +311,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadResult {
     ...(storage ? { storage } : {}),
     ...(memories.length > 0 ? { memories } : {}),
     ...(packets.length > 0 ? { packets } : {}),
+    ...(derived.length > 0 ? { derivedSecrets: derived } : {}),
   };
   return { graph: deepFreeze(graph), diagnostics, sources, loaded, secrets };
 }

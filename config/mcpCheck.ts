@@ -16,7 +16,19 @@ import { RESOURCES_TOOL } from './toolRefs.js';
  * Lists a server's tool names, or says why it could not. `taskOnly`: tools the server offers that
  * only run as MCP tasks, which Squadron leaves out (reported as MCP003 warnings).
  */
-export type McpToolLister = (server: McpServer, want?: { prompts: boolean }) => Promise<string[] | McpToolListing | { error: string }>;
+export type McpToolLister = (server: McpServer, want?: McpListWant) => Promise<string[] | McpToolListing | { error: string }>;
+
+export interface McpListWant {
+  prompts: boolean;
+  /**
+   * The project's `allowed_hosts`: a remote server is reached under the host policy, as a run
+   * reaches it (loopback, private and link-local addresses refused unless listed).
+   */
+  allowedHosts: readonly string[];
+}
+
+/** How the host policy's refusal reads (core/hostPolicy.ts refusedAddress). */
+const HOST_REFUSED = /refused unless allowed_hosts lists them/;
 
 export interface McpToolListing {
   tools: string[];
@@ -50,7 +62,7 @@ export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLis
   const listed = await Promise.all(
     servers.map(async (s) => {
       try {
-        return [s, await lister(s, { prompts: promptRefs.some((r) => r.server === s.name) })] as const;
+        return [s, await lister(s, { prompts: promptRefs.some((r) => r.server === s.name), allowedHosts: graph.allowedHosts ?? [] })] as const;
       } catch (err) {
         return [s, { error: err instanceof Error ? err.message : String(err) }] as const;
       }
@@ -69,7 +81,15 @@ export async function checkMcpReferences(graph: MissionGraph, lister: McpToolLis
       diags.push(
         cached
           ? diagnosticAt(at, severity, 'MCP002', `mcp server "${server.name}" was not contacted (offline), so its tool references are unchecked: ${error}`, 'validate without --offline to check them')
-          : diagnosticAt(at, severity, 'MCP002', `mcp server "${server.name}" could not be contacted to list its tools: ${error}`, 'check the command or url, or validate with --offline to skip this check'),
+          : diagnosticAt(
+              at,
+              severity,
+              'MCP002',
+              `mcp server "${server.name}" could not be contacted to list its tools: ${error}`,
+              HOST_REFUSED.test(error)
+                ? `the host policy refuses this server's address: list its host in the project's allowed_hosts to reach it on purpose (squadron docs security)`
+                : 'check the command or url, or validate with --offline to skip this check',
+            ),
       );
       continue;
     }

@@ -2,7 +2,7 @@
 // namespaces it may reference. A stage sees only what earlier stages resolved, so a reference to a
 // later namespace is an error that says where that namespace becomes available.
 
-import type { HclFunction } from './hcl/value.js';
+import type { HclFunction, SensitiveString } from './hcl/value.js';
 import type { Diagnostic, Range } from './hcl/diagnostic.js';
 import type { MemoryBlock, PacketBlock, PluginBlock, PluginToolReference } from './graph.js';
 import type { AgentSpec, CustomTool, McpPromptReference, McpServer, McpToolReference, MissionInput, ModelBlock, ModelRef, Skill, ToolRefWithProvenance, Toolset, VariableValue, WorkerSpec } from './graph.js';
@@ -78,6 +78,8 @@ export interface Symbols {
   unsetVariables: 'error' | 'unknown';
   /** With `unsetVariables: 'unknown'`, where each variable without a value is used. */
   unsetUses: Map<string, Range[]>;
+  /** Every string a value computed from a secret variable, in load order (the evaluator's marks). */
+  sensitive: SensitiveString[];
 }
 
 export interface ModelUse {
@@ -91,6 +93,7 @@ export function emptySymbols(unsetVariables: Symbols['unsetVariables'] = 'error'
   return {
     unsetVariables,
     unsetUses: new Map(),
+    sensitive: [],
     vars: new Map(),
     models: new Map(),
     mcp: new Map(),

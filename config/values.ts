@@ -152,6 +152,46 @@ export function varsObject(scope: Scope): ObjectValue {
   return vars;
 }
 
+/** Where the reads of secrets stood before a value was read (see warnModelReadsSecret). */
+export interface SecretReads {
+  sensitive: number;
+  unset: ReadonlyMap<string, number>;
+}
+
+export function secretReads(scope: Scope): SecretReads {
+  return { sensitive: scope.symbols.sensitive.length, unset: scope.symbols.unsetVariables === 'unknown' ? unsetUseCounts(scope) : new Map() };
+}
+
+/**
+ * REF017 (a warning) when the value read since `before` read a secret (with its value, or without
+ * one where validate and plan leave it unknown): `what` is text the model is sent (an objective, a
+ * personality), so the model's provider receives the secret even though the database, the logs and
+ * the terminal show its placeholder.
+ */
+export function warnModelReadsSecret(attr: Attribute, scope: Scope, before: SecretReads, diags: Diagnostic[], what: string): void {
+  const names = new Set(scope.symbols.sensitive.slice(before.sensitive).map((s) => s.name));
+  if (scope.symbols.unsetVariables === 'unknown') {
+    for (const name of unsetVariablesSince(scope, before.unset)) if (scope.symbols.vars.get(name)?.variable.secret === true) names.add(`vars.${name}`);
+  }
+  if (names.size === 0) return;
+  diags.push(
+    diagnosticAt(
+      attr.expr.range,
+      'warning',
+      'REF017',
+      `${what} in ${scope.where} reads ${[...names].sort().join(', ')}: the model is sent its value (it is redacted from everything stored and printed)`,
+      'a secret reaches a service through a tool, where the model never sees it: a custom tool\'s headers or url, an MCP server\'s env or headers',
+    ),
+  );
+}
+
+/** The names of the secret variables with a value: what the evaluator marks (undefined: none). */
+function secretVariables(scope: Scope): Set<string> | undefined {
+  let names: Set<string> | undefined;
+  for (const [name, d] of scope.symbols.vars) if (d.variable.secret && d.variable.value !== undefined) (names ??= new Set()).add(name);
+  return names;
+}
+
 /**
  * Checks and evaluates an expression. Returns undefined when a problem was reported (or the value
  * is unknown at load time, which callers that expect a known value treat as already reported).
@@ -172,7 +212,9 @@ export function evaluateValue(expr: Expression, scope: Scope, diags: Diagnostic[
     variables['inputs'] = inputs;
   }
   if (rules.item === 'readable') for (const name of ITEM_ROOTS) variables[name] = unknown;
-  const result = evaluate(expr, { variables, functions: scope.functions });
+  const sensitive = rules.roots.includes('vars') ? secretVariables(scope) : undefined;
+  const result = evaluate(expr, sensitive === undefined ? { variables, functions: scope.functions } : { variables, functions: scope.functions, sensitive: { vars: sensitive } });
+  if (result.sensitive !== undefined && result.sensitive.length > 0) scope.symbols.sensitive.push(...result.sensitive);
   diags.push(...result.diagnostics);
   if (result.diagnostics.some((d) => d.severity === 'error')) return undefined;
   return result.value;

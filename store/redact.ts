@@ -49,7 +49,7 @@ const MAX_ESCAPE_LEVEL = 3;
 
 // Matches, left to right: an escaped literal, or a placeholder with an optional escape-level marker
 // (`:json` is level 1, `:json2` level 2, …).
-const RESTORE_PATTERN = /\[REDACTED:(?::|([^\]\s:]+)(:json([2-9])?|:url|:form|:b64|:b64url|:b64at[0-2]|:b64urlat[0-2])?\])/g;
+const RESTORE_PATTERN = /\[REDACTED:(?::|([^\]\s:]+)(:json([2-9])?|:url|:path|:form|:b64|:b64url|:b64at[0-2]|:b64urlat[0-2])?\])/g;
 
 /**
  * The encoded forms a secret travels in besides JSON: percent-encoded in a URL (path or query, and
@@ -58,6 +58,9 @@ const RESTORE_PATTERN = /\[REDACTED:(?::|([^\]\s:]+)(:json([2-9])?|:url|:form|:b
  */
 const WHOLE_ENCODINGS: readonly (readonly [marker: string, encode: (value: string) => string])[] = [
   [':url', (v) => encodeURIComponent(v)],
+  // As a URL writes it in a path (WHATWG's path percent-encode set): `:` `@` `&` `=` `+` `$` `,` `;`
+  // `!` `'` `(` `)` `*` `[` `]` `|` stay as they are, which encodeURIComponent would encode.
+  [':path', (v) => pathEncode(v)],
   [':form', (v) => new URLSearchParams([['', v]]).toString().slice(1)],
   [':b64', (v) => Buffer.from(v, 'utf8').toString('base64')],
   // Unpadded, as JWTs and URL tokens write it.
@@ -252,6 +255,18 @@ function jsonEscape(value: string): string {
 function asciiJsonEscape(value: string): string {
   return jsonEscape(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** Percent-encodes (UTF-8) controls, space, non-ASCII and `"#<>?^\`{}`, as a URL writes a path. */
+function pathEncode(value: string): string {
+  let out = '';
+  for (const ch of value) {
+    const code = ch.codePointAt(0)!;
+    if (code > 0x20 && code < 0x7f && !PATH_ENCODED.has(ch)) out += ch;
+    else for (const byte of Buffer.from(ch, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+const PATH_ENCODED: ReadonlySet<string> = new Set(['"', '#', '<', '>', '?', '^', '`', '{', '}']);
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

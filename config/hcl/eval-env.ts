@@ -5,6 +5,7 @@
 import type { Expression } from './ast.js';
 import type { Diagnostic, Range } from './diagnostic.js';
 import { diagnosticAt } from './diagnostic.js';
+import type { MarkState } from './marks.js';
 import type { EvalContext, Value } from './value.js';
 
 export interface Env {
@@ -13,12 +14,14 @@ export interface Env {
   readonly locals: Record<string, Value> | undefined;
   readonly diags: Diagnostic[];
   readonly evalExpr: (e: Expression, env: Env) => Value;
+  /** Sensitivity marks, when the context names secret values (marks.ts). */
+  readonly marks: MarkState | undefined;
 }
 
 export function withLocals(env: Env, vars: Record<string, Value>): Env {
   const locals = Object.create(env.locals ?? null) as Record<string, Value>;
   for (const k of Object.keys(vars)) locals[k] = vars[k]!;
-  return { ctx: env.ctx, locals, diags: env.diags, evalExpr: env.evalExpr };
+  return { ctx: env.ctx, locals, diags: env.diags, evalExpr: env.evalExpr, marks: env.marks };
 }
 
 export function report(env: Env, range: Range, code: string, message: string, hint?: string): void {

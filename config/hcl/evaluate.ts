@@ -13,14 +13,16 @@ import { applySteps } from './eval-steps.js';
 import { evalTemplate } from './eval-template.js';
 import { nfc } from './nfc.js';
 import { FAILED, index } from './eval-traversal.js';
+import { markState, recordMarked, traversalMark } from './marks.js';
 import { didYouMean } from './suggest.js';
 import { isUnknown, unknown, type EvalContext, type EvalResult, type Value } from './value.js';
 
 export function evaluate(expr: Expression, ctx: EvalContext): EvalResult {
-  const env: Env = { ctx, locals: undefined, diags: [], evalExpr };
+  const marks = markState(ctx.sensitive);
+  const env: Env = { ctx, locals: undefined, diags: [], evalExpr, marks };
   try {
     const value = evalExpr(expr, env);
-    return { value, diagnostics: env.diags };
+    return marks === undefined ? { value, diagnostics: env.diags } : { value, diagnostics: env.diags, sensitive: marks.found };
   } catch (err) {
     // The parser bounds nesting, but a value can still be built deeper than the stack allows
     // (jsondecode of a document nested 20,000 levels) or larger than a string may be: that is
@@ -31,7 +33,20 @@ export function evaluate(expr: Expression, ctx: EvalContext): EvalResult {
   }
 }
 
+/** Evaluates `e`; with marks, also what it read of a secret, reported and passed up to its parent. */
 function evalExpr(e: Expression, env: Env): Value {
+  const marks = env.marks;
+  if (marks === undefined) return evalNode(e, env);
+  const outer = marks.current;
+  marks.current = undefined;
+  const value = evalNode(e, env);
+  const mine = marks.current;
+  marks.current = outer ?? mine;
+  if (mine !== undefined) recordMarked(marks, e, value, mine);
+  return value;
+}
+
+function evalNode(e: Expression, env: Env): Value {
   switch (e.kind) {
     case 'Literal':
       // The parser's placeholder for a broken expression: its syntax error says it all.
@@ -91,11 +106,15 @@ function lookupRoot(e: ScopeTraversalExpr, env: Env): Value | typeof FAILED {
 function evalScopeTraversal(e: ScopeTraversalExpr, env: Env): Value {
   const root = lookupRoot(e, env);
   if (root === FAILED) return unknown;
+  if (env.marks !== undefined && (env.locals === undefined || !(e.root in env.locals))) env.marks.current ??= traversalMark(env.marks, e);
   return e.steps.length === 0 ? root : applySteps(env, root, e.steps);
 }
 
 function evalConditional(e: ConditionalExpr, env: Env): Value {
+  // The condition's mark stays with the condition: the value chosen is not computed from it.
+  const before = env.marks?.current;
   const c = evalExpr(e.condition, env);
+  if (env.marks !== undefined) env.marks.current = before;
   if (isUnknown(c)) {
     // Both branches are checked for errors, but the result is not known yet.
     evalExpr(e.trueExpr, env);

@@ -41,6 +41,18 @@ export const stringFunctions: Record<string, HclFunction> = {
   // Terraform's urlencode (Go's url.QueryEscape): every byte but letters, digits and -_.~ is
   // percent-encoded as UTF-8, a space becomes +.
   urlencode: fn(1, 1, (a) => encodeURIComponent(argString(a, 0)).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+')),
+  // Terraform's: the UTF-8 bytes in standard base64 (a Basic auth header: base64encode("u:${vars.p}")).
+  base64encode: fn(1, 1, (a) => Buffer.from(argString(a, 0), 'utf8').toString('base64')),
+  base64decode: fn(1, 1, (a) => {
+    const text = argString(a, 0);
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) throw new FunctionError('the argument is not valid base64.', 0);
+    const bytes = Buffer.from(text, 'base64');
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      throw new FunctionError('the decoded bytes are not valid UTF-8.', 0);
+    }
+  }),
   lower: fn(1, 1, (a) => argString(a, 0).toLowerCase()),
   trimspace: fn(1, 1, (a) => trimSpace(argString(a, 0))),
   title: fn(1, 1, (a) => title(argString(a, 0))),

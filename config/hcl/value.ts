@@ -64,9 +64,22 @@ export interface EvalContext {
   /** Root variables: `vars`, `inputs`, `item`, … Anything absent is an "Unknown variable" error. */
   variables: Record<string, Value>;
   functions: Record<string, HclFunction>;
+  /**
+   * Marked values (marks.ts): root → the names under it that are secret (`vars` → {token}). What is
+   * computed from them is reported in EvalResult.sensitive.
+   */
+  sensitive?: Readonly<Record<string, ReadonlySet<string>>>;
+}
+
+/** A string computed from a secret: `name` is the secret it was read from (`vars.token`). */
+export interface SensitiveString {
+  name: string;
+  value: string;
 }
 
 export interface EvalResult {
   value: Value;
   diagnostics: Diagnostic[];
+  /** With EvalContext.sensitive: every string computed from a marked value (the marked values read too). */
+  sensitive?: SensitiveString[];
 }

@@ -11,7 +11,7 @@ import { resolveModelRef, resolveNameList, resolveToolList } from '../references
 import { blockHeader, checkBlockName, decodeBody, locationOf, type BlockSchema } from '../schema.js';
 import { loadNamedBlocks } from './namedBlocks.js';
 import { scopeFor, type LoadContext, type Scope } from '../scope.js';
-import { readInteger, readString, readText } from '../values.js';
+import { readInteger, readString, readText, secretReads, warnModelReadsSecret } from '../values.js';
 import { suggestionHint } from '../suggest.js';
 import type { Attribute } from '../hcl/ast.js';
 import { exactList } from '../exactList.js';
@@ -93,7 +93,10 @@ export function loadAgent(block: Block, kind: AgentSpec['scope'], scope: Scope, 
   const a = (n: string) => body.attrs.get(n);
   const modelAttr = a('model');
   const model = modelAttr === undefined ? undefined : resolveModelRef(modelAttr, scope, ctx.diags);
+  const since = secretReads(scope);
   const personality = readText(a('personality'), scope, ctx.diags);
+  const personalityAttr = a('personality');
+  if (personalityAttr !== undefined) warnModelReadsSecret(personalityAttr, scope, since, ctx.diags, 'the personality');
   const toolsAttr = a('tools');
   const tools = toolsAttr === undefined ? [] : resolveToolList(toolsAttr, `agent:${name}`, scope, ctx.diags);
   // Go's agent-scoped `skill "n" { … }`: the agent's own, loadable by it alone (and listable in its skills).

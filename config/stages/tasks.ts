@@ -13,7 +13,7 @@ import type { LoadContext, Scope } from '../scope.js';
 import type { MissionContext } from './missionContext.js';
 
 export type { MissionContext } from './missionContext.js';
-import { evaluateValue, readBool, readInteger, readString, toStringValue, type ValueRules } from '../values.js';
+import { evaluateValue, readBool, readInteger, readString, toStringValue, secretReads, warnModelReadsSecret, type ValueRules } from '../values.js';
 import { loadIterator } from './iterator.js';
 import { coversToolRef } from '../toolRefs.js';
 import { readReasoning } from './agents.js';
@@ -256,6 +256,7 @@ function itemRule(task: string, block: Block | undefined, iterator: IteratorSpec
 
 /** Objectives are rendered at run time with only inputs, vars (and a parallel item): check that now, all unknown. */
 function checkObjective(attr: Attribute, mission: MissionContext, scope: Scope, ctx: LoadContext, item: ValueRules['item']): void {
+  const since = secretReads(scope);
   const v = evaluateValue(attr.expr, { ...scope, functions: ctx.runtimeFunctions }, ctx.diags, {
     roots: ['vars', 'inputs'],
     inputs: mission.inputNames,
@@ -266,6 +267,7 @@ function checkObjective(attr: Attribute, mission: MissionContext, scope: Scope, 
       hint: 'objectives are rendered when the task starts, with only the mission inputs and variables in scope',
     },
   });
+  warnModelReadsSecret(attr, scope, since, ctx.diags, 'the objective');
   if (v !== undefined) toStringValue(v, attr.expr.range, ctx.diags);
 }
 

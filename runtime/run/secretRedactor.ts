@@ -7,7 +7,7 @@ import { createSecretRedactor, MIN_SECRET_LENGTH, type Redactor } from '../../st
 
 /** Throws SecretValueError for a secret variable shorter than MIN_SECRET_LENGTH (the loader's SCH018). */
 export function secretRedactor(graph: MissionGraph): Redactor {
-  return createSecretRedactor(secretValues(graph.variables, graph.models));
+  return createSecretRedactor(secretValues(graph.variables, graph.models, graph.derivedSecrets));
 }
 
 /**

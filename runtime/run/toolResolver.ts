@@ -4,6 +4,7 @@
 import type { McpPromptSkill, McpServer, MissionGraph, PluginBlock } from '../../config/graph.js';
 import type { PluginHost } from '../tools/plugins/pluginHost.js';
 import { mcpPromptRef } from '../../config/toolRefs.js';
+import { secretValues } from '../../config/secrets.js';
 import type { ToolResolver } from '../agents/runContext.js';
 import type { RunEvent } from '../kernel/events.js';
 import type { McpConnectionOptions, McpConnections, McpSampler, McpToolInfo } from '../tools/mcp/connections.js';
@@ -54,6 +55,7 @@ export function createRunTools(graph: MissionGraph, onUnavailable: (ref: string,
     },
     cwd: graph.projectRoot,
     allowedHosts: graph.allowedHosts ?? [],
+    secrets: secretValues(graph.variables, graph.models, graph.derivedSecrets),
     ...(options ? { defaultRoots: [options.workspaceDir] } : {}),
     ...(options?.sample ? { sample: options.sample } : {}),
     ...(options?.elicit ? { elicit: options.elicit } : {}),

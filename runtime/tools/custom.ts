@@ -3,14 +3,13 @@
 // scope, and the builtin runs with the result (checked against the builtin's schema first, so a bad
 // field is an error result). The evaluated fields go to the builtin only: what callers record (the
 // ledger) is the model's input, so a secret variable used in a header never reaches the store; a
-// value computed from a secret is masked in the result (config/secretDerived.ts).
+// value computed from a secret (the evaluator's marks, config/hcl/marks.ts) is masked in the result.
 
 import type { CustomTool, VariableValue } from '../../config/graph.js';
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import { evaluate, stdlibFunctions } from '../../config/hcl/index.js';
-import { isUnknown, type ObjectValue, type Value } from '../../config/hcl/value.js';
+import { isUnknown, type ObjectValue, type SensitiveString, type Value } from '../../config/hcl/value.js';
 import { builtinToolSpecs, type BuiltinOptions } from './builtins/index.js';
-import { secretDerivedStrings, type DerivedSecret } from '../../config/secretDerived.js';
 import { MIN_SECRET_LENGTH } from '../../core/secrets.js';
 import { createSecretRedactor } from '../../store/redact.js';
 import { evaluateUrlTemplate } from './customUrl.js';
@@ -55,25 +54,25 @@ export function customToolSpec(tool: CustomTool, builtinOptions: BuiltinOptions 
   };
 }
 
-type Fields = { ok: true; value: Record<string, unknown>; derived: DerivedSecret[] } | { ok: false; errors: string[] };
+type Fields = { ok: true; value: Record<string, unknown>; derived: SensitiveString[] } | { ok: false; errors: string[] };
 
 /** Evaluates every field with `inputs` and `vars` in scope; absent optional inputs read as null. */
 export function evaluateFields(tool: CustomTool, input: Record<string, unknown>, vars: ObjectValue = {}, secretVars: ReadonlySet<string> = new Set()): Fields {
   const inputs: ObjectValue = {};
   for (const field of tool.inputs) inputs[field.name] = toValue(input[field.name]);
-  const ctx = { variables: { inputs, vars }, functions: stdlibFunctions };
+  const ctx = { variables: { inputs, vars }, functions: stdlibFunctions, ...(secretVars.size > 0 ? { sensitive: { vars: secretVars } } : {}) };
   const value: Record<string, unknown> = {};
   const errors: string[] = [];
-  const derived: DerivedSecret[] = [];
+  const derived: SensitiveString[] = [];
   for (const [name, expr] of Object.entries(tool.fields)) {
-    const url = name === 'url' ? evaluateUrlTemplate(expr, ctx) : undefined;
+    const url = name === 'url' ? evaluateUrlTemplate(expr, ctx, derived) : undefined;
     if (url !== undefined) {
       if (url.ok) value[name] = url.value;
       else errors.push(`- url: ${url.error}`);
-      if (url.ok) derived.push(...secretDerivedStrings(expr, url.value, secretVars));
       continue;
     }
     const result = evaluate(expr, ctx);
+    if (result.sensitive !== undefined) derived.push(...result.sensitive);
     const problems = result.diagnostics.filter((d: Diagnostic) => d.severity === 'error');
     if (problems.length > 0) {
       for (const d of problems) errors.push(`- ${name} (${d.file}:${d.line}:${d.column}): ${d.message}`);
@@ -83,7 +82,6 @@ export function evaluateFields(tool: CustomTool, input: Record<string, unknown>,
     if (!json.ok) errors.push(`- ${name}: ${json.error}`);
     // A null field is an unset field (HCL semantics), so optional inputs can leave it out.
     else if (json.value !== null) value[name] = json.value;
-    if (json.ok) derived.push(...secretDerivedStrings(expr, json.value, secretVars));
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value, derived };
 }
@@ -96,13 +94,13 @@ export function evaluateFields(tool: CustomTool, input: Record<string, unknown>,
  * secrets put back).
  */
 /** The derived values and the secrets they came from: what the call sent, the result must not hold. */
-function withTheirSecrets(derived: readonly DerivedSecret[], variables: readonly VariableValue[]): DerivedSecret[] {
+function withTheirSecrets(derived: readonly SensitiveString[], variables: readonly VariableValue[]): SensitiveString[] {
   const names = new Set(derived.map((d) => d.name));
   const own = variables.filter((v) => names.has(`vars.${v.name}`) && v.value !== undefined).map((v) => ({ name: `vars.${v.name}`, value: String(v.value) }));
   return [...derived, ...own];
 }
 
-function maskDerived(result: ToolResult, derived: readonly DerivedSecret[]): ToolResult {
+function maskDerived(result: ToolResult, derived: readonly SensitiveString[]): ToolResult {
   const usable = derived.filter((d) => d.value.length >= MIN_SECRET_LENGTH);
   if (usable.length === 0) return result;
   const mask = createSecretRedactor(usable).mask;

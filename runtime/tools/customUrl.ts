@@ -8,14 +8,15 @@ import type { Expression, TemplateExpr, TemplatePart } from '../../config/hcl/as
 import type { Diagnostic } from '../../config/hcl/diagnostic.js';
 import { evaluate } from '../../config/hcl/index.js';
 import { numberToString } from '../../config/hcl/index.js';
-import { isUnknown, type EvalContext, type Value } from '../../config/hcl/value.js';
+import { isUnknown, type EvalContext, type SensitiveString, type Value } from '../../config/hcl/value.js';
 
 export type UrlOutcome = { ok: true; value: unknown } | { ok: false; error: string };
 
 /** Scheme and authority written out, then the first `/`, `?` or `#`: the origin is fixed from here on. */
 const AUTHORITY_DONE = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*[/?#]/i;
 
-export function evaluateUrlTemplate(expr: Expression, ctx: EvalContext): UrlOutcome | undefined {
+/** `sensitive`, with ctx.sensitive: receives what the parts computed from a secret (marks). */
+export function evaluateUrlTemplate(expr: Expression, ctx: EvalContext, sensitive: SensitiveString[] = []): UrlOutcome | undefined {
   // A URL that is one expression (`inputs.url`, `"${vars.base}"`) has no template to keep.
   if (expr.kind !== 'Template' || expr.parts.length < 2 || !readsInputs(expr)) return undefined;
   let text = '';
@@ -27,7 +28,7 @@ export function evaluateUrlTemplate(expr: Expression, ctx: EvalContext): UrlOutc
       skeleton += part.value;
       continue;
     }
-    const value = partText(part, expr, ctx);
+    const value = partText(part, expr, ctx, sensitive);
     if (!value.ok) return value;
     if (!readsInputs(part) || isUrlencodeCall(part)) {
       text += value.value;
@@ -54,9 +55,10 @@ function encodeFor(before: string, value: string): { ok: true; value: string } |
   return { ok: true, value: encodeURIComponent(value) };
 }
 
-function partText(part: TemplatePart, whole: TemplateExpr, ctx: EvalContext): { ok: true; value: string } | { ok: false; error: string } {
+function partText(part: TemplatePart, whole: TemplateExpr, ctx: EvalContext, sensitive: SensitiveString[]): { ok: true; value: string } | { ok: false; error: string } {
   const expr: Expression = part.kind === 'TemplateInterpolation' ? part.expr : { ...whole, parts: [part] };
   const result = evaluate(expr, ctx);
+  if (result.sensitive !== undefined) sensitive.push(...result.sensitive);
   const problems = result.diagnostics.filter((d: Diagnostic) => d.severity === 'error');
   if (problems.length > 0) return { ok: false, error: problems.map((d) => `(${d.file}:${d.line}:${d.column}): ${d.message}`).join('; ') };
   return stringOf(result.value);

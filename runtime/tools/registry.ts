@@ -6,6 +6,9 @@ import type { McpServer, MissionGraph, PluginBlock } from '../../config/graph.js
 import { builtinToolSpecs, type BuiltinOptions } from './builtins/index.js';
 import { customToolSpec } from './custom.js';
 import { RESOURCES_TOOL } from '../../config/toolRefs.js';
+import { secretValues } from '../../config/secrets.js';
+import { MIN_SECRET_LENGTH } from '../../core/secrets.js';
+import { createSecretRedactor } from '../../store/redact.js';
 import type { ToolSpec } from './types.js';
 
 export interface ToolRefError {
@@ -47,7 +50,8 @@ export interface ToolRegistryDeps {
 
 export function buildToolRegistry(graph: MissionGraph, deps: ToolRegistryDeps): ToolRegistry {
   // The project's allowed_hosts reach every HTTP tool, builtin or custom.
-  const builtinOptions: BuiltinOptions = { ...deps.builtins, http: { allowedHosts: graph.allowedHosts ?? [], ...deps.builtins?.http } };
+  // Its secrets are masked out of the URLs their error messages name.
+  const builtinOptions: BuiltinOptions = { ...deps.builtins, http: { allowedHosts: graph.allowedHosts ?? [], ...secretsMask(graph), ...deps.builtins?.http } };
   const builtins = new Map(builtinToolSpecs(builtinOptions).map((s) => [s.ref, s]));
   const custom = new Map<string, ToolSpec>();
   const servers = new Map(graph.mcpServers.map((s) => [s.name, s]));
@@ -144,4 +148,10 @@ export function buildToolRegistry(graph: MissionGraph, deps: ToolRegistryDeps): 
       return Object.assign(tools, { errors });
     },
   };
+}
+
+/** The graph's secrets (computed ones included) as a one-way mask, or nothing when it has none. */
+function secretsMask(graph: MissionGraph): { mask?: (text: string) => string } {
+  const secrets = secretValues(graph.variables, graph.models, graph.derivedSecrets).filter((s) => s.value.length >= MIN_SECRET_LENGTH);
+  return secrets.length === 0 ? {} : { mask: createSecretRedactor(secrets).mask };
 }

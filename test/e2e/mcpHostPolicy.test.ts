@@ -1,5 +1,6 @@
 // Remote MCP servers are under the host policy: a server on this machine (loopback), a private or
 // link-local address is not contacted unless allowed_hosts lists it; listed, it works as before.
+// The same holds for the commands that only list a server's tools: validate, tools and plan.
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
@@ -59,5 +60,27 @@ describe('remote MCP servers and allowed_hosts', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('hello from the remote server');
     expect(mcp.stats.initializations).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('validate, tools and plan list a server on 127.0.0.1 only when allowed_hosts lists it', async () => {
+    const { model, mcp } = await world();
+    const refused = project(model, mcp.url, '');
+    const validate = await runCli(['validate', refused], { cwd: refused, timeoutMs: 200_000 });
+    expect(validate.code, validate.stdout + validate.stderr).toBe(1);
+    expect(validate.stderr).toMatch(/main\.hcl:\d+:\d+: error\[MCP002\]: mcp server "remote" could not be contacted to list its tools: .*127\.0\.0\.1 is a loopback address \(this machine\); such hosts are refused unless allowed_hosts lists them/);
+    expect(validate.stderr).toContain('list its host in the project\'s allowed_hosts');
+    for (const command of ['tools', 'plan']) {
+      const listed = await runCli([command, refused], { cwd: refused, timeoutMs: 200_000 });
+      expect(`${listed.stdout}\n${listed.stderr}`, command).toMatch(/such hosts are refused unless allowed_hosts lists them/);
+    }
+    expect(mcp.stats.initializations).toBe(0);
+
+    const allowed = project(model, mcp.url, LOCAL_HTTP);
+    const ok = await runCli(['validate', allowed], { cwd: allowed, timeoutMs: 200_000 });
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    expect(mcp.stats.initializations).toBe(1);
+    const tools = await runCli(['tools', allowed], { cwd: allowed, timeoutMs: 200_000 });
+    expect(tools.code, tools.stderr).toBe(0);
+    expect(tools.stdout).toContain('mcp_remote_echo');
   }, 300_000);
 });

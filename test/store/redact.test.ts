@@ -23,6 +23,17 @@ describe('createSecretRedactor', () => {
     expect(spaced.mask(`${url} ${b64}`)).toBe('https://api.example/x?key=[REDACTED:vars.pw]&form=[REDACTED:vars.pw] Basic [REDACTED:vars.pw] [REDACTED:vars.pw]');
   });
 
+  it('redacts a secret as a URL writes it in a path (`:` `@` kept, space and non-ASCII encoded) and restores that form', () => {
+    const secret = 'sé cret:4@2';
+    const spaced = createSecretRedactor([{ name: 'vars.p', value: secret }]);
+    const url = new URL(`https://api.example/v1/${secret}/items`).href;
+    expect(url).toBe('https://api.example/v1/s%C3%A9%20cret:4@2/items');
+    const redacted = spaced.redact(url);
+    expect(redacted).toBe('https://api.example/v1/[REDACTED:vars.p:path]/items');
+    expect(spaced.restore(redacted)).toBe(url);
+    expect(spaced.mask(url)).toBe('https://api.example/v1/[REDACTED:vars.p]/items');
+  });
+
   it('redacts a secret base64-encoded inside a longer value, whichever byte it starts at, and restores it', () => {
     const secret = 'hunter2-correct-horse';
     const r = createSecretRedactor([{ name: 'vars.pw', value: secret }]);

@@ -5,7 +5,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import { hostAllowance } from '../../../core/hostPolicy.js';
-import { shownUrl, shownUrlText } from '../../../core/shownUrl.js';
+import { shownUrl, shownUrlText, type TextMask } from '../../../core/shownUrl.js';
 import type { ToolContext, ToolResult } from '../types.js';
 import { textResult } from '../types.js';
 import { HostRefusedError, sendFollowingRedirects } from './httpSend.js';
@@ -17,6 +17,11 @@ export interface HttpOptions {
   maxResponseBytes?: number;
   /** The project's `allowed_hosts`: special addresses (loopback, private, link-local) these name may be reached. */
   allowedHosts?: readonly string[];
+  /**
+   * One-way mask of the run's secrets (values computed from them included): applied to the URL an
+   * error message names (host and path; the query and user info are never shown) and to the message.
+   */
+  mask?: TextMask;
 }
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -42,7 +47,7 @@ export async function httpRequest(method: HttpMethod, input: HttpInput, ctx: Too
   try {
     url = new URL(input.url);
   } catch {
-    return textResult(`input.url: not an absolute URL: ${shownUrlText(input.url)}`, true);
+    return textResult(`input.url: not an absolute URL: ${shownUrlText(input.url, options.mask)}`, true);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return textResult(`input.url: only http:// and https:// URLs are allowed, got ${url.protocol}`, true);
@@ -71,10 +76,12 @@ export async function httpRequest(method: HttpMethod, input: HttpInput, ctx: Too
     const body = await readCapped(answer.response, maxBytes);
     return textResult(formatResponse(answer.response, body, maxBytes, answer.note));
   } catch (err) {
-    if (err instanceof HostRefusedError) return textResult(`HTTP ${verb} ${shownUrl(url)} refused: ${err.message}`, true);
-    if (timeout.aborted) return textResult(`HTTP ${verb} ${shownUrl(url)} timed out after ${timeoutMs / 1000} s`, true);
-    if (ctx.signal.aborted) return textResult(`HTTP ${verb} ${shownUrl(url)} was cancelled`, true);
-    return textResult(`HTTP ${verb} ${shownUrl(url)} failed: ${networkErrorMessage(err)}`, true);
+    const mask = options.mask ?? ((text: string) => text);
+    const shown = `HTTP ${verb} ${shownUrl(url, options.mask)}`;
+    if (err instanceof HostRefusedError) return textResult(`${shown} refused: ${mask(err.message)}`, true);
+    if (timeout.aborted) return textResult(`${shown} timed out after ${timeoutMs / 1000} s`, true);
+    if (ctx.signal.aborted) return textResult(`${shown} was cancelled`, true);
+    return textResult(`${shown} failed: ${mask(networkErrorMessage(err))}`, true);
   }
 }
 

@@ -94,7 +94,7 @@ export class McpConnections implements McpRequests {
   async listTools(server: McpServer): Promise<ToolSpec[]> {
     const infos = await this.listToolInfos(server);
     const { instructions } = this.stateOf(server);
-    return infos.filter(isCallable).map((info) => mcpToolSpec(server, info, this, instructions));
+    return infos.filter(isCallable).map((info) => mcpToolSpec(server, info, this, instructions, this.options.secrets));
   }
 
   /** Names of the server's tools that only run as MCP tasks (left out of listTools). Throws McpServerError. */

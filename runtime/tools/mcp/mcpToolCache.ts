@@ -26,6 +26,11 @@ export interface CachedListOptions {
   cwd?: string;
   /** Also list the server's prompt names when asking it (never cached: validate checks them online only). */
   prompts?: boolean;
+  /**
+   * The project's `allowed_hosts`: a remote server is asked under the host policy (hostGuard.ts),
+   * as a run asks it. Default: none allowed (loopback, private, link-local refused).
+   */
+  allowedHosts?: readonly string[];
 }
 
 export interface CachedToolList {
@@ -67,7 +72,7 @@ export async function listToolsCached(server: McpServer, cacheDir: string, optio
   }
 
   const timeoutMs = options.timeoutMs ?? MCP_START_TIMEOUT_MS;
-  const connections = new McpConnections({ connectTimeoutMs: timeoutMs, listTimeoutMs: timeoutMs, ...(options.cwd ? { cwd: options.cwd } : {}) });
+  const connections = new McpConnections({ connectTimeoutMs: timeoutMs, listTimeoutMs: timeoutMs, allowedHosts: options.allowedHosts ?? [], ...(options.cwd ? { cwd: options.cwd } : {}) });
   try {
     const tools = await connections.listToolInfos(server);
     const prompts = options.prompts ? await promptNames(server, connections) : undefined;

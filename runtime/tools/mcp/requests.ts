@@ -9,12 +9,19 @@ import type { ToolResult } from '../types.js';
 import type { McpElicitor, McpLogMessage, McpSampler } from './client.js';
 import type { McpToolInfo } from './toolInfo.js';
 import type { CredentialStore } from './credentialStore.js';
+import type { SecretValue } from '../../../store/redact.js';
 
 export interface McpConnectionOptions {
   /** Bound on starting a server and the MCP handshake (default MCP_START_TIMEOUT_MS). */
   connectTimeoutMs?: number;
   /** The project's allowed_hosts: remote servers are under the host policy (none given: not checked, for tests of the client alone). */
   allowedHosts?: readonly string[];
+  /**
+   * The run's secrets (variables, API keys, values computed from them): a tool's result is masked,
+   * one way, of those its server's config holds (env, headers, url, args), so a server that echoes
+   * its credentials shows the model a placeholder.
+   */
+  secrets?: readonly SecretValue[];
   /** Bound on listing a server's tools (default MCP_START_TIMEOUT_MS). */
   listTimeoutMs?: number;
   /** Bound on one tool call without progress notifications, for servers without `timeout` (default 60 s). */

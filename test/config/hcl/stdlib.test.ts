@@ -154,9 +154,16 @@ describe('stdlib: numbers, encoding and conversion', () => {
     expect(value('urlencode("a b&c=d/é?#!")')).toBe('a+b%26c%3Dd%2F%C3%A9%3F%23%21');
   });
 
+  it('base64encode and base64decode as Terraform: UTF-8 bytes in standard base64; bad input is EVAL006', () => {
+    expect(value('base64encode("user:sé")')).toBe(Buffer.from('user:sé').toString('base64'));
+    expect(value('base64decode(base64encode("a\\u00e9b"))')).toBe('aéb');
+    expect(brief(ev('base64decode("not base64!")').diagnostics)).toEqual(['1:18 EVAL006 Error in function call']);
+    expect(brief(ev('base64decode("/w==")').diagnostics)).toEqual(['1:18 EVAL006 Error in function call']);
+  });
+
   it('offers exactly the documented set of functions', () => {
     expect(Object.keys(stdlibFunctions).sort()).toEqual(
-      ['abs', 'ceil', 'coalesce', 'concat', 'contains', 'element', 'floor', 'format', 'join', 'jsondecode', 'jsonencode', 'keys', 'length', 'lookup', 'lower', 'max', 'merge', 'min', 'regex', 'regexall', 'replace', 'slice', 'split', 'title', 'tobool', 'tonumber', 'tostring', 'trimspace', 'upper', 'urlencode', 'values'].sort(),
+      ['abs', 'base64decode', 'base64encode', 'ceil', 'coalesce', 'concat', 'contains', 'element', 'floor', 'format', 'join', 'jsondecode', 'jsonencode', 'keys', 'length', 'lookup', 'lower', 'max', 'merge', 'min', 'regex', 'regexall', 'replace', 'slice', 'split', 'title', 'tobool', 'tonumber', 'tostring', 'trimspace', 'upper', 'urlencode', 'values'].sort(),
     );
   });
 });

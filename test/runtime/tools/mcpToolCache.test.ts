@@ -11,6 +11,8 @@ import { httpTestServer, stdioTestServer } from '../../support/mcpStdioServer.js
 
 let cacheDir: string;
 let http: McpHttpTestServer;
+/** The test server is on 127.0.0.1: the host policy refuses it unless allowed, as a run's would. */
+const LOCAL = { allowedHosts: ['127.0.0.1'] };
 
 beforeEach(async () => {
   cacheDir = path.join(await mkdtemp(path.join(os.tmpdir(), 'squadron-cache-')), '.squadron', 'cache', 'mcp');
@@ -56,7 +58,7 @@ describe('mcpConfigHash', () => {
 describe('listToolsCached', () => {
   it('asks the server on a miss, writes the cache, and serves the next call from it', async () => {
     const server = httpTestServer('remote', http.url, { Authorization: 'Bearer secret-token' });
-    const miss = await listToolsCached(server, cacheDir);
+    const miss = await listToolsCached(server, cacheDir, LOCAL);
     expect(miss.fromCache).toBe(false);
     expect(miss.error).toBeUndefined();
     expect(miss.tools.map((t) => t.name)).toContain('echo');
@@ -68,17 +70,27 @@ describe('listToolsCached', () => {
     expect(stored).not.toContain('secret-token');
     expect(JSON.parse(stored)).toMatchObject({ version: 1, server: 'remote' });
 
-    const hit = await listToolsCached(server, cacheDir);
+    const hit = await listToolsCached(server, cacheDir, LOCAL);
     expect(hit).toEqual({ tools: miss.tools, fromCache: true });
     expect(http.stats.initializations).toBe(1); // the server was not asked again
   });
 
   it('misses when the transport config changes', async () => {
-    await listToolsCached(httpTestServer('remote', http.url), cacheDir);
-    const changed = await listToolsCached(httpTestServer('remote', http.url, { 'X-Extra': '1' }), cacheDir);
+    await listToolsCached(httpTestServer('remote', http.url), cacheDir, LOCAL);
+    const changed = await listToolsCached(httpTestServer('remote', http.url, { 'X-Extra': '1' }), cacheDir, LOCAL);
     expect(changed.fromCache).toBe(false);
     expect(http.stats.initializations).toBe(2);
     expect((await readdir(cacheDir)).filter((f) => f.endsWith('.json'))).toHaveLength(2);
+  });
+
+  it('asks a remote server under the host policy: 127.0.0.1 is refused unless allowed_hosts lists it', async () => {
+    const refused = await listToolsCached(httpTestServer('remote', http.url), cacheDir);
+    expect(refused.fresh).toBeUndefined();
+    expect(refused.error).toMatch(/127\.0\.0\.1 is a loopback address \(this machine\); such hosts are refused unless allowed_hosts lists them/);
+    expect(http.stats.initializations).toBe(0);
+    const allowed = await listToolsCached(httpTestServer('remote', http.url), cacheDir, { allowedHosts: ['127.0.0.1'] });
+    expect(allowed.fresh).toBe(true);
+    expect(http.stats.initializations).toBe(1);
   });
 
   it('works for stdio servers and leaves no process behind', async () => {
@@ -97,7 +109,7 @@ describe('listToolsCached', () => {
     const miss = await listToolsCached(server, cacheDir, { offline: true });
     expect(miss).toEqual({ tools: [], fromCache: false, error: 'no cached tool list for MCP server "remote" (run once without --offline to fill the cache)' });
     expect(http.stats.initializations).toBe(0);
-    await listToolsCached(server, cacheDir);
+    await listToolsCached(server, cacheDir, LOCAL);
     const hit = await listToolsCached(server, cacheDir, { offline: true });
     expect(hit.fromCache).toBe(true);
     expect(hit.tools.length).toBeGreaterThan(0);
@@ -105,9 +117,9 @@ describe('listToolsCached', () => {
 
   it('falls back to the cached list with an error when a refresh cannot reach the server', async () => {
     const server = httpTestServer('remote', http.url);
-    const first = await listToolsCached(server, cacheDir);
+    const first = await listToolsCached(server, cacheDir, LOCAL);
     await http.close();
-    const r = await listToolsCached(server, cacheDir, { refresh: true, timeoutMs: 2000 });
+    const r = await listToolsCached(server, cacheDir, { ...LOCAL, refresh: true, timeoutMs: 2000 });
     expect(r.fromCache).toBe(true);
     expect(r.tools).toEqual(first.tools);
     expect(r.error).toMatch(/^MCP server "remote" could not be started/);
@@ -115,9 +127,9 @@ describe('listToolsCached', () => {
 
   it('treats a corrupt cache file as a miss', async () => {
     const server = httpTestServer('remote', http.url);
-    await listToolsCached(server, cacheDir);
+    await listToolsCached(server, cacheDir, LOCAL);
     await writeFile(mcpCachePath(cacheDir, server), '{"version":1,"tools":"nope"');
-    const r = await listToolsCached(server, cacheDir);
+    const r = await listToolsCached(server, cacheDir, LOCAL);
     expect(r.fromCache).toBe(false);
     expect(r.tools.length).toBeGreaterThan(0);
   });
