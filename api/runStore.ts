@@ -14,6 +14,8 @@ export interface OpenOptions {
   access?: 'read';
   /** Told what opening did that a person should know (a migration applied, say). */
   onNote?: (message: string) => void;
+  /** false: a database of an older schema is refused rather than upgraded (one found by searching). */
+  upgrade?: boolean;
   /**
    * A long-lived server's own store: a call that fails (the database held by another process past
    * its busy timeout, say) fails alone, and later calls may succeed. Without it, the first such

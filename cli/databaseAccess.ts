@@ -135,7 +135,9 @@ async function openAll(io: CliIo, location: DbLocation, access: 'read' | 'write'
   const opened: OpenedStore[] = [];
   for (const path of location.paths) {
     try {
-      opened.push({ store: await openRunStore(path, access === 'read' ? { access: 'read', onNote } : { onNote }), path });
+      // A database found by searching is never upgraded: an older squadron may be using it.
+      const upgrade = location.source === 'below' ? { upgrade: false } : {};
+      opened.push({ store: await openRunStore(path, access === 'read' ? { access: 'read', onNote, ...upgrade } : { onNote, ...upgrade }), path });
     } catch (err) {
       // A database found by searching is skipped rather than blocking the others; one named is an error.
       if (location.source !== 'below' || !(err instanceof StoreError)) {

@@ -13,6 +13,8 @@ export interface OpenDatabaseOptions {
   access?: 'write' | 'read';
   /** Told what a read-only SQLite open did or could not do (an upgrade applied, an old schema). */
   onNote?: (message: string) => void;
+  /** false: a SQLite database of an older schema is refused, not upgraded (see OpenStoreOptions.upgrade). */
+  upgrade?: boolean;
   redactor?: Redactor;
   /**
    * false: no fail-stop. For a long-lived service's own store (`squadron serve`), where a failed call

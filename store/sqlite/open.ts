@@ -30,6 +30,11 @@ export interface OpenStoreOptions {
    * read-only one of an older schema read as it is.
    */
   onNote?: (message: string) => void;
+  /**
+   * false: an existing database of an older schema is refused (OPEN_FAILED) rather than upgraded. For
+   * databases a command found by searching, which another (older) squadron may be using.
+   */
+  upgrade?: boolean;
   /** Applied to every stored text that may carry user or model content; restored on read. */
   redactor?: Redactor;
   /** Where the NNNN_name.sql files are; defaults to the packaged `migrations/sqlite/` (tests override it). */
@@ -83,7 +88,7 @@ function openForWriting(file: string, files: MigrationFile[], opts: OpenStoreOpt
   // Recognised on a read-only connection first: a file that is not ours is never opened for writing.
   const check = openToRecognise(file);
   try {
-    recognise(check, file, files);
+    refuseUpgrade(file, recognise(check, file, files), opts);
   } finally {
     check.close();
   }
@@ -99,6 +104,7 @@ function openForReading(file: string, files: MigrationFile[], opts: OpenStoreOpt
   let pending: MigrationFile[];
   try {
     pending = recognise(check, file, files);
+    refuseUpgrade(file, pending, opts);
   } finally {
     check.close();
   }
@@ -124,6 +130,11 @@ function openForReading(file: string, files: MigrationFile[], opts: OpenStoreOpt
       { cause: err },
     );
   }
+}
+
+function refuseUpgrade(file: string, pending: MigrationFile[], opts: OpenStoreOptions): void {
+  if (pending.length === 0 || opts.upgrade !== false) return;
+  throw new StoreError('OPEN_FAILED', `${file} has an older schema (missing ${names(pending)}), left as it is: an older squadron may still use it; name it with --db to upgrade it`);
 }
 
 /** Throws unless `db` is a Squadron database whose applied migrations match ours; returns the pending ones. */

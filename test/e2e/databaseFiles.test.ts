@@ -153,6 +153,27 @@ describe('a Squadron database of an older schema', () => {
     expect([again.code, again.stderr]).toEqual([0, '']);
   }, 120_000);
 
+  it('found by searching, is left as it is (an older squadron may use it) while the others are listed; named, it is upgraded', async () => {
+    const parent = join(root, 'search-older');
+    const fresh = quickstartIn(join(parent, 'fresh'));
+    const run = await runCli(['run', fresh, '--json'], { cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    mkdirSync(join(parent, 'old'));
+    const path = olderDatabase(join(parent, 'old', '.squadron')).replace(/old\.db$/, 'squadron.db');
+    rmSync(path, { force: true });
+    copyFileSync(join(parent, 'old', '.squadron', 'old.db'), path);
+    rmSync(join(parent, 'old', '.squadron', 'old.db'));
+    const before = snapshot(join(parent, 'old', '.squadron'));
+    const listed = await runCli(['runs', '--json'], { cwd: parent });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect((JSON.parse(listed.stdout) as { runs: { db: string }[] }).runs.map((r) => r.db)).toEqual(['fresh/.squadron/squadron.db']);
+    expect(listed.stderr).toContain(`warning: skipped old/.squadron/squadron.db: ${path} has an older schema (missing ${MIGRATIONS}), left as it is: an older squadron may still use it; name it with --db to upgrade it`);
+    expect(snapshot(join(parent, 'old', '.squadron'))).toEqual(before);
+    const named = await runCli(['runs', '--db', path], { cwd: parent });
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stderr).toContain(`note: upgraded the database ${path} to the current schema`);
+  }, 120_000);
+
   it('is refused with one line when read-only and unreadable as it is, and left unchanged', async () => {
     const dir = join(root, 'older-readonly');
     const path = olderDatabase(dir);
