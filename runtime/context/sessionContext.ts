@@ -206,30 +206,58 @@ export class SessionContext {
     const from = this.view === undefined ? 0 : this.view.keepFrom - 1;
     const { compaction, pruning } = this.policy;
     if (predicted.tokens > compaction.tokenLimit || (predicted.measured && predicted.bound > room)) {
-      await this.readForHead(deps, messages, deps.requireToolCall || compaction.summarize);
-      const chosen = this.chooseCompaction(deps, messages, from, request, room);
-      if (chosen?.kind === 'failed') return chosen;
-      if (chosen !== undefined) {
-        const start = chosen.start;
-        let summary: PendingCut['summary'];
-        if (compaction.summarize) summary = await this.summarizeDropped(deps, messages.slice(from, start), turn);
-        const head = compactedHead(messages.slice(0, start), { summary: summary === undefined ? undefined : summaryText(summary.response), state: chosen.state });
-        const trigger: CutTrigger =
-          predicted.tokens > compaction.tokenLimit ? { against: 'token_limit', tokens: predicted.tokens, limit: compaction.tokenLimit } : { against: 'window', tokens: predicted.bound, limit: room };
-        const cut: PendingCut = { view: { kind: 'compaction', afterSeq: messages.length, keepFrom: start + 1, head, inputTokens: predicted.tokens, dropped: start }, trigger };
-        if (summary !== undefined) cut.summary = summary;
-        return { kind: 'cut', cut };
-      }
+      const trigger: CutTrigger =
+        predicted.tokens > compaction.tokenLimit ? { against: 'token_limit', tokens: predicted.tokens, limit: compaction.tokenLimit } : { against: 'window', tokens: predicted.bound, limit: room };
+      const compacted = await this.compact(deps, messages, from, turn, request, predicted, room, trigger);
+      if (compacted !== undefined) return compacted;
     }
     if (pruning !== undefined && turnsFrom(messages, from) >= pruning.pruneOn) {
       const start = keepStart(messages, from, pruning.pruneTo);
       if (start !== undefined) {
         await this.readForHead(deps, messages, false);
+        const head = prunedHead(messages.slice(0, start));
+        // The pruned head can outweigh the turns it drops (short turns, a long notice): a pruned
+        // request that would pass the limit is compacted instead.
+        const pruned = this.viewTokens(messages, request, { keepFrom: start + 1, head });
+        if (pruned > compaction.tokenLimit) {
+          const compacted = await this.compact(deps, messages, from, turn, request, predicted, room, { against: 'token_limit', tokens: pruned, limit: compaction.tokenLimit });
+          if (compacted !== undefined) return compacted;
+        }
         const trigger: CutTrigger = { against: 'token_limit', tokens: predicted.tokens, limit: compaction.tokenLimit };
-        return { kind: 'cut', cut: { view: { kind: 'pruning', afterSeq: messages.length, keepFrom: start + 1, head: prunedHead(messages.slice(0, start)), inputTokens: predicted.tokens, dropped: start }, trigger } };
+        return { kind: 'cut', cut: { view: { kind: 'pruning', afterSeq: messages.length, keepFrom: start + 1, head, inputTokens: predicted.tokens, dropped: start }, trigger } };
       }
     }
     return undefined;
+  }
+
+  /** A compaction cut where the policy allows one (chooseCompaction), with its summary when asked; undefined when no model turn can be dropped. */
+  private async compact(
+    deps: ContextDeps,
+    messages: readonly SessionMessage[],
+    from: number,
+    turn: number,
+    request: ModelRequest,
+    predicted: Predicted,
+    room: number,
+    trigger: CutTrigger,
+  ): Promise<{ kind: 'cut'; cut: PendingCut } | { kind: 'failed'; reason: string } | undefined> {
+    const { compaction } = this.policy;
+    await this.readForHead(deps, messages, deps.requireToolCall || compaction.summarize);
+    const chosen = this.chooseCompaction(deps, messages, from, request, room);
+    if (chosen === undefined || chosen.kind === 'failed') return chosen;
+    const start = chosen.start;
+    let summary: PendingCut['summary'];
+    if (compaction.summarize) summary = await this.summarizeDropped(deps, messages.slice(from, start), turn);
+    const head = compactedHead(messages.slice(0, start), { summary: summary === undefined ? undefined : summaryText(summary.response), state: chosen.state });
+    const cut: PendingCut = { view: { kind: 'compaction', afterSeq: messages.length, keepFrom: start + 1, head, inputTokens: predicted.tokens, dropped: start }, trigger };
+    if (summary !== undefined) cut.summary = summary;
+    return { kind: 'cut', cut };
+  }
+
+  /** The reported tokens a request sending `view` of `messages` is expected to take (its upper bound, scaled by the last report). */
+  private viewTokens(messages: readonly SessionMessage[], request: ModelRequest, view: View): number {
+    const fixed = inputUpperBound(request) - messagesUpperBound(request.messages);
+    return Math.ceil((fixed + messagesUpperBound(viewMessages(messages, view))) * this.ratio());
   }
 
   /**
@@ -245,8 +273,6 @@ export class SessionContext {
     room: number,
   ): { kind: 'keep'; start: number; state: string | undefined } | { kind: 'failed'; reason: string } | undefined {
     const { compaction } = this.policy;
-    const fixed = inputUpperBound(request) - messagesUpperBound(request.messages);
-    const ratio = this.ratio();
     const reserve = compaction.summarize ? SUMMARY_OUTPUT_TOKENS : 0;
     const state = deps.requireToolCall ? commanderState : undefined;
     let smallest: { kind: 'keep'; start: number; state: string | undefined; tokens: number } | undefined;
@@ -257,7 +283,7 @@ export class SessionContext {
       const dropped = messages.slice(0, start);
       const stateText = state?.(dropped, deps.toolbox.visibleNames());
       const view: View = { keepFrom: start + 1, head: compactedHead(dropped, { state: stateText }) };
-      const tokens = Math.ceil((fixed + messagesUpperBound(viewMessages(messages, view))) * ratio) + reserve;
+      const tokens = this.viewTokens(messages, request, view) + reserve;
       smallest = { kind: 'keep', start, state: stateText, tokens };
       if (tokens <= compaction.tokenLimit) return smallest;
     }

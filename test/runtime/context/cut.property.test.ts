@@ -164,6 +164,12 @@ async function simulate(turns: TurnShape[], p: SimPolicy): Promise<number> {
 }
 
 describe('compaction and pruning over generated sessions', () => {
+  it('compacts instead of pruning when the pruned head outweighs the short turns it drops (a case the property found)', async () => {
+    const turn = (thinking: boolean, calls: number): TurnShape => ({ thinking, text: false, calls, image: false, next: 'instruction', size: 10 });
+    const policy = { tokensPerEstimate: 0.646830530401035, commander: true, tokenLimit: 1000, turnRetention: 1, pruning: { pruneOn: 3, pruneTo: 2 } };
+    expect(await simulate([turn(false, 0), turn(true, 0), turn(true, 2), turn(false, 0)], policy)).toBeGreaterThan(0);
+  });
+
   it('never orphan a tool pair, never drop the task, never pass the limit, and keep the retained turns verbatim', async () => {
     let cutSessions = 0;
     await fc.assert(
