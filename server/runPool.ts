@@ -68,6 +68,12 @@ export class RunPool {
     // The id is chosen here, so the run counts as this server's (isDriving) from the moment its row
     // is stored, before its thread has taken its lease: the recovery pass must not take it for a crashed one.
     const runId = given ?? (await newRunId());
+    await this.reserve(runId);
+    return this.send({ t: 'start', inputs, runId, ...(mission !== undefined ? { mission } : {}) }, { runId, ...(onEnd ? { onEnd } : {}) });
+  }
+
+  /** Counts `runId` as starting and waits for a free run slot (--max-runs); forgets it when none comes (a drain). */
+  private async reserve(runId: string): Promise<void> {
     this.starting.add(runId);
     try {
       await this.slot();
@@ -75,19 +81,12 @@ export class RunPool {
       this.starting.delete(runId);
       throw error;
     }
-    return this.send({ t: 'start', inputs, runId, ...(mission !== undefined ? { mission } : {}) }, { runId, ...(onEnd ? { onEnd } : {}) });
   }
 
   /** Continues `runId` on a run thread; resolves once it is this server's to continue, rejects when refused. */
   async resume(runId: string, opts: { retryFailed?: boolean; reason: string }): Promise<void> {
     if (this.driven.has(runId) || this.starting.has(runId)) throw new SquadronError('run_busy', `run ${runId} is already running in this server`);
-    this.starting.add(runId);
-    try {
-      await this.slot();
-    } catch (error) {
-      this.starting.delete(runId);
-      throw error;
-    }
+    await this.reserve(runId);
     await this.send({ t: 'resume', runId, retryFailed: Boolean(opts.retryFailed), reason: opts.reason }, { runId });
   }
 
