@@ -62,8 +62,14 @@ describe('two servers on one PostgreSQL database', () => {
       if (tries > 1200) throw new Error('the delivery\'s run was never stored');
       await new Promise((r) => setTimeout(r, 50));
     }
-    // Both servers accept the one token; both list the same two runs (the fire's and the webhook's).
-    const lists = await Promise.all(servers.map(async (s) => (await (await fetch(`${s.url}/v1/runs`, { headers: { authorization: `Bearer ${tok}` } })).json()) as { runs: { id: string }[] }));
+    // Both servers accept the one token; both list the same two runs (the fire's and the webhook's),
+    // once the fire's run is stored too (its run thread stores it after "schedule fired").
+    const list = async (s: ServeProcess) => (await (await fetch(`${s.url}/v1/runs`, { headers: { authorization: `Bearer ${tok}` } })).json()) as { runs: { id: string }[] };
+    for (let tries = 0; (await list(servers[0]!)).runs.length < 2; tries++) {
+      if (tries > 1200) throw new Error("the schedule fire's run was never stored");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const lists = await Promise.all(servers.map(list));
     expect(lists[0]!.runs.map((r) => r.id).sort()).toEqual(lists[1]!.runs.map((r) => r.id).sort());
     expect(lists[0]!.runs.length).toBe(2);
   });
