@@ -120,6 +120,11 @@ function existingLocation(io: CliIo, flag: string | undefined): DbLocation {
   return location;
 }
 
+/** The database `--db` names, which must exist: a console attached to it alone (ui) never creates one. */
+export function namedDatabase(io: CliIo, flag: string): string {
+  return existingLocation(io, flag).paths[0]!;
+}
+
 /** The databases `runs prune` cleans: those `runs` lists, opened for writing. */
 export async function openStoresToWrite(io: CliIo, flag: string | undefined): Promise<OpenedStore[]> {
   const location = existingLocation(io, flag);

@@ -49,7 +49,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
   // Runs execute on run threads, so the HTTP thread answers while they load and step.
   const runner = new RunPool({
     db: opts.db,
-    configPath: project.path,
+    // A console attached to a database alone (detachedProject) has no config file to load.
+    ...(project.graph.files.length > 0 ? { configPath: project.path } : {}),
     env: opts.env,
     log,
     maxRuns: opts.maxRuns,

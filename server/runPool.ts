@@ -15,7 +15,8 @@ import type { FromThread, NotifyType, RunThreadData, ToThread } from './runThrea
 
 export interface RunPoolOptions {
   db: string;
-  configPath: string;
+  /** Undefined when the server has no config (a console attached to a database alone). */
+  configPath?: string;
   env: NodeJS.ProcessEnv;
   log: Log;
   /** Runs driven at once (`serve --max-runs`). */
@@ -182,7 +183,7 @@ export class RunPool {
   }
 
   private spawn(): Thread {
-    const data: RunThreadData = { role: 'squadron-run-thread', db: this.opts.db, configPath: this.opts.configPath, env: plainEnv(this.opts.env) };
+    const data: RunThreadData = { role: 'squadron-run-thread', db: this.opts.db, ...(this.opts.configPath !== undefined ? { configPath: this.opts.configPath } : {}), env: plainEnv(this.opts.env) };
     const worker = new Worker(runThreadFile(), { workerData: data, env: data.env });
     let ready = (): void => undefined;
     const thread: Thread = { worker, ready: new Promise<void>((done) => (ready = done)), load: 0, exited: false };

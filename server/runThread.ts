@@ -36,14 +36,19 @@ export function runThread(): void {
   let project: LoadedProject | undefined;
   let loadError: unknown;
   const load = (): void => {
+    const configPath = data.configPath;
+    if (configPath === undefined) {
+      loadError = new SquadronError('usage', 'this console has no config (it shows the database alone): start a run with squadron run');
+      return;
+    }
     try {
-      project = openProject(data.configPath, { env });
+      project = openProject(configPath, { env });
       loadError = undefined;
     } catch (error) {
       // The HTTP thread loaded this config a moment ago: the file changed since. Runs started here
       // are refused with the reason until a reload succeeds; resumes load their own config.
       loadError = error;
-      log('error', 'run thread could not load the config', { config: data.configPath, error: errorText(error) });
+      log('error', 'run thread could not load the config', { config: configPath, error: errorText(error) });
     }
   };
   load();

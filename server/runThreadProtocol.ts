@@ -10,8 +10,11 @@ export type NotifyType = 'run.completed' | 'run.failed' | 'run.stopped' | 'appro
 export interface RunThreadData {
   role: 'squadron-run-thread';
   db: string;
-  /** The config path: the thread loads it as the server did (and again on each accepted SIGHUP). */
-  configPath: string;
+  /**
+   * The config path: the thread loads it as the server did (and again on each accepted SIGHUP).
+   * Undefined for a console attached to a database alone: no run is started, a resume loads its own.
+   */
+  configPath?: string;
   env: Record<string, string>;
 }
 

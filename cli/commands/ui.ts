@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { CliError, type CliIo } from '../io.js';
 import { detachedProject, holdsConfig } from '../../api/project.js';
 import { loadProject } from '../project.js';
-import { DB_OPTION_HELP, runDbPath } from '../databaseAccess.js';
+import { DB_OPTION_HELP, namedDatabase, runDbPath } from '../databaseAccess.js';
 
 interface UiFlags {
   port: string;
@@ -31,10 +31,12 @@ async function uiCommand(io: CliIo, path: string | undefined, flags: UiFlags): P
   const port = Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port expects a port number (0–65535), not "${flags.port}"`, 'usage');
   // A database named and no config asked for nor here: the console of that database alone.
-  const alone = path === undefined && flags.db !== undefined && !holdsConfig(io.cwd);
+  const named = flags.db;
+  const alone = path === undefined && named !== undefined && !holdsConfig(io.cwd);
   const project = alone ? detachedProject(io.cwd) : await loadProject(io, path ?? '.', {});
+  // Alone, a mistyped --db is said so, not made into a new empty database.
+  const db = alone ? namedDatabase(io, named) : runDbPath(io, project.graph.projectRoot, flags.db);
   if (alone) io.stderr.write('note: no config here: showing the database alone (no schedules or triggers)\n');
-  const db = runDbPath(io, project.graph.projectRoot, flags.db);
   const { serve } = await import('../../server/index.js');
   return serve({ project, db, host: flags.host, port, env: io.env, stdout: io.stdout, stderr: io.stderr, drainMs: 10_000, recoverEveryMs: 60_000, maxRuns: 16, ui: true });
 }

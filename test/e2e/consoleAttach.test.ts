@@ -3,7 +3,7 @@
 // run recorded when it started (tasks, depends_on edges, statuses), and a task's transcript opens.
 // A waiting run approved there resumes from the config its run stored, as `squadron resume` does.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -75,6 +75,14 @@ mission "newsletter" {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('error[FIL005]');
 
+    // A --db that names no database is said so; no empty database is made there.
+    const missing = join(empty, 'nowhere.db');
+    const typo = await runCli(['ui', '--port', '0', '--db', missing], { cwd: empty });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('no database at nowhere.db');
+    expect(typo.stderr).not.toContain('showing the database alone');
+    expect(existsSync(missing)).toBe(false);
+
     const ui = await startUi(['--db', db], { cwd: empty });
     uis.push(ui);
     expect(ui.stderr()).toContain('no config here: showing the database alone');
@@ -104,6 +112,8 @@ mission "newsletter" {
     await page.locator('.tool-call[data-tool="task_complete"]').waitFor();
     expect(await page.locator('.tool-call[data-tool="task_complete"]').first().textContent()).toContain('drafted');
     await ctx.close();
+    // Without a config the run threads load none: nothing to report as an error.
+    expect(ui.stdout() + ui.stderr()).not.toContain('could not load the config');
   });
 
   it('resumes a run approved from the inbox with the config the run stored, though the console has none', async () => {

@@ -23,6 +23,7 @@ export interface UiProcess {
   child: ChildProcess;
   url: string;
   loginUrl: string;
+  stdout(): string;
   stderr(): string;
   stop(): Promise<void>;
 }
@@ -46,6 +47,7 @@ export function startUi(args: readonly string[], opts: { cwd: string; env?: Reco
         child,
         url,
         loginUrl,
+        stdout: () => stdout,
         stderr: () => stderr,
         stop: async () => {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
