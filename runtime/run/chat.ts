@@ -5,11 +5,9 @@
 // while the chat is open. Each message the person sends is stored before the model is called, so a
 // chat killed at any moment is continued by `--resume` with everything that was said.
 
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { CHAT_TASK, chatAgentOf } from '../../core/chatRuns.js';
 import { textOfParts } from '../../core/messages.js';
-import { DEFAULT_LEASE_STALE_MS, failStopOf, makePrivateDirs, newId, openDatabase, type SessionRow, type Store, type UsageTotals } from '../../store/index.js';
+import { failStopOf, makePrivateDirs, newId, openDatabase, type SessionRow, type Store, type UsageTotals } from '../../store/index.js';
 import { agentSessionDeps } from '../agents/agentPool.js';
 import { DEFAULT_LIMITS, type SelectionOverrides } from '../agents/runContext.js';
 import { RunInterrupted, RunParked } from '../kernel/session.js';
@@ -20,7 +18,7 @@ import type { SessionDeps } from '../session/sessionTypes.js';
 import type { ToolUsePart } from '../providers/types.js';
 import { chatAgentDefinition, chatMission, findChatAgent } from './chatAgent.js';
 import type { RunEnvironment } from './environment.js';
-import { busy, LEASE_HEARTBEAT_MS, modelClients } from './execute.js';
+import { LEASE_HEARTBEAT_MS, modelClients, takeRunLease } from './execute.js';
 import { checkModelCredentials } from './modelCredentials.js';
 import { checkPluginsStart } from './pluginPreflight.js';
 import { runVariables } from './runConfig.js';
@@ -127,14 +125,12 @@ export class Chat {
       makePrivateDirs(options.workspaceDir);
     }
 
-    const owner = { id: `own_${randomUUID()}`, pid: process.pid, host: hostname() };
     if (!stored) {
       const workspace = workspaceIdentity(options.workspaceDir);
       await store.runs.create({ id: runId, mission: mission.name, configPath: env.configPath, inputs: {}, options: { ...options }, ...(env.config ? { config: env.config } : {}), variables: runVariables(graph.variables) });
       if (workspace) await store.runs.setWorkspace(runId, workspace);
     }
-    const acquired = await store.leases.acquire(runId, owner, DEFAULT_LEASE_STALE_MS);
-    if (!acquired.ok) throw busy(runId, acquired.holder);
+    const owner = await takeRunLease(store, runId);
     // Losing the lease (another process took the chat over) or the database ends the reply under way.
     const lost = new AbortController();
     failStopOf(store)?.onFailure(() => lost.abort());

@@ -39,6 +39,14 @@ export function busy(runId: string, h: { pid: number; host: string; heartbeatAt:
 
 export const LEASE_HEARTBEAT_MS = 2_000;
 
+/** Takes `runId`'s lease for this process (a new owner); refused (RunBusy) while a live process holds it. */
+export async function takeRunLease(store: Store, runId: string): Promise<{ id: string; pid: number; host: string }> {
+  const owner = { id: `own_${randomUUID()}`, pid: process.pid, host: hostname() };
+  const lease = await store.leases.acquire(runId, owner, DEFAULT_LEASE_STALE_MS);
+  if (!lease.ok) throw busy(runId, lease.holder);
+  return owner;
+}
+
 /** A live process holds the run's lease, or (PostgreSQL) its coordination waits in the queue or is held by a live runner. */
 export async function runIsActive(store: Store, runId: string): Promise<boolean> {
   return (await shownRunStatus(store, runId, 'running')) !== 'interrupted';
@@ -48,9 +56,7 @@ export async function runIsActive(store: Store, runId: string): Promise<boolean>
 
 export async function execute(env: RunEnvironment, store: Store, redactor: Redactor, req: ExecuteRequest): Promise<RunReport> {
   const { graph } = env;
-  const owner = { id: `own_${randomUUID()}`, pid: process.pid, host: hostname() };
-  const lease = await store.leases.acquire(req.runId, owner, DEFAULT_LEASE_STALE_MS);
-  if (!lease.ok) throw busy(req.runId, lease.holder);
+  const owner = await takeRunLease(store, req.runId);
   // On PostgreSQL the run's coordination is itself a unit of work, held beside the lease: if this
   // process dies, a worker claims it once it goes stale and continues the run.
   const units = store.units;

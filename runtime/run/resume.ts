@@ -1,10 +1,8 @@
 // `resume`: continues a stored run where it stopped (the same sessions, the config it recorded,
 // raised budgets), here or (PostgreSQL) queued for any runner.
 
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Value } from '../../config/hcl/value.js';
-import { DEFAULT_LEASE_STALE_MS, makePrivateDirs, openDatabase, shownDatabase, type Store } from '../../store/index.js';
+import { makePrivateDirs, openDatabase, shownDatabase, type Store } from '../../store/index.js';
 import { secretRedactor } from './secretRedactor.js';
 import type { EventBus, RunEvent } from '../kernel/events.js';
 import { checkModelCredentials } from './modelCredentials.js';
@@ -19,7 +17,7 @@ import { retryFailedTasks } from '../kernel/taskAttempts.js';
 import { runUnitKey } from '../schedule/queueTiming.js';
 import { MISSION_SCOPE, type Limits } from '../budget/limits.js';
 import type { ExecuteRequest, RunEnvironment } from './environment.js';
-import { busy, execute } from './execute.js';
+import { execute, takeRunLease } from './execute.js';
 import { report, type RunReport } from './report.js';
 
 /** The stored facts `resume` needs before it can load the config: which mission, from where, with what. */
@@ -109,9 +107,7 @@ export async function requeueRun(env: RunEnvironment, runId: string, opts: Resum
     const prepared = await prepareResume(env, store, runId, opts);
     if (prepared.completed) return 'completed';
     // The run's lease while its writes are made: refused while a live process drives the run.
-    const owner = { id: `own_${randomUUID()}`, pid: process.pid, host: hostname() };
-    const lease = await store.leases.acquire(runId, owner, DEFAULT_LEASE_STALE_MS);
-    if (!lease.ok) throw busy(runId, lease.holder);
+    const owner = await takeRunLease(store, runId);
     try {
       const events = await prepared.leasedWrites();
       if (opts.budget) events.push({ type: 'budget.raised', limits: opts.budget });
