@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { ANTHROPIC_MODEL, commanderOf, fakeModelBlock, openRunDb, removeProjects, workerOf, writeProject } from '../support/e2eProject.js';
+import { ANTHROPIC_MODEL, commanderOf, dbRows, fakeModelBlock, removeProjects, workerOf, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeRequest, withFakeModelServer } from '../support/fakeModelServer.js';
 import { callAgent, firstUserMessage, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
@@ -37,15 +37,6 @@ function publishScript(extra: Record<string, ((req: FakeRequest) => unknown) | u
     [workerOf('publish')]: [write, (req: FakeRequest) => ({ text: `result: ${lastToolResult(req)}` })],
     ...(extra as Record<string, never>),
   });
-}
-
-function dbRows<T>(dir: string, sql: string): T[] {
-  const db = openRunDb(dir);
-  try {
-    return db.prepare(sql).all() as T[];
-  } finally {
-    db.close();
-  }
 }
 
 function workspaceFile(dir: string, runId: string): string {

@@ -9,7 +9,7 @@ import { CreateTaskResultSchema, ElicitRequestSchema, type CallToolResult } from
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { agentProject, boardWorker } from '../support/agentMissions.js';
 import { runCli } from '../support/cli.js';
-import { fakeModelBlock, openRunDb, removeProjects } from '../support/e2eProject.js';
+import { dbRows, fakeModelBlock, readUntil, removeProjects } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
 import { startCounter } from '../support/localServer.js';
 import { startServe, type ServeProcess } from '../support/serveProcess.js';
@@ -53,25 +53,6 @@ async function connect(s: ServeProcess, tok: string, opts: { approve?: boolean }
   await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${tok}` } } }));
   closers.push(() => client.close());
   return client;
-}
-
-function dbRows<T>(dir: string, sql: string): T[] {
-  const db = openRunDb(dir);
-  try {
-    return db.prepare(sql).all() as T[];
-  } finally {
-    db.close();
-  }
-}
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('MCP server on squadron serve (/mcp)', () => {
@@ -168,7 +149,7 @@ describe('MCP server on squadron serve (/mcp)', () => {
     const created = await client.request({ method: 'tools/call', params: { name: 'guarded', arguments: { note: 'come back later' } } }, CreateTaskResultSchema, { task: { ttl: 3_600_000 } });
     const taskId = created.task.taskId;
     expect(taskId).toMatch(/^run_/);
-    const waiting = await until(() => client.experimental.tasks.getTask(taskId), (t) => t.status === 'input_required', 'input_required');
+    const waiting = await readUntil(() => client.experimental.tasks.getTask(taskId), (t) => t.status === 'input_required', 'input_required');
     expect(waiting.statusMessage).toContain('approval');
     expect(board.marks).toHaveLength(0);
 
@@ -181,7 +162,7 @@ describe('MCP server on squadron serve (/mcp)', () => {
     expect((await client.experimental.tasks.getTask(taskId)).status).toBe('input_required');
     const approved = await runCli(['approve', taskId, '--all'], { cwd: dir });
     expect(approved.code, approved.stderr).toBe(0);
-    const done = await until(() => client.experimental.tasks.getTask(taskId), (t) => t.status === 'completed', 'completed');
+    const done = await readUntil(() => client.experimental.tasks.getTask(taskId), (t) => t.status === 'completed', 'completed');
     expect(done.status).toBe('completed');
     const result = (await client.request({ method: 'tasks/result', params: { taskId } }, CreateTaskResultSchema.passthrough().partial({ task: true }))) as unknown as CallToolResult;
     expect(result.structuredContent).toMatchObject({ run_id: taskId, status: 'completed', outputs: { post: { posted: true } } });
@@ -196,10 +177,10 @@ describe('MCP server on squadron serve (/mcp)', () => {
     const client = await connect(s, tok);
     const created = await client.request({ method: 'tools/call', params: { name: 'slow', arguments: { note: 'n' } } }, CreateTaskResultSchema, { task: { ttl: 60_000 } });
     const taskId = created.task.taskId;
-    await until(async () => model.requests.length, (n) => n > 0, 'the model call');
+    await readUntil(async () => model.requests.length, (n) => n > 0, 'the model call');
     const cancelled = await client.experimental.tasks.cancelTask(taskId);
     expect(cancelled.status).toBe('cancelled');
-    await until(async () => dbRows<{ status: string }>(dir, 'SELECT status FROM runs')[0]?.status, (st) => st === 'interrupted', 'interrupted');
+    await readUntil(async () => dbRows<{ status: string }>(dir, 'SELECT status FROM runs')[0]?.status, (st) => st === 'interrupted', 'interrupted');
     expect((await client.experimental.tasks.getTask(taskId)).status).toBe('cancelled');
   });
 });

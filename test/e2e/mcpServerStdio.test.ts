@@ -9,7 +9,7 @@ import { CreateTaskResultSchema, ElicitRequestSchema, type CallToolResult } from
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { agentProject, boardWorker } from '../support/agentMissions.js';
 import { CLI, runCli } from '../support/cli.js';
-import { fakeModelBlock, openRunDb, removeProjects } from '../support/e2eProject.js';
+import { dbRows, fakeModelBlock, readUntil, removeProjects } from '../support/e2eProject.js';
 import { startFakeModelServer } from '../support/fakeModelServer.js';
 import { startCounter } from '../support/localServer.js';
 
@@ -34,25 +34,6 @@ async function connect(dir: string, approve?: boolean): Promise<Client> {
   await client.connect(transport);
   closers.push(() => client.close());
   return client;
-}
-
-function dbRows<T>(dir: string, sql: string): T[] {
-  const db = openRunDb(dir);
-  try {
-    return db.prepare(sql).all() as T[];
-  } finally {
-    db.close();
-  }
-}
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('squadron mcp serve (stdio)', () => {
@@ -82,12 +63,12 @@ describe('squadron mcp serve (stdio)', () => {
 
     const created = await client.request({ method: 'tools/call', params: { name: 'guarded', arguments: { note: 'second' } } }, CreateTaskResultSchema, { task: { ttl: 3_600_000 } });
     const taskId = created.task.taskId;
-    await until(() => client.experimental.tasks.getTask(taskId), (t) => t.status === 'input_required', 'input_required');
+    await readUntil(() => client.experimental.tasks.getTask(taskId), (t) => t.status === 'input_required', 'input_required');
     await client.close();
     client = await connect(dir);
     expect((await client.experimental.tasks.getTask(taskId)).status).toBe('input_required');
     expect((await runCli(['approve', taskId, '--all'], { cwd: dir })).code).toBe(0);
-    await until(() => client.experimental.tasks.getTask(taskId), (t) => t.status === 'completed', 'completed');
+    await readUntil(() => client.experimental.tasks.getTask(taskId), (t) => t.status === 'completed', 'completed');
     expect(board.marks).toEqual([expect.stringContaining('first'), expect.stringContaining('second')]);
     expect(dbRows(dir, 'SELECT status, decided_by FROM operator_requests ORDER BY created_at')).toEqual([
       { status: 'approved', decided_by: 'mcp:stdio' },
@@ -104,7 +85,7 @@ describe('squadron mcp serve (stdio)', () => {
     const runId = (second.structuredContent as { run_id: string }).run_id;
     const stopped = (await client.callTool({ name: 'cancel_run', arguments: { run_id: runId } })) as CallToolResult;
     expect(stopped.structuredContent).toEqual({ run_id: runId, status: 'stopping' });
-    await until(async () => dbRows<{ status: string }>(dir, 'SELECT status FROM runs ORDER BY started_at'), (rows) => rows.length === 2 && rows.every((r) => r.status === 'interrupted'), 'both interrupted');
+    await readUntil(async () => dbRows<{ status: string }>(dir, 'SELECT status FROM runs ORDER BY started_at'), (rows) => rows.length === 2 && rows.every((r) => r.status === 'interrupted'), 'both interrupted');
     expect((await client.experimental.tasks.getTask(first.task.taskId)).status).toBe('cancelled');
   });
 });

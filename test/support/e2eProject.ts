@@ -53,6 +53,27 @@ export function openRunDb(dir: string): Database.Database {
   return new Database(join(dir, '.squadron', 'squadron.db'), { readonly: true });
 }
 
+/** Every row `sql` selects from the project's database (opened read-only, closed after). */
+export function dbRows<T>(dir: string, sql: string): T[] {
+  const db = openRunDb(dir);
+  try {
+    return db.prepare(sql).all() as T[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Reads until `done` holds (every 100 ms, for at most 120 s), then the value; a timeout names `what`. */
+export async function readUntil<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /**
  * `squadron run` of the project, which the test's fake model kills mid-way through `onSpawn`'s
  * child, then `squadron resume` of the run it left: both results.
