@@ -7,8 +7,8 @@ import { sql } from '../sql/statement.js';
 
 type Key = [path: string, kind: string, value: string];
 
-// A claim still without its run after CLAIM_ABANDONED_MS was left by a server that died between the
-// claim and the delivery's one transaction (which takes milliseconds): the next delivery takes it over.
+// A claim still without its run after CLAIM_ABANDONED_MS was abandoned (see CLAIM_ABANDONED_MS): the
+// next delivery takes it over.
 const CLAIM = sql<[...Key, at: string, abandonedBefore: string]>(
   `INSERT INTO webhook_deliveries (trigger_path, kind, value, created_at) VALUES ($1, $2, $3, $4)
    ON CONFLICT (trigger_path, kind, value) DO UPDATE SET created_at = excluded.created_at

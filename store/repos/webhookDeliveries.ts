@@ -6,9 +6,10 @@
 export type DeliveryKind = 'key' | 'signature';
 
 /**
- * A claim with no run after this long was abandoned (its server died between the claim and the
- * delivery's transaction): a later delivery with the same key takes it over instead of hearing
- * `409 in_progress` until the key is pruned.
+ * A claim with no run after this long was abandoned: a server of an earlier version claimed first and
+ * stored the delivery in a second transaction, and died in between (claims are now made in the
+ * delivery's own transaction, so none is left without its run). A later delivery with the same key
+ * takes it over instead of hearing `409 in_progress` until the key is pruned.
  */
 export const CLAIM_ABANDONED_MS = 5 * 60_000;
 

@@ -123,14 +123,14 @@ describe('runs prune on a database squadron serve wrote to', () => {
     await stop(s3);
   }, 240_000);
 
-  it('a key claimed by a server that died before storing its delivery: 409 while it may still be starting, taken over after 5 minutes', async () => {
+  it('a key left claimed without its delivery (an earlier version died in between): 409 while it may still be starting, taken over after 5 minutes', async () => {
     const dir = tempDir('squadron-claim-serve-');
     cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
     const hcl = join(dir, 'mission.hcl');
     writeFileSync(hcl, readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n  trigger {\n    webhook_path = "facts/new"\n    secret       = "${SECRET}"\n  }\n`));
     const clock = Date.now();
     const s = await serve(dir, new Date(clock).toISOString());
-    // What a server killed between its claim and the delivery's transaction leaves: claims without a run.
+    // What a server of an earlier version (claim, then a second transaction) killed in between left: claims without a run.
     const raw = new Database(join(dir, '.squadron', 'squadron.db'));
     try {
       const claim = raw.prepare("INSERT INTO webhook_deliveries (trigger_path, kind, value, run_id, created_at) VALUES ('facts/new', 'key', ?, NULL, ?)");
