@@ -8,7 +8,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { packageRoot } from '../core/assets.js';
 import { inbox, listRunsPage, runLedger, storedResult, taskSessions, transcriptPage, triggerDeliveries, usageByModel } from '../api/index.js';
 import { ConsoleAuth, sameOrigin, sessionCookie } from './consoleAuth.js';
-import { HttpError, readBody, sendJson } from './http.js';
+import { decodePathSegment, HttpError, readBody, sendJson } from './http.js';
 import { loginPage } from './consoleLogin.js';
 import type { ServerState } from './routeTypes.js';
 import { scheduleEntries } from './scheduler.js';
@@ -51,7 +51,7 @@ export class ConsoleSite {
     if (path === '/') await this.file(res, 'index.html');
     else if (path.startsWith('/console/api/')) {
       if (method !== 'GET') throw new HttpError(405, 'usage', `${method} is not allowed on ${path}`);
-      await consoleApi(state, path.slice('/console/api/'.length).split('/').map(decodeURIComponent), url.searchParams, res);
+      await consoleApi(state, path.slice('/console/api/'.length).split('/').map(decodePathSegment), url.searchParams, res);
     } else await this.file(res, path.slice('/console/'.length));
     return true;
   }

@@ -61,6 +61,15 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
   return Buffer.concat(chunks);
 }
 
+/** A path segment, percent-decoded; a malformed escape (`%E0`) is the client's error (400), not the server's. */
+export function decodePathSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new HttpError(400, 'usage', 'the path is not valid percent-encoding');
+  }
+}
+
 /** The body as JSON (an empty body is `{}`); 400 when it is not JSON. */
 export async function readJson(req: IncomingMessage): Promise<unknown> {
   const raw = await readBody(req);

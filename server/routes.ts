@@ -4,7 +4,7 @@
 
 import { z } from 'zod';
 import { decide, getRun, listRuns, nextFires, zonedTime } from '../api/index.js';
-import { HttpError, readJson, sendJson } from './http.js';
+import { decodePathSegment, HttpError, readJson, sendJson } from './http.js';
 import { openApiDocument } from './openapi.js';
 import { scheduleEntries } from './scheduler.js';
 import type { Route, RouteContext } from './routeTypes.js';
@@ -238,11 +238,15 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/v1/events', summary: "Every run's events as server-sent events, live; resumable with Last-Event-ID", auth: 'token', kind: 'stream', handle: async (ctx) => streamEvents(ctx, undefined) },
 ];
 
+/** The route table's patterns, split into segments once (a webhook, the busiest route, is matched last). */
+const compiled = routes.map((route) => ({ route, segments: route.path.split('/') }));
+
 /** The route for a method and path, with its parameters; `methods` lists the path's methods when only the method is wrong. */
 export function matchRoute(method: string, path: string): { route: Route; params: Record<string, string> } | { methods: string[] } | undefined {
   const methods: string[] = [];
-  for (const route of routes) {
-    const params = matchPath(route.path, path);
+  const parts = path.split('/');
+  for (const { route, segments } of compiled) {
+    const params = matchPath(segments, parts);
     if (!params) continue;
     if (route.method === method) return { route, params };
     methods.push(route.method);
@@ -251,23 +255,21 @@ export function matchRoute(method: string, path: string): { route: Route; params
 }
 
 /** `{name}` takes one segment, a last `{name*}` the rest of the path (at least one segment). */
-function matchPath(pattern: string, path: string): Record<string, string> | undefined {
-  const want = pattern.split('/');
-  const parts = path.split('/');
+function matchPath(want: readonly string[], parts: readonly string[]): Record<string, string> | undefined {
+  if (parts.length < want.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i += 1) {
     const seg = want[i]!;
-    const part = parts[i];
-    if (part === undefined) return undefined;
+    const part = parts[i]!;
     if (seg.endsWith('*}')) {
-      const rest = parts.slice(i).join('/');
-      if (rest === '' || parts.slice(i).includes('')) return undefined;
-      params[seg.slice(1, -2)] = decodeURIComponent(rest);
+      const rest = parts.slice(i);
+      if (rest.includes('')) return undefined;
+      params[seg.slice(1, -2)] = decodePathSegment(rest.join('/'));
       return params;
     }
     if (seg.startsWith('{')) {
       if (part === '') return undefined;
-      params[seg.slice(1, -1)] = decodeURIComponent(part);
+      params[seg.slice(1, -1)] = decodePathSegment(part);
     } else if (seg !== part) return undefined;
   }
   return parts.length === want.length ? params : undefined;
