@@ -3,6 +3,7 @@
 // older schema opened read-only then refuses what it cannot answer as it opens).
 
 import type Database from 'better-sqlite3';
+import { beginImmediate } from './begin.js';
 import { SQLITE } from '../sql/dialect.js';
 import type { Driver } from '../sql/driver.js';
 import { bindValues, type AnyStatement, type Compiled } from '../sql/statement.js';
@@ -39,7 +40,7 @@ export function sqliteDriver(db: Database.Database, opts: { lazy: boolean }): Dr
     withLock: (_s, _values, fn) => fn(driver),
     async atomic(fn) {
       if (db.inTransaction) return fn(driver);
-      db.exec('BEGIN IMMEDIATE');
+      await beginImmediate(db);
       try {
         const result = await fn(driver);
         db.exec('COMMIT');

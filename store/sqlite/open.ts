@@ -9,6 +9,7 @@ import type Database from 'better-sqlite3';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
+import { BUSY_TIMEOUT_MS } from './begin.js';
 import { createDbFile, examineDbFile, notSquadronDb } from '../dbFile.js';
 import { heldByAnotherProcess, isBusy, StoreError } from '../errors.js';
 import { isoTime } from '../ids.js';
@@ -211,7 +212,7 @@ function prepareWritable(db: Database.Database, file: string, files: MigrationFi
   try {
     // First: a connection opened while another of the process writes waits for it (journal_mode
     // itself can meet a lock), instead of failing at once as "held by another process".
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${opts.synchronous ?? 'NORMAL'}`);
     db.pragma(`wal_autocheckpoint = ${opts.checkpointPages ?? WAL_CHECKPOINT_PAGES}`);

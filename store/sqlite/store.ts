@@ -9,6 +9,7 @@ import { createColumnCodec } from '../columns.js';
 import { isoTime } from '../ids.js';
 import type { Redactor } from '../redact.js';
 import type { Store } from '../store.js';
+import { beginImmediate } from './begin.js';
 import { Gate } from './gate.js';
 import { createRepos as createQueryRepos, REPO_NAMES, type RepoName, type Repos } from '../queries/index.js';
 import type { QueryContext } from '../sql/driver.js';
@@ -41,7 +42,8 @@ export function sqliteStore(db: Database.Database, path: string, opts: SqliteSto
 /**
  * The gate of a database file, shared by every connection this process opens on it (a :memory:
  * database is a connection's own). better-sqlite3 waits for a lock synchronously (busy_timeout),
- * blocking the whole thread: were a call on a second connection to the file run while the first
+ * blocking the whole thread (a transaction's BEGIN waits from the event loop, begin.ts; a statement
+ * outside one still waits in SQLite): were a call on a second connection to the file run while the first
  * holds a transaction open across an await (a repository's body awaits between its statements),
  * it would wait out the timeout for a commit its own thread cannot reach, and fail SQLITE_BUSY. With
  * one gate per file, the second call queues until the transaction ends. Other processes keep their
@@ -126,7 +128,8 @@ function view(v: View): Store {
         if (scope !== null && !scope.open) throw ended();
         const depth = scope === null ? 0 : scope.depth + 1;
         const savepoint = `squadron_${depth}`;
-        db.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
+        if (depth === 0) await beginImmediate(db);
+        else db.exec(`SAVEPOINT ${savepoint}`);
         const inner: Scope = { depth, open: true, failure: scope?.failure ?? {} };
         try {
           const result = await fn(view({ ...v, gate: new Gate(), scope: inner }));

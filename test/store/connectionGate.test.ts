@@ -3,6 +3,7 @@
 // connection's write made while the first holds a transaction across an await must queue behind it
 // (one gate per file), not wait out the timeout for a commit its own thread cannot reach. And a
 // call inside a transaction that SQLite already rolled back (SQLITE_FULL) must not commit alone.
+// A transaction meeting another connection's write lock waits for it from the event loop instead.
 
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -85,6 +86,28 @@ describe('SQLite connections of one process', () => {
       expect(after).toBe(full);
       expect(await store.runs.list()).toEqual([]);
     } finally {
+      await store.close();
+    }
+  });
+
+  it("waits for another connection's write lock without blocking the thread, and begins once it is free", async () => {
+    const path = join(tempDir(), 'store.db');
+    const store = openStore(path);
+    const other = new Database(path);
+    try {
+      other.pragma('journal_mode = WAL');
+      other.exec('BEGIN IMMEDIATE'); // another writer (a run thread, another process) holds the lock
+      let ticks = 0;
+      const ticking = setInterval(() => (ticks += 1), 5);
+      const tx = store.transaction((t) => runNamed(t, 'after the other writer'));
+      // The thread goes on while the transaction waits: timers fire (better-sqlite3's own wait would block it).
+      while (ticks < 4) await new Promise((resolve) => setTimeout(resolve, 5));
+      other.exec('COMMIT');
+      const id = await tx;
+      clearInterval(ticking);
+      expect((await store.runs.get(id))?.mission).toBe('after the other writer');
+    } finally {
+      other.close();
       await store.close();
     }
   });
