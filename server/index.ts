@@ -14,6 +14,7 @@ import { Notifier } from './notifier.js';
 import { ConsoleSite } from './console.js';
 import { AgentEndpoints } from './agentEndpoints.js';
 import { startPendingDeliveries } from './deliveries.js';
+import { groupCommit } from './groupCommit.js';
 
 export interface ServeOptions {
   /** The config, loaded (and its errors shown) by the caller. */
@@ -58,7 +59,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     notify: (runId, type, data) => notifier.notify(runId, type, data),
   });
   const scheduler = new Scheduler({ store, runner, project: () => project, now, log, stop: closing.signal });
-  const state: ServerState = { store, runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now, log };
+  const state: ServerState = { store, writes: groupCommit(store), runner, scheduler, project: () => project, ready: () => !closing.signal.aborted, closing: closing.signal, now, log };
   // The web console at `/` (its sessions also open the /v1 routes).
   const site = new ConsoleSite(state);
 

@@ -4,12 +4,15 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoadedProject, RunStore, TokenRow } from '../api/index.js';
+import type { GroupCommit } from './groupCommit.js';
 import type { Log } from './log.js';
 import type { RunPool } from './runPool.js';
 import type { Scheduler } from './scheduler.js';
 
 export interface ServerState {
   store: RunStore;
+  /** Writes that answer a request (a webhook delivery) or follow one: one transaction per turn of the event loop. */
+  writes: GroupCommit;
   runner: RunPool;
   scheduler: Scheduler;
   /** The config as last loaded (SIGHUP replaces it; runs in flight keep theirs). */

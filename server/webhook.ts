@@ -57,12 +57,12 @@ const deliveries = state.store.webhookDeliveries;
   }
   const runId = await newRunId();
   const delivery = { runId, path, mission: mission.name, inputs, createdAt: new Date().toISOString() };
-  // One write transaction (one turn of the database's write lock): the key and the signature
-  // claimed, the delivery stored and logged, both bound to its run id. A replay rolls the key's claim
-  // back; a redelivery never finds its key bound to a run id that nothing will start.
+  // One write (a savepoint of the turn's shared transaction, groupCommit.ts): the key and the
+  // signature claimed, the delivery stored and logged, both bound to its run id. A replay rolls the
+  // key's claim back; a redelivery never finds its key bound to a run id that nothing will start.
   let duplicate: string | null | undefined;
   try {
-    duplicate = await state.store.transaction(async (tx): Promise<string | null | undefined> => {
+    duplicate = await state.writes.write(async (tx): Promise<string | null | undefined> => {
       const d = tx.webhookDeliveries;
       if (key !== undefined && !(await d.claim(path, 'key', key))) {
         const earlier = (await d.runOf(path, 'key', key)) ?? null;
