@@ -28,7 +28,7 @@ async function startNow(state: ServerState, log: Log, d: AcceptedDelivery, onRef
     await state.runner.start(state.project(), d.mission, d.inputs, undefined, d.runId);
     // The run is stored (on a run thread's connection): forget the row. Should this write fail, the
     // next recovery pass forgets it, finding the run stored.
-    await deliveries.settle(d.runId).catch((error: unknown) => log('warn', 'could not forget a started webhook delivery; the next recovery pass will', { run_id: d.runId, error: errorText(error) }));
+    await state.writes.write((tx) => tx.webhookDeliveries.settle(d.runId)).catch((error: unknown) => log('warn', 'could not forget a started webhook delivery; the next recovery pass will', { run_id: d.runId, error: errorText(error) }));
   } catch (error) {
     // Already stored (another server, or a start before a crash): nothing to do but forget the row.
     if (error instanceof SquadronError && error.code === 'run_busy' && (await state.store.runs.get(d.runId))) {
@@ -47,7 +47,9 @@ async function startNow(state: ServerState, log: Log, d: AcceptedDelivery, onRef
 
 /** Starts every accepted delivery left without its run (a server stopped between its 202 and the run's start). */
 export async function startPendingDeliveries(state: ServerState, log: Log): Promise<void> {
-  const pending = await state.store.webhookDeliveries.pending();
+  // Only those old enough to have been left: during a burst, the young ones (thousands, perhaps) are
+  // being started by the server that accepted them, and reading them each pass would stall this thread.
+  const pending = await state.store.webhookDeliveries.pending(new Date(Date.now() - FOREIGN_AFTER_MS).toISOString());
   for (const d of pending) {
     if (state.closing.aborted) return;
     if (await state.store.runs.get(d.runId)) {
@@ -55,7 +57,6 @@ export async function startPendingDeliveries(state: ServerState, log: Log): Prom
       continue;
     }
     if (queued.has(d.runId) || state.runner.isDriving(d.runId)) continue;
-    if (Date.now() - Date.parse(d.createdAt) < FOREIGN_AFTER_MS) continue;
     log('info', 'starting an accepted webhook delivery left by a stopped server', { run_id: d.runId, path: d.path });
     startDelivery(state, log, d);
   }

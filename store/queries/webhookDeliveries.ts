@@ -20,8 +20,8 @@ const RUN_OF = sql<Key, { run_id: string | null }>('SELECT run_id FROM webhook_d
 const ACCEPT = sql<[runId: string, path: string, mission: string, inputs: string, at: string]>(
   'INSERT INTO webhook_runs (run_id, trigger_path, mission, inputs_json, created_at) VALUES ($1, $2, $3, $4::json, $5::timestamptz)',
 );
-const PENDING = sql<[], { run_id: string; trigger_path: string; mission: string; inputs_json: unknown; created_at: unknown }>(
-  'SELECT run_id, trigger_path, mission, inputs_json, created_at FROM webhook_runs ORDER BY created_at, run_id',
+const PENDING = sql<[acceptedBefore: string], { run_id: string; trigger_path: string; mission: string; inputs_json: unknown; created_at: unknown }>(
+  'SELECT run_id, trigger_path, mission, inputs_json, created_at FROM webhook_runs WHERE created_at < $1::timestamptz ORDER BY created_at, run_id',
 );
 const IS_ACCEPTED = sql<[runId: string], { one: number }>('SELECT 1 AS one FROM webhook_runs WHERE run_id = $1');
 const SETTLE = sql<[runId: string]>('DELETE FROM webhook_runs WHERE run_id = $1');
@@ -42,8 +42,8 @@ export function createWebhookDeliveriesRepo({ db, codec, clock, now }: QueryCont
     async accept(d) {
       await db.run(ACCEPT, [d.runId, d.path, d.mission, JSON.stringify(d.inputs), d.createdAt]);
     },
-    async pending() {
-      const rows = await db.all(PENDING, []);
+    async pending(acceptedBefore) {
+      const rows = await db.all(PENDING, [acceptedBefore]);
       return rows.map((r) => ({ runId: String(r.run_id), path: String(r.trigger_path), mission: String(r.mission), inputs: parseDeliveryInputs(String(r.inputs_json)), createdAt: String(r.created_at) }));
     },
     async isAccepted(runId) {

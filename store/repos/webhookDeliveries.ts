@@ -25,8 +25,8 @@ export interface WebhookDeliveriesRepo {
   accept(d: AcceptedDelivery): Promise<void>;
   /** Whether `runId` is an accepted delivery's run still to be stored. */
   isAccepted(runId: string): Promise<boolean>;
-  /** Accepted deliveries still waiting for their run, oldest first. */
-  pending(): Promise<AcceptedDelivery[]>;
+  /** Deliveries accepted before `acceptedBefore` (an ISO time) still waiting for their run, oldest first. */
+  pending(acceptedBefore: string): Promise<AcceptedDelivery[]>;
   /** The run of an accepted delivery is stored (or will never be): forget the row. */
   settle(runId: string): Promise<void>;
   /** Writes what became of a delivery (never its signature, key or secret). */

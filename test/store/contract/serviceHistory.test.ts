@@ -76,7 +76,9 @@ describe.each(useBackends())('$name store: pruning the service history', (backen
       cancels: [RUN_B, RUN_P],
       waiting: [RUN_P],
     });
-    expect((await store.webhookDeliveries.pending()).map((p) => p.runId)).toEqual([RUN_P]);
+    expect((await store.webhookDeliveries.pending(iso(T0 + 1))).map((p) => p.runId)).toEqual([RUN_P]);
+    // Only deliveries accepted before the time asked: P was accepted at T0.
+    expect(await store.webhookDeliveries.pending(iso(T0))).toEqual([]);
     await store.runs.remove(RUN_A);
 
     // Ten days after T0, --older-than 0m: keys older than 7 days whose run is gone (or never was) go now.
