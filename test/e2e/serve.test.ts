@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli, tempDir } from '../support/cli.js';
 import { CRASH_HOOK } from '../support/crashRun.js';
+import { dbRows } from '../support/e2eProject.js';
 import { readEvents, startServe, type ServeProcess } from '../support/serveProcess.js';
 
 const started: ServeProcess[] = [];
@@ -52,6 +53,18 @@ function api(s: ServeProcess, tok: string | undefined) {
 }
 
 const finished = (e: { event: string }): boolean => e.event === 'run.finished';
+
+/** The quickstart with a trigger at /webhooks/facts/new signed with `secret`. */
+function triggeredProject(secret: string): { dir: string } {
+  const { dir } = project();
+  const hcl = join(dir, 'mission.hcl');
+  writeFileSync(hcl, readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n  trigger {\n    webhook_path = "facts/new"\n    secret       = "${secret}"\n  }\n`));
+  return { dir };
+}
+
+function signer(secret: string, t: number): (body: string, at?: number, key?: string) => string {
+  return (body, at = t, key = secret) => `t=${at},v1=${createHmac('sha256', key).update(`${at}.${body}`).digest('hex')}`;
+}
 
 describe('squadron serve', () => {
   it('refuses every route but the probes without a valid token, the event streams included; a revoked token stops working', async () => {
@@ -137,6 +150,9 @@ describe('squadron serve', () => {
     expect((await call('POST', `/v1/runs/${runId}/cancel`)).status).toBe(409);
     expect((await call('POST', `/v1/runs/${runId}/approve`, { all: true })).json['error_code']).toBe('refused');
     expect((await call('DELETE', '/v1/runs')).status).toBe(405);
+    // A malformed escape in the path is the client's error.
+    expect(await call('GET', '/v1/runs/%E0')).toEqual({ status: 400, json: { error: 'the path is not valid percent-encoding', error_code: 'usage' } });
+    expect((await fetch(`${s.url}/webhooks/%E0%A4`, { method: 'POST', body: '{}' })).status).toBe(400);
   });
 
   it('refuses a port already in use in one line, exit 2, with no stack trace', async () => {
@@ -204,16 +220,14 @@ describe('squadron serve', () => {
   });
 
   it('a signed webhook starts a run (202 at once); bad, stale and replayed signatures, oversized bodies and bad inputs are refused; a redelivery is idempotent', async () => {
-    const { dir } = project();
-    const hcl = join(dir, 'mission.hcl');
     const secret = 'whsec-0123456789abcdef';
-    writeFileSync(hcl, readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n  trigger {\n    webhook_path = "facts/new"\n    secret       = "${secret}"\n  }\n`));
+    const { dir } = triggeredProject(secret);
     const tok = await token(dir);
     // The server's clock is injected: signatures are checked against 2031-03-04, not the real time.
     const clock = Date.parse('2031-03-04T07:00:00Z');
     const s = await serve(dir, { SQUADRON_CLOCK: new Date(clock).toISOString() });
     const t = Math.floor(clock / 1000);
-    const sign = (body: string, at = t, key = secret): string => `t=${at},v1=${createHmac('sha256', key).update(`${at}.${body}`).digest('hex')}`;
+    const sign = signer(secret, t);
     const post = async (body: string, headers: Record<string, string>): Promise<{ status: number; json: Record<string, unknown> }> => {
       const res = await fetch(`${s.url}/webhooks/facts/new`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
       return { status: res.status, json: (await res.json()) as Record<string, unknown> };
@@ -256,6 +270,45 @@ describe('squadron serve', () => {
     // One run from the first delivery: the redelivery and every refused request started nothing.
     expect(runs.length).toBe(1);
     expect(s.stderr()).not.toContain(secret);
+  });
+
+  it('deliveries arriving together are answered each on its own: a replay or a repeated key among them spoils none of the others', async () => {
+    const secret = 'whsec-0123456789abcdef';
+    const { dir } = triggeredProject(secret);
+    const tok = await token(dir);
+    const s = await serve(dir);
+    const sign = signer(secret, Math.floor(Date.now() / 1000));
+    const post = async (body: string, headers: Record<string, string>): Promise<{ status: number; json: Record<string, unknown> }> => {
+      const res = await fetch(`${s.url}/webhooks/facts/new`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+    };
+    // The same inputs, a distinct raw body (so a distinct signature) each.
+    const body = (n: number): string => `${JSON.stringify({ topic: 'tide pools' })}${' '.repeat(n)}`;
+    const [distinct, replays, sameKey] = await Promise.all([
+      Promise.all(Array.from({ length: 12 }, (_, n) => post(body(n), { 'x-squadron-signature': sign(body(n)), 'idempotency-key': `k-${n}` }))),
+      Promise.all([0, 1].map(() => post(body(20), { 'x-squadron-signature': sign(body(20)) }))),
+      Promise.all([21, 22].map((n) => post(body(n), { 'x-squadron-signature': sign(body(n)), 'idempotency-key': 'same-key' }))),
+    ]);
+    expect(distinct.map((r) => r.status)).toEqual(Array(12).fill(202));
+    expect(new Set(distinct.map((r) => r.json['run_id'])).size).toBe(12);
+    expect(replays.map((r) => r.status).sort()).toEqual([202, 409]);
+    const first = sameKey.find((r) => r.status === 202)!;
+    expect(sameKey.find((r) => r.status !== 202)).toEqual({ status: 200, json: { run_id: first.json['run_id'], duplicate: true } });
+    const runIds = [...distinct, replays.find((r) => r.status === 202)!, first].map((r) => String(r.json['run_id'])).sort();
+
+    // Every run answered is stored and completes; nothing else started.
+    const call = api(s, tok);
+    const deadline = Date.now() + 120_000;
+    let runs: Array<{ id: string; status: string }> = [];
+    while (Date.now() < deadline) {
+      runs = (await call('GET', '/v1/runs?limit=100')).json['runs'] as typeof runs;
+      if (runs.length >= runIds.length && runs.every((r) => r.status === 'completed')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(runs.map((r) => r.id).sort()).toEqual(runIds);
+    expect(runs.every((r) => r.status === 'completed')).toBe(true);
+    const outcomes = dbRows<{ outcome: string; n: number }>(dir, 'SELECT outcome, count(*) AS n FROM webhook_log GROUP BY outcome ORDER BY outcome');
+    expect(outcomes).toEqual([{ outcome: 'accepted', n: 14 }, { outcome: 'duplicate', n: 1 }, { outcome: 'replayed', n: 1 }]);
   });
 
   it('notification blocks: the run\'s ending is POSTed signed, retried with backoff after a refusal', async () => {
