@@ -6,7 +6,7 @@
 
 import { newRunId, nextFires, SquadronError, type LoadedProject, type Mission, type RunStore, type Schedule } from '../api/index.js';
 import { errorText, type Log } from './log.js';
-import type { RunPool } from './runPool.js';
+import { DrainingError, type RunPool } from './runPool.js';
 import { retrying } from './retry.js';
 
 export interface ScheduledEntry {
@@ -145,8 +145,28 @@ export class Scheduler {
       return runId;
     } catch (error) {
       live.running -= 1;
+      if (retry && (error instanceof DrainingError || this.deps.stop.aborted)) {
+        await this.leaveForNextServer(entry, fireAt, runId);
+        return undefined;
+      }
       this.deps.log('error', 'scheduled run could not start', { schedule: entry.id, fire_at: fireAt, error: errorText(error) });
       return undefined;
+    }
+  }
+
+  /**
+   * The server drains before a claimed fire's run is stored (it waited for a run slot, say): the claim
+   * is given back, so the next server's catch-up (inside `catchup_window`) makes the fire up; kept, it
+   * would read as done. A run stored by an earlier attempt is recorded as the fire's instead.
+   */
+  private async leaveForNextServer(entry: ScheduledEntry, fireAt: string, runId: string): Promise<void> {
+    const schedules = this.deps.store.schedules;
+    try {
+      if (await this.deps.store.runs.get(runId)) await schedules.setFireRun(entry.id, fireAt, runId);
+      else await schedules.releaseFire(entry.id, fireAt);
+      this.deps.log('info', 'schedule fire left for the next server: this one is shutting down', { schedule: entry.id, fire_at: fireAt });
+    } catch (error) {
+      this.deps.log('warn', 'a schedule fire could not be given back as the server shut down; it will not be made up', { schedule: entry.id, fire_at: fireAt, error: errorText(error) });
     }
   }
 

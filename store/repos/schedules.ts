@@ -10,6 +10,8 @@ export interface SchedulesRepo {
   /** true when this process claimed the fire now; false when another did. */
   claimFire(scheduleId: string, fireAt: string): Promise<boolean>;
   setFireRun(scheduleId: string, fireAt: string, runId: string): Promise<void>;
+  /** Gives a claimed fire back while it has no run (its server drained before starting it): another server may claim it. */
+  releaseFire(scheduleId: string, fireAt: string): Promise<void>;
   /** The newest fires first. */
   recentFires(scheduleId: string, limit: number): Promise<ScheduleFire[]>;
   pause(scheduleId: string, reason: string): Promise<void>;

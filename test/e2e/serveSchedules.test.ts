@@ -6,12 +6,18 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { agentProject, boardWorker } from '../support/agentMissions.js';
 import { REPO_ROOT, runCli, tempDir } from '../support/cli.js';
+import { fakeModelBlock } from '../support/e2eProject.js';
+import { startFakeModelServer } from '../support/fakeModelServer.js';
+import { startCounter } from '../support/localServer.js';
 import { readEvents, startServe, type ServeProcess } from '../support/serveProcess.js';
 
 const started: ServeProcess[] = [];
-afterEach(() => {
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
   for (const s of started.splice(0)) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+  for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
 });
 
 async function setup(schedules: string): Promise<{ dir: string; tok: string }> {
@@ -74,6 +80,41 @@ describe('schedules under squadron serve', () => {
     await call(again, tok, 'GET', '/v1/schedules');
     expect(again.logs.filter((l) => l['msg'] === 'schedule fired')).toEqual([]);
     expect(s.logs.filter((l) => l['msg'] === 'schedule fired').map((l) => l['schedule'])).toEqual(['quickstart.0']);
+  });
+
+  it('a fire claimed as the server drains, before its run could start, is made up by the next server inside catchup_window', async () => {
+    const board = await startCounter();
+    const model = await startFakeModelServer({ respond: boardWorker(board.url) });
+    closers.push(board.close, () => model.close());
+    const dir = agentProject(fakeModelBlock(model));
+    const hcl = join(dir, 'main.hcl');
+    const publish = 'description = "Post a note to the board."';
+    writeFileSync(hcl, readFileSync(hcl, 'utf8').replace(publish, `${publish}\n  schedule {\n    at             = ["07:00"]\n    catchup_window = "30m"\n    inputs         = { note = "daily" }\n  }`));
+    const made = await runCli(['token', 'create', 'ci'], { cwd: dir });
+    expect(made.code, made.stderr).toBe(0);
+    const tok = made.stdout.trim();
+    // One run slot, taken by a run whose model does not answer when the 07:00 fire comes: the fire waits for the slot.
+    const s = await startServe([dir, '--max-runs', '1', '--drain-timeout', '1'], { cwd: dir, env: { SQUADRON_CLOCK: '2031-03-04T06:59:57Z' } });
+    started.push(s);
+    const slow = await fetch(`${s.url}/v1/runs`, { method: 'POST', headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/json' }, body: JSON.stringify({ mission: 'slow', inputs: { note: 'hold' } }) });
+    expect(slow.status).toBeLessThan(300);
+    expect(await s.waitForLog((l) => l['msg'] === 'schedule fired')).toMatchObject({ schedule: 'publish.0', fire_at: '2031-03-04T07:00:00.000Z' });
+    s.child.kill('SIGTERM');
+    await s.exited;
+    expect(s.logs.find((l) => l['msg'] === 'schedule fire left for the next server: this one is shutting down')).toMatchObject({ schedule: 'publish.0', fire_at: '2031-03-04T07:00:00.000Z' });
+    expect(s.logs.filter((l) => l['msg'] === 'run started')).toHaveLength(1);
+
+    const again = await serve(dir, '2031-03-04T07:01:00Z');
+    expect(await again.waitForLog((l) => l['msg'] === 'schedule fired')).toMatchObject({ schedule: 'publish.0', fire_at: '2031-03-04T07:00:00.000Z', why: 'catch-up' });
+    const deadline = Date.now() + 60_000;
+    let last: { run_id?: string | null } | null = null;
+    while (Date.now() < deadline && !last?.run_id) {
+      last = ((await call(again, tok, 'GET', '/v1/schedules')).json['schedules'] as Array<{ id: string; last_fire: typeof last }>).find((x) => x.id === 'publish.0')!.last_fire;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(last).toMatchObject({ at: '2031-03-04T07:00:00.000Z', run_id: expect.stringMatching(/^run_/) });
+    const ran = await again.waitForLog((l) => l['msg'] === 'run ended' && l['run_id'] === last!.run_id);
+    expect(ran['status']).toBe('completed');
   });
 
   it('overlap: skip refuses a fire while a run of the schedule goes, buffer_one keeps one for later; pause and resume', async () => {

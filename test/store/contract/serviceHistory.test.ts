@@ -2,6 +2,7 @@
 // each kind counted the same dry as it is deleted; rows of runs gone and older than the cutoff go;
 // an idempotency key not before its window ends, a signature not before its own; never a delivery
 // whose run is still to start, nor a schedule's last fire, nor a row of a run still kept.
+// And a schedule fire given back (its server drained before its run started) may be claimed again.
 
 import { describe, expect, it } from 'vitest';
 import type { HistoryPrunePolicy, Store } from '../../../store/index.js';
@@ -92,6 +93,19 @@ describe.each(useBackends())('$name store: pruning the service history', (backen
     expect(left.log).toEqual([`accepted ${RUN_B}`, `accepted ${RUN_P}`]);
     expect(left.fires).toHaveLength(3);
     expect(await store.serviceHistory.prune(second)).toEqual({ deliveryLog: 0, idempotencyKeys: 0, signatures: 0, scheduleFires: 0, runCancels: 0, startedDeliveries: 0 });
+  });
+
+  it('a fire given back without its run may be claimed again; one with its run stays claimed', async () => {
+    const store = await backend.fresh({ clock: () => T0 });
+    const s = store.schedules;
+    expect(await s.claimFire('digest.0', iso(T0))).toBe(true);
+    await s.releaseFire('digest.0', iso(T0));
+    expect(await s.claimFire('digest.0', iso(T0))).toBe(true);
+    expect(await s.claimFire('digest.0', iso(T0))).toBe(false);
+    await s.setFireRun('digest.0', iso(T0), RUN_A);
+    await s.releaseFire('digest.0', iso(T0));
+    expect(await s.claimFire('digest.0', iso(T0))).toBe(false);
+    expect(await s.recentFires('digest.0', 5)).toEqual([{ fireAt: iso(T0), runId: RUN_A }]);
   });
 
   it('prunes nothing from an empty database, on a store bound to a transaction or not', async () => {
