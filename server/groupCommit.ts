@@ -3,7 +3,7 @@
 // write lock, serve the dozens of requests parsed in that turn, instead of one each. Each write runs
 // in a savepoint of its own, so one that fails (a replayed signature) rolls back its own rows only;
 // each caller's promise settles once the shared transaction is committed, so nothing is answered as
-// stored before it is. Measured in bench/serve.mjs (docs/guides/serve.md has the figures).
+// stored before it is. Measured with bench/serve.mjs (the figures are in docs/commands/serve.md).
 
 import type { RunStore } from '../api/index.js';
 
@@ -38,8 +38,9 @@ export function groupCommit(store: RunStore): GroupCommit {
       });
     } catch (error) {
       // The shared transaction did not commit (the disk full, the database busy past its timeout):
-      // nothing of the batch is stored, and every caller is told.
-      for (const p of batch) p.settle({ ok: false, error });
+      // nothing of the batch is stored, and every caller is told: with its own error when its write
+      // failed (the one that met the full disk, say), else with the commit's.
+      batch.forEach((p, i) => p.settle(outcomes[i]?.ok === false ? outcomes[i] : { ok: false, error }));
       return;
     }
     batch.forEach((p, i) => p.settle(outcomes[i]!));
