@@ -2,7 +2,7 @@
 // SQLite): webhook → 202 latency under 50 concurrent senders; GET /v1/runs over 10,000 stored runs;
 // time from a SIGKILL of the server (mid-run) to every interrupted run resumed by the next server.
 // Prints figures only. Run after building:
-//   npm run build --silent && node bench/serve.mjs [--deliveries 1000] [--senders 50] [--runs 10000] [--only webhook|list|recovery] [--floor]
+//   npm run build --silent && node bench/serve.mjs [--deliveries 1000] [--senders 50] [--runs 10000] [--only webhook|list|recovery] [--floor] [--server-node-options '--max-semi-space-size=2']
 
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -23,6 +23,8 @@ const senders = option('--senders', 50);
 const storedRuns = option('--runs', 10_000);
 const SECRET = 'whsec-bench-0123456789';
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+// NODE_OPTIONS for the server processes only (docs/commands/serve.md: `--max-semi-space-size=2` for a service).
+const serverNodeOptions = args.includes('--server-node-options') ? args[args.indexOf('--server-node-options') + 1] : undefined;
 
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
@@ -41,7 +43,7 @@ function project() {
 function serve(dir, env = {}) {
   const logPath = join(dir, 'serve.log');
   const logFd = openSync(logPath, 'w');
-  const child = spawn(process.execPath, [CLI, 'serve', dir, '--port', '0'], { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', logFd] });
+  const child = spawn(process.execPath, [CLI, 'serve', dir, '--port', '0'], { cwd: dir, env: { ...process.env, ...(serverNodeOptions !== undefined ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${serverNodeOptions}`.trim() } : {}), ...env }, stdio: ['ignore', 'pipe', logFd] });
   closeSync(logFd);
   const lines = [];
   let read = 0;
@@ -241,7 +243,7 @@ async function recovery() {
 }
 
 // The figures depend on what else the machine runs: its load is printed with them.
-console.log(`machine: ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(`machine: ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}${serverNodeOptions !== undefined ? `; server NODE_OPTIONS: ${serverNodeOptions}` : ''}`);
 if (!only || only === 'webhook') await webhookLatency();
 if (args.includes('--floor')) await webhookFloor();
 if (!only || only === 'list') await listLatency();
