@@ -204,6 +204,8 @@ describe('the web console in Chromium', () => {
       expect(windowed.total).toBe(worker.messages);
       expect(windowed.messages.map((m) => m.seq)).toEqual([2, 3]);
       expect((await page.request.get(`${ui.url}/console/api/runs/run_0000000000000000/transcript/${worker.id}`)).status()).toBe(404);
+      // A malformed escape in the path is the client's error, not the server's.
+      expect((await page.request.get(`${ui.url}/console/api/runs/%E0/sessions`)).status()).toBe(400);
       expect(((await (await page.request.get(`${ui.url}/console/api/inbox`)).json()) as { runs: unknown[] }).runs).toEqual([]);
       await ctx.close();
       await stranger.close();
