@@ -93,11 +93,13 @@ describe('schedules under squadron serve', () => {
     const made = await runCli(['token', 'create', 'ci'], { cwd: dir });
     expect(made.code, made.stderr).toBe(0);
     const tok = made.stdout.trim();
-    // One run slot, taken by a run whose model does not answer when the 07:00 fire comes: the fire waits for the slot.
-    const s = await startServe([dir, '--max-runs', '1', '--drain-timeout', '1'], { cwd: dir, env: { SQUADRON_CLOCK: '2031-03-04T06:59:57Z' } });
+    // One run slot, taken by a run whose model does not answer when the 07:00 fire comes: the fire waits
+    // for the slot. The server's clock starts 10 s before the fire: time for the run to take the slot first.
+    const s = await startServe([dir, '--max-runs', '1', '--drain-timeout', '1'], { cwd: dir, env: { SQUADRON_CLOCK: '2031-03-04T06:59:50Z' } });
     started.push(s);
     const slow = await fetch(`${s.url}/v1/runs`, { method: 'POST', headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/json' }, body: JSON.stringify({ mission: 'slow', inputs: { note: 'hold' } }) });
     expect(slow.status).toBeLessThan(300);
+    expect(s.logs.filter((l) => l['msg'] === 'schedule fired')).toEqual([]);
     expect(await s.waitForLog((l) => l['msg'] === 'schedule fired')).toMatchObject({ schedule: 'publish.0', fire_at: '2031-03-04T07:00:00.000Z' });
     s.child.kill('SIGTERM');
     await s.exited;
