@@ -1,23 +1,15 @@
 // End-to-end: `squadron chat` on PostgreSQL (--db postgres://…), the store the server and the
 // workers share: the chat is stored there as a run, and `--resume` continues it from there.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, fakeModelBlock, removeProjects, writeProject } from '../support/e2eProject.js';
 import { withFakeModelServer, type FakeRequest } from '../support/fakeModelServer.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { usePostgres } from '../support/postgres.js';
 
-let server: TestPostgres;
-
-beforeAll(async () => {
-  server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  removeProjects();
-  await server?.stop();
-});
+const server = usePostgres();
+afterAll(removeProjects);
 
 function userTexts(req: FakeRequest): string[] {
   return req.canonical.messages.filter((m) => m.role === 'user').map((m) => m.parts.map((p) => (p.type === 'text' ? p.text : '')).join(''));
@@ -25,7 +17,7 @@ function userTexts(req: FakeRequest): string[] {
 
 describe('squadron chat on PostgreSQL', () => {
   it('stores the chat in the database given and continues it with --resume', async () => {
-    const url = await server.createDatabase();
+    const url = await server().createDatabase();
     await withFakeModelServer((req) => ({ text: `heard ${userTexts(req).length}` }), async (models) => {
       const dir = writeProject({ 'agents.hcl': `${fakeModelBlock(models)}agent "pg_helper" {\n  model       = ${ANTHROPIC_MODEL}\n  personality = "Helps."\n}\n` });
       const first = await runCli(['chat', 'pg_helper', '--db', url], { cwd: dir, stdin: 'one\ntwo\n' });

@@ -4,24 +4,16 @@
 // happens once, each session holds its two replies once, and inspect shows the tasks as direct with
 // the runner of each item.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, LOCAL_HTTP, removeProjects, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeReply, type FakeRequest } from '../support/fakeModelServer.js';
 import { startCounter } from '../support/localServer.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { usePostgres } from '../support/postgres.js';
 import { query, startWorker, waitFor, type Worker } from '../support/workerProcess.js';
 
-let server: TestPostgres;
-
-beforeAll(async () => {
-  server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  removeProjects();
-  await server?.stop();
-});
+const server = usePostgres();
+afterAll(removeProjects);
 
 const ITEMS = 12;
 
@@ -80,7 +72,7 @@ function script(counterUrl: string): (request: FakeRequest) => FakeReply {
 
 describe('direct tasks on PostgreSQL workers', () => {
   it('runs a direct task and the items of a direct iterated task as worker sessions on the workers, each side effect once', async () => {
-    const url = await server.createDatabase();
+    const url = await server().createDatabase();
     const counter = await startCounter();
     const models = await startFakeModelServer({ respond: script(counter.url) });
     const workers: Worker[] = [];

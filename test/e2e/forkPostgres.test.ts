@@ -3,25 +3,17 @@
 // effect), a fork at a turn continues the copied session from the parent's request at that turn, a
 // fork of the fork works, and diff, runs and inspect read the lineage from PostgreSQL.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { removeProjects, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer } from '../support/fakeModelServer.js';
 import { forkMission, forkScript, labelOf } from '../support/forkMission.js';
 import { startCounter } from '../support/localServer.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { usePostgres } from '../support/postgres.js';
 import { query } from '../support/workerProcess.js';
 
-let server: TestPostgres;
-
-beforeAll(async () => {
-  server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  removeProjects();
-  await server?.stop();
-});
+const server = usePostgres();
+afterAll(removeProjects);
 
 function forkedId(stdout: string): string {
   const id = /^run (run_\w+) \(forked from/m.exec(stdout)?.[1];
@@ -31,7 +23,7 @@ function forkedId(stdout: string): string {
 
 describe('squadron fork on PostgreSQL', () => {
   it('forks at a task and at a turn, forks a fork, and diffs, all from PostgreSQL', async () => {
-    const url = await server.createDatabase();
+    const url = await server().createDatabase();
     const counter = await startCounter();
     const models = await startFakeModelServer({ respond: forkScript(counter.url) });
     try {

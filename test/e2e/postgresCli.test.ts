@@ -8,23 +8,15 @@ import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../support/cli.js';
 import { ANTHROPIC_MODEL, removeProjects, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeRequest, withFakeModelServer } from '../support/fakeModelServer.js';
-import { startPostgres, TEST_PG_PASSWORD, type TestPostgres } from '../support/postgres.js';
+import { TEST_PG_PASSWORD, usePostgres } from '../support/postgres.js';
 import { firstUserMessage, taskComplete } from '../support/turnScript.js';
 
-let server: TestPostgres;
-
-beforeAll(async () => {
-  server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  removeProjects();
-  await server?.stop();
-});
+const server = usePostgres();
+afterAll(removeProjects);
 
 const SECRET = 'hush-4242-tidepool';
 const SECRETS = { SQUADRON_VAR_api_key: 'test-key-123', SQUADRON_VAR_code: SECRET };
@@ -98,7 +90,7 @@ function expectNoPassword(...results: CliResult[]): void {
 
 describe('squadron on a PostgreSQL database', () => {
   it('runs a mission with --db postgres://…, then runs and inspect show it; nothing secret is stored', async () => {
-    const url = await server.createDatabase();
+    const url = await server().createDatabase();
     const masked = url.replace(`:${TEST_PG_PASSWORD}@`, ':***@');
     await withFakeModelServer(completeAtOnce, async (models) => {
       const dir = project(models);
@@ -135,7 +127,7 @@ describe('squadron on a PostgreSQL database', () => {
   }, 240_000);
 
   it('resumes a run killed with SIGKILL on the server (SQUADRON_DATABASE_URL, then --db), judging a lease of another host by its heartbeat', async () => {
-    const url = await server.createDatabase();
+    const url = await server().createDatabase();
     await withFakeModelServer(completeAtOnce, async (models) => {
       const dir = project(models);
       let child: ChildProcess | undefined;
@@ -196,7 +188,7 @@ describe('squadron on a PostgreSQL database', () => {
   }, 240_000);
 
   it('says a wrong password in one line, the password masked, exit code 2', async () => {
-    const url = server.url('postgres', { password: 'not-the-password-9' });
+    const url = server().url('postgres', { password: 'not-the-password-9' });
     for (const [args, env] of [
       [['runs', '--db', url], {}],
       [['inspect', 'run_abc'], { SQUADRON_DATABASE_URL: url }],
@@ -206,7 +198,7 @@ describe('squadron on a PostgreSQL database', () => {
       expect(result.code, result.stderr).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toBe(
-        `error: cannot connect to PostgreSQL at postgres://squadron:***@127.0.0.1:${server.port}/postgres: password authentication failed for user "squadron"; check the user and password in the connection string (or PGPASSWORD)\n`,
+        `error: cannot connect to PostgreSQL at postgres://squadron:***@127.0.0.1:${server().port}/postgres: password authentication failed for user "squadron"; check the user and password in the connection string (or PGPASSWORD)\n`,
       );
       expect(result.stderr).not.toContain('not-the-password-9');
     }

@@ -5,18 +5,12 @@
 import { createHmac } from 'node:crypto';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli, tempDir } from '../support/cli.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { usePostgres } from '../support/postgres.js';
 import { startServe, type ServeProcess } from '../support/serveProcess.js';
 
-let pg: TestPostgres;
-beforeAll(async () => {
-  pg = await startPostgres();
-}, 180_000);
-afterAll(async () => {
-  await pg?.stop();
-});
+const pg = usePostgres();
 
 const started: ServeProcess[] = [];
 afterEach(() => {
@@ -25,7 +19,7 @@ afterEach(() => {
 
 describe('two servers on one PostgreSQL database', () => {
   it('fire a schedule once and start one run per webhook delivery', async () => {
-    const db = await pg.createDatabase();
+    const db = await pg().createDatabase();
     const dir = tempDir('squadron-serve-pg-');
     cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
     const hcl = join(dir, 'mission.hcl');

@@ -4,29 +4,21 @@
 // worker that continues the trace the first process stored.
 
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, commanderOf, removeProjects, workerOf, writeProject } from '../support/e2eProject.js';
 import { startFakeModelServer } from '../support/fakeModelServer.js';
 import { startOtlpReceiver } from '../support/otlpReceiver.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { usePostgres } from '../support/postgres.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 import { query, startWorker, waitFor } from '../support/workerProcess.js';
 
-let pg: TestPostgres;
-
-beforeAll(async () => {
-  pg = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  removeProjects();
-  await pg?.stop();
-});
+const pg = usePostgres();
+afterAll(removeProjects);
 
 describe('telemetry from a PostgreSQL worker', () => {
   it('a unit run by `squadron worker` continues the run trace stored with the run', async () => {
-    const url = await pg.createDatabase();
+    const url = await pg().createDatabase();
     const receiver = await startOtlpReceiver();
     const script = turnScript({
       [commanderOf('a')]: [callAgent('worker', 'Write it'), (req) => taskComplete(`done: ${lastToolResult(req).slice(0, 30)}`)],
@@ -106,7 +98,7 @@ mission "m" {
   });
 
   it('a run started by `squadron run` and killed with SIGKILL is continued by a worker in the same trace', async () => {
-    const url = await pg.createDatabase();
+    const url = await pg().createDatabase();
     const receiver = await startOtlpReceiver();
     let cli: ChildProcess | undefined;
     let killed = false;

@@ -7,25 +7,17 @@
 
 import type { ChildProcess } from 'node:child_process';
 import { hostname } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { LOCAL_HTTP, ANTHROPIC_MODEL, removeProjects, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeReply, type FakeRequest, startFakeModelServer } from '../support/fakeModelServer.js';
 import { startCounter } from '../support/localServer.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { usePostgres } from '../support/postgres.js';
 import { query, startWorker, waitFor, type Worker } from '../support/workerProcess.js';
 import { callAgent, lastToolResult, taskComplete, toolCall } from '../support/turnScript.js';
 
-let server: TestPostgres;
-
-beforeAll(async () => {
-  server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  removeProjects();
-  await server?.stop();
-});
+const server = usePostgres();
+afterAll(removeProjects);
 
 const ITEMS = 24;
 const MAX_PARALLEL = 4;
@@ -95,7 +87,7 @@ function maxOverlap(spans: readonly { s: Date; f: Date }[]): number {
 type Victim = 'coordinator' | 'another worker';
 
 async function killMidItems(victimKind: Victim): Promise<void> {
-  const url = await server.createDatabase();
+  const url = await server().createDatabase();
   const counter = await startCounter();
   const models = await startFakeModelServer({ respond: script(counter.url) });
   // Which item each request was for, and whether that item had completed when it arrived.
@@ -215,7 +207,7 @@ async function killMidItems(victimKind: Victim): Promise<void> {
 
 describe('items of an iterated task on many runners', () => {
   it('keeps the iterator rules across runners: smoke test first, a failed item retried from fresh sessions, the summary counts', async () => {
-    const url = await server.createDatabase();
+    const url = await server().createDatabase();
     const counter = await startCounter();
     const failedOnce = new Set<number>();
     // Item 5 fails its first attempt, item 7 every attempt.
@@ -259,7 +251,7 @@ describe('items of an iterated task on many runners', () => {
   }, 600_000);
 
   it('run on PostgreSQL executes its items itself; interrupted, its unfinished item units are cancelled, and resume queues them again and completes them', async () => {
-    const url = await server.createDatabase();
+    const url = await server().createDatabase();
     const counter = await startCounter();
     const models = await startFakeModelServer({ respond: script(counter.url) });
     try {

@@ -7,25 +7,17 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { LOCAL_HTTP, ANTHROPIC_MODEL, removeProjects, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeRequest, startFakeModelServer } from '../support/fakeModelServer.js';
 import { startCounter } from '../support/localServer.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { usePostgres } from '../support/postgres.js';
 import { LISTENER_LIMIT_OPTIONS, query, startWorker, waitFor, type Worker } from '../support/workerProcess.js';
 import { callAgent, lastToolResult, taskComplete, toolCall, turnScript } from '../support/turnScript.js';
 
-let server: TestPostgres;
-
-beforeAll(async () => {
-  server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  removeProjects();
-  await server?.stop();
-});
+const server = usePostgres();
+afterAll(removeProjects);
 
 const TASKS = ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'];
 const MODEL_DELAY_MS = 300;
@@ -60,7 +52,7 @@ function script(counterUrl: string): (request: FakeRequest) => ReturnType<Return
 
 describe('squadron worker', () => {
   it('runs a detached run across three workers, one killed with SIGKILL mid-way: nothing lost, nothing done twice', async () => {
-    const url = await server.createDatabase();
+    const url = await server().createDatabase();
     const counter = await startCounter();
     const models = await startFakeModelServer({ respond: script(counter.url) });
     const workers: Worker[] = [];
@@ -141,7 +133,7 @@ describe('squadron worker', () => {
   }, 480_000);
 
   it('executes at most --concurrency tasks at once in one worker, whatever the run allows', async () => {
-    const url = await server.createDatabase();
+    const url = await server().createDatabase();
     const counter = await startCounter();
     const models = await startFakeModelServer({ respond: script(counter.url) });
     let worker: Worker | undefined;
@@ -172,7 +164,7 @@ describe('squadron worker', () => {
   }, 480_000);
 
   it('a worker at capacity many times over leaves no abort listener behind (no MaxListenersExceededWarning)', async () => {
-    const url = await server.createDatabase();
+    const url = await server().createDatabase();
     const names = Array.from({ length: 14 }, (_, i) => `q${i + 1}`);
     const rules: Parameters<typeof turnScript>[0] = {};
     for (const t of names) rules[`commander of task "${t}"`] = [taskComplete(`${t} done`)];
@@ -207,7 +199,7 @@ describe('squadron worker', () => {
   }, 480_000);
 
   it('resume --detach queues an interrupted run again and returns at once; a worker then finishes it, no side effect twice', async () => {
-    const url = await server.createDatabase();
+    const url = await server().createDatabase();
     const counter = await startCounter();
     const models = await startFakeModelServer({ respond: script(counter.url) });
     let worker: Worker | undefined;

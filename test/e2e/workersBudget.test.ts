@@ -6,24 +6,16 @@
 // does not leak it: once its unit is taken over the reservation stops counting, so the run can still
 // spend up to its cap and completes.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { ANTHROPIC_MODEL, commanderOf, removeProjects, workerOf, writeProject } from '../support/e2eProject.js';
 import { type FakeModelServer, type FakeReply, type FakeRequest, startFakeModelServer } from '../support/fakeModelServer.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { usePostgres } from '../support/postgres.js';
 import { query, startWorker, waitFor, type Worker } from '../support/workerProcess.js';
 import { callAgent, lastToolResult, taskComplete, turnScript } from '../support/turnScript.js';
 
-let server: TestPostgres;
-
-beforeAll(async () => {
-  server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  removeProjects();
-  await server?.stop();
-});
+const server = usePostgres();
+afterAll(removeProjects);
 
 /**
  * Output is what costs: $0.001 a token. With max_output_tokens = 1000 every call reserves a little
@@ -119,7 +111,7 @@ const CAP = 4;
 describe('budgets across runners', () => {
   for (const seed of [1, 2]) {
     it(`a detached budgeted run over three workers never passes its dollar cap, and stops naming the budget (seed ${seed})`, async () => {
-      const url = await server.createDatabase();
+      const url = await server().createDatabase();
       const { turns, respond } = randomScript(TASKS, seed);
       const models = await startFakeModelServer({ respond });
       const workers: Worker[] = [];
@@ -153,7 +145,7 @@ describe('budgets across runners', () => {
   }
 
   it('a budgeted `run` in the terminal shares its tasks with the workers and exits 3 naming the budget (seed 3)', async () => {
-    const url = await server.createDatabase();
+    const url = await server().createDatabase();
     const { respond } = randomScript(TASKS, 3);
     const models = await startFakeModelServer({ respond });
     const workers: Worker[] = [];
@@ -177,7 +169,7 @@ describe('budgets across runners', () => {
   }, 480_000);
 
   it("a task's own budget stops that task on the worker that runs it; the others complete and the run ends stopped", async () => {
-    const url = await server.createDatabase();
+    const url = await server().createDatabase();
     const tasks = ['big', 'a', 'b'];
     const rules: Record<string, ((req: FakeRequest) => FakeReply)[]> = {};
     for (const t of tasks) {
@@ -210,7 +202,7 @@ describe('budgets across runners', () => {
   }, 480_000);
 
   it('a worker killed with SIGKILL while its call holds a reservation leaks nothing: the run spends up to its cap and completes', async () => {
-    const url = await server.createDatabase();
+    const url = await server().createDatabase();
     const tasks = ['t1', 't2', 't3', 't4'];
     const rules: Record<string, ((req: FakeRequest) => FakeReply)[]> = {};
     for (const t of tasks) rules[commanderOf(t)] = [() => taskComplete(`done ${t}`)];

@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 export const TEST_PG_USER = 'squadron';
 /** Only ever used for these throwaway servers. */
@@ -38,6 +39,24 @@ export interface StartPostgresOptions {
    * benchmarks of what a durable commit costs. Tests leave them off: their data is thrown away.
    */
   durable?: boolean;
+}
+
+/**
+ * A server for the calling test file: started before its tests (the first initdb on a machine takes
+ * a while), stopped after them. Returns the server, to be called inside a test.
+ */
+export function usePostgres(): () => TestPostgres {
+  let server: TestPostgres | undefined;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return () => {
+    if (!server) throw new Error('usePostgres(): the server is only there inside the tests');
+    return server;
+  };
 }
 
 export async function startPostgres(opts: StartPostgresOptions = {}): Promise<TestPostgres> {

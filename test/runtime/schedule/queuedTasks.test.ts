@@ -3,23 +3,15 @@
 // died before giving it back, queues it again and gets the task done — it neither waits forever nor
 // reports the task interrupted.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TaskSpec } from '../../../config/graph.js';
 import type { RunContext } from '../../../runtime/agents/runContext.js';
 import { queuedTaskExecutor } from '../../../runtime/schedule/queuedTasks.js';
 import type { Store, UnitRow, UnitsRepo } from '../../../store/index.js';
 import { openPostgresStore } from '../../../store/postgres/index.js';
-import { startPostgres, type TestPostgres } from '../../support/postgres.js';
+import { usePostgres } from '../../support/postgres.js';
 
-let server: TestPostgres;
-
-beforeAll(async () => {
-  server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = usePostgres();
 
 const STALE_MS = 15_000;
 const TIMING = { pollMs: 20, staleAfterMs: STALE_MS };
@@ -41,7 +33,7 @@ async function liveRunner(units: UnitsRepo, runId: string, stop: AbortSignal): P
 }
 
 async function scenario(leave: (units: UnitsRepo, unit: UnitRow) => Promise<void>): Promise<{ outcome: unknown; taken: UnitRow[]; left: UnitRow }> {
-  const url = await server.createDatabase();
+  const url = await server().createDatabase();
   const store: Store = await openPostgresStore(url, { env: {} });
   // The runner that died: its clock is an hour behind, so its last heartbeat is an hour old.
   const past: Store = await openPostgresStore(url, { env: {}, clock: () => Date.now() - HOUR });

@@ -3,27 +3,19 @@
 // whose holder's process is gone is claimed again; a holder taken over can no longer renew or finish
 // it; cancelling reaches a holder at its next heartbeat; resume's enqueue queues a cancelled unit again.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store, UnitsRepo } from '../../../store/index.js';
 import { openPostgresStore } from '../../../store/postgres/index.js';
-import { startPostgres, type TestPostgres } from '../../support/postgres.js';
+import { usePostgres } from '../../support/postgres.js';
 
-let server: TestPostgres;
-
-beforeAll(async () => {
-  server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = usePostgres();
 
 const STALE_MS = 15_000;
 const here = (id: string) => ({ id, pid: process.pid, host: 'host-a' });
 const elsewhere = (id: string) => ({ id, pid: process.pid, host: 'host-b' });
 
 async function withStores(n: number, clock: () => number, body: (stores: Store[], units: UnitsRepo[], runId: string) => Promise<void>): Promise<void> {
-  const url = await server.createDatabase();
+  const url = await server().createDatabase();
   const stores: Store[] = [];
   for (let i = 0; i < n; i++) stores.push(await openPostgresStore(url, { env: {}, clock }));
   try {
