@@ -19,14 +19,15 @@ const SOON_TRIES = 3;
 export async function beginImmediate(db: Database.Database): Promise<void> {
   const deadline = Date.now() + BUSY_TIMEOUT_MS;
   for (let attempt = 0; ; attempt += 1) {
-    db.pragma('busy_timeout = 0');
+    // exec, not db.pragma(): every transaction does both, and pragma() costs ~20 µs a call, exec ~1.
+    db.exec('PRAGMA busy_timeout = 0');
     try {
       db.exec('BEGIN IMMEDIATE');
       return;
     } catch (error) {
       if (!isBusy(error) || Date.now() >= deadline) throw error;
     } finally {
-      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     }
     await (attempt < SOON_TRIES ? nextTurn() : sleep(1));
   }
