@@ -4,6 +4,7 @@
 // it succeeds or the server drains. A refusal (SquadronError) is an answer, not a failure: it is
 // thrown at once, as is anything once the server drains.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SquadronError } from '../api/index.js';
 import { errorText, type Log } from './log.js';
 import { DrainingError } from './runPool.js';
@@ -19,20 +20,9 @@ export async function retrying<T>(what: string, fn: () => Promise<T>, opts: { lo
     } catch (error) {
       if (error instanceof SquadronError || error instanceof DrainingError || opts.stop.aborted) throw error;
       opts.log('warn', `${what} failed; trying again`, { ...opts.fields, error: errorText(error), retry_in_ms: delay });
-      await pause(delay, opts.stop);
+      // Cut short when the server drains: a failure of the next try is then thrown.
+      await sleep(delay, undefined, { signal: opts.stop }).catch(() => undefined);
       delay = Math.min(delay * 2, MAX_MS);
     }
   }
-}
-
-function pause(ms: number, stop: AbortSignal): Promise<void> {
-  return new Promise((done) => {
-    const timer = setTimeout(finish, ms);
-    stop.addEventListener('abort', finish, { once: true });
-    function finish(): void {
-      clearTimeout(timer);
-      stop.removeEventListener('abort', finish);
-      done();
-    }
-  });
 }
