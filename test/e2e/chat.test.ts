@@ -73,10 +73,15 @@ function chatModel(weatherUrl: string): (req: FakeRequest) => FakeReply {
   };
 }
 
-async function weatherServer(): Promise<{ url: string; close: () => Promise<void> }> {
-  const http = createServer((_req, res) => res.end('sunny and 21 degrees'));
+/** A weather service answering `report` to every request, and counting them. */
+async function weatherServer(report = 'sunny and 21 degrees'): Promise<{ url: string; hits: () => number; close: () => Promise<void> }> {
+  let hits = 0;
+  const http = createServer((_req, res) => {
+    hits += 1;
+    res.end(report);
+  });
   const url = await listenLocal(http);
-  return { url, close: () => closeServer(http) };
+  return { url, hits: () => hits, close: () => closeServer(http) };
 }
 
 function chatRun(dir: string): { id: string; mission: string; status: string } {
@@ -229,19 +234,13 @@ describe('squadron chat', () => {
   it(
     'asks for an approval on its own input: a yes runs the call once, a no gives the model the reason and runs nothing',
     async () => {
-      const weather = await weatherServer();
-      let hits = 0;
-      const counted = createServer((_req, res) => {
-        hits += 1;
-        res.end('cloudy');
-      });
-      const countedUrl = await listenLocal(counted);
+      const weather = await weatherServer('cloudy');
       try {
-        await withFakeModelServer(chatModel(countedUrl), async (server) => {
+        await withFakeModelServer(chatModel(weather.url), async (server) => {
           const dir = project(server, 'approval    = [builtins.http.get]');
           const r = await runCli(['chat', 'assistant', dir], { cwd: dir, stdin: 'What is the weather?\ny\nAnd the weather now?\nn\nnot today\n' });
           expect(r.code, r.stderr).toBe(0);
-          expect(hits).toBe(1);
+          expect(weather.hits()).toBe(1);
           expect(r.stderr).toContain('── approval needed');
           expect(r.stderr).toContain('tool builtins.http.get');
           expect(lastToolResult(server.requests[1]!)).toContain('cloudy');
@@ -259,7 +258,6 @@ describe('squadron chat', () => {
           }
         });
       } finally {
-        await closeServer(counted);
         await weather.close();
       }
     },
@@ -300,30 +298,25 @@ describe('squadron chat', () => {
   it(
     'input that ends while a call waits for approval exits 4; approve, then --resume runs the call once and finishes the reply',
     async () => {
-      let hits = 0;
-      const counted = createServer((_req, res) => {
-        hits += 1;
-        res.end('windy');
-      });
-      const countedUrl = await listenLocal(counted);
+      const weather = await weatherServer('windy');
       try {
-        await withFakeModelServer(chatModel(countedUrl), async (server) => {
+        await withFakeModelServer(chatModel(weather.url), async (server) => {
           const dir = project(server, 'approval    = [builtins.http.get]');
           const first = await runCli(['chat', 'assistant', dir], { cwd: dir, stdin: 'What is the weather?\n' });
           expect(first.code, first.stderr).toBe(4);
           expect(first.stderr).toContain('waits for approval');
-          expect(hits).toBe(0);
+          expect(weather.hits()).toBe(0);
           const { id } = chatRun(dir);
           const approved = await runCli(['approve', id], { cwd: dir });
           expect(approved.code, approved.stderr).toBe(0);
           const resumed = await runCli(['chat', '--resume', id], { cwd: dir, stdin: '' });
           expect(resumed.code, resumed.stderr).toBe(0);
-          expect(hits).toBe(1);
+          expect(weather.hits()).toBe(1);
           expect(resumed.stdout).toContain('The report says: HTTP 200');
           expect(lastToolResult(server.requests.at(-1)!)).toContain('windy');
         });
       } finally {
-        await closeServer(counted);
+        await weather.close();
       }
     },
     TIMEOUT,
