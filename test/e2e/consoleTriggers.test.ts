@@ -2,14 +2,12 @@
 // trigger are listed with what became of each (started, duplicate, replayed, refused) and a link to
 // the run they started; no signature, idempotency key or secret reaches the page.
 
-import { createHmac } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
 import { launchBrowser } from '../support/consoleBrowser.js';
 import { ANTHROPIC_MODEL, commanderOf, fakeModelBlock, removeProjects, writeProject } from '../support/e2eProject.js';
 import { withFakeModelServer } from '../support/fakeModelServer.js';
-import { startServe, type ServeProcess } from '../support/serveProcess.js';
+import { createToken, killStillRunning, type ServeProcess, startServe, webhookPoster, webhookSignature } from '../support/serveProcess.js';
 import { taskComplete, turnScript } from '../support/turnScript.js';
 
 let browser: Browser;
@@ -17,9 +15,7 @@ const servers: ServeProcess[] = [];
 beforeAll(async () => {
   browser = await launchBrowser();
 });
-afterEach(() => {
-  for (const s of servers.splice(0)) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
-});
+afterEach(() => killStillRunning(servers));
 afterAll(async () => {
   await browser?.close();
   removeProjects();
@@ -49,16 +45,12 @@ mission "tidying" {
 }
 `,
       });
-      const made = await runCli(['token', 'create', 'ops'], { cwd: dir });
-      expect(made.code, made.stderr).toBe(0);
+      const tok = await createToken(dir, 'ops');
       const s = await startServe([dir], { cwd: dir });
       servers.push(s);
       const t = Math.floor(Date.now() / 1000);
-      const sign = (body: string, at = t): string => `t=${at},v1=${createHmac('sha256', SECRET).update(`${at}.${body}`).digest('hex')}`;
-      const post = async (body: string, headers: Record<string, string>): Promise<{ status: number; json: Record<string, unknown> }> => {
-        const res = await fetch(`${s.url}/webhooks/rooms/tidy`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-        return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-      };
+      const sign = (body: string, at = t): string => webhookSignature(SECRET, at, body);
+      const post = webhookPoster(s, 'rooms/tidy');
       const body = JSON.stringify({ room: 'attic' });
       const signature = sign(body);
       const first = await post(body, { 'x-squadron-signature': signature, 'idempotency-key': 'attic-key-1' });
@@ -76,7 +68,7 @@ mission "tidying" {
       const ctx = await browser.newContext();
       const page = await ctx.newPage();
       await page.goto(s.url + '/login');
-      await page.fill('input[name=token]', made.stdout.trim());
+      await page.fill('input[name=token]', tok);
       await page.click('button[type=submit]');
       await page.locator('h1', { hasText: 'Runs' }).waitFor();
       await page.locator('nav a', { hasText: 'Schedules' }).click();

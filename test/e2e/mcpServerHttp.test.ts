@@ -12,13 +12,13 @@ import { runCli } from '../support/cli.js';
 import { dbRows, fakeModelBlock, readUntil, removeProjects } from '../support/e2eProject.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer.js';
 import { startCounter } from '../support/localServer.js';
-import { startServe, type ServeProcess } from '../support/serveProcess.js';
+import { killStillRunning, type ServeProcess, startServe } from '../support/serveProcess.js';
 
 const servers: ServeProcess[] = [];
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
-  for (const s of servers.splice(0)) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+  killStillRunning(servers);
 });
 afterAll(removeProjects);
 

@@ -3,35 +3,23 @@
 // runs started, followed live and resumably, decided; SIGHUP reloads, SIGTERM drains, and a server
 // killed with SIGKILL mid-run has the run continued by the next one, each tool call done once.
 
-import { createHmac } from 'node:crypto';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli, tempDir } from '../support/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
 import { CRASH_HOOK } from '../support/crashRun.js';
 import { dbRows } from '../support/e2eProject.js';
-import { readEvents, startServe, type ServeProcess } from '../support/serveProcess.js';
+import { createToken, killStillRunning, quickstartWith, readEvents, type ServeProcess, startServe, triggerBlock, webhookPoster, webhookSignature } from '../support/serveProcess.js';
 
 const started: ServeProcess[] = [];
-afterEach(() => {
-  for (const s of started.splice(0)) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
-});
-afterAll(() => undefined);
+afterEach(() => killStillRunning(started));
 
-function project(): { dir: string; db: string } {
-  const dir = tempDir('squadron-serve-');
-  cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
+function project(blocks = ''): { dir: string; db: string } {
+  const dir = quickstartWith(blocks);
   return { dir, db: join(dir, '.squadron', 'squadron.db') };
-}
-
-async function token(dir: string, name = 'ci'): Promise<string> {
-  const r = await runCli(['token', 'create', name], { cwd: dir });
-  expect(r.stderr).toContain('shown only now');
-  expect(r.code).toBe(0);
-  return r.stdout.trim();
 }
 
 async function serve(dir: string, env: Record<string, string> = {}): Promise<ServeProcess> {
@@ -55,22 +43,17 @@ function api(s: ServeProcess, tok: string | undefined) {
 const finished = (e: { event: string }): boolean => e.event === 'run.finished';
 
 /** The quickstart with a trigger at /webhooks/facts/new signed with `secret`. */
-function triggeredProject(secret: string): { dir: string } {
-  const { dir } = project();
-  const hcl = join(dir, 'mission.hcl');
-  writeFileSync(hcl, readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n  trigger {\n    webhook_path = "facts/new"\n    secret       = "${secret}"\n  }\n`));
-  return { dir };
-}
+const triggeredProject = (secret: string): { dir: string } => project(triggerBlock('facts/new', secret));
 
 function signer(secret: string, t: number): (body: string, at?: number, key?: string) => string {
-  return (body, at = t, key = secret) => `t=${at},v1=${createHmac('sha256', key).update(`${at}.${body}`).digest('hex')}`;
+  return (body, at = t, key = secret) => webhookSignature(key, at, body);
 }
 
 describe('squadron serve', () => {
   it('refuses every route but the probes without a valid token, the event streams included; a revoked token stops working', async () => {
     const { dir } = project();
-    const tok = await token(dir);
-    const other = await token(dir, 'laptop');
+    const tok = await createToken(dir);
+    const other = await createToken(dir, 'laptop');
     const s = await serve(dir);
     const doc = await api(s, tok)('GET', '/openapi.json');
     expect(doc.status).toBe(200);
@@ -117,7 +100,7 @@ describe('squadron serve', () => {
 
   it('starts a run with 202, streams its events live and from Last-Event-ID, and answers the documents of runs --json and inspect --json', async () => {
     const { dir } = project();
-    const tok = await token(dir);
+    const tok = await createToken(dir);
     const s = await serve(dir);
     const call = api(s, tok);
     expect((await call('POST', '/v1/runs', { inputs: { colour: 'red' } })).json['error_code']).toBe('usage');
@@ -172,7 +155,7 @@ describe('squadron serve', () => {
 
   it('SIGHUP reloads the config, keeping the old one when the new one is invalid; SIGTERM drains and exits 0', async () => {
     const { dir } = project();
-    const tok = await token(dir);
+    const tok = await createToken(dir);
     const s = await serve(dir);
     const hcl = join(dir, 'mission.hcl');
     const good = readFileSync(hcl, 'utf8');
@@ -196,7 +179,7 @@ describe('squadron serve', () => {
 
   it('a server killed with SIGKILL mid-run: the next one resumes the run by itself, and no tool call is done twice', async () => {
     const { dir, db } = project();
-    const tok = await token(dir);
+    const tok = await createToken(dir);
     const doomed = await startServe([dir], { cwd: dir, env: { NODE_OPTIONS: `--import ${CRASH_HOOK}`, SQUADRON_TEST_CRASH_AFTER: 'tool_calls:3' } });
     started.push(doomed);
     void api(doomed, tok)('POST', '/v1/runs', { inputs: { topic: 'tide pools' } }).catch(() => undefined);
@@ -222,16 +205,13 @@ describe('squadron serve', () => {
   it('a signed webhook starts a run (202 at once); bad, stale and replayed signatures, oversized bodies and bad inputs are refused; a redelivery is idempotent', async () => {
     const secret = 'whsec-0123456789abcdef';
     const { dir } = triggeredProject(secret);
-    const tok = await token(dir);
+    const tok = await createToken(dir);
     // The server's clock is injected: signatures are checked against 2031-03-04, not the real time.
     const clock = Date.parse('2031-03-04T07:00:00Z');
     const s = await serve(dir, { SQUADRON_CLOCK: new Date(clock).toISOString() });
     const t = Math.floor(clock / 1000);
     const sign = signer(secret, t);
-    const post = async (body: string, headers: Record<string, string>): Promise<{ status: number; json: Record<string, unknown> }> => {
-      const res = await fetch(`${s.url}/webhooks/facts/new`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-    };
+    const post = webhookPoster(s, 'facts/new');
     const body = JSON.stringify({ topic: 'tide pools' });
 
     const first = await post(body, { 'x-squadron-signature': sign(body), 'idempotency-key': 'delivery-1' });
@@ -275,13 +255,10 @@ describe('squadron serve', () => {
   it('deliveries arriving together are answered each on its own: a replay or a repeated key among them spoils none of the others', async () => {
     const secret = 'whsec-0123456789abcdef';
     const { dir } = triggeredProject(secret);
-    const tok = await token(dir);
+    const tok = await createToken(dir);
     const s = await serve(dir);
     const sign = signer(secret, Math.floor(Date.now() / 1000));
-    const post = async (body: string, headers: Record<string, string>): Promise<{ status: number; json: Record<string, unknown> }> => {
-      const res = await fetch(`${s.url}/webhooks/facts/new`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-    };
+    const post = webhookPoster(s, 'facts/new');
     // The same inputs, a distinct raw body (so a distinct signature) each.
     const body = (n: number): string => `${JSON.stringify({ topic: 'tide pools' })}${' '.repeat(n)}`;
     const [distinct, replays, sameKey] = await Promise.all([
@@ -328,12 +305,10 @@ describe('squadron serve', () => {
     });
     await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
     try {
-      const { dir } = project();
-      const hcl = join(dir, 'mission.hcl');
       const secret = 'notify-0123456789abcdef';
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-      writeFileSync(hcl, readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n  notification {\n    url    = "${url}"\n    secret = "${secret}"\n    events = ["run.completed", "run.failed"]\n  }\n`));
-      const tok = await token(dir);
+      const { dir } = project(`  notification {\n    url    = "${url}"\n    secret = "${secret}"\n    events = ["run.completed", "run.failed"]\n  }\n`);
+      const tok = await createToken(dir);
       const s = await serve(dir, { SQUADRON_NOTIFY_BASE_MS: '50' });
       const runId = (await api(s, tok)('POST', '/v1/runs', { inputs: { topic: 'tide pools' } })).json['run_id'] as string;
       await delivered;
@@ -344,7 +319,7 @@ describe('squadron serve', () => {
       const last = received[1]!;
       expect(JSON.parse(last.body)).toMatchObject({ type: 'run.completed', run_id: runId, mission: 'quickstart', data: { status: 'completed' } });
       const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(last.signature)!;
-      expect(m[2]).toBe(createHmac('sha256', secret).update(`${m[1]}.${last.body}`).digest('hex'));
+      expect(last.signature).toBe(webhookSignature(secret, Number(m[1]), last.body));
       expect(s.logs.filter((l) => l['msg'] === 'notification attempt failed').map((l) => l['status'])).toEqual([503]);
     } finally {
       receiver.close();

@@ -4,20 +4,16 @@
 // stored), and afterwards the server carries on: the redelivered webhook starts its run, each run
 // happens once, and SIGTERM still exits 0.
 
-import { createHmac } from 'node:crypto';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli, tempDir } from '../support/cli.js';
-import { readEvents, startServe, type ServeProcess } from '../support/serveProcess.js';
+import { createToken, killStillRunning, quickstartWith, readEvents, type ServeProcess, startServe, triggerBlock, webhookSignature } from '../support/serveProcess.js';
 
 const SECRET = 'whsec-0123456789abcdef';
 const started: ServeProcess[] = [];
 const dirs: string[] = [];
-afterEach(() => {
-  for (const s of started.splice(0)) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
-});
+afterEach(() => killStillRunning(started));
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
@@ -26,16 +22,10 @@ const finished = (e: { event: string }): boolean => e.event === 'run.finished';
 
 describe('serve with its database held by another process', () => {
   it('fires the schedule due meanwhile once the lock is released, answers deliveries 503 meanwhile, and carries on', async () => {
-    const dir = tempDir('squadron-serve-busy-');
-    dirs.push(dir);
-    cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
-    const hcl = join(dir, 'mission.hcl');
     // catchup_window: on a loaded machine the server may boot past 07:00, and then fires it at start.
-    const block = `  schedule {\n    at             = ["07:00"]\n    catchup_window = "10m"\n    inputs         = { topic = "tide pools" }\n  }\n  trigger {\n    webhook_path = "facts"\n    secret       = "${SECRET}"\n  }\n`;
-    writeFileSync(hcl, readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n${block}`));
-    const made = await runCli(['token', 'create', 'ci'], { cwd: dir });
-    expect(made.code, made.stderr).toBe(0);
-    const tok = made.stdout.trim();
+    const dir = quickstartWith(`  schedule {\n    at             = ["07:00"]\n    catchup_window = "10m"\n    inputs         = { topic = "tide pools" }\n  }\n${triggerBlock('facts', SECRET)}`, 'squadron-serve-busy-');
+    dirs.push(dir);
+    const tok = await createToken(dir);
     const db = join(dir, '.squadron', 'squadron.db');
 
     // Another process takes the write lock before the server starts, and keeps it past busy_timeout (5 s).
@@ -52,7 +42,7 @@ describe('serve with its database held by another process', () => {
 
       const body = JSON.stringify({ topic: 'tide pools' });
       const t = Math.floor(clock / 1000);
-      const sign = (at: number): string => `t=${at},v1=${createHmac('sha256', SECRET).update(`${at}.${body}`).digest('hex')}`;
+      const sign = (at: number): string => webhookSignature(SECRET, at, body);
       const post = (at: number): Promise<Response> =>
         fetch(`${s.url}/webhooks/facts`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-squadron-signature': sign(at), 'idempotency-key': 'd-1' }, body });
       const refused = await post(t);

@@ -3,7 +3,6 @@
 // after its grace period and the next server finishes the run with each side effect once; Go's
 // trigger defaults (webhook_path = the mission's name, no secret) load unchanged.
 
-import { createHmac } from 'node:crypto';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -11,16 +10,14 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli, tempDir } from '../support/cli.js';
 import { latestRunId } from '../support/crashDb.js';
 import { CRASH_HOOK } from '../support/crashRun.js';
-import { startCrashWorld, type CrashWorld } from '../support/crashRun.js';
+import { type CrashWorld, startCrashWorld } from '../support/crashRun.js';
 import { JOURNAL, journalLinePrefix } from '../support/crashMission.js';
-import { readEvents, startServe, type ServeProcess } from '../support/serveProcess.js';
+import { createToken, killStillRunning, readEvents, type ServeProcess, startServe, webhookSignature } from '../support/serveProcess.js';
 
 const started: ServeProcess[] = [];
 const dirs: string[] = [];
 const worlds: CrashWorld[] = [];
-afterEach(() => {
-  for (const s of started.splice(0)) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
-});
+afterEach(() => killStillRunning(started));
 afterAll(async () => {
   for (const w of worlds) await w.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -35,12 +32,6 @@ function quickstart(edit: (hcl: string) => string = (h) => h): string {
   return dir;
 }
 
-async function token(dir: string, db?: string): Promise<string> {
-  const r = await runCli(['token', 'create', 'ci', ...(db ? ['--db', db] : [])], { cwd: dir });
-  expect(r.code, r.stderr).toBe(0);
-  return r.stdout.trim();
-}
-
 async function serve(args: string[], cwd: string, env: Record<string, string> = {}): Promise<ServeProcess> {
   const s = await startServe(args, { cwd, env: { SQUADRON_SERVE_RECOVER_MS: '300', ...env } });
   started.push(s);
@@ -49,8 +40,7 @@ async function serve(args: string[], cwd: string, env: Record<string, string> = 
 
 const SECRET = 'whsec-0123456789abcdef';
 const sign = (body: string, secret = SECRET): string => {
-  const t = Math.floor(Date.now() / 1000);
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+  return webhookSignature(secret, Math.floor(Date.now() / 1000), body);
 };
 const completed = (e: { event: string; data: Record<string, unknown> }): boolean => e.event === 'run.finished' && (e.data['data'] as Record<string, unknown> | undefined)?.['status'] === 'completed';
 
@@ -66,7 +56,7 @@ describe('serve: a webhook delivery is stored before its 202', () => {
   it('a server killed after answering 202 but before the run was stored: the next server starts that run, once', async () => {
     const dir = quickstart((h) => h.replace('mission "quickstart" {', `mission "quickstart" {\n  trigger {\n    secret = "${SECRET}"\n  }\n`));
     const db = join(dir, '.squadron', 'squadron.db');
-    const tok = await token(dir);
+    const tok = await createToken(dir);
     // Killed just before the run's row is written: after the 202 went out, before anything of the run was stored.
     const doomed = await serve([dir], dir, { NODE_OPTIONS: `--import ${CRASH_HOOK}`, SQUADRON_TEST_CRASH_AFTER: 'runs:1:before' });
     const body = JSON.stringify({ topic: 'tide pools' });
@@ -120,7 +110,7 @@ describe('serve: SIGTERM with a run in flight', () => {
   it('stops taking work, exits 0 after the grace period, and the next server finishes the run with each side effect once', async () => {
     const world = await startCrashWorld();
     worlds.push(world);
-    const tok = await token(world.dir, world.dbPath);
+    const tok = await createToken(world.dir, 'ci', '--db', world.dbPath);
     // The worker's second request of alpha (after its POST /record) is held while the server drains.
     let release!: () => void;
     world.hold(3, new Promise<void>((r) => (release = r)), 'drop');
@@ -158,7 +148,7 @@ describe('serve: cancel reaches a run another process drives', () => {
   it('a run of `squadron run` stops as interrupted when the server is asked to cancel it, and resumes to its end', async () => {
     const world = await startCrashWorld();
     worlds.push(world);
-    const tok = await token(world.dir, world.dbPath);
+    const tok = await createToken(world.dir, 'ci', '--db', world.dbPath);
     let release!: () => void;
     world.hold(3, new Promise<void>((r) => (release = r)), 'answer');
     const s = await serve([world.dir, '--db', world.dbPath], world.dir);

@@ -3,30 +3,24 @@
 // their run ids can be followed before their runs are stored, and the all-runs event stream sees
 // every event of runs executed off the HTTP thread.
 
-import { createHmac } from 'node:crypto';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli, tempDir } from '../support/cli.js';
-import { readEvents, startServe, type ServeProcess } from '../support/serveProcess.js';
+import { runCli } from '../support/cli.js';
+import { createToken, killStillRunning, quickstartWith, readEvents, type ServeProcess, startServe, triggerBlock, webhookSignature } from '../support/serveProcess.js';
 
 const SECRET = 'whsec-0123456789abcdef';
 const started: ServeProcess[] = [];
 const dirs: string[] = [];
-afterEach(() => {
-  for (const s of started.splice(0)) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
-});
+afterEach(() => killStillRunning(started));
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 function project(): string {
-  const dir = tempDir('squadron-serve-max-');
+  const dir = quickstartWith(triggerBlock('facts', SECRET), 'squadron-serve-max-');
   dirs.push(dir);
-  cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
-  const hcl = join(dir, 'mission.hcl');
-  writeFileSync(hcl, readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n  trigger {\n    webhook_path = "facts"\n    secret       = "${SECRET}"\n  }\n`));
   return dir;
 }
 
@@ -40,9 +34,7 @@ describe('serve --max-runs', () => {
 
   it('answers every delivery 202 at once, drives one run at a time, and streams every event of every run', async () => {
     const dir = project();
-    const made = await runCli(['token', 'create', 'ci'], { cwd: dir });
-    expect(made.code, made.stderr).toBe(0);
-    const tok = made.stdout.trim();
+    const tok = await createToken(dir);
     const s = await startServe([dir, '--max-runs', '1'], { cwd: dir });
     started.push(s);
     // Every run's events from the first on, read while the runs go.
@@ -56,7 +48,7 @@ describe('serve --max-runs', () => {
       [0, 1, 2].map(async (n) => {
         // The same body signed at three times: three deliveries, not replays.
         const t = now - n;
-        const sig = `t=${t},v1=${createHmac('sha256', SECRET).update(`${t}.${body}`).digest('hex')}`;
+        const sig = webhookSignature(SECRET, t, body);
         const res = await fetch(`${s.url}/webhooks/facts`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-squadron-signature': sig }, body });
         expect(res.status).toBe(202);
         return ((await res.json()) as { run_id: string }).run_id;

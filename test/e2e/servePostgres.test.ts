@@ -2,35 +2,21 @@
 // fire, the other sees it taken), and a webhook delivered to both with one Idempotency-Key starts
 // one run; a token made once is accepted by both.
 
-import { createHmac } from 'node:crypto';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli, tempDir } from '../support/cli.js';
 import { usePostgres } from '../support/postgres.js';
-import { startServe, type ServeProcess } from '../support/serveProcess.js';
+import { createToken, killStillRunning, quickstartWith, type ServeProcess, startServe, triggerBlock, webhookSignature } from '../support/serveProcess.js';
 
 const pg = usePostgres();
 
 const started: ServeProcess[] = [];
-afterEach(() => {
-  for (const s of started.splice(0)) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
-});
+afterEach(() => killStillRunning(started));
 
 describe('two servers on one PostgreSQL database', () => {
   it('fire a schedule once and start one run per webhook delivery', async () => {
     const db = await pg().createDatabase();
-    const dir = tempDir('squadron-serve-pg-');
-    cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
-    const hcl = join(dir, 'mission.hcl');
     const secret = 'whsec-0123456789abcdef';
-    writeFileSync(
-      hcl,
-      readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n  schedule {\n    at = ["07:00"]\n  }\n  trigger {\n    webhook_path = "facts"\n    secret       = "${secret}"\n  }\n`),
-    );
-    const made = await runCli(['token', 'create', 'ci', '--db', db], { cwd: dir });
-    expect(made.code).toBe(0);
-    const tok = made.stdout.trim();
+    const dir = quickstartWith(`  schedule {\n    at = ["07:00"]\n  }\n${triggerBlock('facts', secret)}`, 'squadron-serve-pg-');
+    const tok = await createToken(dir, 'ci', '--db', db);
     const clock = '2031-03-04T06:59:55Z';
     const servers = await Promise.all([0, 1].map(() => startServe([dir, '--db', db], { cwd: dir, env: { SQUADRON_CLOCK: clock } })));
     started.push(...servers);
@@ -43,7 +29,7 @@ describe('two servers on one PostgreSQL database', () => {
     const deliver = (s: ServeProcess, at: number) =>
       fetch(`${s.url}/webhooks/facts`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': 'd-1', 'x-squadron-signature': `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${body}`).digest('hex')}` },
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'd-1', 'x-squadron-signature': webhookSignature(secret, at, body) },
         body,
       }).then(async (r) => ({ status: r.status, json: (await r.json()) as Record<string, unknown> }));
     const first = await deliver(servers[0]!, t);

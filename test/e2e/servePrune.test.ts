@@ -5,18 +5,14 @@
 // fire again) and the idempotency key inside its 7-day window (a redelivery is still a duplicate);
 // past the window the key is forgotten and a redelivery starts a new run.
 
-import { createHmac } from 'node:crypto';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli, tempDir } from '../support/cli.js';
-import { startServe, type ServeProcess } from '../support/serveProcess.js';
+import { runCli } from '../support/cli.js';
+import { killStillRunning, quickstartWith, type ServeProcess, startServe, triggerBlock, webhookSignature } from '../support/serveProcess.js';
 
 const started: ServeProcess[] = [];
-afterEach(() => {
-  for (const s of started.splice(0)) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
-});
+afterEach(() => killStillRunning(started));
 
 const SECRET = 'whsec-0123456789abcdef';
 const HOUR = 3_600_000;
@@ -31,7 +27,7 @@ async function serve(dir: string, clock: string): Promise<ServeProcess> {
 /** POSTs a delivery signed at the server's injected time `clock` (ms). */
 async function deliver(s: ServeProcess, clock: number, body: string, key?: string): Promise<{ status: number; json: Record<string, unknown> }> {
   const t = Math.floor(clock / 1000);
-  const signature = `t=${t},v1=${createHmac('sha256', SECRET).update(`${t}.${body}`).digest('hex')}`;
+  const signature = webhookSignature(SECRET, t, body);
   const res = await fetch(`${s.url}/webhooks/facts/new`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-squadron-signature': signature, ...(key !== undefined ? { 'idempotency-key': key } : {}) },
@@ -49,11 +45,7 @@ async function stop(s: ServeProcess): Promise<void> {
 
 describe('runs prune on a database squadron serve wrote to', () => {
   it('removes old runs, delivery log, a signature and fires but keeps the last fire and a key inside its window; past it a redelivery starts a new run', async () => {
-    const dir = tempDir('squadron-prune-serve-');
-    cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
-    const hcl = join(dir, 'mission.hcl');
-    const blocks = `  trigger {\n    webhook_path = "facts/new"\n    secret       = "${SECRET}"\n  }\n  schedule {\n    at             = ["07:00", "08:00"]\n    catchup_window = "30m"\n  }\n`;
-    writeFileSync(hcl, readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n${blocks}`));
+    const dir = quickstartWith(`${triggerBlock('facts/new', SECRET)}  schedule {\n    at             = ["07:00", "08:00"]\n    catchup_window = "30m"\n  }\n`, 'squadron-prune-serve-');
     const db = join(dir, '.squadron', 'squadron.db');
     const body = JSON.stringify({ topic: 'tide pools' });
 
@@ -124,10 +116,7 @@ describe('runs prune on a database squadron serve wrote to', () => {
   }, 240_000);
 
   it('a key left claimed without its delivery (an earlier version died in between): 409 while it may still be starting, taken over after 5 minutes', async () => {
-    const dir = tempDir('squadron-claim-serve-');
-    cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
-    const hcl = join(dir, 'mission.hcl');
-    writeFileSync(hcl, readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n  trigger {\n    webhook_path = "facts/new"\n    secret       = "${SECRET}"\n  }\n`));
+    const dir = quickstartWith(triggerBlock('facts/new', SECRET), 'squadron-claim-serve-');
     const clock = Date.now();
     const s = await serve(dir, new Date(clock).toISOString());
     // What a server of an earlier version (claim, then a second transaction) killed in between left: claims without a run.

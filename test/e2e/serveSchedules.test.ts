@@ -3,31 +3,26 @@
 // its time in its time zone with its inputs, a missed fire made up once inside catchup_window (and
 // not again by the next server), the overlap policies, pause and resume through the API.
 
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentProject, boardWorker } from '../support/agentMissions.js';
-import { REPO_ROOT, runCli, tempDir } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
 import { fakeModelBlock } from '../support/e2eProject.js';
 import { startFakeModelServer } from '../support/fakeModelServer.js';
 import { startCounter } from '../support/localServer.js';
-import { readEvents, startServe, type ServeProcess } from '../support/serveProcess.js';
+import { createToken, killStillRunning, quickstartWith, readEvents, type ServeProcess, startServe } from '../support/serveProcess.js';
 
 const started: ServeProcess[] = [];
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
-  for (const s of started.splice(0)) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+  killStillRunning(started);
   for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
 });
 
 async function setup(schedules: string): Promise<{ dir: string; tok: string }> {
-  const dir = tempDir('squadron-sched-');
-  cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
-  const hcl = join(dir, 'mission.hcl');
-  writeFileSync(hcl, readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n${schedules}\n`));
-  const r = await runCli(['token', 'create', 'ci'], { cwd: dir });
-  expect(r.code).toBe(0);
-  return { dir, tok: r.stdout.trim() };
+  const dir = quickstartWith(schedules, 'squadron-sched-');
+  return { dir, tok: await createToken(dir) };
 }
 
 async function serve(dir: string, clock: string): Promise<ServeProcess> {
@@ -90,9 +85,7 @@ describe('schedules under squadron serve', () => {
     const hcl = join(dir, 'main.hcl');
     const publish = 'description = "Post a note to the board."';
     writeFileSync(hcl, readFileSync(hcl, 'utf8').replace(publish, `${publish}\n  schedule {\n    at             = ["07:00"]\n    catchup_window = "30m"\n    inputs         = { note = "daily" }\n  }`));
-    const made = await runCli(['token', 'create', 'ci'], { cwd: dir });
-    expect(made.code, made.stderr).toBe(0);
-    const tok = made.stdout.trim();
+    const tok = await createToken(dir);
     // One run slot, taken by a run whose model does not answer when the 07:00 fire comes: the fire waits
     // for the slot. The server's clock starts 10 s before the fire: time for the run to take the slot first.
     const s = await startServe([dir, '--max-runs', '1', '--drain-timeout', '1'], { cwd: dir, env: { SQUADRON_CLOCK: '2031-03-04T06:59:50Z' } });
@@ -108,11 +101,13 @@ describe('schedules under squadron serve', () => {
 
     const again = await serve(dir, '2031-03-04T07:01:00Z');
     expect(await again.waitForLog((l) => l['msg'] === 'schedule fired')).toMatchObject({ schedule: 'publish.0', fire_at: '2031-03-04T07:00:00.000Z', why: 'catch-up' });
+    type Fire = { at: string; run_id: string | null } | null;
+    const lastFire = async (): Promise<Fire> => ((await call(again, tok, 'GET', '/v1/schedules')).json['schedules'] as Array<{ id: string; last_fire: Fire }>).find((x) => x.id === 'publish.0')!.last_fire;
     const deadline = Date.now() + 60_000;
-    let last: { run_id?: string | null } | null = null;
-    while (Date.now() < deadline && !last?.run_id) {
-      last = ((await call(again, tok, 'GET', '/v1/schedules')).json['schedules'] as Array<{ id: string; last_fire: typeof last }>).find((x) => x.id === 'publish.0')!.last_fire;
+    let last = await lastFire();
+    while (!last?.run_id && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
+      last = await lastFire();
     }
     expect(last).toMatchObject({ at: '2031-03-04T07:00:00.000Z', run_id: expect.stringMatching(/^run_/) });
     const ran = await again.waitForLog((l) => l['msg'] === 'run ended' && l['run_id'] === last!.run_id);

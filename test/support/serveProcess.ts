@@ -1,9 +1,47 @@
 // `squadron serve` as a child process for end-to-end tests: started on a free port (it prints the
 // address it bound), with helpers to call its API with a token, to read its JSON-lines log, and to
-// wait for a log line or an exit.
+// wait for a log line or an exit; and what those tests share: a copy of the quickstart with blocks
+// added to its mission, a token made with the CLI, a webhook signature.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { CLI, REPO_ROOT } from './cli.js';
+import { createHmac } from 'node:crypto';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { CLI, REPO_ROOT, runCli, tempDir } from './cli.js';
+
+/** A copy of the offline quickstart (its database left out) whose mission opens with `blocks` (a trigger, schedules, notifications). */
+export function quickstartWith(blocks: string, prefix = 'squadron-serve-'): string {
+  const dir = tempDir(prefix);
+  cpSync(join(REPO_ROOT, 'examples', 'quickstart'), dir, { recursive: true, filter: (src) => !src.endsWith('/.squadron') });
+  const hcl = join(dir, 'mission.hcl');
+  writeFileSync(hcl, readFileSync(hcl, 'utf8').replace('mission "quickstart" {', `mission "quickstart" {\n${blocks}\n`));
+  return dir;
+}
+
+/** A trigger block at `/webhooks/<path>` signed with `secret`. */
+export const triggerBlock = (path: string, secret: string): string => `  trigger {\n    webhook_path = "${path}"\n    secret       = "${secret}"\n  }\n`;
+
+/** `squadron token create <name> [flags]` in `dir`: the token, printed once. */
+export async function createToken(dir: string, name = 'ci', ...flags: string[]): Promise<string> {
+  const r = await runCli(['token', 'create', name, ...flags], { cwd: dir });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).toContain('shown only now');
+  return r.stdout.trim();
+}
+
+/** POSTs to the server's `/webhooks/<path>` as a sender does: the JSON body as given, the headers added. */
+export function webhookPoster(s: ServeProcess, path: string): (body: string, headers: Record<string, string>) => Promise<{ status: number; json: Record<string, unknown> }> {
+  return async (body, headers) => {
+    const res = await fetch(`${s.url}/webhooks/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  };
+}
+
+/** X-Squadron-Signature for `body` sent at `t` (unix seconds): HMAC-SHA256 of "<t>.<body>", as a trigger checks it. */
+export function webhookSignature(secret: string, t: number, body: string): string {
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+}
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -14,6 +52,11 @@ export interface ServeProcess {
   waitForLog(match: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stderr(): string;
+}
+
+/** Kills (SIGKILL) every server of the list still running, and empties it: a test file's afterEach. */
+export function killStillRunning(servers: ServeProcess[]): void {
+  for (const s of servers.splice(0)) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
 }
 
 export function startServe(args: readonly string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<ServeProcess> {
